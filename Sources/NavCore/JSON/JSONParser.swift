@@ -1,0 +1,338 @@
+/// A strict RFC 8259 parser producing `JSONValue`.
+///
+/// Strict because the wire format is a contract: duplicate keys, lone surrogates, invalid UTF-8,
+/// non-finite numbers and integers a double cannot hold exactly are all refused rather than
+/// silently altered, since any of them would make two stores disagree about an event's hash.
+/// Nesting is bounded so that hostile input cannot exhaust the stack.
+public struct JSONParser {
+  /// How deeply arrays and objects may nest. A coordinator tree 100 levels deep needs about 300.
+  public static let maximumDepth = 512
+
+  /// The largest magnitude of an integer literal that a double represents exactly (2^53).
+  public static let maximumExactInteger: Double = 9_007_199_254_740_992
+
+  /// Parses one JSON document from UTF-8 bytes.
+  public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    let buffer = Array(bytes)
+    var parser = JSONParser(buffer)
+    return try parser.parseDocument()
+  }
+
+  /// Parses one JSON document from a string.
+  public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    try parse(Array(text.utf8))
+  }
+
+  private let bytes: [UInt8]
+  private var index = 0
+  private var depth = 0
+
+  private init(_ bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
+  private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    skipWhitespace()
+    let value = try parseValue()
+    skipWhitespace()
+    if index < bytes.count {
+      throw error("unexpected text after the JSON value")
+    }
+    return value
+  }
+
+  // MARK: Values
+
+  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject()
+    case UInt8(ascii: "["): return try parseArray()
+    case UInt8(ascii: "\""): return .string(try parseString())
+    case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+    case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+    case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+    default: throw error("unexpected character \(describe(bytes[index])), expected a value")
+    }
+  }
+
+  private mutating func enterContainer() throws(JSONParseError) {
+    depth += 1
+    if depth > Self.maximumDepth {
+      throw error("nesting deeper than \(Self.maximumDepth) levels")
+    }
+  }
+
+  private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    try enterContainer()
+    index += 1
+    var members: [String: JSONValue] = [:]
+    skipWhitespace()
+    if consume(UInt8(ascii: "}")) {
+      depth -= 1
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw error("expected a string key in an object")
+      }
+      let keyOffset = index
+      let key = try parseString()
+      skipWhitespace()
+      guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
+      skipWhitespace()
+      let value = try parseValue()
+      if members.updateValue(value, forKey: key) != nil {
+        index = keyOffset
+        throw error("duplicate key \"\(key)\" in an object")
+      }
+      skipWhitespace()
+      if consume(UInt8(ascii: ",")) { continue }
+      if consume(UInt8(ascii: "}")) { break }
+      throw error("expected ',' or '}' after an object member")
+    }
+    depth -= 1
+    return .object(members)
+  }
+
+  private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+    try enterContainer()
+    index += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if consume(UInt8(ascii: "]")) {
+      depth -= 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue())
+      skipWhitespace()
+      if consume(UInt8(ascii: ",")) { continue }
+      if consume(UInt8(ascii: "]")) { break }
+      throw error("expected ',' or ']' after an array element")
+    }
+    depth -= 1
+    return .array(elements)
+  }
+
+  // MARK: Strings
+
+  private mutating func parseString() throws(JSONParseError) -> String {
+    index += 1  // opening quote
+    let start = index
+    // Fast path: no escapes, so the bytes between the quotes are the string.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let string = try makeString(bytes[start..<index], at: start)
+        index += 1
+        return string
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 { throw error("control character \(describe(byte)) in a string must be escaped") }
+      index += 1
+    }
+    var scratch = Array(bytes[start..<index])
+    while index < bytes.count {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        let string = try makeString(scratch[...], at: start)
+        index += 1
+        return string
+      case UInt8(ascii: "\\"):
+        try parseEscape(into: &scratch)
+      case 0..<0x20:
+        throw error("control character \(describe(byte)) in a string must be escaped")
+      default:
+        scratch.append(byte)
+        index += 1
+      }
+    }
+    throw error("unterminated string")
+  }
+
+  private func makeString(_ utf8: ArraySlice<UInt8>, at start: Int) throws(JSONParseError) -> String {
+    guard let string = String(validating: utf8, as: UTF8.self) else {
+      throw JSONParser.error("invalid UTF-8 in a string", at: start, in: bytes)
+    }
+    return string
+  }
+
+  private mutating func parseEscape(into scratch: inout [UInt8]) throws(JSONParseError) {
+    index += 1  // backslash
+    guard index < bytes.count else { throw error("unterminated escape sequence") }
+    let code = bytes[index]
+    index += 1
+    switch code {
+    case UInt8(ascii: "\""): scratch.append(UInt8(ascii: "\""))
+    case UInt8(ascii: "\\"): scratch.append(UInt8(ascii: "\\"))
+    case UInt8(ascii: "/"): scratch.append(UInt8(ascii: "/"))
+    case UInt8(ascii: "b"): scratch.append(0x08)
+    case UInt8(ascii: "f"): scratch.append(0x0C)
+    case UInt8(ascii: "n"): scratch.append(0x0A)
+    case UInt8(ascii: "r"): scratch.append(0x0D)
+    case UInt8(ascii: "t"): scratch.append(0x09)
+    case UInt8(ascii: "u"):
+      let scalar = try parseUnicodeEscape()
+      UTF8.encode(scalar) { scratch.append($0) }
+    default:
+      index -= 2
+      throw error("invalid escape sequence \\\(describeRaw(code))")
+    }
+  }
+
+  /// Reads the hex digits after `\u`, combining a surrogate pair into one scalar.
+  private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    let escapeStart = index - 2
+    let first = try parseHex4()
+    if (0xD800...0xDBFF).contains(first) {
+      guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+        bytes[index + 1] == UInt8(ascii: "u")
+      else {
+        index = escapeStart
+        throw error("lone high surrogate \\u\(hex(first)) in a string")
+      }
+      index += 2
+      let second = try parseHex4()
+      guard (0xDC00...0xDFFF).contains(second) else {
+        index = escapeStart
+        throw error("high surrogate \\u\(hex(first)) not followed by a low surrogate")
+      }
+      let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+      guard let scalar = Unicode.Scalar(value) else {
+        index = escapeStart
+        throw error("invalid surrogate pair in a string")
+      }
+      return scalar
+    }
+    guard let scalar = Unicode.Scalar(first) else {
+      index = escapeStart
+      throw error("lone low surrogate \\u\(hex(first)) in a string")
+    }
+    return scalar
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw error("invalid hex digit \(describe(byte)) in a \\u escape")
+      }
+      value = value << 4 | digit
+      index += 1
+    }
+    return value
+  }
+
+  // MARK: Numbers
+
+  private mutating func parseNumber() throws(JSONParseError) -> Double {
+    let start = index
+    var isInteger = true
+    _ = consume(UInt8(ascii: "-"))
+    if consume(UInt8(ascii: "0")) {
+      if index < bytes.count, isDigit(bytes[index]) {
+        throw error("a number may not have leading zeros")
+      }
+    } else {
+      guard consumeDigits() else { throw error("expected a digit in a number") }
+    }
+    if consume(UInt8(ascii: ".")) {
+      isInteger = false
+      guard consumeDigits() else { throw error("expected a digit after the decimal point") }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      isInteger = false
+      index += 1
+      if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+      guard consumeDigits() else { throw error("expected a digit in the exponent") }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    guard let value = Double(text), value.isFinite else {
+      index = start
+      throw error("number \(text) is out of range")
+    }
+    if isInteger, abs(value) > Self.maximumExactInteger {
+      index = start
+      throw error(
+        "integer \(text) cannot be stored exactly (NavStore numbers are doubles; the limit is ±2^53)")
+    }
+    return value
+  }
+
+  private mutating func consumeDigits() -> Bool {
+    let start = index
+    while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    return index > start
+  }
+
+  private func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  // MARK: Helpers
+
+  private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    let expected = literal.withUTF8Buffer { Array($0) }
+    guard index + expected.count <= bytes.count,
+      bytes[index..<index + expected.count].elementsEqual(expected)
+    else {
+      throw error("unexpected text, expected \(literal)")
+    }
+    index += expected.count
+  }
+
+  private mutating func consume(_ byte: UInt8) -> Bool {
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index += 1
+    return true
+  }
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
+    }
+  }
+
+  private func describe(_ byte: UInt8) -> String {
+    if byte >= 0x20 && byte < 0x7F { return "'\(describeRaw(byte))'" }
+    return "0x" + hex(UInt32(byte), width: 2)
+  }
+
+  private func describeRaw(_ byte: UInt8) -> String {
+    String(decoding: [byte], as: UTF8.self)
+  }
+
+  private func hex(_ value: UInt32, width: Int = 4) -> String {
+    let digits = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+  }
+
+  private func error(_ message: String) -> JSONParseError {
+    JSONParser.error(message, at: index, in: bytes)
+  }
+
+  private static func error(_ message: String, at offset: Int, in bytes: [UInt8]) -> JSONParseError {
+    let clamped = min(offset, bytes.count)
+    var line = 1
+    var lineStart = 0
+    for position in 0..<clamped where bytes[position] == 0x0A {
+      line += 1
+      lineStart = position + 1
+    }
+    return JSONParseError(offset: clamped, line: line, column: clamped - lineStart + 1, message: message)
+  }
+}

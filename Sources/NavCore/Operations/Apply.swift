@@ -1,0 +1,197 @@
+/// Applying operations: the one place that defines what every operation does.
+///
+/// The convenience API, the diff, the store and the CLI all go through here, so there is exactly
+/// one implementation of each operation's semantics and of its rejections.
+extension Coordinator {
+  /// The state after `operation`, or the reason it is impossible. `self` is never changed.
+  public func applying(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> Coordinator {
+    var next = self
+    try next.apply(operation)
+    return next
+  }
+
+  /// Applies `operation` in place; when it throws, `self` is exactly as it was.
+  public mutating func apply(_ operation: NavigationOperation<Screen>) throws(NavigationError) {
+    let edit = try decide(operation)
+    modify(at: operation.path.steps[...]) { target in target.perform(edit) }
+  }
+
+  /// Whether `operation` would be accepted, without applying it.
+  public func accepts(_ operation: NavigationOperation<Screen>) -> Bool {
+    (try? decide(operation)) != nil
+  }
+
+  /// The coordinator at `path`.
+  public func coordinator(at path: CoordinatorPath) throws(NavigationError) -> Coordinator {
+    do throws(NavigationError.Reason) {
+      return try resolve(path)
+    } catch {
+      throw NavigationError(operation: "resolve", path: path, reason: error)
+    }
+  }
+
+  private func decide(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> Edit<Screen> {
+    do throws(NavigationError.Reason) {
+      if case .start = operation.kind { throw NavigationError.Reason.alreadyStarted }
+      let target = try resolve(operation.path)
+      return try target.decide(operation.kind)
+    } catch {
+      throw NavigationError(operation: operation.name, path: operation.path, reason: error)
+    }
+  }
+
+  private func resolve(_ path: CoordinatorPath) throws(NavigationError.Reason) -> Coordinator {
+    var current = self
+    for (stepIndex, step) in path.steps.enumerated() {
+      switch (current, step) {
+      case (.stack(let routes), .route(let index)):
+        guard routes.indices.contains(index) else {
+          throw .pathNotFound(stepIndex: stepIndex, problem: .routeOutOfRange(index: index, routeCount: routes.count))
+        }
+        guard let child = routes[index].child else {
+          throw .pathNotFound(stepIndex: stepIndex, problem: .noChild(routeIndex: index))
+        }
+        current = child
+      case (.tabs(let tabs, _), .tab(let index)):
+        guard tabs.indices.contains(index) else {
+          throw .pathNotFound(stepIndex: stepIndex, problem: .tabOutOfRange(index: index, tabCount: tabs.count))
+        }
+        current = tabs[index]
+      case (.stack, .tab), (.tabs, .route):
+        throw .pathNotFound(stepIndex: stepIndex, problem: .stepDoesNotFit(step: step, found: current.kind))
+      }
+    }
+    return current
+  }
+
+  /// What `kind` does to this coordinator (the one at the operation's path).
+  private func decide(_ operationKind: NavigationOperation<Screen>.Kind) throws(NavigationError.Reason) -> Edit<Screen> {
+    switch operationKind {
+    case .start:
+      throw .alreadyStarted
+    case .selectTab(let index):
+      guard case .tabs(let tabs, _) = self else { throw .wrongCoordinatorKind(expected: .tabs, found: kind) }
+      guard tabs.indices.contains(index) else { throw .indexOutOfRange(index: index, count: tabs.count) }
+      return .select(index)
+    case .setTabs(let tabs, let selected):
+      guard case .tabs = self else { throw .wrongCoordinatorKind(expected: .tabs, found: kind) }
+      let replacement = Coordinator.tabs(tabs, selected: selected)
+      if let error = replacement.structureError() { throw .invalidStructure(error) }
+      return .replaceTabs(tabs, selected: selected)
+    default:
+      guard case .stack(let routes) = self else { throw .wrongCoordinatorKind(expected: .stack, found: .tabs) }
+      return try Self.decide(operationKind, onStack: routes)
+    }
+  }
+
+  private static func decide(
+    _ kind: NavigationOperation<Screen>.Kind, onStack routes: [Route<Screen>]
+  ) throws(NavigationError.Reason) -> Edit<Screen> {
+    // A stack built in code may be malformed; the operations' meaning needs a root at 0.
+    guard let root = routes.first, root.style.isRoot else {
+      let problem = StructureRules.stackProblem(routes) ?? .emptyStack
+      throw .invalidStructure(StructureError(location: problem.field, problem: problem))
+    }
+    let count = routes.count
+    switch kind {
+    case .push(let screen, let child):
+      let context = topNavigationContext(of: routes)
+      guard routes[context].withNavigation else {
+        throw .noNavigation(contextIndex: context, contextStyle: routes[context].style)
+      }
+      try checkChild(child)
+      return .append(.push(screen, child: child))
+    case .presentSheet(let screen, let withNavigation, let child):
+      try checkChild(child)
+      return .append(.sheet(screen, withNavigation: withNavigation, child: child))
+    case .presentCover(let screen, let withNavigation, let child):
+      try checkChild(child)
+      return .append(.cover(screen, withNavigation: withNavigation, child: child))
+    case .goBack(let removed):
+      try checkRemovable(removed, from: count)
+      return .truncate(keeping: count - removed)
+    case .goBackTo(let index):
+      try checkIndex(index, count: count)
+      return .truncate(keeping: index + 1)
+    case .goBackToRoot:
+      return .truncate(keeping: 1)
+    case .pop(let removed):
+      try checkRemovable(removed, from: count)
+      try checkAllPushes(routes, above: count - removed - 1)
+      return .truncate(keeping: count - removed)
+    case .popTo(let index):
+      try checkIndex(index, count: count)
+      try checkAllPushes(routes, above: index)
+      return .truncate(keeping: index + 1)
+    case .popToRoot:
+      try checkAllPushes(routes, above: 0)
+      return .truncate(keeping: 1)
+    case .popToCurrentNavigationRoot:
+      return .truncate(keeping: topNavigationContext(of: routes) + 1)
+    case .dismiss(let layers):
+      guard layers >= 1 else { throw .invalidCount(layers) }
+      var found = 0
+      for index in stride(from: count - 1, through: 1, by: -1) where routes[index].isPresented {
+        found += 1
+        if found == layers { return .truncate(keeping: index) }
+      }
+      throw .notEnoughPresented(requested: layers, available: found)
+    case .dismissAll:
+      guard let first = routes.indices.dropFirst().first(where: { routes[$0].isPresented }) else {
+        return .unchanged
+      }
+      return .truncate(keeping: first)
+    case .setRoutes(let replacement):
+      if let error = Coordinator.stack(replacement).structureError() { throw .invalidStructure(error) }
+      return .replaceRoutes(replacement)
+    case .updateScreen(let index, let screen):
+      try checkIndex(index, count: count)
+      return .updateScreen(index: index, screen: screen)
+    case .start, .selectTab, .setTabs:
+      throw .wrongCoordinatorKind(expected: .tabs, found: .stack)
+    }
+  }
+
+  /// The index of the topmost route that is not a push: the layer a push would land in.
+  static func topNavigationContext(of routes: [Route<Screen>]) -> Int {
+    routes.lastIndex(where: { !$0.style.isPush }) ?? 0
+  }
+
+  private static func checkChild(_ child: Coordinator?) throws(NavigationError.Reason) {
+    if let error = child?.structureError(location: "child") { throw .invalidStructure(error) }
+  }
+
+  private static func checkRemovable(_ removed: Int, from count: Int) throws(NavigationError.Reason) {
+    guard removed >= 1 else { throw .invalidCount(removed) }
+    guard removed < count else { throw .wouldRemoveRoot(count: removed, routeCount: count) }
+  }
+
+  private static func checkIndex(_ index: Int, count: Int) throws(NavigationError.Reason) {
+    guard (0..<count).contains(index) else { throw .indexOutOfRange(index: index, count: count) }
+  }
+
+  /// Rejects a pop when a route above `index` is not a push, naming the topmost such route.
+  private static func checkAllPushes(_ routes: [Route<Screen>], above index: Int) throws(NavigationError.Reason) {
+    for candidate in stride(from: routes.count - 1, to: index, by: -1) where !routes[candidate].style.isPush {
+      throw .notAPush(index: candidate, style: routes[candidate].style)
+    }
+  }
+}
+
+extension NavigationOperation {
+  /// The state after this operation, for a session whose state so far is `state` (`nil` before
+  /// its first event): `start` is only accepted first, and everything else only after it.
+  public func apply(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+    guard let state else {
+      guard case .start(let initial) = kind else {
+        throw NavigationError(operation: name, path: path, reason: .notStarted)
+      }
+      guard path.isTop else { throw NavigationError(operation: name, path: path, reason: .startWithPath) }
+      if let error = initial.structureError(location: "state") {
+        throw NavigationError(operation: name, path: path, reason: .invalidStructure(error))
+      }
+      return initial
+    }
+    return try state.applying(self)
+  }
+}

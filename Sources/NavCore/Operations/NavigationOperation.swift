@@ -1,0 +1,144 @@
+/// One normalized navigation change, applied at a place in the tree.
+///
+/// This is the log's vocabulary: every operation the anchor libraries offer (FlowStacks,
+/// TCACoordinators, TCA stacks, swift-composable-navigation, RoutingReducer) maps onto one of
+/// these, so a session recorded from any of them replays the same way. Indices count from the
+/// root (index 0) of the stack at `path`.
+public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable {
+  /// What changes.
+  public var kind: Kind
+  /// Which coordinator it changes; the top one by default.
+  public var path: CoordinatorPath
+
+  /// Creates an operation at a path.
+  public init(_ kind: Kind, at path: CoordinatorPath = .top) {
+    self.kind = kind
+    self.path = path
+  }
+
+  /// The operations of the wire format, plus `setTabs` (see the README's wire-format notes).
+  public enum Kind: Hashable, Sendable {
+    /// The session's first state.
+    case start(Coordinator<Screen>)
+    /// Append a pushed route; needs a navigation stack at the top of the stack.
+    case push(Screen, child: Coordinator<Screen>?)
+    /// Append a sheet.
+    case presentSheet(Screen, withNavigation: Bool, child: Coordinator<Screen>?)
+    /// Append a full-screen cover.
+    case presentCover(Screen, withNavigation: Bool, child: Coordinator<Screen>?)
+    /// Remove the top `count` routes, whatever their style; never the root.
+    case goBack(count: Int)
+    /// Keep routes `0...index`.
+    case goBackTo(index: Int)
+    /// Keep only the root.
+    case goBackToRoot
+    /// Remove the top `count` routes, all of which must be pushes.
+    case pop(count: Int)
+    /// Keep routes `0...index`; every removed route must be a push.
+    case popTo(index: Int)
+    /// `popTo(index: 0)`.
+    case popToRoot
+    /// Remove the pushes above the topmost route that is not a push.
+    case popToCurrentNavigationRoot
+    /// Remove the `count`-th presented route from the top and everything above it.
+    case dismiss(count: Int)
+    /// Remove every presented route and everything above the first one.
+    case dismissAll
+    /// Replace the stack: a deep link, or what a host reports after a gesture.
+    case setRoutes([Route<Screen>])
+    /// Change a screen's state in place, keeping its style and child.
+    case updateScreen(index: Int, screen: Screen)
+    /// Select a tab.
+    case selectTab(index: Int)
+    /// Replace the tabs of a tabs coordinator (a NavStore extension of the wire format).
+    case setTabs([Coordinator<Screen>], selected: Int)
+
+    /// The wire-format name of the operation (`"push"`, `"goBackTo"`, ...).
+    public var name: String {
+      switch self {
+      case .start: "start"
+      case .push: "push"
+      case .presentSheet: "presentSheet"
+      case .presentCover: "presentCover"
+      case .goBack: "goBack"
+      case .goBackTo: "goBackTo"
+      case .goBackToRoot: "goBackToRoot"
+      case .pop: "pop"
+      case .popTo: "popTo"
+      case .popToRoot: "popToRoot"
+      case .popToCurrentNavigationRoot: "popToCurrentNavigationRoot"
+      case .dismiss: "dismiss"
+      case .dismissAll: "dismissAll"
+      case .setRoutes: "setRoutes"
+      case .updateScreen: "updateScreen"
+      case .selectTab: "selectTab"
+      case .setTabs: "setTabs"
+      }
+    }
+  }
+
+  /// The wire-format name of the operation.
+  public var name: String { kind.name }
+}
+
+extension NavigationOperation {
+  /// The session's first state.
+  public static func start(_ state: Coordinator<Screen>) -> Self { Self(.start(state)) }
+
+  /// Push a screen, optionally hosting a child flow.
+  public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top) -> Self {
+    Self(.push(screen, child: child), at: path)
+  }
+
+  /// Present a sheet.
+  public static func presentSheet(
+    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top
+  ) -> Self {
+    Self(.presentSheet(screen, withNavigation: withNavigation, child: child), at: path)
+  }
+
+  /// Present a full-screen cover.
+  public static func presentCover(
+    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top
+  ) -> Self {
+    Self(.presentCover(screen, withNavigation: withNavigation, child: child), at: path)
+  }
+
+  /// Remove the top `count` routes.
+  public static func goBack(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
+  /// Keep routes `0...index`.
+  public static func goBackTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBackTo(index: index), at: path) }
+  /// Keep only the root.
+  public static func goBackToRoot(at path: CoordinatorPath = .top) -> Self { Self(.goBackToRoot, at: path) }
+  /// Remove the top `count` pushes.
+  public static func pop(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
+  /// Pop down to `index`.
+  public static func popTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.popTo(index: index), at: path) }
+  /// Pop down to the root.
+  public static func popToRoot(at path: CoordinatorPath = .top) -> Self { Self(.popToRoot, at: path) }
+  /// Pop the pushes of the current navigation layer.
+  public static func popToCurrentNavigationRoot(at path: CoordinatorPath = .top) -> Self {
+    Self(.popToCurrentNavigationRoot, at: path)
+  }
+  /// Dismiss the `count`-th presented route from the top, with everything above it.
+  public static func dismiss(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
+  /// Dismiss every presented route.
+  public static func dismissAll(at path: CoordinatorPath = .top) -> Self { Self(.dismissAll, at: path) }
+  /// Replace the stack.
+  public static func setRoutes(_ routes: [Route<Screen>], at path: CoordinatorPath = .top) -> Self {
+    Self(.setRoutes(routes), at: path)
+  }
+  /// Change a screen in place.
+  public static func updateScreen(index: Int, screen: Screen, at path: CoordinatorPath = .top) -> Self {
+    Self(.updateScreen(index: index, screen: screen), at: path)
+  }
+  /// Select a tab.
+  public static func selectTab(_ index: Int, at path: CoordinatorPath = .top) -> Self { Self(.selectTab(index: index), at: path) }
+  /// Replace the tabs.
+  public static func setTabs(_ tabs: [Coordinator<Screen>], selected: Int, at path: CoordinatorPath = .top) -> Self {
+    Self(.setTabs(tabs, selected: selected), at: path)
+  }
+}
+
+/// An operation on untyped JSON screens.
+public typealias AnyOperation = NavigationOperation<JSONValue>

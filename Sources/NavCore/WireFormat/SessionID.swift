@@ -1,0 +1,58 @@
+/// The name of a recorded session: 1 to 128 characters, none of them a control character.
+///
+/// A validated type rather than a bare `String`, so an id that would break a CSV export or a
+/// terminal listing cannot reach the store. Characters are counted as Unicode scalars.
+public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The id's text.
+  public let rawValue: String
+
+  /// The longest id, in Unicode scalars.
+  public static let maximumLength = 128
+
+  /// Validates and wraps an id.
+  public init(_ rawValue: String) throws(SessionIDError) {
+    let length = rawValue.unicodeScalars.count
+    guard length >= 1 else { throw SessionIDError(id: rawValue, reason: "it is empty") }
+    guard length <= Self.maximumLength else {
+      throw SessionIDError(id: rawValue, reason: "it has \(length) characters, the limit is \(Self.maximumLength)")
+    }
+    if let control = rawValue.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+      let code = String(control.value, radix: 16, uppercase: true)
+      throw SessionIDError(id: rawValue, reason: "it contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)")
+    }
+    self.rawValue = rawValue
+  }
+
+  public var description: String { rawValue }
+
+  public static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Why a text cannot be a session id.
+public struct SessionIDError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The refused id.
+  public var id: String
+  /// Why.
+  public var reason: String
+
+  public var description: String {
+    "invalid session id \"\(id.unicodeScalars.prefix(40).map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())\": \(reason) (1 to 128 characters, no control characters)"
+  }
+}
+
+extension SessionID: Codable {
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    do {
+      self = try SessionID(text)
+    } catch {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+}

@@ -1,0 +1,83 @@
+/// The entry points for reading and writing the wire format (spec/wire-format.md).
+///
+/// Text is parsed once, strictly, into `JSONValue`; typed values are then decoded from the tree,
+/// so errors carry both kinds of location: a line and column for broken JSON, a field path for
+/// valid JSON of the wrong shape.
+public enum WireFormat {
+  /// Decodes a wire-format value from UTF-8 JSON text.
+  public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(WireFormatError) -> T {
+    let tree: JSONValue
+    do {
+      tree = try JSONParser.parse(bytes)
+    } catch {
+      throw WireFormatError(field: "", message: error.description)
+    }
+    return try decode(type, from: tree)
+  }
+
+  /// Decodes a wire-format value from JSON text.
+  public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws(WireFormatError) -> T {
+    try decode(type, from: Array(text.utf8))
+  }
+
+  /// Decodes a wire-format value from a parsed JSON tree.
+  public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
+    do {
+      return try JSONValueDecoder().decode(type, from: tree)
+    } catch {
+      throw WireFormatError(error)
+    }
+  }
+
+  /// The JSON tree of a value (typed screens become JSON through their `Codable` conformance).
+  public static func tree<T: Encodable>(of value: T) throws(WireFormatError) -> JSONValue {
+    do {
+      return try JSONValueEncoder().encode(value)
+    } catch {
+      throw WireFormatError(error)
+    }
+  }
+
+  /// The canonical (RFC 8785) text of a value: compact, keys sorted; what the CLI prints and
+  /// what the hash chain hashes.
+  public static func canonicalString<T: Encodable>(_ value: T) throws(WireFormatError) -> String {
+    try tree(of: value).canonicalString
+  }
+}
+
+/// Why a document is not acceptable wire format, naming the field at fault.
+public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The field at fault, as a path (`op.routes[0].style`); empty for the document as a whole.
+  public var field: String
+  /// What is wrong, in words.
+  public var message: String
+
+  /// Creates an error.
+  public init(field: String, message: String) {
+    self.field = field
+    self.message = message
+  }
+
+  /// Translates a `DecodingError` or `EncodingError` into a message that names the field.
+  init(_ error: any Error) {
+    switch error {
+    case let error as WireFormatError:
+      self = error
+    case DecodingError.keyNotFound(let key, let context):
+      self.init(
+        field: FieldPath.render(context.codingPath + [key]),
+        message: "missing field \"\(key.stringValue)\"")
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+      DecodingError.dataCorrupted(let context):
+      self.init(field: FieldPath.render(context.codingPath), message: context.debugDescription)
+    case EncodingError.invalidValue(_, let context):
+      self.init(field: FieldPath.render(context.codingPath), message: context.debugDescription)
+    default:
+      self.init(field: "", message: "\(error)")
+    }
+  }
+
+  public var description: String {
+    field.isEmpty ? message : "\(field): \(message)"
+  }
+}

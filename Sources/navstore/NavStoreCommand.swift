@@ -1,0 +1,22 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+/// The `navstore` command: the entry point people and scripts use to inspect and replay
+/// recorded navigation sessions.
+@main
+struct NavStoreCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "navstore",
+    abstract: "Durable, explainable navigation state for coordinator-style Swift apps.",
+    discussion: """
+      NavStore records every navigation change of an app session in SQLite, rebuilds the \
+      state at any point of its history, and replays it through the legal, delayed steps a \
+      SwiftUI host needs.
+
+      The store commands (init, append, import, sessions, show, history, replay, verify, \
+      export) arrive with the store; see README.md for what works today.
+      """,
+    version: NavStoreVersion.current
+  )
+}
