@@ -262,7 +262,9 @@ public struct JSONParser {
       index = start
       throw error("number \(text) is out of range")
     }
-    if isInteger, abs(value) > Self.maximumExactInteger {
+    // A literal past 2^53 may round to exactly 2^53, so compare the digits at the boundary.
+    let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+    if isInteger, abs(value) >= Self.maximumExactInteger, digits != "9007199254740992" {
       index = start
       throw error(
         "integer \(text) cannot be stored exactly (NavStore numbers are doubles; the limit is ±2^53)")

@@ -9,6 +9,12 @@ public struct StructureError: Error, Hashable, Sendable, CustomStringConvertible
   /// What is wrong.
   public var problem: Problem
 
+  /// Creates an error.
+  public init(location: String, problem: Problem) {
+    self.location = location
+    self.problem = problem
+  }
+
   /// The ways a coordinator can be malformed.
   public enum Problem: Hashable, Sendable, CustomStringConvertible {
     /// A stack with no routes at all.

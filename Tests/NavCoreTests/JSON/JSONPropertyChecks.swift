@@ -1,0 +1,10 @@
+import NavCore
+import PropertyBased
+import Testing
+
+/// Runs `body` over random JSON values.
+func propertyCheckJSON(count: Int = 300, _ body: @escaping (JSONValue) throws -> Void) async {
+  await propertyCheck(count: count, input: TreeGen.json(depth: 4)) { value in
+    try body(value)
+  }
+}

@@ -1,0 +1,43 @@
+import NavCore
+import PropertyBased
+import Testing
+
+/// The screen-name rule of the wire format: string, only key, "name", "type", else "?".
+@Suite struct ScreenNameTests {
+  @Test func theRuleInOrder() {
+    #expect(ScreenName.of("home") == "home")
+    #expect(ScreenName.of(["numberDetail": ["_0": ["number": 3]]]) == "numberDetail")
+    #expect(ScreenName.of(["name": "search", "query": "x"]) == "search")
+    #expect(ScreenName.of(["type": "article", "id": 1]) == "article")
+    #expect(ScreenName.of(["name": 3, "type": "article"]) == "article")
+    #expect(ScreenName.of(["name": 3]) == "name")  // one key: the key wins
+    #expect(ScreenName.of(["a": 1, "b": 2]) == "?")
+    #expect(ScreenName.of([:]) == "?")
+    #expect(ScreenName.of(42) == "?")
+    #expect(ScreenName.of(nil) == "?")
+    #expect(ScreenName.of(["home"]) == "?")
+  }
+
+  @Test func typedEnumScreensAreNamedByTheirCase() {
+    #expect(ScreenName.of(AppScreen.home) == "home")
+    #expect(ScreenName.of(AppScreen.numberDetail(number: 3)) == "numberDetail")
+    #expect(Route<AppScreen>.push(.onboarding(step: 2)).screenName == "onboarding")
+  }
+
+  @Test func everyJSONValueIsNamedByTheRule() async {
+    await propertyCheckJSON { value in
+      let name = ScreenName.of(value)
+      switch value {
+      case .string(let string):
+        #expect(name == string)
+      case .object(let members) where members.count == 1:
+        #expect(members[name] != nil)
+      case .object(let members):
+        let expected = members["name"]?.stringValue ?? members["type"]?.stringValue ?? "?"
+        #expect(name == expected)
+      default:
+        #expect(name == "?")
+      }
+    }
+  }
+}

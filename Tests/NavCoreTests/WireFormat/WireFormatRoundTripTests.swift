@@ -1,0 +1,105 @@
+import CustomDump
+import Foundation
+import NavCore
+import Testing
+
+/// The wire format's documented shapes decode, and values encode to the normalized form.
+@Suite struct WireFormatRoundTripTests {
+  @Test func specExamplesDecode() throws {
+    let push = try decoded(AnyRoute.self, #"{"style": "push", "screen": {"numberDetail": {"number": 3}}}"#)
+    #expect(push == .push(["numberDetail": ["number": 3]]))
+    let sheet = try decoded(AnyRoute.self, #"{"style": "sheet", "withNavigation": true, "screen": "numbersList"}"#)
+    #expect(sheet == .sheet("numbersList", withNavigation: true))
+    let path = try decoded(CoordinatorPath.self, #"[{"tab": 1}, {"route": 2}]"#)
+    #expect(path == [.tab(1), .route(2)])
+    let event = try decoded(
+      AnyEvent.self,
+      #"{"session": "s-42", "seq": 3, "at": "2026-11-21T10:15:30.250Z", "origin": "user", "op": {"op": "goBack", "path": [{"route": 1}]}, "cause": {"routeAction": [2, "backTapped"]}}"#)
+    #expect(event.session.rawValue == "s-42")
+    #expect(event.seq == 3)
+    #expect(event.at.rfc3339 == "2026-11-21T10:15:30.250Z")
+    #expect(event.origin == .user)
+    #expect(event.operation == .goBack(at: [.route(1)]))
+    #expect(event.cause == ["routeAction": [2, "backTapped"]])
+  }
+
+  @Test func encodingIsNormalized() throws {
+    #expect(try canonical(AnyRoute.sheet("s")) == #"{"screen":"s","style":"sheet"}"#)
+    #expect(try canonical(AnyRoute.cover("c", withNavigation: true)) == #"{"screen":"c","style":"cover","withNavigation":true}"#)
+    #expect(try canonical(AnyOperation.goBack()) == #"{"op":"goBack"}"#)
+    #expect(try canonical(AnyOperation.goBack(2, at: [.route(1)])) == #"{"count":2,"op":"goBack","path":[{"route":1}]}"#)
+    #expect(try canonical(AnyOperation.presentSheet("x")) == #"{"op":"presentSheet","screen":"x"}"#)
+    #expect(try canonical(AnyCoordinator.tabs([.stack(stack("R"))], selected: 0)) == #"{"selected":0,"tabs":[{"routes":[{"screen":"root","style":"root"}]}]}"#)
+    // Explicit defaults are accepted and normalized away.
+    let explicit = try decoded(AnyOperation.self, #"{"op":"dismiss","count":1,"path":[]}"#)
+    #expect(try canonical(explicit) == #"{"op":"dismiss"}"#)
+  }
+
+  @Test func everyOperationRoundTrips() throws {
+    let child: AnyCoordinator = .tabs([.stack(stack("R+t"))], selected: 0)
+    let operations: [AnyOperation] = [
+      .start(.stack(stack("R+"))), .push("p", child: child, at: [.route(0)]), .presentSheet("s", withNavigation: true),
+      .presentCover("c", child: .stack(stack("R"))), .goBack(3), .goBackTo(index: 2), .goBackToRoot(), .pop(2),
+      .popTo(index: 1), .popToRoot(), .popToCurrentNavigationRoot(), .dismiss(2), .dismissAll(),
+      .setRoutes(stack("R", "◻x")), .updateScreen(index: 1, screen: ["deep": [1, 2.5, nil, true]]),
+      .selectTab(1, at: [.route(0), .tab(0)]), .setTabs([.stack(stack("R"))], selected: 0),
+    ]
+    for operation in operations {
+      let text = try canonical(operation)
+      let back = try decoded(AnyOperation.self, text)
+      expectNoDifference(back, operation, "\(text)")
+    }
+  }
+
+  @Test func typedScreensUseTheirSynthesizedCodableShape() throws {
+    let event = NavigationEvent<AppScreen>(
+      session: try SessionID("s-1"), seq: 1, at: Timestamp(millisecondsSince1970: 0),
+      operation: .push(.numberDetail(number: 3)))
+    let text = try canonical(event)
+    #expect(text == #"{"at":"1970-01-01T00:00:00.000Z","op":{"op":"push","screen":{"numberDetail":{"number":3}}},"origin":"app","seq":1,"session":"s-1"}"#)
+    expectNoDifference(try decoded(NavigationEvent<AppScreen>.self, text), event)
+    // The same text read untyped names the screen by its enum case.
+    let untyped = try decoded(AnyEvent.self, text)
+    guard case .push(let screen, _) = untyped.operation.kind else {
+      Issue.record("expected a push")
+      return
+    }
+    #expect(ScreenName.of(screen) == "numberDetail")
+  }
+
+  @Test func foundationCodersAgreeWithTheWireFormat() throws {
+    let state: Coordinator<AppScreen> = .stack([
+      .root(.home, withNavigation: true),
+      .sheet(.numbersList, withNavigation: true, child: .tabs([.stack([.root(.onboarding(step: 1))])], selected: 0)),
+      .push(.numberDetail(number: 7)),
+    ])
+    let data = try JSONEncoder().encode(state)
+    expectNoDifference(try JSONDecoder().decode(Coordinator<AppScreen>.self, from: data), state)
+    expectNoDifference(try WireFormat.decode(Coordinator<AppScreen>.self, from: Array(data)), state)
+    let untyped = try JSONDecoder().decode(AnyCoordinator.self, from: data)
+    expectNoDifference(untyped, try WireFormat.decode(AnyCoordinator.self, from: Array(data)))
+    // Foundation's decoder applies the same strictness.
+    let bad = Data(#"{"routes":[{"style":"root","screen":"home","extra":1}]}"#.utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(AnyCoordinator.self, from: bad) }
+  }
+
+  @Test func timestampsReadOffsetsAndWriteUTCMilliseconds() throws {
+    #expect(try Timestamp(rfc3339: "2026-11-21T10:15:30.250Z").rfc3339 == "2026-11-21T10:15:30.250Z")
+    #expect(try Timestamp(rfc3339: "2026-11-21T12:15:30.25+02:00").rfc3339 == "2026-11-21T10:15:30.250Z")
+    #expect(try Timestamp(rfc3339: "2024-02-29T23:59:59-00:30").rfc3339 == "2024-03-01T00:29:59.000Z")
+    #expect(try Timestamp(rfc3339: "1969-12-31T23:59:59.999Z").millisecondsSince1970 == -1)
+    #expect(try Timestamp(rfc3339: "1970-01-01T00:00:00Z").millisecondsSince1970 == 0)
+    for bad in ["2026-02-29T00:00:00Z", "2026-11-21T10:15:30.2501Z", "2026-11-21 10:15:30Z", "2026-11-21T10:15:30",
+                "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T10:15:60Z", "2026-11-21T10:15:30Zjunk", ""] {
+      #expect(throws: TimestampError.self, "\(bad)") { try Timestamp(rfc3339: bad) }
+    }
+  }
+
+  @Test func sessionIDsFollowTheLimits() throws {
+    #expect(try SessionID(String(repeating: "é", count: 128)).rawValue.count == 128)
+    #expect(throws: SessionIDError.self) { try SessionID("") }
+    #expect(throws: SessionIDError.self) { try SessionID(String(repeating: "a", count: 129)) }
+    #expect(throws: SessionIDError.self) { try SessionID("tab\there") }
+    #expect(throws: SessionIDError.self) { try SessionID("bell\u{85}") }
+  }
+}
