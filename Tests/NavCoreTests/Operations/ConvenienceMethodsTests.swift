@@ -31,7 +31,7 @@ import Testing
   @Test func goBackToRoot() throws {
     var routes = threePushes
     try routes.goBackToRoot()
-    expectNoDifference(routes, [.root("root", withNavigation: true)])
+    expectSame(routes, [.root("root", withNavigation: true)])
     try routes.goBackToRoot()  // at the root: a no-op, not an error (FlowStacks #45)
     #expect(routes.count == 1)
   }
@@ -95,14 +95,14 @@ import Testing
     // here for the push above it to be legal in our model.
     var routes: [Route<JSONValue>] = [.root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true), .push(true)]
     try routes.popToCurrentNavigationRoot()
-    expectNoDifference(routes, [.root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true)])
+    expectSame(routes, [.root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true)])
   }
 
   @Test func popToCurrentNavigationRootKeepsAPresentedRoot() throws {
     // 0.3.8 `testPopToCurrentNavigationRootPresented`: keeps [root, ◻-1 nav].
     var routes = stack("R+", "◻+-1", "↑2", "↑3")
     try routes.popToCurrentNavigationRoot()
-    expectNoDifference(routes, stack("R+", "◻+-1"))
+    expectSame(routes, stack("R+", "◻+-1"))
   }
 
   @Test func dismissAllWhereFirstIsPushed() throws {
@@ -111,26 +111,26 @@ import Testing
     try routes.dismiss()
     #expect(routes.count == 6)
     try routes.dismissAll()
-    expectNoDifference(routes, stack("R+", "↑1"))
+    expectSame(routes, stack("R+", "↑1"))
   }
 
   @Test func dismissAllWhereFirstIsPresented() throws {
     var routes = stack("R+", "▣+1", "◻+2", "↑3", "▣+4", "↑5", "▣+6", "↑7")
     try routes.dismissAll()
-    expectNoDifference(routes, stack("R+"))
+    expectSame(routes, stack("R+"))
   }
 
   @Test func dismissAllWithPresentedLayers() throws {
     // 0.3.8 `testDismissAll`: [root, ↑, ◻, ◻, ◻, ◻, ↑] → [root, ↑].
     var routes = stack("R+", "↑a", "◻b", "◻c", "◻d", "◻+e", "↑f")
     try routes.dismissAll()
-    expectNoDifference(routes, stack("R+", "↑a"))
+    expectSame(routes, stack("R+", "↑a"))
   }
 
   @Test func dismissAllIsANoOpWithOnlyPushes() throws {
     var routes = stack("R+", "↑a", "↑b")
     try routes.dismissAll()
-    expectNoDifference(routes, stack("R+", "↑a", "↑b"))
+    expectSame(routes, stack("R+", "↑a", "↑b"))
   }
 
   @Test func pushPresentAndQueries() throws {
@@ -144,7 +144,7 @@ import Testing
     #expect(routes.canPush() == false)
     #expect(routes.canGoBack(3))
     #expect(routes.canGoBack(4) == false)
-    expectNoDifference(
+    expectSame(
       routes,
       [.root(.home), .sheet(.numbersList, withNavigation: true), .push(.numberDetail(number: 1)), .cover(.onboarding(step: 1))])
   }
@@ -157,7 +157,7 @@ import Testing
     #expect(throws: NavigationError.self) { try routes.push("c") }
     #expect(throws: NavigationError.self) { try routes.dismiss(count: 2) }
     #expect(throws: NavigationError.self) { try routes.popTo(index: 0) }
-    expectNoDifference(routes, before)
+    expectSame(routes, before)
     var empty: [AnyRoute] = []
     #expect(throws: NavigationError.self) { try empty.presentSheet("x") }
     #expect(empty.isEmpty)

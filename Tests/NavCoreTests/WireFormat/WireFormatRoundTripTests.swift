@@ -47,7 +47,7 @@ import Testing
     for operation in operations {
       let text = try canonical(operation)
       let back = try decoded(AnyOperation.self, text)
-      expectNoDifference(back, operation, "\(text)")
+      expectSame(back, operation, "\(text)")
     }
   }
 
@@ -57,7 +57,7 @@ import Testing
       operation: .push(.numberDetail(number: 3)))
     let text = try canonical(event)
     #expect(text == #"{"at":"1970-01-01T00:00:00.000Z","op":{"op":"push","screen":{"numberDetail":{"number":3}}},"origin":"app","seq":1,"session":"s-1"}"#)
-    expectNoDifference(try decoded(NavigationEvent<AppScreen>.self, text), event)
+    expectSame(try decoded(NavigationEvent<AppScreen>.self, text), event)
     // The same text read untyped names the screen by its enum case.
     let untyped = try decoded(AnyEvent.self, text)
     guard case .push(let screen, _) = untyped.operation.kind else {
@@ -74,10 +74,10 @@ import Testing
       .push(.numberDetail(number: 7)),
     ])
     let data = try JSONEncoder().encode(state)
-    expectNoDifference(try JSONDecoder().decode(Coordinator<AppScreen>.self, from: data), state)
-    expectNoDifference(try WireFormat.decode(Coordinator<AppScreen>.self, from: Array(data)), state)
+    expectSame(try JSONDecoder().decode(Coordinator<AppScreen>.self, from: data), state)
+    expectSame(try WireFormat.decode(Coordinator<AppScreen>.self, from: Array(data)), state)
     let untyped = try JSONDecoder().decode(AnyCoordinator.self, from: data)
-    expectNoDifference(untyped, try WireFormat.decode(AnyCoordinator.self, from: Array(data)))
+    expectSame(untyped, try WireFormat.decode(AnyCoordinator.self, from: Array(data)))
     // Foundation's decoder applies the same strictness.
     let bad = Data(#"{"routes":[{"style":"root","screen":"home","extra":1}]}"#.utf8)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(AnyCoordinator.self, from: bad) }

@@ -1,0 +1,79 @@
+import CustomDump
+import NavCore
+import PropertyBased
+import Testing
+
+/// Properties of `apply` over random trees (depth up to 3, with tabs and children) and random
+/// operation sequences, about half of which are rejected.
+@Suite struct OperationProperties {
+  @Test func aRejectedOperationLeavesTheStateExactlyAsItWas() async {
+    await propertyCheck(count: 300, input: TreeGen.session(depth: 3, length: 1...25)) { initial, operations in
+      var state = initial
+      for operation in operations {
+        let before = state
+        do throws(NavigationError) {
+          try state.apply(operation)  // the in-place path, which edits storage directly
+        } catch {
+          #expect(state == before, "\(error)")
+          #expect(!error.description.isEmpty)
+        }
+      }
+    }
+  }
+
+  @Test func acceptedOperationsKeepTheTreeWellFormed() async {
+    await propertyCheck(count: 300, input: TreeGen.session(depth: 3, length: 1...25)) { initial, operations in
+      var state = initial
+      #expect(state.structureError() == nil)
+      for operation in operations {
+        guard let next = try? state.applying(operation) else { continue }
+        #expect(next.structureError() == nil, "after \(operation.name)")
+        #expect(next.kind == state.kind, "the top coordinator changed kind")
+        state = next
+      }
+    }
+  }
+
+  @Test func inPlaceAndPureApplicationAgree() async {
+    await propertyCheck(count: 200, input: TreeGen.session(depth: 3, length: 1...20)) { initial, operations in
+      var inPlace = initial
+      var pure = initial
+      for operation in operations {
+        let pureResult = try? pure.applying(operation)
+        let accepted = (try? inPlace.apply(operation)) != nil
+        #expect(accepted == (pureResult != nil))
+        if let pureResult { pure = pureResult }
+        #expect(inPlace == pure)
+      }
+    }
+  }
+
+  @Test func statesRoundTripThroughTheWireFormat() async {
+    await propertyCheck(count: 300, input: TreeGen.session(depth: 3, length: 0...15)) { initial, operations in
+      var state = initial
+      for operation in operations {
+        state = (try? state.applying(operation)) ?? state
+        let operationText = try canonical(operation)
+        expectSame(try decoded(AnyOperation.self, operationText), operation)
+      }
+      let text = try canonical(state)
+      let back = try decoded(AnyCoordinator.self, text)
+      expectSame(back, state)
+      #expect(try canonical(back) == text)
+    }
+  }
+
+  @Test func eventsRoundTripThroughTheWireFormat() async {
+    await propertyCheck(count: 200, input: TreeGen.session(depth: 2, length: 1...5), Gen.int(in: 1...1_000_000), Gen.int(in: -10_000_000...10_000_000)) { session, seq, offset in
+      for (index, operation) in session.1.enumerated() {
+        let event = AnyEvent(
+          session: try SessionID("s-\(seq)"), seq: seq + index,
+          at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(offset) * 1000 + Int64(index)),
+          origin: index.isMultiple(of: 2) ? .app : .user, operation: operation,
+          cause: index.isMultiple(of: 3) ? ["routeAction": [.number(Double(index)), "tapped"]] : nil)
+        let text = try canonical(event)
+        expectSame(try decoded(AnyEvent.self, text), event)
+      }
+    }
+  }
+}
