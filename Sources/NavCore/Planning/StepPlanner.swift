@@ -1,0 +1,247 @@
+/// Planning a restore or deep link as legal steps.
+///
+/// For one stack this is FlowStacks' step calculation, with the root at index 0 and the root's
+/// `withNavigation` counted as content:
+/// 1. Step 0 swaps contents in place wherever the structure is shared: routes up to the first
+///    index whose style differs, and, inside them, children and tabs of the same kind.
+/// 2. Presentation layers above that index are dismissed one per step, each with the pushes on
+///    it (all in one step under `navigation-stack-17`).
+/// 3. The pushes that remain above that index are popped in one step.
+/// 4. The target's routes are added one per step; under `navigation-stack` and
+///    `navigation-stack-17`, a push joins the step before it (never step 0).
+///
+/// For a tree, the order is what a host can show:
+/// - Removals in a stack come before the changes inside the children of the routes it keeps,
+///   which come before the routes it adds. Anything hidden is cleared away first, and a layer
+///   exists before screens appear inside it.
+/// - A route that appears, or a child or tab that appears, appears with each of its stacks at its
+///   root only. Its contents are then built inside it, before anything is added on top of it.
+/// - In tabs, the tab selected at the start changes first, while it is visible. Tabs selected
+///   neither at the start nor at the end change next, unseen. Then the selection moves (or the
+///   tab set changes, together with the selection). Last, the target's selected tab is built,
+///   after it is selected.
+extension Coordinator {
+  /// The steps from `start` to `end` for `host`. The first step changes contents only, each
+  /// step is one legal transition from the one before (`isLegalTransition`), and the last is
+  /// `end`.
+  public static func plan(from start: Coordinator, to end: Coordinator, host: HostProfile = .default) throws(PlanError) -> StepPlan<Screen> {
+    guard start.kind == end.kind else {
+      throw .topCoordinatorKindChanged(from: start.kind, to: end.kind)
+    }
+    if let error = start.structureError() { throw .malformed(which: "start", error) }
+    if let error = end.structureError() { throw .malformed(which: "target", error) }
+    var planner = StepPlanner(host: host, firstStep: PlanningContent.swapped(start, toward: end))
+    planner.transform(at: .top, to: end)
+    return StepPlan(steps: planner.steps, host: host)
+  }
+}
+
+/// Why no plan connects two states.
+public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The top coordinator would change kind, which a host cannot do.
+  case topCoordinatorKindChanged(from: CoordinatorKind, to: CoordinatorKind)
+  /// One of the two states is not well-formed.
+  case malformed(which: String, StructureError)
+
+  public var description: String {
+    switch self {
+    case .topCoordinatorKindChanged(let from, let to):
+      "cannot plan from a \(from) coordinator to a \(to) coordinator: the top coordinator never changes kind"
+    case .malformed(let which, let error):
+      "the \(which) state is malformed: \(error)"
+    }
+  }
+}
+
+/// Step 0: contents changed in place wherever start and target share structure.
+enum PlanningContent {
+  static func swapped<Screen>(_ start: Coordinator<Screen>, toward end: Coordinator<Screen>) -> Coordinator<Screen> {
+    switch (start, end) {
+    case (.stack(var routes), .stack(let target)):
+      for index in 0..<PlanningStack.sharedPrefixLength(routes, target) {
+        routes[index].screen = target[index].screen
+        if index == 0 { routes[0].style = target[0].style }  // the root's withNavigation is content
+        if let child = routes[index].child, let targetChild = target[index].child, child.kind == targetChild.kind {
+          routes[index].child = swapped(child, toward: targetChild)
+        }
+      }
+      return .stack(routes)
+    case (.tabs(var tabs, let selected), .tabs(let targetTabs, _)):
+      for index in 0..<min(tabs.count, targetTabs.count) where tabs[index].kind == targetTabs[index].kind {
+        tabs[index] = swapped(tabs[index], toward: targetTabs[index])
+      }
+      return .tabs(tabs, selected: selected)
+    default:
+      return start
+    }
+  }
+
+  /// What appears in one step: every stack cut back to its root.
+  static func seed<Screen>(of coordinator: Coordinator<Screen>) -> Coordinator<Screen> {
+    switch coordinator {
+    case .stack(let routes):
+      guard var root = routes.first else { return coordinator }
+      root.child = root.child.map(seed)
+      return .stack([root])
+    case .tabs(let tabs, let selected):
+      return .tabs(tabs.map(seed), selected: selected)
+    }
+  }
+}
+
+enum PlanningStack {
+  /// How many routes, from the root, keep their style (FlowStacks' first divergent index). The
+  /// root always counts as kept: its `withNavigation` is content.
+  static func sharedPrefixLength<Screen>(_ routes: [Route<Screen>], _ target: [Route<Screen>]) -> Int {
+    let limit = min(routes.count, target.count)
+    guard limit > 0 else { return 0 }
+    return (1..<limit).first(where: { routes[$0].style != target[$0].style }) ?? limit
+  }
+}
+
+/// Walks the tree from step 0 to the target, recording a step after each structural change.
+struct StepPlanner<Screen: NavigationScreen> {
+  /// What the last step changed, so that a push can join a step of its own stack only.
+  enum Change: Equatable {
+    case routes(of: CoordinatorPath)
+    case elsewhere
+  }
+
+  let host: HostProfile
+  private(set) var steps: [Coordinator<Screen>]
+  private var current: Coordinator<Screen>
+  private var lastChange: Change = .elsewhere
+
+  init(host: HostProfile, firstStep: Coordinator<Screen>) {
+    self.host = host
+    self.current = firstStep
+    self.steps = [firstStep]
+  }
+
+  private mutating func record(_ change: Change) {
+    steps.append(current)
+    lastChange = change
+  }
+
+  private func node(at path: CoordinatorPath) -> Coordinator<Screen>? {
+    try? current.coordinator(at: path)
+  }
+
+  private mutating func replace(at path: CoordinatorPath, with coordinator: Coordinator<Screen>) {
+    current.modify(at: path.steps[...]) { $0 = coordinator }
+  }
+
+  /// Brings the coordinator at `path` (of the same kind as `target`) to `target`.
+  mutating func transform(at path: CoordinatorPath, to target: Coordinator<Screen>) {
+    guard let node = node(at: path), node != target else { return }
+    switch (node, target) {
+    case (.stack(let routes), .stack(let targetRoutes)):
+      transformStack(at: path, from: routes, to: targetRoutes)
+    case (.tabs(let tabs, let selected), .tabs(let targetTabs, let targetSelected)):
+      transformTabs(at: path, from: tabs, selected: selected, to: targetTabs, selected: targetSelected)
+    default:
+      break  // callers pair coordinators of the same kind
+    }
+  }
+
+  private mutating func transformStack(at path: CoordinatorPath, from start: [Route<Screen>], to target: [Route<Screen>]) {
+    let kept = PlanningStack.sharedPrefixLength(start, target)
+    let firstLayer = (kept..<start.count).first(where: { start[$0].isPresented }) ?? start.count
+    var routes = start
+
+    // Dismiss the presentation layers above the kept routes, then pop the remaining pushes.
+    if host.dismissesManyAtOnce {
+      if routes.count > firstLayer {
+        routes.removeSubrange(kept...)
+        replace(at: path, with: .stack(routes))
+        record(.routes(of: path))
+      }
+    } else {
+      while routes.count > firstLayer {
+        var removed = routes.removeLast()
+        while !removed.isPresented, routes.count > firstLayer {
+          removed = routes.removeLast()
+        }
+        replace(at: path, with: .stack(routes))
+        record(.routes(of: path))
+      }
+    }
+    if routes.count > kept {
+      while routes.count > kept, routes.last?.style.isPush == true {
+        routes.removeLast()
+      }
+      replace(at: path, with: .stack(routes))
+      record(.routes(of: path))
+    }
+
+    // Changes inside the children of the kept routes.
+    for index in 0..<kept {
+      let childPath = path.appending(.route(index))
+      let child = node(at: path)?.routes?[index].child
+      let targetChild = target[index].child
+      guard child != targetChild else { continue }
+      if let child, let targetChild, child.kind == targetChild.kind {
+        transform(at: childPath, to: targetChild)
+        continue
+      }
+      // The child appears, disappears or changes kind: one step, then build it up.
+      guard case .stack(var withChild)? = node(at: path) else { continue }
+      withChild[index].child = targetChild.map(PlanningContent.seed)
+      replace(at: path, with: .stack(withChild))
+      record(.elsewhere)
+      if let targetChild { transform(at: childPath, to: targetChild) }
+    }
+
+    // Add the target's routes, one per step, each built up before the next covers it.
+    for index in kept..<target.count {
+      guard case .stack(var grown)? = node(at: path) else { return }
+      var route = target[index]
+      route.child = route.child.map(PlanningContent.seed)
+      grown.append(route)
+      replace(at: path, with: .stack(grown))
+      if host.mergesPushes, route.style.isPush, steps.count > 1, lastChange == .routes(of: path) {
+        steps[steps.count - 1] = current
+      } else {
+        record(.routes(of: path))
+      }
+      if let targetChild = target[index].child {
+        transform(at: path.appending(.route(index)), to: targetChild)
+      }
+    }
+  }
+
+  private mutating func transformTabs(
+    at path: CoordinatorPath, from start: [Coordinator<Screen>], selected: Int,
+    to target: [Coordinator<Screen>], selected targetSelected: Int
+  ) {
+    let shared = min(start.count, target.count)
+    func survives(_ index: Int) -> Bool { index < shared && start[index].kind == target[index].kind }
+    let tabSetChanges = start.count != target.count || (0..<shared).contains { !survives($0) }
+
+    // The tab on screen changes first, then the tabs that are never on screen.
+    if survives(selected), selected != targetSelected {
+      transform(at: path.appending(.tab(selected)), to: target[selected])
+    }
+    for index in 0..<shared where index != selected && index != targetSelected && survives(index) {
+      transform(at: path.appending(.tab(index)), to: target[index])
+    }
+
+    // The selection moves, or the tab set changes together with it.
+    if tabSetChanges {
+      guard case .tabs(let tabs, _)? = node(at: path) else { return }
+      let newTabs = target.indices.map { survives($0) ? tabs[$0] : PlanningContent.seed(of: target[$0]) }
+      replace(at: path, with: .tabs(newTabs, selected: targetSelected))
+      record(.elsewhere)
+    } else if selected != targetSelected {
+      guard case .tabs(let tabs, _)? = node(at: path) else { return }
+      replace(at: path, with: .tabs(tabs, selected: targetSelected))
+      record(.elsewhere)
+    }
+
+    // Tabs that appeared are built unseen; the selected tab last, once it is on screen.
+    for index in target.indices where index != targetSelected && !survives(index) {
+      transform(at: path.appending(.tab(index)), to: target[index])
+    }
+    transform(at: path.appending(.tab(targetSelected)), to: target[targetSelected])
+  }
+}

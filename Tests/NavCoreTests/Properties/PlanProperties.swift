@@ -1,0 +1,65 @@
+import NavCore
+import PropertyBased
+import Testing
+
+/// Plans over random pairs of trees (depth up to 4, tabs and children), for every profile: the
+/// plan ends at the target, step 0 changes contents only, every step is legal by the independent
+/// check, and for single stacks the plan is FlowStacks' plan.
+@Suite struct PlanProperties {
+  static let pairsOfSameKind = Generator<(AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>> { rng in
+    let first = RandomTrees.coordinator(depth: 4, using: &rng)
+    var second = RandomTrees.coordinator(depth: 4, using: &rng)
+    while second.kind != first.kind { second = RandomTrees.coordinator(depth: 4, using: &rng) }
+    return (first, second)
+  }
+
+  /// A start and a target reached from it by random operations: shared structure, as in a restore.
+  static let relatedPairs = Generator<(AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>> { rng in
+    let start = RandomTrees.coordinator(depth: 4, using: &rng)
+    var target = start
+    for _ in 0..<Int.random(in: 1...30, using: &rng) {
+      target = (try? target.applying(RandomTrees.operation(for: target, using: &rng))) ?? target
+    }
+    return (start, target)
+  }
+
+  func checkPlan(from start: AnyCoordinator, to target: AnyCoordinator) throws {
+    for host in HostProfile.allCases {
+      let plan = try AnyCoordinator.plan(from: start, to: target, host: host)
+      #expect(plan.steps.last == target, "\(host): the plan does not end at the target")
+      guard let first = plan.steps.first else { continue }
+      #expect(AnyCoordinator.differsInContentsOnly(start, first), "\(host): step 0 changes structure")
+      for (index, (before, after)) in zip(plan.steps, plan.steps.dropFirst()).enumerated() {
+        #expect(
+          AnyCoordinator.isLegalTransition(from: before, to: after, host: host),
+          "\(host): step \(index + 1) is not a legal transition\nfrom \(before)\nto \(after)")
+      }
+    }
+  }
+
+  @Test func plansBetweenIndependentTreesAreLegal() async {
+    await propertyCheck(count: 300, input: Self.pairsOfSameKind) { start, target in
+      try checkPlan(from: start, to: target)
+    }
+  }
+
+  @Test func plansBetweenRelatedTreesAreLegal() async {
+    await propertyCheck(count: 300, input: Self.relatedPairs) { start, target in
+      try checkPlan(from: start, to: target)
+      try checkPlan(from: target, to: start)
+    }
+  }
+
+  @Test func singleStackPlansAreFlowStacksPlans() async {
+    let flatStack = Generator<[AnyRoute], Shrink.None<[AnyRoute]>> { rng in RandomTrees.routes(depth: 0, using: &rng) }
+    await propertyCheck(count: 500, input: flatStack, flatStack) { start, target in
+      for host in HostProfile.allCases {
+        let ours = try AnyCoordinator.plan(from: .stack(start), to: .stack(target), host: host).steps
+        let oracle = FlowStacksStepOracle.steps(from: Array(start.dropFirst()), to: Array(target.dropFirst()), host: host)
+        #expect(ours.count <= oracle.count, "\(host): longer than FlowStacks' plan")
+        #expect(ours.map { Array(($0.routes ?? []).dropFirst()) } == oracle, "\(host)")
+        #expect(ours.allSatisfy { $0.routes?.first == target.first }, "\(host): the root is content and changes in step 0")
+      }
+    }
+  }
+}
