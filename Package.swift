@@ -39,6 +39,7 @@ let package = Package(
       ]
     ),
     .testTarget(name: "NavPersistenceTests", dependencies: ["NavPersistence"]),
+    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),
   ],
   swiftLanguageModes: [.v6]
 )

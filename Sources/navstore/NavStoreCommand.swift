@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NavCore
 import NavPersistence
 
@@ -17,6 +18,22 @@ struct NavStoreCommand: ParsableCommand {
       The store commands (init, append, import, sessions, show, history, replay, verify, \
       export) arrive with the store; see README.md for what works today.
       """,
-    version: NavStoreVersion.current
+    version: NavStoreVersion.current,
+    subcommands: [PlanCommand.self]
   )
+
+  /// Runs the command; any failure is one line on stderr and a non-zero exit status (help and
+  /// `--version` print as usual).
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      let status = exitCode(for: error)
+      if status == .success { exit(withError: error) }
+      let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+      FileHandle.standardError.write(Data("navstore: \(message)\n".utf8))
+      Foundation.exit(status.rawValue)
+    }
+  }
 }

@@ -1,0 +1,28 @@
+import Foundation
+import NavCore
+
+/// Reads the JSON values given on the command line: inline, or `@FILE`, or `@-` for stdin.
+enum JSONInput {
+  /// The text of a JSON argument.
+  static func text(of argument: String, option: String) throws(CLIError) -> [UInt8] {
+    guard argument.hasPrefix("@") else { return Array(argument.utf8) }
+    let path = String(argument.dropFirst())
+    if path == "-" {
+      return Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw CLIError("\(option): cannot read the file '\(path)' (does it exist and is it readable?)")
+    }
+    return Array(data)
+  }
+
+  /// A wire-format value from a JSON argument.
+  static func decode<T: Decodable>(_ type: T.Type, from argument: String, option: String) throws(CLIError) -> T {
+    let bytes = try text(of: argument, option: option)
+    do {
+      return try WireFormat.decode(type, from: bytes)
+    } catch {
+      throw CLIError("\(option): \(error)")
+    }
+  }
+}
