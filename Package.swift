@@ -11,6 +11,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
   ],
@@ -21,7 +22,13 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
     .target(name: "NavCore"),
-    .target(name: "NavPersistence", dependencies: ["NavCore", "CSQLite"]),
+    .target(
+      name: "NavPersistence",
+      dependencies: ["NavCore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+      plugins: ["MigrationsPlugin"]
+    ),
+    .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
+    .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["embed-migrations"]),
     .executableTarget(
       name: "navstore",
       dependencies: [
@@ -30,15 +37,29 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    .target(
+      name: "NavTestSupport",
+      dependencies: ["NavCore", .product(name: "PropertyBased", package: "swift-property-based")],
+      path: "Tests/NavTestSupport"
+    ),
     .testTarget(
       name: "NavCoreTests",
       dependencies: [
         "NavCore",
+        "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
-    .testTarget(name: "NavPersistenceTests", dependencies: ["NavPersistence"]),
+    .testTarget(
+      name: "NavPersistenceTests",
+      dependencies: [
+        "NavPersistence",
+        "NavCore",
+        "NavTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),
   ],
   swiftLanguageModes: [.v6]

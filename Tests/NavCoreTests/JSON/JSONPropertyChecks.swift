@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import PropertyBased
 import Testing
 

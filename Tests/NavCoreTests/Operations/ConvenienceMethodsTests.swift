@@ -1,5 +1,6 @@
 import CustomDump
 import NavCore
+import NavTestSupport
 import Testing
 
 /// FlowStacks' convenience-method oracle (reference/flowstacks.md §6, `ConvenienceMethodsTests`

@@ -1,5 +1,6 @@
 import CustomDump
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The operations `diff` chooses: the shortest natural ones.

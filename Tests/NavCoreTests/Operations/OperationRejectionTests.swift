@@ -1,5 +1,6 @@
 import CustomDump
 import NavCore
+import NavTestSupport
 import Testing
 
 /// Every "rejected when" row of the spec's operation table, plus the general rules (paths,

@@ -1,5 +1,6 @@
 import CustomDump
 import NavCore
+import NavTestSupport
 import Testing
 
 /// What each accepted operation does, including at nested paths.

@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import Testing
 
 /// FlowStacks' `CalculateStepsTests` and the worked examples E1–E5 of `reference/flowstacks.md`,

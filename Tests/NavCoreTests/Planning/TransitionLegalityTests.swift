@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The legality check on hand-picked transitions, legal and not, per profile.

@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The order the planner uses in trees: a layer before the screens inside it, a tab selected

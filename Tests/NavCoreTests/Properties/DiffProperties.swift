@@ -1,5 +1,6 @@
 import CustomDump
 import NavCore
+import NavTestSupport
 import PropertyBased
 import Testing
 

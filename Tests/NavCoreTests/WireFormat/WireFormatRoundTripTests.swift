@@ -1,6 +1,7 @@
 import CustomDump
 import Foundation
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The wire format's documented shapes decode, and values encode to the normalized form.

@@ -5,8 +5,8 @@ import PropertyBased
 ///
 /// Screens come from a small pool so that equal screens (and so shared prefixes, no-op updates
 /// and the like) are common; trees nest stacks, tabs and children up to a given depth.
-enum RandomTrees {
-  static let screenPool: [JSONValue] = [
+public enum RandomTrees {
+  public static let screenPool: [JSONValue] = [
     "home", "settings", "profile",
     ["numberDetail": ["number": 3]],
     ["numberDetail": ["number": 7]],
@@ -17,18 +17,18 @@ enum RandomTrees {
     nil,
   ]
 
-  static func screen(using rng: inout some RandomNumberGenerator) -> JSONValue {
+  public static func screen(using rng: inout some RandomNumberGenerator) -> JSONValue {
     screenPool.randomElement(using: &rng) ?? "home"
   }
 
-  static func coordinator(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator {
+  public static func coordinator(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator {
     if depth > 0, Int.random(in: 0..<5, using: &rng) == 0 {
       return tabs(depth: depth, using: &rng)
     }
     return .stack(routes(depth: depth, using: &rng))
   }
 
-  static func tabs(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator {
+  public static func tabs(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator {
     let count = Int.random(in: 1...3, using: &rng)
     let tabs = (0..<count).map { _ in coordinator(depth: depth - 1, using: &rng) }
     return .tabs(tabs, selected: Int.random(in: 0..<count, using: &rng))
@@ -37,7 +37,7 @@ enum RandomTrees {
   /// A well-formed stack. Mostly what operations can reach (pushes only where there is
   /// navigation); now and then a push over a layer without navigation, which the wire format
   /// allows and `diff` must handle with `setRoutes`.
-  static func routes(depth: Int, using rng: inout some RandomNumberGenerator) -> [AnyRoute] {
+  public static func routes(depth: Int, using rng: inout some RandomNumberGenerator) -> [AnyRoute] {
     var routes: [AnyRoute] = [
       .root(screen(using: &rng), withNavigation: Bool.random(using: &rng), child: child(depth: depth, using: &rng))
     ]
@@ -60,13 +60,13 @@ enum RandomTrees {
     return routes
   }
 
-  static func child(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator? {
+  public static func child(depth: Int, using rng: inout some RandomNumberGenerator) -> AnyCoordinator? {
     guard depth > 0, Int.random(in: 0..<6, using: &rng) == 0 else { return nil }
     return coordinator(depth: depth - 1, using: &rng)
   }
 
   /// A path to a random coordinator of `state` (or, now and then, to one that does not exist).
-  static func path(in state: AnyCoordinator, using rng: inout some RandomNumberGenerator) -> CoordinatorPath {
+  public static func path(in state: AnyCoordinator, using rng: inout some RandomNumberGenerator) -> CoordinatorPath {
     var steps: [PathStep] = []
     var current = state
     while Int.random(in: 0..<3, using: &rng) > 0 {
@@ -91,7 +91,7 @@ enum RandomTrees {
 
   /// A random operation for `state`: often legal, often not, with counts and indices around
   /// the edges (0, negative, one past the end).
-  static func operation(for state: AnyCoordinator, using rng: inout some RandomNumberGenerator) -> AnyOperation {
+  public static func operation(for state: AnyCoordinator, using rng: inout some RandomNumberGenerator) -> AnyOperation {
     let path = path(in: state, using: &rng)
     let count = Int.random(in: -1...4, using: &rng)
     let index = Int.random(in: -1...6, using: &rng)
@@ -121,7 +121,7 @@ enum RandomTrees {
   }
 
   /// A random JSON value, for the screen-name and canonical-form properties.
-  static func json(depth: Int, using rng: inout some RandomNumberGenerator) -> JSONValue {
+  public static func json(depth: Int, using rng: inout some RandomNumberGenerator) -> JSONValue {
     let keys = ["name", "type", "a", "b", "é", "\u{1F600}", "Z", ""]
     switch Int.random(in: 0..<(depth > 0 ? 7 : 4), using: &rng) {
     case 0: return .null
@@ -145,17 +145,17 @@ enum RandomTrees {
 }
 
 /// PropertyBased generators over the random trees above.
-enum TreeGen {
-  static func coordinator(depth: Int) -> Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> {
+public enum TreeGen {
+  public static func coordinator(depth: Int) -> Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> {
     Generator { rng in RandomTrees.coordinator(depth: depth, using: &rng) }
   }
 
-  static func stack(depth: Int) -> Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> {
+  public static func stack(depth: Int) -> Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> {
     Generator { rng in AnyCoordinator.stack(RandomTrees.routes(depth: depth, using: &rng)) }
   }
 
   /// A state and a sequence of operations proposed one after another on it.
-  static func session(depth: Int, length: ClosedRange<Int>) -> Generator<(AnyCoordinator, [AnyOperation]), Shrink.None<(AnyCoordinator, [AnyOperation])>> {
+  public static func session(depth: Int, length: ClosedRange<Int>) -> Generator<(AnyCoordinator, [AnyOperation]), Shrink.None<(AnyCoordinator, [AnyOperation])>> {
     Generator { rng in
       var state = RandomTrees.coordinator(depth: depth, using: &rng)
       let initial = state
@@ -169,7 +169,7 @@ enum TreeGen {
     }
   }
 
-  static func json(depth: Int) -> Generator<JSONValue, Shrink.None<JSONValue>> {
+  public static func json(depth: Int) -> Generator<JSONValue, Shrink.None<JSONValue>> {
     Generator { rng in RandomTrees.json(depth: depth, using: &rng) }
   }
 }

@@ -1,0 +1,107 @@
+import CSQLite
+
+/// One connection to a SQLite database file.
+///
+/// Deliberately thin, in the spirit of GRDB: it opens the file with the settings the store
+/// relies on (extended error codes, foreign keys, a busy timeout, WAL for writers), caches
+/// prepared statements by SQL, and runs immediate transactions that roll back on any error.
+/// A connection is used by one thread at a time; `SessionStore` guards its own.
+public final class SQLiteConnection {
+  /// How to open the file.
+  public enum Mode: Sendable {
+    /// Read and write; create the file when `create` is true.
+    case readWrite(create: Bool)
+    /// Read only; the file must exist.
+    case readOnly
+  }
+
+  let handle: OpaquePointer
+  /// The file's path, as given.
+  public let path: String
+  private var statements: [String: SQLiteStatement] = [:]
+
+  /// Opens a database file.
+  public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    switch mode {
+    case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+    case .readOnly: flags |= SQLITE_OPEN_READONLY
+    }
+    var connection: OpaquePointer?
+    let code = sqlite3_open_v2(path, &connection, flags, nil)
+    guard code == SQLITE_OK, let connection else {
+      let error = SQLiteError.last(on: connection, code: code)
+      sqlite3_close_v2(connection)
+      throw error
+    }
+    self.handle = connection
+    self.path = path
+    sqlite3_extended_result_codes(connection, 1)
+    sqlite3_busy_timeout(connection, busyTimeoutMilliseconds)
+    try execute("PRAGMA foreign_keys = ON")
+  }
+
+  deinit {
+    statements.removeAll()
+    sqlite3_close_v2(handle)
+  }
+
+  /// Whether the file was opened read-only (asked for, or forced by the file system).
+  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+  /// Runs SQL that returns no rows; several statements separated by `;` are allowed.
+  public func execute(_ sql: String) throws(SQLiteError) {
+    let code = sqlite3_exec(handle, sql, nil, nil, nil)
+    guard code == SQLITE_OK else { throw SQLiteError.last(on: handle, code: code, sql: sql) }
+  }
+
+  /// A prepared statement for `sql`, compiled once per connection and reset for reuse.
+  ///
+  /// A statement stepped part way holds a read transaction open until it is reset, so callers
+  /// that stop before the last row reset it (`defer { statement.reset() }`).
+  public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    if let cached = statements[sql] {
+      cached.reset()
+      return cached
+    }
+    let statement = try SQLiteStatement(connection: handle, sql: sql)
+    statements[sql] = statement
+    return statement
+  }
+
+  /// The first column of the first row of a query, as an integer (`nil` when there is no row).
+  public func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+    let statement = try statement(sql)
+    defer { statement.reset() }
+    try statement.bind(values)
+    guard try statement.step(), !statement.isNull(0) else { return nil }
+    return statement.int64(0)
+  }
+
+  /// The first column of the first row of a query, as text (`nil` when there is no row).
+  public func text(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
+    let statement = try statement(sql)
+    defer { statement.reset() }
+    try statement.bind(values)
+    guard try statement.step(), !statement.isNull(0) else { return nil }
+    return statement.text(0)
+  }
+
+  /// Runs `body` in an immediate transaction: the write lock is taken up front (so a conflict
+  /// surfaces as `SQLITE_BUSY` at `BEGIN`, not halfway through), committed when `body` returns
+  /// and rolled back when anything throws.
+  public func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// Rows changed by the last statement.
+  public var changes: Int { Int(sqlite3_changes64(handle)) }
+}

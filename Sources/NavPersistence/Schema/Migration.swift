@@ -1,0 +1,47 @@
+/// One step of the schema: `migrations/NNNN_name.sql`, embedded in the binary at build time.
+public struct Migration: Hashable, Sendable {
+  /// The number in the file name; migrations apply in this order.
+  public let version: Int
+  /// The description in the file name.
+  public let name: String
+  /// The file's SQL.
+  public let sql: String
+}
+
+/// Brings a database to the newest schema this build knows, one migration per transaction.
+///
+/// Each migration and its record in `schema_migrations` commit together, so a crash leaves the
+/// database at some version, never between two. `PRAGMA user_version` mirrors the version, so a
+/// newer database is recognized, and refused untouched, before anything is written.
+enum Migrator {
+  /// The migrations of this build, from `migrations/`.
+  static var migrations: [Migration] { EmbeddedMigrations.all }
+
+  /// The newest schema version this build can use.
+  static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+  /// The schema version of an open database (0 for an empty one).
+  static func version(of connection: SQLiteConnection) throws(SQLiteError) -> Int {
+    Int(try connection.integer("PRAGMA user_version") ?? 0)
+  }
+
+  /// Applies the migrations the database lacks; returns the version it ends at.
+  @discardableResult
+  static func migrate(_ connection: SQLiteConnection, now: Int64) throws -> Int {
+    try connection.execute(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT")
+    var current = try version(of: connection)
+    for migration in migrations where migration.version > current {
+      try connection.immediateTransaction {
+        // Another process may have migrated between our read and this transaction.
+        guard try version(of: connection) < migration.version else { return }
+        try connection.execute(migration.sql)
+        try connection.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
+          .execute([.int(migration.version), .text(migration.name), .integer(now)])
+        try connection.execute("PRAGMA user_version = \(migration.version)")
+      }
+      current = migration.version
+    }
+    return current
+  }
+}

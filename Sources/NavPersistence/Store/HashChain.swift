@@ -1,0 +1,33 @@
+import Crypto
+import NavCore
+
+/// The tamper-evident chain over a session's events (spec: "Hash chain").
+///
+/// `hash(n) = SHA-256(hash(n-1) || canonical(event n without "hash"))`, with `hash(0)` 32 zero
+/// bytes and `canonical` the RFC 8785 text of the event. Editing, removing, inserting or
+/// reordering any event changes every later value.
+public enum HashChain {
+  /// `hash(0)`.
+  public static let genesis = [UInt8](repeating: 0, count: 32)
+
+  /// The chain value of `event` (its `hash` is ignored) after `previous`.
+  public static func hash(of event: AnyEvent, after previous: [UInt8]) throws(WireFormatError) -> [UInt8] {
+    let canonical = try WireFormat.tree(of: event.withoutHash).canonicalBytes
+    var hasher = SHA256()
+    hasher.update(data: previous)
+    hasher.update(data: canonical)
+    return Array(hasher.finalize())
+  }
+
+  /// Lowercase hex, as the wire format writes hashes.
+  public static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+}

@@ -1,0 +1,165 @@
+import CSQLite
+import Foundation
+import NavCore
+import Synchronization
+
+/// The durable home of recorded sessions: one SQLite file, an append-only event log per session,
+/// periodic snapshots, and a hash chain over every session's history.
+///
+/// Safe to share between threads and tasks: one connection per store, guarded by a mutex. Several
+/// stores (processes) may open the same file; SQLite's locking and each event's seq decide who
+/// wins a race. Every write is one immediate transaction: a refused operation writes nothing.
+public final class SessionStore: Sendable {
+  /// The file's path.
+  public let path: String
+  /// How the store was opened.
+  public let options: StoreOptions
+  private let engine: Mutex<StoreEngine>
+
+  /// Opens (and for writers, creates and migrates) the store at `path`.
+  public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
+    self.path = path
+    self.options = options
+    let connection = try StoreOpening.open(path: path, options: options)
+    engine = Mutex(StoreEngine(connection: connection, options: options, path: path))
+  }
+
+  /// The schema version of the store.
+  public func schemaVersion() throws(StoreError) -> Int {
+    try run { engine in Int(try engine.connection.integer("PRAGMA user_version") ?? 0) }
+  }
+
+  /// The newest schema version this build of NavStore knows.
+  public static var latestSchemaVersion: Int { Migrator.latestVersion }
+
+  // MARK: Writing
+
+  /// Appends one event. `event.seq`, when given, must be the session's next seq (or name an
+  /// identical stored event, which is then skipped); `event.hash`, when given, must match.
+  @discardableResult
+  public func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
+    try run { engine in try engine.write { try engine.append(event) } }
+  }
+
+  /// Appends events in one transaction: all of them, or, when one is refused, none.
+  @discardableResult
+  public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> [AppendOutcome] {
+    try run { engine in
+      try engine.write {
+        var outcomes: [AppendOutcome] = []
+        outcomes.reserveCapacity(events.count)
+        for (index, event) in events.enumerated() {
+          do {
+            outcomes.append(try engine.append(event))
+          } catch let error as StoreError {
+            throw StoreError.lineFailed(line: index + 1, StoreErrorBox(error))
+          }
+        }
+        return outcomes
+      }
+    }
+  }
+
+  /// Records an app action from the states before and after it: appends the operations `diff`
+  /// derives (or `start` for a new session), all in one transaction, all with the same time,
+  /// origin and cause. `before` must be the session's current state (`nil` for a new session).
+  @discardableResult
+  public func record(
+    session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) throws(StoreError) -> [AppendOutcome] {
+    try run { engine in
+      try engine.write {
+        let head = try engine.head(of: session)
+        guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
+        let operations: [AnyOperation]
+        if let before {
+          do {
+            operations = try AnyCoordinator.diff(from: before, to: after)
+          } catch {
+            throw StoreError.cannotRecord(session: session, reason: "\(error)")
+          }
+        } else {
+          operations = [.start(after)]
+        }
+        return try operations.map { operation in
+          try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause))
+        }
+      }
+    }
+  }
+
+  /// Records an app action with typed screens (see the untyped `record`).
+  @discardableResult
+  public func record<Screen: NavigationScreen>(
+    session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) throws(StoreError) -> [AppendOutcome] {
+    try record(
+      session: session, from: try before.map(Self.untyped), to: try Self.untyped(after), at: time, origin: origin,
+      cause: cause)
+  }
+
+  private static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
+    do {
+      return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
+    } catch {
+      throw StoreError.invalidLine(line: 0, error)
+    }
+  }
+
+  // MARK: Reading
+
+  /// The session's state after event `seq` (default: its last event), and that seq.
+  public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> (state: AnyCoordinator, seq: Int) {
+    try run { engine in
+      try engine.read {
+        let count = try engine.eventCount(of: session)
+        let target = seq ?? count
+        guard (1...count).contains(target) else {
+          throw StoreError.seqBeyondHistory(session: session, seq: target, last: count)
+        }
+        return (try engine.rehydrate(session, at: target), target)
+      }
+    }
+  }
+
+  /// The session's events from `from` to `to` (inclusive), with their hashes.
+  public func history(of session: SessionID, from: Int = 1, to: Int? = nil) throws(StoreError) -> [AnyEvent] {
+    try run { engine in
+      try engine.read {
+        _ = try engine.eventCount(of: session)
+        var events: [AnyEvent] = []
+        try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { events.append(try $0.decoded()) }
+        return events
+      }
+    }
+  }
+
+  /// Every session, ordered by id.
+  public func sessions() throws(StoreError) -> [SessionSummary] {
+    try run { engine in try engine.read { try engine.sessionSummaries() } }
+  }
+
+  /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot
+  /// against the replayed state, and the session's counters.
+  public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
+    try run { engine in
+      try engine.read {
+        let ids = try sessions ?? engine.sessionSummaries().map(\.id)
+        return try ids.map { id in
+          _ = try engine.eventCount(of: id)
+          return try engine.verify(id)
+        }
+      }
+    }
+  }
+
+  private func run<T>(_ body: (StoreEngine) throws -> T) throws(StoreError) -> T {
+    do {
+      return try engine.withLock { engine in try body(engine) }
+    } catch {
+      throw StoreEngine.classify(error)
+    }
+  }
+}

@@ -1,0 +1,280 @@
+import CSQLite
+import NavCore
+
+/// The store's work, done on its one connection while the store's mutex is held.
+///
+/// It keeps the state after each session's last event it has seen (its "head"), so an append
+/// does not rehydrate. A cached head is used only when the session row still has the same seq
+/// and head hash, which holds it true across rollbacks and other processes' writes.
+///
+/// `@unchecked Sendable` because its only owner, `SessionStore`, keeps it inside a `Mutex` and
+/// touches it nowhere else: the mutex, not the type system, makes its use exclusive.
+final class StoreEngine: @unchecked Sendable {
+  struct Head {
+    var seq: Int
+    var hash: [UInt8]
+    var state: AnyCoordinator
+  }
+
+  struct SessionRow {
+    var count: Int
+    var headHash: [UInt8]
+    var firstAt: Int64?
+  }
+
+  let connection: SQLiteConnection
+  let options: StoreOptions
+  let path: String
+  private var heads: [SessionID: Head] = [:]
+
+  init(connection: SQLiteConnection, options: StoreOptions, path: String) {
+    self.connection = connection
+    self.options = options
+    self.path = path
+  }
+
+  static func classify(_ error: any Error) -> StoreError {
+    switch error {
+    case let error as StoreError: error
+    case let error as SQLiteError: StoreError.from(error)
+    default: StoreError.sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+    }
+  }
+
+  // MARK: Transactions
+
+  func write<T>(_ body: () throws -> T) throws -> T {
+    guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
+    return try connection.immediateTransaction(body)
+  }
+
+  /// A read transaction: every query in `body` sees the same snapshot of the file.
+  func read<T>(_ body: () throws -> T) throws -> T {
+    try connection.execute("BEGIN")
+    defer { try? connection.execute("COMMIT") }
+    return try body()
+  }
+
+  // MARK: Sessions
+
+  func sessionRow(_ session: SessionID) throws -> SessionRow? {
+    let statement = try connection.statement("SELECT event_count, head_hash, first_at FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try statement.bind([.text(session.rawValue)])
+    guard try statement.step() else { return nil }
+    return SessionRow(
+      count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1),
+      firstAt: statement.isNull(2) ? nil : statement.int64(2))
+  }
+
+  /// The session's last seq; throws `.unknownSession` when there is no such session.
+  func eventCount(of session: SessionID) throws -> Int {
+    guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
+    return row.count
+  }
+
+  func sessionSummaries() throws -> [SessionSummary] {
+    let statement = try connection.statement(
+      "SELECT id, event_count, first_at, last_at, depth FROM sessions WHERE event_count > 0 ORDER BY id")
+    defer { statement.reset() }
+    var summaries: [SessionSummary] = []
+    while try statement.step() {
+      let id = statement.text(0)
+      guard let session = try? SessionID(id) else {
+        throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(id.debugDescription)")
+      }
+      summaries.append(
+        SessionSummary(
+          id: session, eventCount: statement.int(1),
+          firstAt: statement.isNull(2) ? nil : Timestamp(millisecondsSince1970: statement.int64(2)),
+          lastAt: statement.isNull(3) ? nil : Timestamp(millisecondsSince1970: statement.int64(3)),
+          depth: statement.int(4)))
+    }
+    return summaries
+  }
+
+  /// The session's last seq and state, from the cache when it is still true.
+  func head(of session: SessionID) throws -> Head? {
+    guard let row = try sessionRow(session), row.count > 0 else { return nil }
+    if let cached = heads[session], cached.seq == row.count, cached.hash == row.headHash { return cached }
+    let head = Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count))
+    heads[session] = head
+    return head
+  }
+
+  // MARK: Appending
+
+  func append(_ event: AnyEvent) throws -> AppendOutcome {
+    let session = event.session
+    let row = try sessionRow(session)
+    let count = row?.count ?? 0
+    let next = count + 1
+    if let claimed = event.seq, claimed != next {
+      if claimed < next, let stored = try storedEvent(session, seq: claimed), stored.hasSameContent(as: event) {
+        if let hash = event.hash, hash != stored.hash {
+          throw StoreError.hashMismatch(session: session, seq: claimed, claimed: hash, computed: stored.hash ?? "")
+        }
+        let current = try head(of: session)
+        return AppendOutcome(event: stored, state: current?.state ?? .stack([]), wasAlreadyStored: true)
+      }
+      throw StoreError.conflict(session: session, expected: claimed, actual: next)
+    }
+    let current = count == 0 ? nil : try head(of: session)
+    let state: AnyCoordinator
+    do {
+      state = try event.operation.apply(to: current?.state)
+    } catch {
+      throw StoreError.rejected(session: session, seq: next, error)
+    }
+    var stored = event
+    stored.seq = next
+    stored.hash = nil
+    let hash = try HashChain.hash(of: stored, after: current?.hash ?? HashChain.genesis)
+    let hashText = HashChain.hex(hash)
+    if let claimed = event.hash, claimed != hashText {
+      throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
+    }
+    stored.hash = hashText
+
+    let at = event.at.millisecondsSince1970
+    if row == nil {
+      try connection.statement("INSERT INTO sessions (id) VALUES (?)").execute([.text(session.rawValue)])
+    }
+    try connection.statement(
+      "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    ).execute([
+      .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
+      .text(try WireFormat.canonicalString(event.operation)), .optionalText(event.cause?.canonicalString),
+      .blob(hash),
+    ])
+    try connection.statement(
+      "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
+    ).execute([.int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue)])
+    if next % options.snapshotInterval == 0 {
+      try connection.statement("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)")
+        .execute([.text(session.rawValue), .int(next), .text(try WireFormat.canonicalString(state))])
+    }
+    heads[session] = Head(seq: next, hash: hash, state: state)
+    return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)
+  }
+
+  // MARK: Reading events
+
+  func storedEvent(_ session: SessionID, seq: Int) throws -> AnyEvent? {
+    var found: AnyEvent?
+    try forEachEvent(of: session, from: seq, to: seq) { found = try $0.decoded() }
+    return found
+  }
+
+  func forEachEvent(of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws -> Void) throws {
+    let statement = try connection.statement(
+      "SELECT seq, at, origin, op, cause, hash FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
+    defer { statement.reset() }
+    try statement.bind([.text(session.rawValue), .int(from), .int(to)])
+    while try statement.step() {
+      try body(
+        StoredEventRow(
+          session: session, seq: statement.int(0), at: statement.int64(1), origin: statement.text(2),
+          op: statement.textBytes(3), cause: statement.isNull(4) ? nil : statement.textBytes(4),
+          hash: statement.blob(5)))
+    }
+  }
+
+  /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
+  func rehydrate(_ session: SessionID, at seq: Int) throws -> AnyCoordinator {
+    var state: AnyCoordinator?
+    var replayedUpTo = 0
+    let snapshot = try connection.statement(
+      "SELECT seq, state FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1")
+    defer { snapshot.reset() }
+    try snapshot.bind([.text(session.rawValue), .int(seq)])
+    if try snapshot.step() {
+      replayedUpTo = snapshot.int(0)
+      do {
+        state = try WireFormat.decode(AnyCoordinator.self, from: snapshot.textBytes(1))
+      } catch {
+        throw StoreError.unreadableHistory(session: session, seq: replayedUpTo, reason: "snapshot: \(error)")
+      }
+    }
+    try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row in
+      let event = try row.decoded()
+      do {
+        state = try event.operation.apply(to: state)
+      } catch {
+        throw StoreError.unreadableHistory(session: session, seq: row.seq, reason: "the event no longer applies: \(error)")
+      }
+    }
+    guard let state else {
+      throw StoreError.unreadableHistory(session: session, seq: 1, reason: "the session has no start event")
+    }
+    return state
+  }
+
+  // MARK: Verifying
+
+  func verify(_ session: SessionID) throws -> VerificationResult {
+    func failure(_ seq: Int, _ reason: String) -> VerificationResult {
+      VerificationResult(session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason))
+    }
+    guard let row = try sessionRow(session) else { throw StoreError.unknownSession(session) }
+    var snapshots: [Int: [UInt8]] = [:]
+    let snapshotQuery = try connection.statement("SELECT seq, state FROM snapshots WHERE session_id = ?")
+    defer { snapshotQuery.reset() }
+    try snapshotQuery.bind([.text(session.rawValue)])
+    while try snapshotQuery.step() { snapshots[snapshotQuery.int(0)] = snapshotQuery.textBytes(1) }
+
+    var expectedSeq = 1
+    var previous = HashChain.genesis
+    var state: AnyCoordinator?
+    var problem: VerificationResult?
+    try forEachEvent(of: session, from: 1, to: Int.max) { stored in
+      guard problem == nil else { return }
+      guard stored.seq == expectedSeq else {
+        problem = failure(expectedSeq, "event \(expectedSeq) is missing (the next stored event is \(stored.seq))")
+        return
+      }
+      guard let event = try? stored.decoded() else {
+        problem = failure(stored.seq, "the stored event cannot be read")
+        return
+      }
+      let hash = try HashChain.hash(of: event, after: previous)
+      guard hash == stored.hash else {
+        problem = failure(stored.seq, "the hash does not match the chain: the event was changed, or events were removed or reordered")
+        return
+      }
+      guard let next = try? event.operation.apply(to: state) else {
+        problem = failure(stored.seq, "the operation does not apply to the state before it")
+        return
+      }
+      if let snapshot = snapshots.removeValue(forKey: stored.seq) {
+        guard (try? WireFormat.decode(AnyCoordinator.self, from: snapshot)) == next else {
+          problem = failure(stored.seq, "the snapshot differs from the replayed state")
+          return
+        }
+      }
+      state = next
+      previous = hash
+      expectedSeq += 1
+    }
+    if let problem { return problem }
+    let last = expectedSeq - 1
+    if last != row.count {
+      return failure(min(last, row.count) + 1, "the session records \(row.count) events but \(last) are stored")
+    }
+    if previous != row.headHash {
+      return failure(max(last, 1), "the session's head hash is not the chain's last value")
+    }
+    if let orphan = snapshots.keys.min() {
+      return failure(orphan, "a snapshot exists for an event that does not")
+    }
+    return VerificationResult(session: session, eventCount: last, failure: nil)
+  }
+}
+
+extension NavigationEvent {
+  /// Same session, time, origin, operation and cause: what makes a re-imported event a duplicate.
+  func hasSameContent(as other: NavigationEvent) -> Bool {
+    session == other.session && at == other.at && origin == other.origin && operation == other.operation
+      && cause == other.cause
+  }
+}

@@ -1,0 +1,113 @@
+import NavCore
+
+/// Why the store refused or failed, in terms a person can act on.
+///
+/// Every public method of `SessionStore` throws only this. A refused write wrote nothing: the
+/// transaction it ran in was rolled back.
+public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A command that only reads was pointed at a store that does not exist.
+  case storeMissing(path: String)
+  /// The folder the store would be created in does not exist.
+  case folderMissing(path: String)
+  /// The file exists but is not a SQLite database.
+  case notADatabase(path: String)
+  /// The file is a SQLite database, but not one NavStore created.
+  case notAStore(path: String)
+  /// The store was written by a newer NavStore; it is left untouched.
+  case newerSchema(path: String, found: Int, supported: Int)
+  /// The store needs migrating, which a read-only open cannot do.
+  case olderSchema(path: String, found: Int, supported: Int)
+  /// The store must be written, but the file or its folder is read-only.
+  case readOnly(path: String)
+  /// No session has this id.
+  case unknownSession(SessionID)
+  /// A sequence number past the end of a session's history.
+  case seqBeyondHistory(session: SessionID, seq: Int, last: Int)
+  /// The operation is impossible in the session's current state.
+  case rejected(session: SessionID, seq: Int, NavigationError)
+  /// The event's seq is not the next one (a race lost, or a gap in an import).
+  case conflict(session: SessionID, expected: Int, actual: Int)
+  /// `diff` cannot express the change between two states (the top coordinator changed kind).
+  case cannotRecord(session: SessionID, reason: String)
+  /// An event's claimed hash is not the one the store computes for it.
+  case hashMismatch(session: SessionID, seq: Int, claimed: String, computed: String)
+  /// The app's state before an action is not the session's current state.
+  case stateMismatch(session: SessionID, seq: Int)
+  /// A line of an import is not a valid event.
+  case invalidLine(line: Int, WireFormatError)
+  /// A line of an import was refused; nothing of its transaction was kept.
+  case lineFailed(line: Int, StoreErrorBox)
+  /// Stored history cannot be read back (edited by hand, or damaged).
+  case unreadableHistory(session: SessionID, seq: Int, reason: String)
+  /// The disk, or the store's page limit, is full; the transaction was rolled back.
+  case diskFull(SQLiteError)
+  /// Another process held the store's lock for longer than the busy timeout.
+  case busy(SQLiteError)
+  /// Any other SQLite failure.
+  case sqlite(SQLiteError)
+
+  public var description: String {
+    switch self {
+    case .storeMissing(let path):
+      "no store at '\(path)' (create one with 'navstore init', or point --db or NAVSTORE_DB at an existing one)"
+    case .folderMissing(let path):
+      "cannot create the store '\(path)': its folder does not exist"
+    case .notADatabase(let path):
+      "'\(path)' is not a SQLite database (it was left untouched)"
+    case .notAStore(let path):
+      "'\(path)' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"
+    case .newerSchema(let path, let found, let supported):
+      "'\(path)' was written by a newer NavStore (schema \(found); this one knows up to \(supported)); it was left untouched — upgrade navstore"
+    case .olderSchema(let path, let found, let supported):
+      "'\(path)' has schema \(found) and needs migrating to \(supported); run 'navstore init' on it"
+    case .readOnly(let path):
+      "'\(path)' is read-only, so nothing can be written to it"
+    case .unknownSession(let id):
+      "no session '\(id)' in the store (list them with 'navstore sessions')"
+    case .seqBeyondHistory(let session, let seq, let last):
+      "session '\(session)' has events up to seq \(last); there is no seq \(seq)"
+    case .rejected(let session, let seq, let error):
+      "session '\(session)', seq \(seq): \(error)"
+    case .conflict(let session, let expected, let actual):
+      "session '\(session)': the event was to be seq \(expected), but the next seq is \(actual) (another writer appended first; re-read the session and retry)"
+    case .cannotRecord(let session, let reason):
+      "session '\(session)': cannot record the change: \(reason)"
+    case .hashMismatch(let session, let seq, let claimed, let computed):
+      "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed \(computed.prefix(12))… (the history was altered, or comes from another chain)"
+    case .stateMismatch(let session, let seq):
+      "session '\(session)': the state before the action is not the session's state at seq \(seq)"
+    case .invalidLine(let line, let error):
+      "line \(line): \(error)"
+    case .lineFailed(let line, let box):
+      "line \(line): \(box.error)"
+    case .unreadableHistory(let session, let seq, let reason):
+      "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
+    case .diskFull(let error):
+      "the disk or the store is full; nothing was written (\(error.message))"
+    case .busy(let error):
+      "the store is locked by another process and stayed locked past the busy timeout (\(error.message))"
+    case .sqlite(let error):
+      "\(error)"
+    }
+  }
+
+  /// Classifies a SQLite failure.
+  static func from(_ error: SQLiteError) -> StoreError {
+    if error.isFull { return .diskFull(error) }
+    if error.isBusy { return .busy(error) }
+    return .sqlite(error)
+  }
+}
+
+/// A `StoreError` inside another one (Swift enums cannot hold themselves directly).
+public final class StoreErrorBox: Hashable, Sendable {
+  /// The wrapped error.
+  public let error: StoreError
+
+  init(_ error: StoreError) {
+    self.error = error
+  }
+
+  public static func == (lhs: StoreErrorBox, rhs: StoreErrorBox) -> Bool { lhs.error == rhs.error }
+  public func hash(into hasher: inout Hasher) { hasher.combine(error) }
+}

@@ -1,0 +1,55 @@
+import CSQLite
+import Foundation
+
+/// Opening a store file: every way a file can be wrong gets one clear error, and a file that is
+/// refused is not modified (nothing is written before every check has passed).
+enum StoreOpening {
+  static func open(path: String, options: StoreOptions) throws(StoreError) -> SQLiteConnection {
+    let exists = FileManager.default.fileExists(atPath: path)
+    switch options.access {
+    case .readOnly:
+      guard exists else { throw .storeMissing(path: path) }
+    case .readWrite:
+      let folder = (path as NSString).deletingLastPathComponent
+      if !exists, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+        throw .folderMissing(path: path)
+      }
+    }
+    let connection: SQLiteConnection
+    do {
+      connection = try SQLiteConnection(
+        path: path, mode: options.access == .readOnly ? .readOnly : .readWrite(create: true),
+        busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+    } catch {
+      throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY ? .readOnly(path: path) : .from(error)
+    }
+    do {
+      // Reading the header is what tells a database from any other file.
+      _ = try connection.integer("PRAGMA schema_version")
+      let version = try Migrator.version(of: connection)
+      let latest = Migrator.latestVersion
+      if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
+      let hasTables = (try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0) > 0
+      if version == 0, hasTables { throw StoreError.notAStore(path: path) }
+      switch options.access {
+      case .readOnly:
+        if version == 0 { throw StoreError.notAStore(path: path) }
+        if version < latest { throw StoreError.olderSchema(path: path, found: version, supported: latest) }
+      case .readWrite:
+        if connection.isReadOnly { throw StoreError.readOnly(path: path) }
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
+        try Migrator.migrate(connection, now: Int64(Date().timeIntervalSince1970 * 1000))
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch let error as SQLiteError {
+      if error.code == SQLITE_NOTADB { throw .notADatabase(path: path) }
+      if error.code == SQLITE_READONLY { throw .readOnly(path: path) }
+      throw .from(error)
+    } catch {
+      throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+    }
+    return connection
+  }
+}

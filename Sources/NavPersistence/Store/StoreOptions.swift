@@ -1,0 +1,44 @@
+/// How a store is opened and how it writes.
+public struct StoreOptions: Sendable, Hashable {
+  /// What a commit guarantees when the machine loses power.
+  public enum Durability: String, Sendable, Hashable, CaseIterable {
+    /// WAL with `synchronous=NORMAL`: a commit survives a crash of the process; after a power
+    /// loss the last few commits may be lost, but the store is never corrupted.
+    case normal
+    /// WAL with `synchronous=FULL`: every commit is on disk before the call returns, at the cost
+    /// of one fsync per transaction.
+    case full
+  }
+
+  /// Whether the store may be written.
+  public enum Access: Sendable, Hashable {
+    /// Read and write; the file (with its schema) is created when missing.
+    case readWrite
+    /// Read only; the file must exist and be up to date.
+    case readOnly
+  }
+
+  /// A snapshot of the full state is written every this many events of a session. Rehydrating
+  /// replays at most this many events after the nearest snapshot.
+  public var snapshotInterval: Int
+  /// What a commit guarantees.
+  public var durability: Durability
+  /// How long a write waits for another process's lock before failing with `.busy`.
+  public var busyTimeoutMilliseconds: Int32
+  /// Whether the store may be written.
+  public var access: Access
+
+  /// The default snapshot interval.
+  public static let defaultSnapshotInterval = 100
+
+  /// Creates options.
+  public init(
+    snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
+    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite
+  ) {
+    self.snapshotInterval = max(1, snapshotInterval)
+    self.durability = durability
+    self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    self.access = access
+  }
+}

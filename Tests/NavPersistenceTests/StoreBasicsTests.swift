@@ -1,0 +1,112 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// Creating, appending, reading back and reopening a store.
+@Suite struct StoreBasicsTests {
+  let folder: TemporaryFolder
+  init() throws { folder = try TemporaryFolder() }
+
+  @Test func appendsAndReadsBack() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)
+    let first = try store.append(event("s-1", .start(.stack(stack("R+home")))))
+    #expect(first.event.seq == 1)
+    #expect(first.event.hash?.count == 64)
+    try store.append(event("s-1", .push("list"), offset: 10, origin: .app))
+    let back = try store.append(event("s-1", .pop(), offset: 20, origin: .user))
+    #expect(back.event.seq == 3)
+    #expect(back.state == .stack(stack("R+home")))
+    #expect(try store.state(of: sessionID("s-1"), at: 2).state == .stack(stack("R+home", "↑list")))
+    let history = try store.history(of: sessionID("s-1"))
+    #expect(history.map(\.seq) == [1, 2, 3])
+    #expect(history.map(\.origin) == [.app, .app, .user])
+    #expect(history.last?.hash == back.event.hash)
+    let sessions = try store.sessions()
+    #expect(sessions.map(\.id.rawValue) == ["s-1"])
+    #expect(sessions.first?.eventCount == 3)
+    #expect(sessions.first?.firstAt?.millisecondsSince1970 == 1_795_000_000_000)
+    #expect(sessions.first?.lastAt?.millisecondsSince1970 == 1_795_000_000_020)
+    #expect(sessions.first?.depth == 1)
+  }
+
+  @Test func theHashIsTheSpecsChain() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    let start = try store.append(event("s", .start(.stack(stack("R+home")))))
+    let push = try store.append(event("s", .push("x")))
+    var withoutHash = start.event
+    withoutHash.hash = nil
+    let expected = try HashChain.hash(of: withoutHash, after: HashChain.genesis)
+    #expect(start.event.hash == HashChain.hex(expected))
+    #expect(push.event.hash == HashChain.hex(try HashChain.hash(of: push.event, after: expected)))
+  }
+
+  @Test func everythingSurvivesCloseAndReopen() throws {
+    let path = folder.path("s.sqlite")
+    var written: [AnyEvent] = []
+    do {
+      let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 2))
+      written.append(try store.append(event("a", .start(.stack(stack("R+"))))).event)
+      for index in 0..<5 { written.append(try store.append(event("a", .presentSheet(.number(Double(index)), withNavigation: true))).event) }
+      written.append(try store.append(event("b", .start(.tabs([.stack(stack("R"))], selected: 0)))).event)
+    }
+    let reopened = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    #expect(try reopened.history(of: sessionID("a")) + reopened.history(of: sessionID("b")) == written)
+    #expect(try reopened.verify().allSatisfy(\.isIntact))
+    #expect(try reopened.state(of: sessionID("a")).state.routes?.count == 6)
+    let snapshots = try SQLiteConnection(path: path, mode: .readOnly).integer("SELECT count(*) FROM snapshots")
+    #expect(snapshots == 3)
+  }
+
+  @Test func seqClaimsAndDuplicates() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    let start = try store.append(event("s", .start(.stack(stack("R+"))), seq: 1))
+    // The same event again is skipped: re-importing a file is harmless.
+    let again = try store.append(start.event)
+    #expect(again.wasAlreadyStored)
+    #expect(try store.history(of: sessionID("s")).count == 1)
+    // A different event claiming seq 1 is a conflict; so is a gap.
+    #expect(throws: StoreError.conflict(session: sessionID("s"), expected: 1, actual: 2)) {
+      try store.append(event("s", .start(.stack(stack("R")))  , seq: 1))
+    }
+    #expect(throws: StoreError.conflict(session: sessionID("s"), expected: 5, actual: 2)) {
+      try store.append(event("s", .push("x"), seq: 5))
+    }
+    // A claimed hash must be the store's.
+    var forged = event("s", .push("x"), seq: 2)
+    forged.hash = String(repeating: "0", count: 64)
+    #expect(throws: StoreError.self) { try store.append(forged) }
+    #expect(try store.append(event("s", .push("x"), seq: 2)).event.seq == 2)
+  }
+
+  @Test func readingErrorsNameWhatIsMissing() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    try store.append(event("s", .start(.stack(stack("R+")))))
+    #expect(throws: StoreError.unknownSession(sessionID("nope"))) { try store.history(of: sessionID("nope")) }
+    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 2, last: 1)) { try store.state(of: sessionID("s"), at: 2) }
+    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 0, last: 1)) { try store.state(of: sessionID("s"), at: 0) }
+  }
+
+  @Test func recordingFromBeforeAndAfter() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    let id = sessionID("typed")
+    let home: Coordinator<TypedScreen> = .stack([.root(.home, withNavigation: true)])
+    let detail: Coordinator<TypedScreen> = .stack([.root(.home, withNavigation: true), .push(.detail(id: 3)), .sheet(.settings)])
+    let started = try store.record(session: id, from: nil, to: home, at: Timestamp(millisecondsSince1970: 0), cause: ["appLaunched": true])
+    #expect(started.map(\.event.operation.name) == ["start"])
+    let recorded = try store.record(session: id, from: home, to: detail, at: Timestamp(millisecondsSince1970: 5), cause: ["tapped": 3])
+    #expect(recorded.map(\.event.operation.name) == ["push", "presentSheet"])
+    #expect(recorded.allSatisfy { $0.event.cause == ["tapped": 3] })
+    #expect(throws: StoreError.stateMismatch(session: id, seq: 3)) {
+      try store.record(session: id, from: home, to: detail, at: Timestamp(millisecondsSince1970: 9))
+    }
+  }
+}
+
+enum TypedScreen: Codable, Hashable, Sendable {
+  case home
+  case detail(id: Int)
+  case settings
+}
