@@ -1,0 +1,60 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// A refused write leaves the database exactly as it was (compared as a full dump).
+@Suite struct AtomicityTests {
+  let folder: TemporaryFolder
+  let path: String
+  let store: SessionStore
+
+  init() throws {
+    folder = try TemporaryFolder()
+    path = folder.path("a.sqlite")
+    store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 2))
+    try store.append(event("s", .start(.stack(stack("R+", "◻+sheet")))))
+    try store.append(event("s", .push("a")))
+  }
+
+  func expectUnchanged(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let before = try dump(path)
+    #expect(throws: StoreError.self, sourceLocation: sourceLocation) { try body() }
+    #expect(try dump(path) == before, "the refused write changed the database", sourceLocation: sourceLocation)
+  }
+
+  @Test func aRejectedOperationWritesNothing() throws {
+    try expectUnchanged { try store.append(event("s", .goBack(5))) }
+    try expectUnchanged { try store.append(event("new", .push("x"))) }
+    try expectUnchanged { try store.append(event("s", .start(.stack(stack("R"))))) }
+  }
+
+  @Test func aConflictingSeqWritesNothing() throws {
+    try expectUnchanged { try store.append(event("s", .pop(), seq: 2)) }
+    try expectUnchanged { try store.append(event("s", .pop(), seq: 9)) }
+  }
+
+  @Test func aBadLineInABatchKeepsNothingOfTheBatch() throws {
+    let batch = [event("s", .pop()), event("t", .start(.stack(stack("R")))), event("s", .pop())]
+    try expectUnchanged { try store.append(contentsOf: batch) }
+    do {
+      try store.append(contentsOf: batch)
+    } catch let StoreError.lineFailed(line, box) {
+      #expect(line == 3)
+      #expect(box.error == .rejected(session: sessionID("s"), seq: 4, NavigationError(operation: "pop", path: .top, reason: .notAPush(index: 1, style: .sheet(withNavigation: true)))))
+    }
+  }
+
+  @Test func aRejectedRecordingWritesNothing() throws {
+    try expectUnchanged {
+      try store.record(session: sessionID("s"), from: .stack(stack("R+")), to: .stack(stack("R+", "↑b")), at: Timestamp(millisecondsSince1970: 0))
+    }
+  }
+
+  @Test func writingThroughAReadOnlyStoreIsRefused() throws {
+    let reader = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    try expectUnchanged { try reader.append(event("s", .pop())) }
+    #expect(throws: StoreError.readOnly(path: path)) { try reader.append(event("s", .pop())) }
+  }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// Files a store cannot use: one clear error each, and the file is not modified.
+@Suite struct BadFileTests {
+  let folder: TemporaryFolder
+  init() throws { folder = try TemporaryFolder() }
+
+  func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+  @Test func aNewerSchemaIsRefusedUntouched() throws {
+    let path = folder.path("newer.sqlite")
+    _ = try SessionStore(path: path)
+    try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = 99")
+    let before = bytes(path)
+    let supported = SessionStore.latestSchemaVersion
+    #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: supported)) { try SessionStore(path: path) }
+    #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: supported)) {
+      try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    }
+    #expect(bytes(path) == before)
+    #expect(StoreError.newerSchema(path: path, found: 99, supported: supported).description.contains("upgrade navstore"))
+  }
+
+  @Test func aFileThatIsNotADatabase() throws {
+    let path = folder.path("notes.txt")
+    let text = Data(String(repeating: "not a database, just some notes\n", count: 200).utf8)
+    try text.write(to: URL(fileURLWithPath: path))
+    #expect(throws: StoreError.notADatabase(path: path)) { try SessionStore(path: path) }
+    #expect(throws: StoreError.notADatabase(path: path)) { try SessionStore(path: path, options: StoreOptions(access: .readOnly)) }
+    #expect(bytes(path) == text)
+  }
+
+  @Test func anotherApplicationsDatabase() throws {
+    let path = folder.path("other.sqlite")
+    try SQLiteConnection(path: path, mode: .readWrite(create: true)).execute("CREATE TABLE contacts (name TEXT)")
+    let before = bytes(path)
+    #expect(throws: StoreError.notAStore(path: path)) { try SessionStore(path: path) }
+    #expect(bytes(path) == before)
+  }
+
+  @Test func aMissingStoreForReadingAndAMissingFolder() throws {
+    let missing = folder.path("absent.sqlite")
+    #expect(throws: StoreError.storeMissing(path: missing)) { try SessionStore(path: missing, options: StoreOptions(access: .readOnly)) }
+    #expect(!FileManager.default.fileExists(atPath: missing))
+    let nowhere = folder.path("no/such/folder/s.sqlite")
+    #expect(throws: StoreError.folderMissing(path: nowhere)) { try SessionStore(path: nowhere) }
+  }
+
+  @Test func anOlderStoreOpenedReadOnlyAsksForInit() throws {
+    let path = folder.path("empty.sqlite")
+    try SQLiteConnection(path: path, mode: .readWrite(create: true)).execute("PRAGMA user_version = 0")
+    #expect(throws: StoreError.notAStore(path: path)) { try SessionStore(path: path, options: StoreOptions(access: .readOnly)) }
+    // A writer makes an empty database a store.
+    #expect(try SessionStore(path: path).schemaVersion() == SessionStore.latestSchemaVersion)
+  }
+}

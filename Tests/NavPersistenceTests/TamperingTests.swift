@@ -1,0 +1,77 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// Editing history behind the store's back (raw SQL, with the append-only triggers dropped, as
+/// someone with write access would) is found by `verify`, which names the first bad seq.
+@Suite struct TamperingTests {
+  let folder: TemporaryFolder
+  let path: String
+
+  init() throws {
+    folder = try TemporaryFolder()
+    path = folder.path("t.sqlite")
+    let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 4))
+    try store.append(event("s", .start(.stack(stack("R+home")))))
+    for index in 0..<9 { try store.append(event("s", .push(.string("screen\(index)")), offset: Int64(index + 1))) }
+    try store.append(event("other", .start(.stack(stack("R")))))
+  }
+
+  func tamper(_ sql: String) throws {
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute("DROP TRIGGER events_are_append_only_update; DROP TRIGGER events_are_append_only_delete; PRAGMA foreign_keys = OFF;")
+    try connection.execute(sql)
+  }
+
+  func firstBadSeq() throws -> Int? {
+    let results = try SessionStore(path: path).verify()
+    #expect(results.first { $0.session.rawValue == "other" }?.isIntact == true, "an untouched session stays intact")
+    return results.first { $0.session.rawValue == "s" }?.failure?.seq
+  }
+
+  @Test func theLogIsAppendOnlyThroughSQL() throws {
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    #expect(throws: SQLiteError.self) { try connection.execute("UPDATE events SET origin = 'user' WHERE seq = 3") }
+    #expect(throws: SQLiteError.self) { try connection.execute("DELETE FROM events WHERE seq = 3") }
+  }
+
+  @Test func anIntactStoreVerifies() throws {
+    #expect(try firstBadSeq() == nil)
+  }
+
+  @Test func oneChangedByteOfAnOperation() throws {
+    try tamper("UPDATE events SET op = replace(op, 'screen4', 'screen5') WHERE session_id = 's' AND seq = 6")
+    #expect(try firstBadSeq() == 6)
+  }
+
+  @Test func aChangedTimeOrOrigin() throws {
+    try tamper("UPDATE events SET at = at + 1 WHERE session_id = 's' AND seq = 3")
+    #expect(try firstBadSeq() == 3)
+  }
+
+  @Test func aDeletedEvent() throws {
+    try tamper("DELETE FROM events WHERE session_id = 's' AND seq = 7")
+    #expect(try firstBadSeq() == 7)
+  }
+
+  @Test func twoSwappedEvents() throws {
+    try tamper("""
+      UPDATE events SET seq = 1000 WHERE session_id = 's' AND seq = 5;
+      UPDATE events SET seq = 5 WHERE session_id = 's' AND seq = 6;
+      UPDATE events SET seq = 6 WHERE session_id = 's' AND seq = 1000;
+      """)
+    #expect(try firstBadSeq() == 5)
+  }
+
+  @Test func theLastEventRemoved() throws {
+    try tamper("DELETE FROM events WHERE session_id = 's' AND seq = 10")
+    #expect(try firstBadSeq() == 10)
+  }
+
+  @Test func aChangedSnapshot() throws {
+    try tamper("UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 's' AND seq = 8")
+    #expect(try firstBadSeq() == 8)
+  }
+}
