@@ -47,7 +47,7 @@ import Testing
      "navstore: cannot plan from a stack coordinator to a tabs coordinator: the top coordinator never changes kind"),
     (["plan", "--from", "@/no/such/file.json", "--to", home], "navstore: --from: cannot read the file '/no/such/file.json' (does it exist and is it readable?)"),
     (["plan", "--from", home, "--to", home, "--host", "uikit"], "navstore: The value 'uikit' is invalid for '--host <host>'. Please provide one of 'navigation-view', 'navigation-stack' or 'navigation-stack-17'."),
-    (["plan", "--from", home, "--to", home, "--delay-ms=-1"], "navstore: --delay-ms must be 0 or more, not -1"),
+    (["plan", "--from", home, "--to", home, "--delay-ms=-1"], "navstore: --delay-ms must be from 0 to 86400000 (one day), not -1"),
   ])
   func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
     let result = try NavStoreProcess.run(arguments)

@@ -1,14 +1,16 @@
 /// A strict RFC 8259 parser producing `JSONValue`.
 ///
 /// Strict because the wire format is a contract: duplicate keys, lone surrogates, invalid UTF-8,
-/// non-finite numbers and integers a double cannot hold exactly are all refused rather than
-/// silently altered, since any of them would make two stores disagree about an event's hash.
+/// non-finite numbers and integer literals a double cannot hold exactly are all refused rather
+/// than silently altered, since any of them would make two stores disagree about an event's
+/// hash. (A literal with a fraction or exponent is a decimal, rounded like `0.1` is.) Keys that
+/// differ only in Unicode normalization count as duplicates.
 /// Nesting is bounded so that hostile input cannot exhaust the stack.
 public struct JSONParser {
   /// How deeply arrays and objects may nest. A coordinator tree 100 levels deep needs about 300.
   public static let maximumDepth = 512
 
-  /// The largest magnitude of an integer literal that a double represents exactly (2^53).
+  /// 2^53: every integer up to this magnitude is a double exactly; beyond it, only some are.
   public static let maximumExactInteger: Double = 9_007_199_254_740_992
 
   /// Parses one JSON document from UTF-8 bytes.
@@ -262,14 +264,43 @@ public struct JSONParser {
       index = start
       throw error("number \(text) is out of range")
     }
-    // A literal past 2^53 may round to exactly 2^53, so compare the digits at the boundary.
+    // An integer literal must be exactly the double it becomes: past 2^53, most are not.
     let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-    if isInteger, abs(value) >= Self.maximumExactInteger, digits != "9007199254740992" {
+    if isInteger, abs(value) >= Self.maximumExactInteger, digits != Self.exactDecimal(ofIntegral: abs(value)) {
       index = start
       throw error(
-        "integer \(text) cannot be stored exactly (NavStore numbers are doubles; the limit is ±2^53)")
+        "integer \(text) cannot be stored exactly (NavStore numbers are doubles; integers are exact up to ±2^53)")
     }
     return value
+  }
+
+  /// The exact decimal digits of a non-negative integral double, however large.
+  static func exactDecimal(ofIntegral value: Double) -> String {
+    if value < 9.2e18 { return String(UInt64(value)) }
+    // value = significand × 2^shift, with a 53-bit integer significand.
+    var limbs: [UInt64] = [value.significandBitPattern | (1 << 52)]  // base 10^9, little-endian
+    var normalized: [UInt64] = []
+    var remaining = limbs[0]
+    while remaining > 0 {
+      normalized.append(remaining % 1_000_000_000)
+      remaining /= 1_000_000_000
+    }
+    limbs = normalized
+    for _ in 0..<(Int(value.exponent) - 52) {
+      var carry: UInt64 = 0
+      for position in limbs.indices {
+        let doubled = limbs[position] * 2 + carry
+        limbs[position] = doubled % 1_000_000_000
+        carry = doubled / 1_000_000_000
+      }
+      if carry > 0 { limbs.append(carry) }
+    }
+    var text = String(limbs.last ?? 0)
+    for limb in limbs.dropLast().reversed() {
+      let part = String(limb)
+      text += String(repeating: "0", count: 9 - part.count) + part
+    }
+    return text
   }
 
   private mutating func consumeDigits() -> Bool {

@@ -3,14 +3,69 @@
 /// Screens are the app's own data and NavStore must carry them without knowing their type. This
 /// is the untyped form tools use (the CLI, importers, the store): objects compare without regard
 /// to key order, and numbers are IEEE-754 doubles, the number model RFC 8785 canonicalization
-/// (and so the hash chain) is defined over.
-public enum JSONValue: Sendable, Hashable {
+/// (and so the hash chain) is defined over. Strings compare by their exact Unicode scalars (not
+/// Swift's canonical equivalence), so two values are equal exactly when their canonical bytes are.
+public enum JSONValue: Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number, as a double.
   case number(Double)
+  /// A string.
   case string(String)
+  /// An array, in order.
   case array([JSONValue])
+  /// An object; member order carries no meaning.
   case object([String: JSONValue])
+}
+
+extension JSONValue: Hashable {
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): return true
+    case (.bool(let left), .bool(let right)): return left == right
+    case (.number(let left), .number(let right)): return left == right
+    case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
+    case (.array(let left), .array(let right)): return left == right
+    case (.object(let left), .object(let right)):
+      guard left.count == right.count else { return false }
+      for (key, value) in left {
+        // A dictionary finds keys by canonical equivalence; the bytes must match too.
+        guard let index = right.index(forKey: key), right[index].key.utf8.elementsEqual(key.utf8),
+          right[index].value == value
+        else { return false }
+      }
+      return true
+    default: return false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case .bool(let bool): hasher.combine(bool)
+    case .number(let number): hasher.combine(number)
+    case .string(let string): Self.hashBytes(of: string, into: &hasher)
+    case .array(let array): hasher.combine(array)
+    case .object(let object):
+      // Order-independent: members are combined into one value with XOR.
+      var members = 0
+      for (key, value) in object {
+        var member = Hasher()
+        Self.hashBytes(of: key, into: &member)
+        member.combine(value)
+        members ^= member.finalize()
+      }
+      hasher.combine(object.count)
+      hasher.combine(members)
+    }
+  }
+
+  private static func hashBytes(of string: String, into hasher: inout Hasher) {
+    var copy = string
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
 }
 
 extension JSONValue {
@@ -46,26 +101,32 @@ extension JSONValue {
 }
 
 extension JSONValue: ExpressibleByNilLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(nilLiteral: ()) { self = .null }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(booleanLiteral value: Bool) { self = .bool(value) }
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(floatLiteral value: Double) { self = .number(value) }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(stringLiteral value: String) { self = .string(value) }
 }
 
 extension JSONValue: ExpressibleByArrayLiteral {
+  /// Lets tests and tools write JSON values as Swift literals.
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
 

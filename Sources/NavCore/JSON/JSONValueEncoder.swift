@@ -2,7 +2,8 @@
 ///
 /// The counterpart of `JSONValueDecoder`: typed screens become the same JSON trees the tools
 /// handle, so a typed app and the CLI hash, name and compare screens identically. Values JSON
-/// cannot hold exactly (NaN, infinities, integers beyond ±2^53) are refused rather than rounded.
+/// cannot hold exactly (NaN, infinities, integers a double would round) are refused rather than
+/// rounded.
 public struct JSONValueEncoder {
   /// Creates an encoder.
   public init() {}
@@ -100,10 +101,10 @@ enum TreeBoxing {
   }
 
   static func integer<T: BinaryInteger>(_ value: T, _ path: [any CodingKey]) throws -> JSONValue {
-    guard let double = Double(exactly: value), abs(double) <= JSONParser.maximumExactInteger else {
+    guard let double = Double(exactly: value) else {
       throw EncodingError.invalidValue(
         value,
-        .init(codingPath: path, debugDescription: "integer \(value) is beyond ±2^53 and cannot be stored exactly"))
+        .init(codingPath: path, debugDescription: "integer \(value) cannot be stored exactly as a JSON number (a double)"))
     }
     return .number(double)
   }

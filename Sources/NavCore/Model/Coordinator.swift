@@ -27,7 +27,9 @@ public enum Coordinator<Screen: NavigationScreen>: Hashable, Sendable {
 
 /// Whether a coordinator is a stack or tabs.
 public enum CoordinatorKind: String, Hashable, Sendable, CustomStringConvertible {
+  /// A stack of routes.
   case stack
+  /// Tabs.
   case tabs
 
   public var description: String { rawValue }

@@ -29,6 +29,7 @@ public struct CoordinatorPath: Hashable, Sendable, ExpressibleByArrayLiteral {
     self.steps = steps
   }
 
+  /// A path written as an array literal: `[.route(0), .tab(1)]`.
   public init(arrayLiteral steps: PathStep...) {
     self.steps = steps
   }

@@ -23,8 +23,11 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
 
   /// When step `index` is applied, in milliseconds from the start: steps 0 and 1 at once, step
   /// k at (k - 1) × delay.
+  /// Saturates at `Int.max` rather than overflowing.
   public static func time(ofStep index: Int, delayMilliseconds: Int) -> Int {
-    index < 2 ? 0 : (index - 1) * delayMilliseconds
+    guard index >= 2 else { return 0 }
+    let (product, overflow) = (index - 1).multipliedReportingOverflow(by: max(0, delayMilliseconds))
+    return overflow ? Int.max : product
   }
 
   /// The steps with their times.

@@ -25,7 +25,21 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
 
   public var description: String { rawValue }
 
-  public static func < (lhs: SessionID, rhs: SessionID) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// Ids are the same when their bytes are (as SQLite compares them), not merely canonically
+  /// equivalent as Swift strings.
+  public static func == (lhs: SessionID, rhs: SessionID) -> Bool {
+    lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    var copy = rawValue
+    copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Byte order, as SQLite sorts text (`ORDER BY id`).
+  public static func < (lhs: SessionID, rhs: SessionID) -> Bool {
+    lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+  }
 }
 
 /// Why a text cannot be a session id.
@@ -35,8 +49,13 @@ public struct SessionIDError: Error, Hashable, Sendable, CustomStringConvertible
   /// Why.
   public var reason: String
 
+  /// The id shortened and with control characters shown as `?`, safe to print on one line.
+  private var printable: String {
+    id.unicodeScalars.prefix(40).map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined()
+  }
+
   public var description: String {
-    "invalid session id \"\(id.unicodeScalars.prefix(40).map { $0.properties.generalCategory == .control ? "?" : String($0) }.joined())\": \(reason) (1 to 128 characters, no control characters)"
+    "invalid session id \"\(printable)\": \(reason) (1 to 128 characters, no control characters)"
   }
 }
 

@@ -26,7 +26,8 @@ extension Timestamp: CustomStringConvertible {
   /// The wire-format text: `2026-11-21T10:15:30.250Z`.
   public var description: String { rfc3339 }
 
-  /// The wire-format text: RFC 3339 in UTC with milliseconds, `2026-11-21T10:15:30.250Z`.
+  /// The wire-format text: RFC 3339 in UTC with milliseconds, `2026-11-21T10:15:30.250Z`. A time
+  /// outside the years 0000 to 9999 prints as the nearest end (encoding refuses it).
   public var rfc3339: String {
     let clamped = min(max(millisecondsSince1970, Self.earliest), Self.latest)
     let (days, millisecondOfDay) = clamped.floorDivided(by: 86_400_000)
@@ -45,8 +46,9 @@ extension Timestamp: CustomStringConvertible {
 }
 
 extension Timestamp {
-  /// Reads an RFC 3339 time: `2026-11-21T10:15:30.250Z`, or with an offset (`+02:00`) and 0 to 3
-  /// fraction digits. Anything finer than a millisecond, or not a real date, is refused.
+  /// Reads a wire-format time: RFC 3339 in UTC with exactly three fraction digits,
+  /// `2026-11-21T10:15:30.250Z`. Any other spelling (an offset, fewer or more digits, a lowercase
+  /// `t` or `z`), or a date that does not exist, is refused, so a time has one text and one hash.
   public init(rfc3339 text: String) throws(TimestampError) {
     let bytes = Array(text.utf8)
     var reader = TimestampReader(bytes: bytes, text: text)
@@ -77,28 +79,19 @@ private struct TimestampReader {
     let month = try number(digits: 2)
     try expect("-")
     let day = try number(digits: 2)
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "T") || bytes[index] == UInt8(ascii: "t") else {
-      throw failure("expected 'T' between the date and the time")
-    }
-    index += 1
+    try expect("T")
     let hour = try number(digits: 2)
     try expect(":")
     let minute = try number(digits: 2)
     try expect(":")
     let second = try number(digits: 2)
-    var millisecond: Int64 = 0
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      let start = index
-      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-      let fraction = bytes[start..<index]
-      guard !fraction.isEmpty else { throw failure("expected digits after the decimal point") }
-      guard fraction.count <= 3 else { throw failure("NavStore keeps times to the millisecond") }
-      let padded = Array(fraction) + Array(repeating: UInt8(ascii: "0"), count: 3 - fraction.count)
-      millisecond = padded.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+    try expect(".")
+    let millisecond = try number(digits: 3)
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "Z") else {
+      throw failure("expected 'Z' after three fraction digits: times are UTC with milliseconds")
     }
-    let offsetMinutes = try offset()
-    guard index == bytes.count else { throw failure("unexpected text after the time zone") }
+    index += 1
+    guard index == bytes.count else { throw failure("unexpected text after the time") }
 
     guard (1...12).contains(month) else { throw failure("month \(month) does not exist") }
     guard (1...CivilCalendar.daysIn(month: month, year: year)).contains(day) else {
@@ -108,31 +101,7 @@ private struct TimestampReader {
     guard second < 60 else { throw failure("second \(second) is out of range (leap seconds are not kept)") }
 
     let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
-    let local = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond
-    let utc = local - offsetMinutes * 60_000
-    guard (Timestamp.earliest...Timestamp.latest).contains(utc) else {
-      throw failure("the time falls outside the years 0000 to 9999 in UTC")
-    }
-    return Timestamp(millisecondsSince1970: utc)
-  }
-
-  private mutating func offset() throws(TimestampError) -> Int64 {
-    guard index < bytes.count else { throw failure("missing time zone (Z or an offset like +02:00)") }
-    let sign = bytes[index]
-    index += 1
-    switch sign {
-    case UInt8(ascii: "Z"), UInt8(ascii: "z"):
-      return 0
-    case UInt8(ascii: "+"), UInt8(ascii: "-"):
-      let hours = try number(digits: 2)
-      try expect(":")
-      let minutes = try number(digits: 2)
-      guard hours < 24, minutes < 60 else { throw failure("the time zone offset is out of range") }
-      let total = hours * 60 + minutes
-      return sign == UInt8(ascii: "-") ? -total : total
-    default:
-      throw failure("expected Z or an offset like +02:00 for the time zone")
-    }
+    return Timestamp(millisecondsSince1970: days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond)
   }
 
   private mutating func number(digits: Int) throws(TimestampError) -> Int64 {
@@ -219,6 +188,11 @@ extension Timestamp: Codable {
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
+    guard (Self.earliest...Self.latest).contains(millisecondsSince1970) else {
+      throw EncodingError.invalidValue(
+        millisecondsSince1970,
+        .init(codingPath: encoder.codingPath, debugDescription: "the time is outside the years 0000 to 9999"))
+    }
     try container.encode(rfc3339)
   }
 }

@@ -2,10 +2,12 @@ import ArgumentParser
 import NavCore
 
 extension HostProfile: ExpressibleByArgument {
+  /// Reads a profile by its name (`navigation-view`, ...).
   public init?(argument: String) {
     self.init(rawValue: argument)
   }
 
+  /// The names `--help` lists.
   public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
 
@@ -17,9 +19,12 @@ struct PlanningOptions: ParsableArguments {
   @Option(name: .customLong("delay-ms"), help: "Milliseconds between steps.")
   var delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds
 
+  /// One day: a longer delay between two navigation steps is a mistake, and would overflow times.
+  static let longestDelay = 86_400_000
+
   func validate() throws {
-    guard delayMilliseconds >= 0 else {
-      throw ValidationError("--delay-ms must be 0 or more, not \(delayMilliseconds)")
+    guard (0...Self.longestDelay).contains(delayMilliseconds) else {
+      throw ValidationError("--delay-ms must be from 0 to \(Self.longestDelay) (one day), not \(delayMilliseconds)")
     }
   }
 }

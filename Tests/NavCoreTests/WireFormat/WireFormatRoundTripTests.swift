@@ -84,16 +84,41 @@ import Testing
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(AnyCoordinator.self, from: bad) }
   }
 
-  @Test func timestampsReadOffsetsAndWriteUTCMilliseconds() throws {
+  @Test func timestampsAreUTCWithMilliseconds() throws {
     #expect(try Timestamp(rfc3339: "2026-11-21T10:15:30.250Z").rfc3339 == "2026-11-21T10:15:30.250Z")
-    #expect(try Timestamp(rfc3339: "2026-11-21T12:15:30.25+02:00").rfc3339 == "2026-11-21T10:15:30.250Z")
-    #expect(try Timestamp(rfc3339: "2024-02-29T23:59:59-00:30").rfc3339 == "2024-03-01T00:29:59.000Z")
+    #expect(try Timestamp(rfc3339: "2024-02-29T23:59:59.999Z").millisecondsSince1970 == 1_709_251_199_999)
     #expect(try Timestamp(rfc3339: "1969-12-31T23:59:59.999Z").millisecondsSince1970 == -1)
-    #expect(try Timestamp(rfc3339: "1970-01-01T00:00:00Z").millisecondsSince1970 == 0)
-    for bad in ["2026-02-29T00:00:00Z", "2026-11-21T10:15:30.2501Z", "2026-11-21 10:15:30Z", "2026-11-21T10:15:30",
-                "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T10:15:60Z", "2026-11-21T10:15:30Zjunk", ""] {
+    #expect(try Timestamp(rfc3339: "1970-01-01T00:00:00.000Z").millisecondsSince1970 == 0)
+    #expect(try Timestamp(rfc3339: "0000-01-01T00:00:00.000Z").rfc3339 == "0000-01-01T00:00:00.000Z")
+    #expect(try Timestamp(rfc3339: "9999-12-31T23:59:59.999Z").rfc3339 == "9999-12-31T23:59:59.999Z")
+    for bad in ["2026-02-29T00:00:00.000Z", "2026-11-21T10:15:30.2501Z", "2026-11-21T10:15:30.25Z", "2026-11-21T10:15:30Z",
+                "2026-11-21T12:15:30.250+02:00", "2026-11-21t10:15:30.250z", "2026-11-21 10:15:30.250Z", "2026-11-21T10:15:30.250",
+                "2026-13-01T00:00:00.000Z", "2026-11-21T24:00:00.000Z", "2026-11-21T10:15:60.000Z", "2026-11-21T10:15:30.250Zjunk", ""] {
       #expect(throws: TimestampError.self, "\(bad)") { try Timestamp(rfc3339: bad) }
     }
+    #expect(throws: WireFormatError.self) { try WireFormat.tree(of: Timestamp(millisecondsSince1970: .max)) }
+  }
+
+  @Test func exactIntegersRoundTripAndInexactOnesAreRefused() throws {
+    // 2^54 is a double exactly; its canonical text must parse back.
+    let big = JSONValue.number(18_014_398_509_481_984)
+    #expect(try JSONParser.parse(big.canonicalString) == big)
+    #expect(try JSONParser.parse("1000000000000000000000") == .number(1e21))
+    #expect(throws: JSONParseError.self) { try JSONParser.parse("18014398509481985") }
+    // Integer fields take any exact integer that fits, and encode it back.
+    let operation = try WireFormat.decode(AnyOperation.self, from: #"{"op":"goBackTo","index":1e18}"#)
+    #expect(operation == .goBackTo(index: 1_000_000_000_000_000_000))
+    #expect(try WireFormat.decode(AnyOperation.self, from: try WireFormat.canonicalString(operation)) == operation)
+  }
+
+  @Test func stringsAndSessionIDsCompareByTheirBytes() throws {
+    let composed = "caf\u{E9}"
+    let decomposed = "cafe\u{301}"
+    #expect(JSONValue.string(composed) != JSONValue.string(decomposed))
+    #expect(try SessionID(composed) != SessionID(decomposed))
+    let states: [AnyCoordinator] = [.stack([.root(.string(composed))]), .stack([.root(.string(decomposed))])]
+    #expect(try AnyCoordinator.diff(from: states[0], to: states[1]) == [.updateScreen(index: 0, screen: .string(decomposed))])
+    #expect(JSONValue.object([composed: 1]) == JSONValue.object([composed: 1]))
   }
 
   @Test func sessionIDsFollowTheLimits() throws {
