@@ -19,7 +19,10 @@ struct NavStoreCommand: ParsableCommand {
       export) arrive with the store; see README.md for what works today.
       """,
     version: NavStoreVersion.current,
-    subcommands: [PlanCommand.self]
+    subcommands: [
+      InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
+      HistoryCommand.self, VerifyCommand.self, PlanCommand.self,
+    ]
   )
 
   /// Runs the command; any failure is one line on stderr and a non-zero exit status (help and

@@ -60,6 +60,53 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// Imports JSON Lines events (the wire format's Event, one per line; blank lines are skipped).
+  ///
+  /// All lines are one transaction, or one per `batchSize` lines. The first bad line stops the
+  /// import with `.invalidLine` or `.lineFailed` naming it, and rolls back its transaction:
+  /// batches committed before it stay. `progress` is called after each line with the line
+  /// count and the bytes read.
+  @discardableResult
+  public func importJSONLines(
+    from reader: LineReader, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
+  ) throws(StoreError) -> ImportSummary {
+    try run { engine in
+      var summary = ImportSummary()
+      var touched = Set<SessionID>()
+      var finished = false
+      while !finished {
+        try engine.write {
+          var inBatch = 0
+          while batchSize.map({ inBatch < $0 }) ?? true {
+            guard let line = reader.next() else {
+              finished = true
+              return
+            }
+            progress?(reader.lineNumber, reader.bytesRead)
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            let event: AnyEvent
+            do throws(WireFormatError) {
+              event = try WireFormat.decode(AnyEvent.self, from: line)
+            } catch {
+              throw StoreError.invalidLine(line: reader.lineNumber, error)
+            }
+            do {
+              let outcome = try engine.append(event)
+              if outcome.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
+              touched.insert(event.session)
+            } catch let error as StoreError {
+              throw StoreError.lineFailed(line: reader.lineNumber, StoreErrorBox(error))
+            }
+            inBatch += 1
+          }
+        }
+        summary.transactions += 1
+      }
+      summary.sessions = touched.count
+      return summary
+    }
+  }
+
   /// Records an app action from the states before and after it: appends the operations `diff`
   /// derives (or `start` for a new session), all in one transaction, all with the same time,
   /// origin and cause. `before` must be the session's current state (`nil` for a new session).
@@ -139,6 +186,29 @@ public final class SessionStore: Sendable {
   /// Every session, ordered by id.
   public func sessions() throws(StoreError) -> [SessionSummary] {
     try run { engine in try engine.read { try engine.sessionSummaries() } }
+  }
+
+  /// Calls `body` with each event from `from` to `to` and the session's state after it, for
+  /// histories that show where each event led.
+  public func replayHistory(
+    of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
+  ) throws(StoreError) {
+    try run { engine in
+      try engine.read {
+        let count = try engine.eventCount(of: session)
+        let first = max(1, from)
+        var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
+        try engine.forEachEvent(of: session, from: first, to: to ?? count) { row in
+          let event = try row.decoded()
+          do {
+            state = try event.operation.apply(to: state)
+          } catch {
+            throw StoreError.unreadableHistory(session: session, seq: row.seq, reason: "the event no longer applies: \(error)")
+          }
+          if let state { try body(event, state) }
+        }
+      }
+    }
   }
 
   /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot

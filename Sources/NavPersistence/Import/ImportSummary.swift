@@ -1,0 +1,11 @@
+/// What an import did.
+public struct ImportSummary: Hashable, Sendable {
+  /// Events appended.
+  public var appended: Int = 0
+  /// Events already stored with the same content, skipped.
+  public var alreadyStored: Int = 0
+  /// Transactions committed.
+  public var transactions: Int = 0
+  /// Sessions that received events.
+  public var sessions: Int = 0
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+/// `navstore append`: appends one operation to a session and prints its seq.
+struct AppendCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "append",
+    abstract: "Append one operation to a session; prints the new seq.",
+    discussion: """
+      A session is created by its first operation, which must be a start. The operation is \
+      checked against the session's state first; a rejected operation writes nothing. JSON is \
+      given inline, as @FILE, or as @- for standard input.
+
+      Examples:
+        navstore append s-1 --op '{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}'
+        navstore append s-1 --op '{"op":"push","screen":"numbersList"}' --cause '{"listTapped":{}}'
+        navstore append s-1 --op '{"op":"goBack"}' --origin user --expect-seq 3
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The session id.")
+  var session: String
+
+  @Option(help: "The operation (wire-format JSON, @FILE or @-).")
+  var op: String
+
+  @Option(help: "When it happened, like 2026-11-21T10:15:30.250Z (default: now).")
+  var at: String?
+
+  @Option(help: "app (the app navigated) or user (the host reported a gesture).")
+  var origin: String = EventOrigin.app.rawValue
+
+  @Option(help: "The app action that caused it (JSON, @FILE or @-), kept for audits.")
+  var cause: String?
+
+  @Option(name: .customLong("expect-seq"), help: "Append only if this event becomes this seq (optimistic concurrency).")
+  var expectSeq: Int?
+
+  func validate() throws {
+    _ = try parseSessionID(session)
+    guard EventOrigin(rawValue: origin) != nil else { throw ValidationError("--origin must be app or user, not '\(origin)'") }
+    if let at {
+      do { _ = try Timestamp(rfc3339: at) } catch { throw ValidationError("--at: \(error)") }
+    }
+    if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
+  }
+
+  func run() throws {
+    let operation = try JSONInput.decode(AnyOperation.self, from: op, option: "--op")
+    let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
+    let time = try at.map { try Timestamp(rfc3339: $0) } ?? now()
+    let event = AnyEvent(
+      session: try parseSessionID(session), seq: expectSeq, at: time, origin: EventOrigin(rawValue: origin) ?? .app,
+      operation: operation, cause: causeValue)
+    let opened = try store.open(forWriting: true)
+    let outcome = try storeCall { () throws(StoreError) in try opened.append(event) }
+    print(outcome.event.seq ?? 0)
+  }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+/// `navstore history`: a session's events, readable or as wire-format JSON Lines.
+struct HistoryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "history",
+    abstract: "Print a session's events: time, seq, origin, what happened and the screen it led to.",
+    discussion: """
+      --json prints the events as wire-format JSON Lines with their hashes: the events export's \
+      format, which 'navstore import' reads back.
+
+      Examples:
+        navstore history s-1
+        navstore history s-1 --from 10 --to 20 --json
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The session id.")
+  var session: String
+
+  @Option(help: "The first seq to print.")
+  var from: Int = 1
+
+  @Option(help: "The last seq to print (default: the last).")
+  var to: Int?
+
+  @Flag(help: "Print wire-format JSON Lines with hashes.")
+  var json = false
+
+  func validate() throws {
+    _ = try parseSessionID(session)
+    guard from >= 1 else { throw ValidationError("--from must be 1 or more, not \(from)") }
+    if let to, to < from { throw ValidationError("--to (\(to)) must not be before --from (\(from))") }
+  }
+
+  func run() throws {
+    let id = try parseSessionID(session)
+    let opened = try store.open(forWriting: false)
+    try storeCall { () throws(StoreError) in
+      try opened.replayHistory(of: id, from: from, to: to) { event, state in
+        if json {
+          print(try WireFormat.canonicalString(event))
+        } else {
+          let screen = state.visibleRoute?.screenName ?? ScreenName.unknown
+          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(event.operation.summary)  → \(screen)")
+        }
+      }
+    }
+  }
+}

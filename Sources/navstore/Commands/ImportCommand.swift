@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import NavPersistence
+
+/// `navstore import`: JSON Lines events into the store.
+struct ImportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Import JSON Lines events (the wire format's Event, one per line).",
+    discussion: """
+      All lines are one transaction unless --batch N. A bad line stops the import, names its \
+      line number, and keeps nothing of its transaction. Events already stored with the same \
+      content are skipped, so importing a file twice is harmless; the events export imports as \
+      it is.
+
+      Examples:
+        navstore import device-42.jsonl
+        cat *.jsonl | navstore import - --batch 10000
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The file to import, or - for standard input.")
+  var file: String
+
+  @Option(help: "Commit every N lines instead of once at the end.")
+  var batch: Int?
+
+  func validate() throws {
+    if let batch, batch < 1 { throw ValidationError("--batch must be 1 or more, not \(batch)") }
+  }
+
+  func run() throws {
+    let handle: FileHandle
+    if file == "-" {
+      handle = FileHandle.standardInput
+    } else {
+      guard let opened = FileHandle(forReadingAtPath: file) else {
+        throw CLIError("cannot read '\(file)' (does it exist and is it readable?)")
+      }
+      handle = opened
+    }
+    let opened = try store.open(forWriting: true)
+    let progress = Progress(label: "importing", unit: "lines")
+    let summary = try storeCall { () throws(StoreError) in
+      try opened.importJSONLines(from: LineReader(handle: handle), batchSize: batch) { lines, _ in progress.update(lines) }
+    }
+    progress.finish()
+    print("imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
+      + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
+  }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+/// `navstore sessions`: every session with its size, times and current depth.
+struct SessionsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sessions",
+    abstract: "List sessions: id, event count, first and last time, current depth.",
+    discussion: """
+      --json prints one object per line: {"session", "events", "firstAt", "lastAt", "depth"}.
+
+      Examples:
+        navstore sessions
+        navstore sessions --json | jq -r 'select(.events > 100) | .session'
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Flag(help: "One JSON object per session per line.")
+  var json = false
+
+  func run() throws {
+    let opened = try store.open(forWriting: false)
+    let sessions = try storeCall { () throws(StoreError) in try opened.sessions() }
+    if json {
+      for session in sessions {
+        let line: JSONValue = [
+          "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
+          "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
+          "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
+        ]
+        print(line.canonicalString)
+      }
+      return
+    }
+    guard !sessions.isEmpty else {
+      print("no sessions yet (add one with 'navstore append' or 'navstore import')")
+      return
+    }
+    let idWidth = max("SESSION".count, sessions.map(\.id.rawValue.count).max() ?? 0)
+    func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+    print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH")
+    for session in sessions {
+      print(
+        pad(session.id.rawValue, idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
+          + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
+          + padLeft(String(session.depth), 5))
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+/// `navstore show`: a session's navigation state, after its last event or any earlier one.
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show",
+    abstract: "Show a session's navigation state as a tree, or as Coordinator JSON.",
+    discussion: """
+      Examples:
+        navstore show s-1
+        navstore show s-1 --at 12 --json
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The session id.")
+  var session: String
+
+  @Option(help: "Show the state after this event (default: the last).")
+  var at: Int?
+
+  @Flag(help: "Print Coordinator JSON.")
+  var json = false
+
+  func validate() throws {
+    _ = try parseSessionID(session)
+    if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
+  }
+
+  func run() throws {
+    let id = try parseSessionID(session)
+    let opened = try store.open(forWriting: false)
+    let (state, seq) = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    if json {
+      print(try WireFormat.canonicalString(state))
+    } else {
+      print("session \(id) after seq \(seq)")
+      print(TreeText.render(state))
+    }
+  }
+}

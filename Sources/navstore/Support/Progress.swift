@@ -1,0 +1,31 @@
+import Foundation
+
+/// A counter on stderr for long work, shown only when stderr is a terminal and the work has
+/// taken more than a second; scripts and pipes see nothing.
+final class Progress {
+  private let label: String
+  private let unit: String
+  private let started = Date()
+  private var lastDrawn = Date.distantPast
+  private var shown = false
+  private let enabled = isatty(FileHandle.standardError.fileDescriptor) == 1
+
+  init(label: String, unit: String) {
+    self.label = label
+    self.unit = unit
+  }
+
+  func update(_ count: Int) {
+    guard enabled else { return }
+    let now = Date()
+    guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDrawn) > 0.1 else { return }
+    lastDrawn = now
+    shown = true
+    FileHandle.standardError.write(Data("\r\(label): \(count) \(unit)\u{1B}[K".utf8))
+  }
+
+  func finish() {
+    guard shown else { return }
+    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+  }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavPersistence
+
+/// `--db PATH`, shared by every command that touches a store: the option, else `$NAVSTORE_DB`,
+/// else `navstore.sqlite` in the current folder.
+struct StoreOption: ParsableArguments {
+  @Option(name: .customLong("db"), help: "The store file (default: $NAVSTORE_DB, else navstore.sqlite).")
+  var path: String?
+
+  /// The file the command uses.
+  var resolvedPath: String {
+    path ?? ProcessInfo.processInfo.environment["NAVSTORE_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "navstore.sqlite"
+  }
+
+  /// Opens the store for reading (it must exist) or writing (created when missing).
+  func open(forWriting: Bool, snapshotInterval: Int = StoreOptions.defaultSnapshotInterval) throws(CLIError) -> SessionStore {
+    do {
+      return try SessionStore(
+        path: resolvedPath,
+        options: StoreOptions(snapshotInterval: snapshotInterval, access: forWriting ? .readWrite : .readOnly))
+    } catch {
+      throw CLIError(error.description)
+    }
+  }
+}
+
+/// A session id argument, validated before the command runs.
+func parseSessionID(_ text: String) throws -> SessionID {
+  do {
+    return try SessionID(text)
+  } catch {
+    throw ValidationError(error.description)
+  }
+}
+
+/// Runs a store call, turning its error into the CLI's one line.
+func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw CLIError(error.description)
+  }
+}
+
+/// The current time, for events recorded from the command line without `--at`.
+func now() -> Timestamp {
+  Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+}
