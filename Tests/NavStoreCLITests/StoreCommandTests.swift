@@ -1,0 +1,137 @@
+import Foundation
+import NavCore
+import Testing
+
+/// The store commands, run as processes against a store in a temporary folder.
+@Suite struct StoreCommandTests {
+  let folder: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  func navstore(_ arguments: String..., stdin: String = "") throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, stdin: stdin, in: folder)
+  }
+
+  static let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
+
+  func seedSession() throws {
+    #expect(try navstore("append", "s-1", "--op", Self.start, "--at", "2026-11-21T10:00:00.000Z").stdout == "1\n")
+    #expect(try navstore("append", "s-1", "--op", #"{"op":"presentSheet","withNavigation":true,"screen":"numbersList"}"#, "--at", "2026-11-21T10:00:01.000Z", "--cause", #"{"listTapped":{}}"#).stdout == "2\n")
+    #expect(try navstore("append", "s-1", "--op", #"{"op":"push","screen":{"numberDetail":{"number":3}}}"#, "--at", "2026-11-21T10:00:02.500Z").stdout == "3\n")
+    #expect(try navstore("append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "user", "--expect-seq", "4", "--at", "2026-11-21T10:00:05.000Z").stdout == "4\n")
+  }
+
+  @Test func initPrintsTheSchemaVersion() throws {
+    let result = try navstore("init", "--db", "custom.sqlite")
+    #expect(result.status == 0)
+    #expect(result.stdout == "1\n")
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
+  }
+
+  @Test func aSessionFromAppendToVerify() throws {
+    try seedSession()
+    let sessions = try navstore("sessions", "--json")
+    #expect(sessions.stdoutLines == [#"{"depth":2,"events":4,"firstAt":"2026-11-21T10:00:00.000Z","lastAt":"2026-11-21T10:00:05.000Z","session":"s-1"}"#])
+    let show = try navstore("show", "s-1")
+    #expect(show.stdoutLines == ["session s-1 after seq 4", "stack", "  [0] root, navigation   home", "  [1] sheet, navigation  numbersList"])
+    let shown = try navstore("show", "s-1", "--at", "3", "--json")
+    let state = try WireFormat.decode(AnyCoordinator.self, from: shown.stdout.trimmingCharacters(in: .newlines))
+    #expect(state.routes?.count == 3)
+    let history = try navstore("history", "s-1")
+    #expect(history.stdoutLines == [
+      "2026-11-21T10:00:00.000Z      1  app   start with a stack of 1 route  → home",
+      "2026-11-21T10:00:01.000Z      2  app   present sheet numbersList with navigation  → numbersList",
+      "2026-11-21T10:00:02.500Z      3  app   push numberDetail  → numberDetail",
+      "2026-11-21T10:00:05.000Z      4  user  pop  → numbersList",
+    ])
+    let verify = try navstore("verify")
+    #expect(verify.status == 0)
+    #expect(verify.stdout == "s-1: ok (4 events)\n")
+  }
+
+  @Test func historyJSONImportsIntoAnotherStoreAndVerifies() throws {
+    try seedSession()
+    let exported = try navstore("history", "s-1", "--json")
+    #expect(exported.stdoutLines.count == 4)
+    let events = try exported.stdoutLines.map { try WireFormat.decode(AnyEvent.self, from: $0) }
+    #expect(events.allSatisfy { $0.hash?.count == 64 })
+    let imported = try navstore("import", "-", "--db", "copy.sqlite", stdin: exported.stdout)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(imported.stdout == "imported 4 events into 1 session\n")
+    let again = try navstore("import", "-", "--db", "copy.sqlite", stdin: exported.stdout)
+    #expect(again.stdout == "imported 0 events into 1 session (4 already stored, skipped)\n")
+    #expect(try navstore("history", "s-1", "--json", "--db", "copy.sqlite").stdout == exported.stdout)
+  }
+
+  @Test func aBadImportLineKeepsNothing() throws {
+    let lines = [
+      #"{"session":"x","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"a"}]}}}"#,
+      #"{"session":"x","at":"2026-11-21T10:00:01.000Z","op":{"op":"pop"}}"#,
+    ].joined(separator: "\n")
+    let result = try navstore("import", "-", stdin: lines)
+    #expect(result.status != 0)
+    #expect(result.stderrLines.count == 1)
+    #expect(result.stderrLines.first?.hasPrefix("navstore: line 2: session 'x', seq 2: pop at the top coordinator rejected") == true)
+    #expect(try navstore("sessions").stdout.hasPrefix("no sessions yet"))
+  }
+
+  @Test func batchesKeepWhatWasCommitted() throws {
+    let lines = [
+      #"{"session":"x","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"a"}]}}}"#,
+      #"{"session":"x","at":"2026-11-21T10:00:01.000Z","op":{"op":"presentSheet","screen":"b"}}"#,
+      #"{"session":"x","at":"2026-11-21T10:00:02.000Z","op":{"op":"dismiss","count":2}}"#,
+    ].joined(separator: "\n")
+    let result = try navstore("import", "-", "--batch", "2", stdin: lines)
+    #expect(result.status != 0)
+    #expect(result.stderrLines.first?.hasPrefix("navstore: line 3:") == true)
+    #expect(try navstore("sessions", "--json").stdout.contains(#""events":2"#))
+  }
+
+  @Test(arguments: [
+    (["show", "s-1", "--db", "absent.sqlite"], "navstore: no store at 'absent.sqlite' (create one with 'navstore init', or point --db or NAVSTORE_DB at an existing one)"),
+    (["show", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
+    (["show", "s-1", "--at", "9"], "navstore: session 's-1' has events up to seq 4; there is no seq 9"),
+    (["append", "s-1", "--op", #"{"op":"pop"}"#], "navstore: session 's-1', seq 5: pop at the top coordinator rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"),
+    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"], "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (another writer appended first; re-read the session and retry)"),
+    (["append", "s-1", "--op", #"{"op":"goBack""#], "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"),
+    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: --at: "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
+    (["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"),
+    (["history", String(repeating: "x", count: 129)], "navstore: invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
+  ])
+  func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
+    try seedSession()
+    let result = try NavStoreProcess.run(arguments, in: folder)
+    #expect(result.status != 0)
+    #expect(result.stderrLines == [message])
+  }
+
+  @Test func theStoreComesFromTheEnvironmentWhenNoDbIsGiven() throws {
+    let process = Process()
+    process.executableURL = NavStoreProcess.binary
+    process.arguments = ["init"]
+    process.currentDirectoryURL = folder
+    process.environment = ["NAVSTORE_DB": "from-env.sqlite"]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("from-env.sqlite").path))
+  }
+
+  @Test func verifyNamesTheFirstBadSessionAndSeq() throws {
+    try seedSession()
+    let sqlite = "\(folder.path)/navstore.sqlite"
+    let tamper = Process()
+    tamper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    tamper.arguments = ["sqlite3", sqlite, "DROP TRIGGER events_are_append_only_update; UPDATE events SET origin = 'user' WHERE seq = 2;"]
+    try tamper.run()
+    tamper.waitUntilExit()
+    try #require(tamper.terminationStatus == 0, "the sqlite3 shell is needed for this test")
+    let verify = try navstore("verify", "s-1")
+    #expect(verify.status != 0)
+    #expect(verify.stdoutLines == ["s-1: FAILED at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"])
+    #expect(verify.stderrLines == ["navstore: session 's-1' fails verification at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"])
+  }
+}
