@@ -50,6 +50,32 @@ import Testing
     #expect(throws: StoreError.folderMissing(path: nowhere)) { try SessionStore(path: nowhere) }
   }
 
+  @Test func aReadOnlyFileCanBeReadButNotWritten() throws {
+    let path = folder.path("immutable.sqlite")
+    do {
+      let store = try SessionStore(path: path)
+      try store.append(event("s", .start(.stack(stack("R+")))))
+    }
+    // Root ignores permission bits, so make the file immutable instead.
+    try #require(chattr("+i", path), "this test needs chattr (e2fsprogs) on a file system that supports it")
+    defer { _ = chattr("-i", path) }
+    let before = bytes(path)
+    #expect(throws: StoreError.readOnly(path: path)) { try SessionStore(path: path) }
+    let reader = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    #expect(try reader.history(of: sessionID("s")).count == 1)
+    #expect(bytes(path) == before)
+  }
+
+  private func chattr(_ flag: String, _ path: String) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["chattr", flag, path]
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
   @Test func anOlderStoreOpenedReadOnlyAsksForInit() throws {
     let path = folder.path("empty.sqlite")
     try SQLiteConnection(path: path, mode: .readWrite(create: true)).execute("PRAGMA user_version = 0")
