@@ -46,6 +46,33 @@ import Testing
     }
   }
 
+  @Test func aBadImportLineKeepsNothingOfTheImport() throws {
+    let lines = [
+      #"{"session":"s","seq":3,"at":"2026-11-21T10:00:00.000Z","op":{"op":"pop"}}"#,
+      #"{"session":"t","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"a"}]}}}"#,
+      "",
+      #"{"session":"t","at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"b","withNavigation":false}}"#,
+    ]
+    let file = folder.path("import.jsonl")
+    try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+    func importFile() throws(StoreError) {
+      guard let handle = FileHandle(forReadingAtPath: file) else { return }
+      try store.importJSONLines(from: LineReader(handle: handle))
+    }
+    try expectUnchanged { try importFile() }
+    do {
+      try importFile()
+      Issue.record("the import was accepted")
+    } catch {
+      guard case .invalidLine(let line, let problem) = error else {
+        Issue.record("unexpected error \(error)")
+        return
+      }
+      #expect(line == 4)
+      #expect(problem.field == "op.withNavigation")
+    }
+  }
+
   @Test func aRejectedRecordingWritesNothing() throws {
     try expectUnchanged {
       try store.record(session: sessionID("s"), from: .stack(stack("R+")), to: .stack(stack("R+", "↑b")), at: Timestamp(millisecondsSince1970: 0))
