@@ -99,6 +99,8 @@ import Testing
     (["append", "s-1", "--op", #"{"op":"goBack""#], "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"),
     (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: --at: "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
     (["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"),
+    (["import", "/"], "navstore: '/' is a folder; import reads a JSON Lines file, or - for standard input"),
+    (["history", "s-1", "--from", "7"], "navstore: session 's-1' has events up to seq 4; there is no seq 7"),
     (["history", String(repeating: "x", count: 129)], "navstore: invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
   ])
   func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {

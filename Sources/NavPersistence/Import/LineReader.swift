@@ -22,7 +22,8 @@ public final class LineReader {
   }
 
   /// The next line without its newline (and without a `\r` before it), or `nil` at the end.
-  public func next() -> ArraySlice<UInt8>? {
+  /// Throws when the input cannot be read (a directory, an I/O error).
+  public func next() throws(LineReaderError) -> ArraySlice<UInt8>? {
     while true {
       if let newline = buffer[start...].firstIndex(of: 0x0A) {
         var line = buffer[start..<newline]
@@ -40,11 +41,41 @@ public final class LineReader {
       }
       buffer.removeSubrange(..<start)
       start = 0
-      let chunk = handle.readData(ofLength: chunkSize)
+      let chunk: Data
+      do {
+        chunk = try handle.read(upToCount: chunkSize) ?? Data()
+      } catch {
+        throw LineReaderError(error)
+      }
       if chunk.isEmpty { exhausted = true } else {
         buffer.append(contentsOf: chunk)
         bytesRead += chunk.count
       }
     }
+  }
+}
+
+/// Why the input of an import could not be read.
+public struct LineReaderError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What the system said.
+  public var message: String
+
+  /// The system's reason for a failed read ("Is a directory"), rather than Foundation's wrapper.
+  public init(_ error: any Error) {
+    message = (error as NSError).underlyingErrorDescription
+  }
+
+  public var description: String { "cannot read the input: \(message)" }
+}
+
+extension NSError {
+  /// The POSIX reason when there is one ("Is a directory"), else the error's own text.
+  fileprivate var underlyingErrorDescription: String {
+    if let underlying = userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+      let message = strerror(Int32(underlying.code)).map({ String(cString: $0) })
+    {
+      return message
+    }
+    return localizedDescription
   }
 }

@@ -78,7 +78,13 @@ public final class SessionStore: Sendable {
         try engine.write {
           var inBatch = 0
           while batchSize.map({ inBatch < $0 }) ?? true {
-            guard let line = reader.next() else {
+            let next: ArraySlice<UInt8>?
+            do throws(LineReaderError) {
+              next = try reader.next()
+            } catch {
+              throw StoreError.unreadableInput(error)
+            }
+            guard let line = next else {
               finished = true
               return
             }
@@ -151,7 +157,7 @@ public final class SessionStore: Sendable {
     do {
       return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
     } catch {
-      throw StoreError.invalidLine(line: 0, error)
+      throw StoreError.unencodable(error)
     }
   }
 
@@ -197,6 +203,7 @@ public final class SessionStore: Sendable {
       try engine.read {
         let count = try engine.eventCount(of: session)
         let first = max(1, from)
+        guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
         var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
         try engine.forEachEvent(of: session, from: first, to: to ?? count) { row in
           let event = try row.decoded()

@@ -37,6 +37,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidLine(line: Int, WireFormatError)
   /// A line of an import was refused; nothing of its transaction was kept.
   case lineFailed(line: Int, StoreErrorBox)
+  /// The input of an import could not be read.
+  case unreadableInput(LineReaderError)
+  /// A typed state cannot be written in the wire format (a screen that does not encode).
+  case unencodable(WireFormatError)
   /// Stored history cannot be read back (edited by hand, or damaged).
   case unreadableHistory(session: SessionID, seq: Int, reason: String)
   /// The disk, or the store's page limit, is full; the transaction was rolled back.
@@ -80,6 +84,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "line \(line): \(error)"
     case .lineFailed(let line, let box):
       "line \(line): \(box.error)"
+    case .unreadableInput(let error):
+      "\(error)"
+    case .unencodable(let error):
+      "the state cannot be written in the wire format: \(error)"
     case .unreadableHistory(let session, let seq, let reason):
       "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
     case .diskFull(let error):

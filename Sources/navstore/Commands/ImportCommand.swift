@@ -35,6 +35,10 @@ struct ImportCommand: ParsableCommand {
     if file == "-" {
       handle = FileHandle.standardInput
     } else {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw CLIError("'\(file)' is a folder; import reads a JSON Lines file, or - for standard input")
+      }
       guard let opened = FileHandle(forReadingAtPath: file) else {
         throw CLIError("cannot read '\(file)' (does it exist and is it readable?)")
       }

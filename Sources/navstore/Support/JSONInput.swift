@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavPersistence
 
 /// Reads the JSON values given on the command line: inline, or `@FILE`, or `@-` for stdin.
 enum JSONInput {
@@ -8,7 +9,11 @@ enum JSONInput {
     guard argument.hasPrefix("@") else { return Array(argument.utf8) }
     let path = String(argument.dropFirst())
     if path == "-" {
-      return Array(FileHandle.standardInput.readDataToEndOfFile())
+      do {
+        return Array(try FileHandle.standardInput.readToEnd() ?? Data())
+      } catch {
+        throw CLIError("\(option): cannot read standard input (\(LineReaderError(error).message))")
+      }
     }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw CLIError("\(option): cannot read the file '\(path)' (does it exist and is it readable?)")
