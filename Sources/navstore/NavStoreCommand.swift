@@ -35,7 +35,7 @@ struct NavStoreCommand: ParsableCommand {
       let status = exitCode(for: error)
       if status == .success { exit(withError: error) }
       let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-      FileHandle.standardError.write(Data("navstore: \(message)\n".utf8))
+      try? FileHandle.standardError.write(contentsOf: Data("navstore: \(message)\n".utf8))
       Foundation.exit(status.rawValue)
     }
   }

@@ -21,11 +21,11 @@ final class Progress {
     guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDrawn) > 0.1 else { return }
     lastDrawn = now
     shown = true
-    FileHandle.standardError.write(Data("\r\(label): \(count) \(unit)\u{1B}[K".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("\r\(label): \(count) \(unit)\u{1B}[K".utf8))
   }
 
   func finish() {
     guard shown else { return }
-    FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
   }
 }
