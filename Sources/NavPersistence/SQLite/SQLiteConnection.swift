@@ -71,20 +71,22 @@ public final class SQLiteConnection {
 
   /// The first column of the first row of a query, as an integer (`nil` when there is no row).
   public func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
-    let statement = try statement(sql)
-    defer { statement.reset() }
-    try statement.bind(values)
-    guard try statement.step(), !statement.isNull(0) else { return nil }
-    return statement.int64(0)
+    try firstValue(sql, values) { $0.int64(0) }
   }
 
   /// The first column of the first row of a query, as text (`nil` when there is no row).
   public func text(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
+    try firstValue(sql, values) { $0.text(0) }
+  }
+
+  private func firstValue<T>(
+    _ sql: String, _ values: [SQLiteValue], _ read: (SQLiteStatement) -> T
+  ) throws(SQLiteError) -> T? {
     let statement = try statement(sql)
     defer { statement.reset() }
     try statement.bind(values)
     guard try statement.step(), !statement.isNull(0) else { return nil }
-    return statement.text(0)
+    return read(statement)
   }
 
   /// Runs `body` in an immediate transaction: the write lock is taken up front (so a conflict
