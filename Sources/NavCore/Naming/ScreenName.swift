@@ -35,16 +35,3 @@ extension Route {
   public var screenName: String { ScreenName.of(screen) }
 }
 
-extension Coordinator {
-  /// The route on screen: the top of the visible stack, following the child its top route hosts
-  /// and the selected tab, down to the deepest one.
-  public var visibleRoute: Route<Screen>? {
-    switch self {
-    case .stack(let routes):
-      guard let top = routes.last else { return nil }
-      return top.child?.visibleRoute ?? top
-    case .tabs(let tabs, let selected):
-      return tabs.indices.contains(selected) ? tabs[selected].visibleRoute : nil
-    }
-  }
-}

@@ -15,7 +15,8 @@
 ///   which come before the routes it adds. Anything hidden is cleared away first, and a layer
 ///   exists before screens appear inside it.
 /// - A route that appears, or a child or tab that appears, appears with each of its stacks at its
-///   root only. Its contents are then built inside it, before anything is added on top of it.
+///   root only (its `launchState`). Its contents are then built inside it, before anything is
+///   added on top of it.
 /// - In tabs, the tab selected at the start changes first, while it is visible. Tabs selected
 ///   neither at the start nor at the end change next, unseen. Then the selection moves (or the
 ///   tab set changes, together with the selection). Last, the target's selected tab is built,
@@ -73,18 +74,6 @@ enum PlanningContent {
       return .tabs(tabs, selected: selected)
     default:
       return start
-    }
-  }
-
-  /// What appears in one step: every stack cut back to its root.
-  static func seed<Screen>(of coordinator: Coordinator<Screen>) -> Coordinator<Screen> {
-    switch coordinator {
-    case .stack(let routes):
-      guard var root = routes.first else { return coordinator }
-      root.child = root.child.map(seed)
-      return .stack([root])
-    case .tabs(let tabs, let selected):
-      return .tabs(tabs.map(seed), selected: selected)
     }
   }
 }
@@ -186,7 +175,7 @@ struct StepPlanner<Screen: NavigationScreen> {
       }
       // The child appears, disappears or changes kind: one step, then build it up.
       guard case .stack(var withChild)? = node(at: path) else { continue }
-      withChild[index].child = targetChild.map(PlanningContent.seed)
+      withChild[index].child = targetChild?.launchState
       replace(at: path, with: .stack(withChild))
       record(.elsewhere)
       if let targetChild { transform(at: childPath, to: targetChild) }
@@ -196,7 +185,7 @@ struct StepPlanner<Screen: NavigationScreen> {
     for index in kept..<target.count {
       guard case .stack(var grown)? = node(at: path) else { return }
       var route = target[index]
-      route.child = route.child.map(PlanningContent.seed)
+      route.child = route.child?.launchState
       grown.append(route)
       replace(at: path, with: .stack(grown))
       if host.mergesPushes, route.style.isPush, steps.count > 1, lastChange == .routes(of: path) {
@@ -229,7 +218,7 @@ struct StepPlanner<Screen: NavigationScreen> {
     // The selection moves, or the tab set changes together with it.
     if tabSetChanges {
       guard case .tabs(let tabs, _)? = node(at: path) else { return }
-      let newTabs = target.indices.map { survives($0) ? tabs[$0] : PlanningContent.seed(of: target[$0]) }
+      let newTabs = target.indices.map { survives($0) ? tabs[$0] : target[$0].launchState }
       replace(at: path, with: .tabs(newTabs, selected: targetSelected))
       record(.elsewhere)
     } else if selected != targetSelected {

@@ -44,7 +44,7 @@ struct HistoryCommand: ParsableCommand {
         if json {
           print(try WireFormat.canonicalString(event))
         } else {
-          let screen = state.visibleRoute?.screenName ?? ScreenName.unknown
+          let screen = state.visibleScreen?.name ?? ScreenName.unknown
           print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(event.operation.summary)  → \(screen)")
         }
       }
