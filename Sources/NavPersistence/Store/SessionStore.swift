@@ -218,6 +218,25 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// Exports a table, row by row, to `emit`, in one read transaction and constant memory.
+  /// Returns how many rows were emitted.
+  @discardableResult
+  public func export(
+    _ table: ExportTable, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
+  ) throws(StoreError) -> Int {
+    try run { engine in
+      try engine.read {
+        if let session = filter.session { _ = try engine.eventCount(of: session) }
+        var rows = 0
+        try engine.export(table, filter: filter) { row in
+          try emit(row)
+          rows += 1
+        }
+        return rows
+      }
+    }
+  }
+
   /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot
   /// against the replayed state, and the session's counters.
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {

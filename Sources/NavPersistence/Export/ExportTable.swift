@@ -1,0 +1,63 @@
+import NavCore
+
+/// The tables `navstore export` writes, each a flat view that analytics tools load as it is.
+public enum ExportTable: String, CaseIterable, Sendable {
+  /// Every event. JSON Lines is exactly the wire format (it imports back).
+  case events
+  /// One row per session: size, first and last time, span, current depth.
+  case sessions
+  /// One row per period a screen was the visible top of a session.
+  case screenViews = "screen-views"
+  /// One row per change of visible screen.
+  case transitions
+
+  /// The columns, in order: the CSV header and the JSON Lines keys.
+  public var columns: [String] {
+    switch self {
+    case .events: ["session", "seq", "at", "origin", "op", "screen", "path", "operation", "cause", "hash"]
+    case .sessions: ["session", "events", "first_at", "last_at", "duration_ms", "depth"]
+    case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms"]
+    case .transitions: ["session", "from_screen", "to_screen", "op", "origin", "at"]
+    }
+  }
+}
+
+/// The file formats of an export.
+public enum ExportFormat: String, CaseIterable, Sendable {
+  /// RFC 4180 CSV with a header row.
+  case csv
+  /// One JSON object per line.
+  case jsonl
+}
+
+/// Which rows an export keeps.
+public struct ExportFilter: Sendable, Hashable {
+  /// Only this session.
+  public var session: SessionID?
+  /// Only rows whose time is at or after this: an event's `at`, a view's `entered_at`, a
+  /// transition's `at`, a session's `last_at`.
+  public var since: Timestamp?
+
+  /// Creates a filter.
+  public init(session: SessionID? = nil, since: Timestamp? = nil) {
+    self.session = session
+    self.since = since
+  }
+}
+
+/// One value of an exported row.
+public enum ExportValue: Hashable, Sendable {
+  case text(String)
+  case integer(Int64)
+  case time(Timestamp)
+  case null
+}
+
+/// One exported row: values in the table's column order, plus the event itself for the
+/// events table's JSON Lines form (which is the wire format, not a flat object).
+public struct ExportRow: Hashable, Sendable {
+  /// The values, in column order.
+  public var values: [ExportValue]
+  /// The event, for `events` rows.
+  public var event: AnyEvent?
+}

@@ -1,0 +1,149 @@
+import NavCore
+
+/// Exports: one pass over the events table in (session, seq) order, replaying each session as it
+/// goes, so memory holds one session's state, never the table.
+extension StoreEngine {
+  func export(_ table: ExportTable, filter: ExportFilter, _ emit: (ExportRow) throws -> Void) throws {
+    switch table {
+    case .sessions:
+      for summary in try sessionSummaries() where filter.session.map({ $0 == summary.id }) ?? true {
+        if let since = filter.since, let last = summary.lastAt, last < since { continue }
+        var span = ExportValue.null
+        if let first = summary.firstAt, let last = summary.lastAt {
+          span = .integer(last.millisecondsSince1970 - first.millisecondsSince1970)
+        }
+        try emit(
+          ExportRow(values: [
+            .text(summary.id.rawValue), .integer(Int64(summary.eventCount)), summary.firstAt.map(ExportValue.time) ?? .null,
+            summary.lastAt.map(ExportValue.time) ?? .null, span,
+            .integer(Int64(summary.depth)),
+          ]))
+      }
+    case .events:
+      try scanEvents(filter: filter, since: filter.since) { row, event in
+        let screen: ExportValue =
+          switch event.operation.kind {
+          case .push(let screen, _), .presentSheet(let screen, _, _), .presentCover(let screen, _, _),
+            .updateScreen(_, let screen):
+            .text(ScreenName.of(screen))
+          default: .null
+          }
+        try emit(
+          ExportRow(
+            values: [
+              .text(event.session.rawValue), .integer(Int64(row.seq)), .time(event.at), .text(event.origin.rawValue),
+              .text(event.operation.name), screen,
+              event.operation.path.isTop ? .text("[]") : .text((try? WireFormat.canonicalString(event.operation.path)) ?? "[]"),
+              .text(String(decoding: row.op, as: UTF8.self)), row.cause.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
+              .text(HashChain.hex(row.hash)),
+            ], event: event))
+      }
+    case .screenViews, .transitions:
+      var replay = ScreenViewReplay(table: table, since: filter.since)
+      try scanEvents(filter: filter, since: nil) { _, event in try replay.apply(event, emit) }
+      try replay.finishSession(emit)
+    }
+  }
+
+  /// Every event in (session, seq) order, decoded, optionally from a time on.
+  private func scanEvents(filter: ExportFilter, since: Timestamp?, _ body: (StoredEventRow, AnyEvent) throws -> Void) throws {
+    var conditions: [String] = []
+    var values: [SQLiteValue] = []
+    if let session = filter.session {
+      conditions.append("session_id = ?")
+      values.append(.text(session.rawValue))
+    }
+    if let since {
+      conditions.append("at >= ?")
+      values.append(.integer(since.millisecondsSince1970))
+    }
+    let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    let statement = try connection.statement(
+      "SELECT session_id, seq, at, origin, op, cause, hash FROM events\(whereClause) ORDER BY session_id, seq")
+    defer { statement.reset() }
+    try statement.bind(values)
+    var session: SessionID?
+    while try statement.step() {
+      let id = statement.text(0)
+      if session?.rawValue != id {
+        session = try SessionID(id)
+      }
+      guard let session else { continue }
+      let row = StoredEventRow(
+        session: session, seq: statement.int(1), at: statement.int64(2), origin: statement.text(3),
+        op: statement.textBytes(4), cause: statement.isNull(5) ? nil : statement.textBytes(5), hash: statement.blob(6))
+      try body(row, try row.decoded())
+    }
+  }
+}
+
+/// Follows the visible screen through a stream of events, session after session, and emits a
+/// screen view when a screen stops being visible (and at a session's end) or a transition when
+/// the visible screen changes.
+private struct ScreenViewReplay {
+  struct OpenView {
+    var screen: VisibleScreen
+    var enteredAt: Timestamp
+  }
+
+  let table: ExportTable
+  let since: Timestamp?
+  var session: SessionID?
+  var state: AnyCoordinator?
+  var open: OpenView?
+  var lastAt: Timestamp?
+
+  init(table: ExportTable, since: Timestamp?) {
+    self.table = table
+    self.since = since
+  }
+
+  mutating func apply(_ event: AnyEvent, _ emit: (ExportRow) throws -> Void) throws {
+    if event.session != session {
+      try finishSession(emit)
+      session = event.session
+      state = nil
+    }
+    do {
+      state = try event.operation.apply(to: state)
+    } catch {
+      throw StoreError.unreadableHistory(session: event.session, seq: event.seq ?? 0, reason: "the event no longer applies: \(error)")
+    }
+    lastAt = event.at
+    guard let visible = state?.visibleScreen else { return }
+    if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
+      open.screen.index == visible.index
+    {
+      return
+    }
+    if table == .transitions, include(event.at) {
+      try emit(
+        ExportRow(values: [
+          .text(event.session.rawValue), open.map { .text($0.screen.name) } ?? .null, .text(visible.name),
+          .text(event.operation.name), .text(event.origin.rawValue), .time(event.at),
+        ]))
+    }
+    try close(at: event.at, emit)
+    open = OpenView(screen: visible, enteredAt: event.at)
+  }
+
+  /// Ends the session in progress: its visible screen is still visible, up to its last event.
+  mutating func finishSession(_ emit: (ExportRow) throws -> Void) throws {
+    try close(at: nil, emit)
+    open = nil
+  }
+
+  private func close(at exit: Timestamp?, _ emit: (ExportRow) throws -> Void) throws {
+    guard table == .screenViews, let open, let session, include(open.enteredAt) else { return }
+    let end = exit ?? lastAt ?? open.enteredAt
+    try emit(
+      ExportRow(values: [
+        .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
+        exit.map(ExportValue.time) ?? .null, .integer(end.millisecondsSince1970 - open.enteredAt.millisecondsSince1970),
+      ]))
+  }
+
+  private func include(_ time: Timestamp) -> Bool {
+    since.map { time >= $0 } ?? true
+  }
+}
