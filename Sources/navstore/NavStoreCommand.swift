@@ -21,7 +21,7 @@ struct NavStoreCommand: ParsableCommand {
     version: NavStoreVersion.current,
     subcommands: [
       InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
-      HistoryCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
+      HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
     ]
   )
 
