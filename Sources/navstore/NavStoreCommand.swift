@@ -20,7 +20,7 @@ struct NavStoreCommand: ParsableCommand {
       """,
     version: NavStoreVersion.current,
     subcommands: [
-      InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
+      DemoCommand.self, InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
     ]
   )

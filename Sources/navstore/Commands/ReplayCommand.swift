@@ -53,40 +53,7 @@ struct ReplayCommand: ParsableCommand {
     let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
     let (state, seq) = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
-    let launch = state.launchState
-    let plan: StepPlan<JSONValue>
-    do {
-      plan = try AnyCoordinator.plan(from: launch, to: state, host: planning.host)
-    } catch {
-      throw CLIError("\(error)")
-    }
-    let steps = plan.scheduled(delayMilliseconds: planning.delayMilliseconds)
-    if !json {
-      print("Replaying \(id) after seq \(seq) under \(plan.host): \(steps.count) step\(steps.count == 1 ? "" : "s"), "
-        + "\(planning.delayMilliseconds) ms apart\(noWait ? "" : speed == 1 ? "" : " at \(speed)x speed")")
-      print("launch state:")
-      print(TreeText.render(launch).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-    }
-    Interruption.install()
-    let started = Date()
-    var previous = launch
-    for step in steps {
-      if !noWait {
-        let due = Double(step.atMs) / speed
-        let elapsed = Date().timeIntervalSince(started) * 1000
-        guard Interruption.sleep(milliseconds: Int((due - elapsed).rounded(.up))) else {
-          throw CLIError("replay interrupted before step \(step.step) of \(steps.count)")
-        }
-      }
-      if json {
-        print(try WireFormat.canonicalString(step))
-      } else {
-        let changes = TreeDiffText.lines(from: previous, to: step.state)
-        print("step \(step.step) at \(step.atMs) ms" + (changes.isEmpty ? ": no change" : ""))
-        for change in changes { print("  " + change) }
-      }
-      fflush(nil)  // lines reach a pipe (a UI test driver) at their times
-      previous = step.state
-    }
+    try ReplayPlayer(host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json)
+      .play(session: id, seq: seq, state: state)
   }
 }

@@ -15,10 +15,17 @@ struct StoreOption: ParsableArguments {
   }
 
   /// Opens the store for reading (it must exist) or writing (created when missing).
-  func open(forWriting: Bool, snapshotInterval: Int = StoreOptions.defaultSnapshotInterval) throws(CLIError) -> SessionStore {
+  func open(forWriting: Bool) throws(CLIError) -> SessionStore {
+    try Self.open(path: resolvedPath, forWriting: forWriting)
+  }
+
+  /// Opens the store at `path` for reading (it must exist) or writing (created when missing).
+  static func open(
+    path: String, forWriting: Bool, snapshotInterval: Int = StoreOptions.defaultSnapshotInterval
+  ) throws(CLIError) -> SessionStore {
     do {
       return try SessionStore(
-        path: resolvedPath,
+        path: path,
         options: StoreOptions(snapshotInterval: snapshotInterval, access: forWriting ? .readWrite : .readOnly))
     } catch {
       throw CLIError(error.description)
