@@ -6,9 +6,14 @@ import Synchronization
 enum Interruption {
   private static let raised = Atomic<Bool>(false)
 
-  /// Starts listening for SIGINT.
+  /// Starts listening for SIGINT. The signal is also unblocked: a blocked mask is inherited from
+  /// whatever started this process, and would otherwise keep Ctrl-C from ever arriving.
   static func install() {
     signal(SIGINT) { _ in Interruption.raised.store(true, ordering: .relaxed) }
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigprocmask(SIG_UNBLOCK, &signals, nil)
   }
 
   /// Whether Ctrl-C was pressed.

@@ -1,0 +1,238 @@
+import Foundation
+import NavCore
+import Testing
+
+/// replay, export and demo, run as processes.
+@Suite struct ReplayExportDemoTests {
+  let folder: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  }
+
+  func navstore(_ arguments: [String], stdin: String = "") throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, stdin: stdin, in: folder)
+  }
+
+  /// A session four pushes deep (five steps to replay), with screen names that need CSV quoting.
+  func seed() throws {
+    let screens = [#"{"numberDetail":{"number":1}}"#, #""a,b""#, #""say \"hi\"""#, #""line\nbreak""#]
+    var lines = [#"{"session":"s","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}}"#]
+    for (index, screen) in screens.enumerated() {
+      lines.append(#"{"session":"s","at":"2026-11-21T10:00:0\#(index + 1).000Z","op":{"op":"push","screen":\#(screen)}}"#)
+    }
+    lines.append(#"{"session":"t","at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"x"}]}}}"#)
+    lines.append(#"{"session":"t","at":"2026-11-21T11:00:07.250Z","origin":"user","op":{"op":"presentCover","screen":"y"}}"#)
+    let result = try navstore(["import", "-"], stdin: lines.joined(separator: "\n"))
+    try #require(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test func replayPrintsEachStepAsATreeDiff() throws {
+    try seed()
+    let result = try navstore(["replay", "s", "--no-wait"])
+    #expect(result.status == 0)
+    #expect(result.stdoutLines == [
+      "Replaying s after seq 5 under navigation-view: 5 steps, 650 ms apart, without waiting",
+      "launch state:", "  stack", "    [0] root, navigation  home",
+      "step 0 at 0 ms: no change",
+      "step 1 at 0 ms", "  + push numberDetail",
+      "step 2 at 650 ms", "  + push a,b",
+      "step 3 at 1300 ms", #"  + push say "hi""#,
+      "step 4 at 1950 ms", "  + push line", "break",
+    ])
+  }
+
+  @Test func replayJSONLinesEndAtTheSessionsState() throws {
+    try seed()
+    let result = try navstore(["replay", "s", "--at", "3", "--no-wait", "--json", "--host", "navigation-stack"])
+    let steps = try result.stdoutLines.map { try WireFormat.decode(ScheduledStep<JSONValue>.self, from: $0) }
+    let shown = try navstore(["show", "s", "--at", "3", "--json"])
+    #expect(steps.count == 2)
+    #expect(steps.last?.state == (try WireFormat.decode(AnyCoordinator.self, from: shown.stdoutLines.joined())))
+  }
+
+  @Test func replayReallyWaitsAndNoWaitDoesNot() throws {
+    try seed()
+    // Five steps 200 ms apart: the last is due at 3 × 200 = 600 ms (at speed 1).
+    var started = Date()
+    let waited = try navstore(["replay", "s", "--delay-ms", "200"])
+    #expect(waited.status == 0)
+    #expect(Date().timeIntervalSince(started) >= 0.6)
+    // At speed 4 the same plan is due at 150 ms.
+    started = Date()
+    _ = try navstore(["replay", "s", "--delay-ms", "200", "--speed", "4"])
+    #expect(Date().timeIntervalSince(started) >= 0.15)
+    // A plan due after 60 s finishes at once without waiting.
+    started = Date()
+    let immediate = try navstore(["replay", "s", "--delay-ms", "20000", "--no-wait"])
+    #expect(immediate.status == 0)
+    #expect(Date().timeIntervalSince(started) < 20)
+  }
+
+  @Test func ctrlCStopsAReplayCleanly() throws {
+    try seed()
+    let process = Process()
+    process.executableURL = NavStoreProcess.binary
+    process.arguments = ["replay", "s", "--delay-ms", "3000"]
+    process.currentDirectoryURL = folder
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    let started = Date()
+    try process.run()
+    usleep(500_000)
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(Date().timeIntervalSince(started) < 3, "the replay ran on after Ctrl-C")
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus != 0)
+    #expect(stderr == "navstore: replay interrupted before step 2 of 5\n")
+    #expect(stdout.hasSuffix("step 1 at 0 ms\n  + push numberDetail\n"))
+  }
+
+  @Test(arguments: ["events", "sessions", "screen-views", "transitions"])
+  func csvParsesBackToTheJSONLinesRows(table: String) throws {
+    try seed()
+    let csv = try navstore(["export", "--table", table, "--format", "csv"])
+    let jsonl = try navstore(["export", "--table", table, "--format", "jsonl"])
+    #expect(csv.status == 0 && jsonl.status == 0)
+    let rows = try RFC4180.parse(csv.stdout)
+    let header = try #require(rows.first)
+    let objects = try jsonl.stdoutLines.map { try JSONParser.parse($0) }
+    #expect(rows.count - 1 == objects.count)
+    for (row, object) in zip(rows.dropFirst(), objects) {
+      let members = try #require(object.objectValue)
+      for (column, field) in zip(header, row) {
+        let expected: String
+        if table == "events" {
+          expected = Self.eventColumn(column, of: object)
+        } else {
+          switch members[column] {
+          case .string(let text)?: expected = text
+          case .number(let number)?: expected = String(Int64(number))
+          default: expected = ""
+          }
+        }
+        #expect(field == expected, "\(table).\(column)")
+      }
+    }
+  }
+
+  /// The events export's JSON Lines are wire-format events; its CSV flattens them.
+  static func eventColumn(_ column: String, of event: JSONValue) -> String {
+    let members = event.objectValue ?? [:]
+    let operation = members["op"] ?? .null
+    switch column {
+    case "seq": return members["seq"].flatMap { if case .number(let n) = $0 { String(Int64(n)) } else { nil } } ?? ""
+    case "op": return operation.objectValue?["op"]?.stringValue ?? ""
+    case "screen": return operation.objectValue?["screen"].map(ScreenName.of) ?? ""
+    case "path": return operation.objectValue?["path"]?.canonicalString ?? "[]"
+    case "operation": return operation.canonicalString
+    case "cause": return members["cause"]?.canonicalString ?? ""
+    default: return members[column]?.stringValue ?? ""
+    }
+  }
+
+  @Test func screenViewDurationsAddUpToEachSessionsSpan() throws {
+    try seed()
+    let views = try navstore(["export", "--table", "screen-views", "--format", "jsonl"]).stdoutLines.map { try JSONParser.parse($0) }
+    let sessions = try navstore(["export", "--table", "sessions", "--format", "jsonl"]).stdoutLines.map { try JSONParser.parse($0) }
+    #expect(sessions.count == 2)
+    for session in sessions {
+      let id = session.objectValue?["session"]
+      let total = views.filter { $0.objectValue?["session"] == id }.compactMap { view -> Double? in
+        if case .number(let duration)? = view.objectValue?["duration_ms"] { duration } else { nil }
+      }.reduce(0, +)
+      #expect(.number(total) == session.objectValue?["duration_ms"], "\(id ?? .null)")
+    }
+    #expect(views.filter { $0.objectValue?["exited_at"] == .null }.count == 2, "one view per session is still visible")
+  }
+
+  @Test func exportFiltersAndFiles() throws {
+    try seed()
+    let out = try navstore(["export", "--table", "transitions", "--format", "csv", "--session", "t", "--out", "t.csv"])
+    #expect(out.status == 0 && out.stdout.isEmpty)
+    let written = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
+    #expect(written == "session,from_screen,to_screen,op,origin,at\r\nt,,x,start,app,2026-11-21T11:00:00.000Z\r\nt,x,y,presentCover,user,2026-11-21T11:00:07.250Z\r\n")
+    let since = try navstore(["export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z"])
+    #expect(since.stdoutLines.count == 4)
+  }
+
+  @Test(arguments: [
+    (["export", "--table", "funnels", "--format", "csv"], "navstore: The value 'funnels' is invalid for '--table <table>'. Please provide one of 'events', 'sessions', 'screen-views' or 'transitions'."),
+    (["export", "--table", "events", "--format", "xml"], "navstore: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."),
+    (["export", "--table", "events", "--format", "csv", "--session", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
+    (["export", "--table", "events", "--format", "csv", "--out", "/no/such/folder/x.csv"], "navstore: --out: cannot write '/no/such/folder/x.csv' (does its folder exist and is it writable?)"),
+    (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
+    (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),
+    (["replay", "s", "--speed", "0"], "navstore: --speed must be more than 0 and at most 1000, not 0.0"),
+  ])
+  func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
+    try seed()
+    let result = try navstore(arguments)
+    #expect(result.status != 0)
+    #expect(result.stderrLines == [message])
+  }
+
+  @Test func theDemoBuildsAStoreThatVerifies() throws {
+    let demo = try navstore(["demo", "--no-wait"])
+    #expect(demo.status == 0, "\(demo.stderr)")
+    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 74 events of a sample app.")
+    #expect(demo.stdout.contains("Try next:"))
+    let verify = try navstore(["verify", "--db", "navstore-demo.sqlite"])
+    #expect(verify.status == 0)
+    #expect(verify.stdoutLines.count == 8)
+    // Running it again rebuilds the same store.
+    #expect(try navstore(["demo", "--no-wait"]).stdout == demo.stdout)
+    // A store holding other sessions is never replaced.
+    try seed()
+    let refused = try navstore(["demo", "--db", "navstore.sqlite"])
+    #expect(refused.stderrLines == ["navstore: 'navstore.sqlite' holds sessions that are not the demo's; give the demo its own --db"])
+  }
+}
+
+/// A small RFC 4180 reader for the tests: quoted fields, doubled quotes, CRLF records.
+enum RFC4180 {
+  struct Malformed: Error {}
+
+  static func parse(_ text: String) throws -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var characters = Array(text.unicodeScalars)[...]
+    while let character = characters.popFirst() {
+      if quoted {
+        if character == "\"" {
+          if characters.first == "\"" {
+            field.unicodeScalars.append("\"")
+            characters.removeFirst()
+          } else {
+            quoted = false
+          }
+        } else {
+          field.unicodeScalars.append(character)
+        }
+      } else if character == "\"" {
+        guard field.isEmpty else { throw Malformed() }
+        quoted = true
+      } else if character == "," {
+        row.append(field)
+        field = ""
+      } else if character == "\r" {
+        guard characters.popFirst() == "\n" else { throw Malformed() }
+        row.append(field)
+        rows.append(row)
+        row = []
+        field = ""
+      } else {
+        field.unicodeScalars.append(character)
+      }
+    }
+    guard !quoted, field.isEmpty, row.isEmpty else { throw Malformed() }
+    return rows
+  }
+}
