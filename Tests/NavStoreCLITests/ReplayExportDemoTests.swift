@@ -180,7 +180,7 @@ import Testing
   @Test func theDemoBuildsAStoreThatVerifies() throws {
     let demo = try navstore(["demo", "--no-wait"])
     #expect(demo.status == 0, "\(demo.stderr)")
-    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 74 events of a sample app.")
+    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 76 events of a sample app.")
     #expect(demo.stdout.contains("Try next:"))
     let verify = try navstore(["verify", "--db", "navstore-demo.sqlite"])
     #expect(verify.status == 0)

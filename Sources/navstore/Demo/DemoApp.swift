@@ -81,6 +81,10 @@ enum DemoApp {
     try session.add(.dismiss(at: profile), after: 4.4, origin: .user)
     try session.add(.selectTab(0, at: tabs), after: 1.9, origin: .user)
     try session.add(.pop(at: feed), after: 2.5, origin: .user)
+    // A notification deep link: the search tab, on a result. One link, two operations.
+    let link: JSONValue = ["deepLink": "demo://search/swift"]
+    try session.add(.selectTab(1, at: tabs), after: 20.0, cause: link)
+    try session.add(.push(DemoScreen.result("Swift on Linux"), at: search), after: 0, cause: link)
     return session
   }
 
