@@ -31,6 +31,10 @@ struct NavStoreCommand: ParsableCommand {
     do {
       var command = try parseAsRoot()
       try command.run()
+      // `print` ignores write errors (a full disk, a closed pipe); a failed flush must not exit 0.
+      if fflush(nil) != 0 {
+        throw CLIError("cannot write to standard output (\(String(cString: strerror(errno))))")
+      }
     } catch {
       let status = exitCode(for: error)
       if status == .success { exit(withError: error) }

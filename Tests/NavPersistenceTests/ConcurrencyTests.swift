@@ -79,4 +79,27 @@ import Testing
     #expect(history.map(\.seq) == Array(1...101).map(Optional.some))
     #expect(try stores[0].verify().allSatisfy(\.isIntact))
   }
+
+  @Test func manyOpenersCreatingOneStoreAllSucceed() async throws {
+    for round in 0..<5 {
+      let folder = try TemporaryFolder()
+      let path = folder.path("new-\(round).sqlite")
+      let failures = await withTaskGroup(of: String?.self) { group in
+        for _ in 0..<8 {
+          group.addTask {
+            do {
+              _ = try SessionStore(path: path)
+              return nil
+            } catch {
+              return "\(error)"
+            }
+          }
+        }
+        var failures: [String] = []
+        for await failure in group { if let failure { failures.append(failure) } }
+        return failures
+      }
+      #expect(failures.isEmpty, "round \(round): \(failures)")
+    }
+  }
 }

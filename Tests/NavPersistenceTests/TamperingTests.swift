@@ -21,7 +21,7 @@ import Testing
 
   func tamper(_ sql: String) throws {
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("DROP TRIGGER events_are_append_only_update; DROP TRIGGER events_are_append_only_delete; PRAGMA foreign_keys = OFF;")
+    try connection.execute("DROP TRIGGER IF EXISTS events_are_append_only_update; DROP TRIGGER IF EXISTS events_are_append_only_delete; PRAGMA foreign_keys = OFF;")
     try connection.execute(sql)
   }
 
@@ -73,5 +73,27 @@ import Testing
   @Test func aChangedSnapshot() throws {
     try tamper("UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 's' AND seq = 8")
     #expect(try firstBadSeq() == 8)
+  }
+
+  @Test func aSessionRowEmptiedOrDeletedIsStillChecked() throws {
+    try tamper("UPDATE sessions SET event_count = 0 WHERE id = 's'")
+    #expect(try firstBadSeq() == 1)
+    try tamper("DELETE FROM sessions WHERE id = 's'")
+    let result = try SessionStore(path: path).verify().first { $0.session.rawValue == "s" }
+    #expect(result?.failure?.reason == "events are stored for this session, but its session row is missing")
+  }
+
+  @Test func anEventThatCannotBeHashedIsNamed() throws {
+    try tamper("UPDATE events SET at = 9223372036854775807 WHERE session_id = 's' AND seq = 4")
+    #expect(try firstBadSeq() == 4)
+  }
+
+  @Test func impossibleCountsAndTimesAreErrorsNotCrashes() throws {
+    try tamper("UPDATE sessions SET event_count = 9223372036854775807, first_at = -9223372036854775808, last_at = 9223372036854775807 WHERE id = 's'")
+    let store = try SessionStore(path: path)
+    #expect(throws: StoreError.self) { try store.append(event("s", .goBackToRoot())) }
+    var rows: [ExportRow] = []
+    try store.export(.sessions) { rows.append($0) }
+    #expect(rows.first { $0.values.first == .text("s") }?.values[4] == .null, "an impossible span is left empty")
   }
 }

@@ -156,7 +156,7 @@ import Testing
     let out = try navstore(["export", "--table", "transitions", "--format", "csv", "--session", "t", "--out", "t.csv"])
     #expect(out.status == 0 && out.stdout.isEmpty)
     let written = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
-    #expect(written == "session,from_screen,to_screen,op,origin,at\r\nt,,x,start,app,2026-11-21T11:00:00.000Z\r\nt,x,y,presentCover,user,2026-11-21T11:00:07.250Z\r\n")
+    #expect(written == "session,from_screen,to_screen,op,at,origin\r\nt,,x,start,2026-11-21T11:00:00.000Z,app\r\nt,x,y,presentCover,2026-11-21T11:00:07.250Z,user\r\n")
     let since = try navstore(["export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z"])
     #expect(since.stdoutLines.count == 4)
   }
@@ -168,7 +168,8 @@ import Testing
     (["export", "--table", "events", "--format", "csv", "--out", "/no/such/folder/x.csv"], "navstore: --out: cannot write '/no/such/folder/x.csv' (does its folder exist and is it writable?)"),
     (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),
-    (["replay", "s", "--speed", "0"], "navstore: --speed must be more than 0 and at most 1000, not 0.0"),
+    (["replay", "s", "--speed", "0"], "navstore: --speed must be from 0.001 to 1000, not 0.0"),
+    (["replay", "s", "--speed", "1e-20"], "navstore: --speed must be from 0.001 to 1000, not 1e-20"),
   ])
   func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
     try seed()

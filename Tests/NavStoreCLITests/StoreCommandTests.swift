@@ -100,6 +100,8 @@ import Testing
     (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: --at: "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
     (["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"),
     (["import", "/"], "navstore: '/' is a folder; import reads a JSON Lines file, or - for standard input"),
+    (["init", "--db", ""], "navstore: --db: the store path is empty"),
+    (["sessions", "--db", "/"], "navstore: '/' is a folder; give --db the path of a store file inside it"),
     (["history", "s-1", "--from", "7"], "navstore: session 's-1' has events up to seq 4; there is no seq 7"),
     (["history", String(repeating: "x", count: 129)], "navstore: invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
   ])
@@ -108,6 +110,35 @@ import Testing
     let result = try NavStoreProcess.run(arguments, in: folder)
     #expect(result.status != 0)
     #expect(result.stderrLines == [message])
+  }
+
+  @Test func aFailedWriteToStandardOutputIsAnError() throws {
+    try seedSession()
+    let process = Process()
+    process.executableURL = NavStoreProcess.binary
+    process.arguments = ["history", "s-1", "--json"]
+    process.currentDirectoryURL = folder
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus != 0)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(stderr == "navstore: cannot write to standard output (No space left on device)\n")
+  }
+
+  @Test func aFailedExportLeavesTheOldFileAsItWas() throws {
+    try seedSession()
+    let file = folder.appendingPathComponent("views.csv")
+    try Data("previous export\n".utf8).write(to: file)
+    let failed = try navstore("export", "--table", "events", "--format", "csv", "--session", "nobody", "--out", "views.csv")
+    #expect(failed.status != 0)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "previous export\n")
+    #expect(!FileManager.default.fileExists(atPath: file.path + ".partial"))
+    let succeeded = try navstore("export", "--table", "sessions", "--format", "csv", "--out", "views.csv")
+    #expect(succeeded.status == 0)
+    #expect(try String(contentsOf: file, encoding: .utf8).hasPrefix("session,events,"))
   }
 
   @Test func theStoreComesFromTheEnvironmentWhenNoDbIsGiven() throws {

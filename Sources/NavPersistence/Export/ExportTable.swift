@@ -17,7 +17,7 @@ public enum ExportTable: String, CaseIterable, Sendable {
     case .events: ["session", "seq", "at", "origin", "op", "screen", "path", "operation", "cause", "hash"]
     case .sessions: ["session", "events", "first_at", "last_at", "duration_ms", "depth"]
     case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms"]
-    case .transitions: ["session", "from_screen", "to_screen", "op", "origin", "at"]
+    case .transitions: ["session", "from_screen", "to_screen", "op", "at", "origin"]
     }
   }
 }

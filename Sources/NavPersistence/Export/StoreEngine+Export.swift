@@ -10,7 +10,7 @@ extension StoreEngine {
         if let since = filter.since, let last = summary.lastAt, last < since { continue }
         var span = ExportValue.null
         if let first = summary.firstAt, let last = summary.lastAt {
-          span = .integer(last.millisecondsSince1970 - first.millisecondsSince1970)
+          span = milliseconds(from: first, to: last).map(ExportValue.integer) ?? .null
         }
         try emit(
           ExportRow(values: [
@@ -120,7 +120,7 @@ private struct ScreenViewReplay {
       try emit(
         ExportRow(values: [
           .text(event.session.rawValue), open.map { .text($0.screen.name) } ?? .null, .text(visible.name),
-          .text(event.operation.name), .text(event.origin.rawValue), .time(event.at),
+          .text(event.operation.name), .time(event.at), .text(event.origin.rawValue),
         ]))
     }
     try close(at: event.at, emit)
@@ -139,11 +139,17 @@ private struct ScreenViewReplay {
     try emit(
       ExportRow(values: [
         .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
-        exit.map(ExportValue.time) ?? .null, .integer(end.millisecondsSince1970 - open.enteredAt.millisecondsSince1970),
+        exit.map(ExportValue.time) ?? .null, milliseconds(from: open.enteredAt, to: end).map(ExportValue.integer) ?? .null,
       ]))
   }
 
   private func include(_ time: Timestamp) -> Bool {
     since.map { time >= $0 } ?? true
   }
+}
+
+/// The milliseconds between two times, or `nil` when a hand-edited store makes it overflow.
+private func milliseconds(from start: Timestamp, to end: Timestamp) -> Int64? {
+  let (difference, overflow) = end.millisecondsSince1970.subtractingReportingOverflow(start.millisecondsSince1970)
+  return overflow ? nil : difference
 }

@@ -28,13 +28,14 @@ enum Migrator {
   /// Applies the migrations the database lacks; returns the version it ends at.
   @discardableResult
   static func migrate(_ connection: SQLiteConnection, now: Int64) throws -> Int {
-    try connection.execute(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT")
     var current = try version(of: connection)
     for migration in migrations where migration.version > current {
       try connection.immediateTransaction {
         // Another process may have migrated between our read and this transaction.
         guard try version(of: connection) < migration.version else { return }
+        // Created in the same transaction, so no other opener ever sees a half-made store.
+        try connection.execute(
+          "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT")
         try connection.execute(migration.sql)
         try connection.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
           .execute([.int(migration.version), .text(migration.name), .integer(now)])

@@ -195,7 +195,8 @@ public final class SessionStore: Sendable {
   }
 
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
-  /// histories that show where each event led.
+  /// histories that show where each event led. `body` runs while the store is locked: it must not
+  /// call this store (that would deadlock, which the lock reports by trapping).
   public func replayHistory(
     of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
   ) throws(StoreError) {
@@ -219,7 +220,8 @@ public final class SessionStore: Sendable {
   }
 
   /// Exports a table, row by row, to `emit`, in one read transaction and constant memory.
-  /// Returns how many rows were emitted.
+  /// Returns how many rows were emitted. `emit` runs while the store is locked: it must not call
+  /// this store.
   @discardableResult
   public func export(
     _ table: ExportTable, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
@@ -242,11 +244,9 @@ public final class SessionStore: Sendable {
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
     try run { engine in
       try engine.read {
-        let ids = try sessions ?? engine.sessionSummaries().map(\.id)
-        return try ids.map { id in
-          _ = try engine.eventCount(of: id)
-          return try engine.verify(id)
-        }
+        let known = try engine.allSessionIDs()
+        if let unknown = sessions?.first(where: { !known.contains($0) }) { throw StoreError.unknownSession(unknown) }
+        return try (sessions ?? known).map { id in try engine.verify(id) }
       }
     }
   }

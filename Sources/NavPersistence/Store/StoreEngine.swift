@@ -73,6 +73,23 @@ final class StoreEngine: @unchecked Sendable {
     return row.count
   }
 
+  /// Every session id in the store: those with a session row and those with events, so a session
+  /// whose row was emptied or deleted behind the store's back is still checked.
+  func allSessionIDs() throws -> [SessionID] {
+    let statement = try connection.statement(
+      "SELECT id FROM sessions UNION SELECT session_id FROM events UNION SELECT session_id FROM snapshots ORDER BY 1")
+    defer { statement.reset() }
+    var ids: [SessionID] = []
+    while try statement.step() {
+      let text = statement.text(0)
+      guard let id = try? SessionID(text) else {
+        throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(text.debugDescription)")
+      }
+      ids.append(id)
+    }
+    return ids
+  }
+
   func sessionSummaries() throws -> [SessionSummary] {
     let statement = try connection.statement(
       "SELECT id, event_count, first_at, last_at, depth FROM sessions WHERE event_count > 0 ORDER BY id")
@@ -108,6 +125,9 @@ final class StoreEngine: @unchecked Sendable {
     let session = event.session
     let row = try sessionRow(session)
     let count = row?.count ?? 0
+    guard count < Int.max else {
+      throw StoreError.unreadableHistory(session: session, seq: count, reason: "the session's event count is impossible; run 'navstore verify'")
+    }
     let next = count + 1
     if let claimed = event.seq, claimed != next {
       if claimed < next, let stored = try storedEvent(session, seq: claimed), stored.hasSameContent(as: event) {
@@ -216,7 +236,7 @@ final class StoreEngine: @unchecked Sendable {
     func failure(_ seq: Int, _ reason: String) -> VerificationResult {
       VerificationResult(session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason))
     }
-    guard let row = try sessionRow(session) else { throw StoreError.unknownSession(session) }
+    let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis, firstAt: nil)
     var snapshots: [Int: [UInt8]] = [:]
     let snapshotQuery = try connection.statement("SELECT seq, state FROM snapshots WHERE session_id = ?")
     defer { snapshotQuery.reset() }
@@ -237,7 +257,10 @@ final class StoreEngine: @unchecked Sendable {
         problem = failure(stored.seq, "the stored event cannot be read")
         return
       }
-      let hash = try HashChain.hash(of: event, after: previous)
+      guard let hash = try? HashChain.hash(of: event, after: previous) else {
+        problem = failure(stored.seq, "the stored event cannot be written in the wire format, so it cannot be hashed")
+        return
+      }
       guard hash == stored.hash else {
         problem = failure(stored.seq, "the hash does not match the chain: the event was changed, or events were removed or reordered")
         return
@@ -258,6 +281,9 @@ final class StoreEngine: @unchecked Sendable {
     }
     if let problem { return problem }
     let last = expectedSeq - 1
+    if row.count < 0 {
+      return failure(1, "events are stored for this session, but its session row is missing")
+    }
     if last != row.count {
       return failure(min(last, row.count) + 1, "the session records \(row.count) events but \(last) are stored")
     }

@@ -28,7 +28,7 @@ struct ExportCommand: ParsableCommand {
         sessions      session, events, first_at, last_at, duration_ms, depth
         screen-views  session, screen, path, entered_at, exited_at, duration_ms
                       (one row per period a screen was on top; exited_at empty while it still is)
-        transitions   session, from_screen, to_screen, op, origin, at
+        transitions   session, from_screen, to_screen, op, at, origin
 
       CSV has a header row and RFC 4180 quoting. Rows stream from SQLite in constant memory.
 

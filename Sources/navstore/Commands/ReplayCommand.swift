@@ -43,8 +43,8 @@ struct ReplayCommand: ParsableCommand {
   func validate() throws {
     _ = try parseSessionID(session)
     if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
-    guard speed.isFinite, speed > 0, speed <= 1000 else {
-      throw ValidationError("--speed must be more than 0 and at most 1000, not \(speed)")
+    guard speed.isFinite, speed >= 0.001, speed <= 1000 else {
+      throw ValidationError("--speed must be from 0.001 to 1000, not \(speed)")
     }
     if noWait && speed != 1 { throw ValidationError("--speed and --no-wait cannot be used together") }
   }

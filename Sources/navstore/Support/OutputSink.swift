@@ -6,6 +6,8 @@ import NavPersistence
 final class OutputSink {
   private let handle: FileHandle
   private let closesHandle: Bool
+  /// For a file: the partial file written, and the path it becomes when the export completes.
+  private var pending: (partial: String, final: String)?
   private var buffer: [UInt8] = []
   private let description: String
 
@@ -16,14 +18,21 @@ final class OutputSink {
     description = "standard output"
   }
 
-  /// A file, created or truncated.
+  /// A file. Rows go to `PATH.partial` first, renamed to `PATH` by `close()`, so a failed
+  /// export never leaves a truncated file, nor empties an existing one.
   init(path: String) throws(CLIError) {
-    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+    let partial = path + ".partial"
+    guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
       throw CLIError("--out: cannot write '\(path)' (does its folder exist and is it writable?)")
     }
     self.handle = handle
     closesHandle = true
     description = "'\(path)'"
+    pending = (partial, path)
+  }
+
+  deinit {
+    if let pending { try? FileManager.default.removeItem(atPath: pending.partial) }
   }
 
   func write(_ text: String) throws(CLIError) {
@@ -41,8 +50,17 @@ final class OutputSink {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Writes what is left and, for a file, moves it into place.
   func close() throws(CLIError) {
     try flush()
     if closesHandle { try? handle.close() }
+    guard let pending else { return }
+    do {
+      if FileManager.default.fileExists(atPath: pending.final) { try FileManager.default.removeItem(atPath: pending.final) }
+      try FileManager.default.moveItem(atPath: pending.partial, toPath: pending.final)
+      self.pending = nil
+    } catch {
+      throw CLIError("--out: cannot move the export into '\(pending.final)': \(error.localizedDescription)")
+    }
   }
 }

@@ -31,7 +31,8 @@ struct ReplayPlayer {
       if let speed {
         let due = Double(step.atMs) / speed
         let elapsed = Date().timeIntervalSince(started) * 1000
-        guard Interruption.sleep(milliseconds: Int((due - elapsed).rounded(.up))) else {
+        let wait = min(max(0, (due - elapsed).rounded(.up)), Double(Int32.max))
+        guard Interruption.sleep(milliseconds: Int(wait)) else {
           throw CLIError("replay interrupted before step \(step.step) of \(steps.count)")
         }
       }

@@ -23,6 +23,11 @@ struct StoreOption: ParsableArguments {
   static func open(
     path: String, forWriting: Bool, snapshotInterval: Int = StoreOptions.defaultSnapshotInterval
   ) throws(CLIError) -> SessionStore {
+    guard !path.isEmpty else { throw CLIError("--db: the store path is empty") }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw CLIError("'\(path)' is a folder; give --db the path of a store file inside it")
+    }
     do {
       return try SessionStore(
         path: path,

@@ -1,0 +1,78 @@
+import Foundation
+import NavCore
+import NavPersistence
+
+/// 6. Bytes on disk per event, and the peak memory (max RSS) of import and export, each run in a
+/// child process at two sizes, to show memory does not grow with the table.
+enum Footprint {
+  static func measure(storePath: String, workload: Workload) throws -> [Measurement] {
+    let connection = try SQLiteConnection(path: storePath, mode: .readWrite(create: false))
+    try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    let size = (try FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
+    var results = [
+      Measurement(
+        scenario: "6 bytes on disk per event", ours: Double(size) / Double(workload.events.count), anchorName: "-", anchor: nil,
+        unit: "bytes", rows: workload.events.count, note: "snapshots every 100 events included")
+    ]
+    for count in [workload.events.count / 10, workload.events.count] {
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-\(count).jsonl").path
+      try writeJSONLines(workload.events.prefix(count), to: file)
+      let store = freshStorePath("footprint-\(count)")
+      let importPeak = try peakMemory(["--child", "import", file, store])
+      let exportPeak = try peakMemory(["--child", "export", store])
+      results.append(Measurement(scenario: "6 peak memory, import", ours: importPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count, note: "JSON Lines file, one transaction"))
+      results.append(Measurement(scenario: "6 peak memory, export", ours: exportPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count, note: "events to CSV"))
+      try? FileManager.default.removeItem(atPath: file)
+    }
+    return results
+  }
+
+  static func writeJSONLines(_ events: ArraySlice<AnyEvent>, to path: String) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+      throw BenchmarkError("cannot write \(path)")
+    }
+    var buffer: [UInt8] = []
+    for event in events {
+      buffer.append(contentsOf: try WireFormat.canonicalString(event).utf8)
+      buffer.append(0x0A)
+      if buffer.count > 1 << 20 {
+        try handle.write(contentsOf: buffer)
+        buffer.removeAll(keepingCapacity: true)
+      }
+    }
+    try handle.write(contentsOf: buffer)
+    try handle.close()
+  }
+
+  /// Runs this benchmark binary as a child with `arguments` and returns its max RSS in MiB.
+  static func peakMemory(_ arguments: [String]) throws -> Double {
+    let executable = CommandLine.arguments[0]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else { throw BenchmarkError("cannot start \(arguments)") }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    guard status == 0 else { throw BenchmarkError("child \(arguments) failed with status \(status)") }
+    return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
+  }
+}
+
+/// What the measured child processes do.
+enum Children {
+  static func run(_ arguments: [String]) throws {
+    switch arguments.first {
+    case "import":
+      guard arguments.count == 3, let handle = FileHandle(forReadingAtPath: arguments[1]) else { throw BenchmarkError("usage") }
+      let store = try SessionStore(path: arguments[2])
+      try store.importJSONLines(from: LineReader(handle: handle))
+    case "export":
+      guard arguments.count == 2 else { throw BenchmarkError("usage") }
+      let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))
+      try Scenarios.exportEventsCSV(store, to: "/dev/null")
+    default:
+      throw BenchmarkError("unknown child \(arguments)")
+    }
+  }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import NavCore
+import NavPersistence
+
+// navstore-benchmarks [--quick] [--json FILE]
+//   Runs every scenario, prints a table and writes it as JSON (default: benchmarks.json).
+// navstore-benchmarks --child import FILE.jsonl STORE | --child export STORE
+//   The import and export whose peak memory the parent measures.
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+if arguments.first == "--child" {
+  try Children.run(Array(arguments.dropFirst()))
+  exit(0)
+}
+
+let quick = arguments.contains("--quick")
+let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? "benchmarks.json"
+let sizes = quick ? Sizes.quick : Sizes.full
+print("NavStore benchmarks (\(quick ? "quick" : "full") run, SQLite \(SQLiteLibrary.version))")
+var results: [Measurement] = []
+
+print("generating \(sizes.importCount) events...")
+let big = try Workload.make(count: sizes.importCount)
+let small = try Workload.make(count: sizes.append)
+
+print("1 append...")
+results.append(try Scenarios.append(small))
+print("2 import...")
+let (versusRaw, versusGRDB, importedStore) = try Scenarios.bulkImport(big, batch: 10_000)
+results += [versusRaw, versusGRDB]
+print("3 rehydrate...")
+results += try Scenarios.rehydrate(storePath: importedStore, session: big.session, at: sizes.rehydrateAt)
+print("4 export...")
+results.append(try Scenarios.export(storePath: importedStore, rows: big.events.count))
+print("5 plan...")
+results += try Scenarios.plan(routes: sizes.planRoutes)
+print("6 size and memory...")
+results += try Footprint.measure(storePath: importedStore, workload: big)
+
+print("")
+printTable(results)
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+try encoder.encode(results).write(to: URL(fileURLWithPath: jsonPath))
+print("\nwritten to \(jsonPath)")
