@@ -44,18 +44,29 @@ enum Footprint {
     try handle.close()
   }
 
-  /// Runs this benchmark binary as a child with `arguments` and returns its max RSS in MiB.
+  /// Runs this benchmark binary as a child with `arguments` and returns its peak resident
+  /// memory in MiB, as the child itself reads it (`VmHWM`): a spawned child's `ru_maxrss` can
+  /// include the parent's footprint, which here holds the whole workload.
   static func peakMemory(_ arguments: [String]) throws -> Double {
-    let executable = CommandLine.arguments[0]
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else { throw BenchmarkError("cannot start \(arguments)") }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    guard status == 0 else { throw BenchmarkError("child \(arguments) failed with status \(status)") }
-    return Double(usage.ru_maxrss) / 1024  // Linux reports KiB
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let kibibytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      throw BenchmarkError("child \(arguments) failed: \(text)")
+    }
+    return kibibytes / 1024
+  }
+
+  /// This process's peak resident memory in KiB, from /proc/self/status.
+  static func ownPeakKibibytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
   }
 }
 
@@ -74,5 +85,6 @@ enum Children {
     default:
       throw BenchmarkError("unknown child \(arguments)")
     }
+    print(Footprint.ownPeakKibibytes())
   }
 }

@@ -181,13 +181,14 @@ struct StepPlanner<Screen: NavigationScreen> {
       if let targetChild { transform(at: childPath, to: targetChild) }
     }
 
-    // Add the target's routes, one per step, each built up before the next covers it.
+    // Add the target's routes, one per step, each built up before the next covers it. The
+    // stack is grown in place, so a restore of n routes costs O(n) here, not O(n²).
     for index in kept..<target.count {
-      guard case .stack(var grown)? = node(at: path) else { return }
       var route = target[index]
       route.child = route.child?.launchState
-      grown.append(route)
-      replace(at: path, with: .stack(grown))
+      current.modify(at: path.steps[...]) { coordinator in
+        coordinator.perform(.append(route))
+      }
       if host.mergesPushes, route.style.isPush, steps.count > 1, lastChange == .routes(of: path) {
         steps[steps.count - 1] = current
       } else {
