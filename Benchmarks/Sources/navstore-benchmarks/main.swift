@@ -17,26 +17,39 @@ if arguments.first == "--child" {
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? "benchmarks.json"
 let sizes = quick ? Sizes.quick : Sizes.full
+// --only N runs scenario N alone (for profiling one thing).
+let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+func wanted(_ scenario: Int) -> Bool { only.map { $0 == scenario } ?? true }
 print("NavStore benchmarks (\(quick ? "quick" : "full") run, SQLite \(SQLiteLibrary.version))")
 var results: [Measurement] = []
 
-print("generating \(sizes.importCount) events...")
-let big = try Workload.make(count: sizes.importCount)
-let small = try Workload.make(count: sizes.append)
-
-print("1 append...")
-results.append(try Scenarios.append(small))
-print("2 import...")
-let (versusRaw, versusGRDB, importedStore) = try Scenarios.bulkImport(big, batch: 10_000)
-results += [versusRaw, versusGRDB]
-print("3 rehydrate...")
-results += try Scenarios.rehydrate(storePath: importedStore, session: big.session, at: sizes.rehydrateAt)
-print("4 export...")
-results.append(try Scenarios.export(storePath: importedStore, rows: big.events.count))
-print("5 plan...")
-results += try Scenarios.plan(routes: sizes.planRoutes)
-print("6 size and memory...")
-results += try Footprint.measure(storePath: importedStore, workload: big)
+if wanted(1) {
+  print("1 append...")
+  results.append(try Scenarios.append(try Workload.make(count: sizes.append)))
+}
+if [2, 3, 4, 6].contains(where: wanted) {
+  print("generating \(sizes.importCount) events...")
+  let big = try Workload.make(count: sizes.importCount)
+  print("2 import...")
+  let (versusRaw, versusGRDB, importedStore) = try Scenarios.bulkImport(big, batch: 10_000)
+  if wanted(2) { results += [versusRaw, versusGRDB] }
+  if wanted(3) {
+    print("3 rehydrate...")
+    results += try Scenarios.rehydrate(storePath: importedStore, session: big.session, at: sizes.rehydrateAt)
+  }
+  if wanted(4) {
+    print("4 export...")
+    results.append(try Scenarios.export(storePath: importedStore, rows: big.events.count))
+  }
+  if wanted(6) {
+    print("6 size and memory...")
+    results += try Footprint.measure(storePath: importedStore, workload: big)
+  }
+}
+if wanted(5) {
+  print("5 plan...")
+  results += try Scenarios.plan(routes: sizes.planRoutes)
+}
 
 print("")
 printTable(results)

@@ -97,19 +97,37 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   let host: HostProfile
-  private(set) var steps: [Coordinator<Screen>]
+  private var recorded: [Coordinator<Screen>]
   private var current: Coordinator<Screen>
   private var lastChange: Change = .elsewhere
+  /// Pushes that joined the last step are written into it only when the run of them ends, so
+  /// `current` stays uniquely owned and each push is appended in place.
+  private var lastStepIsStale = false
+
+  /// The steps so far, the last one brought up to date.
+  var steps: [Coordinator<Screen>] {
+    mutating get {
+      flushJoinedPushes()
+      return recorded
+    }
+  }
 
   init(host: HostProfile, firstStep: Coordinator<Screen>) {
     self.host = host
     self.current = firstStep
-    self.steps = [firstStep]
+    self.recorded = [firstStep]
   }
 
   private mutating func record(_ change: Change) {
-    steps.append(current)
+    flushJoinedPushes()
+    recorded.append(current)
     lastChange = change
+  }
+
+  private mutating func flushJoinedPushes() {
+    guard lastStepIsStale else { return }
+    recorded[recorded.count - 1] = current
+    lastStepIsStale = false
   }
 
   private func node(at path: CoordinatorPath) -> Coordinator<Screen>? {
@@ -117,6 +135,7 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   private mutating func replace(at path: CoordinatorPath, with coordinator: Coordinator<Screen>) {
+    flushJoinedPushes()
     current.modify(at: path.steps[...]) { $0 = coordinator }
   }
 
@@ -186,11 +205,13 @@ struct StepPlanner<Screen: NavigationScreen> {
     for index in kept..<target.count {
       var route = target[index]
       route.child = route.child?.launchState
+      let joinsLastStep = host.mergesPushes && route.style.isPush && recorded.count > 1 && lastChange == .routes(of: path)
+      if !joinsLastStep { flushJoinedPushes() }
       current.modify(at: path.steps[...]) { coordinator in
         coordinator.perform(.append(route))
       }
-      if host.mergesPushes, route.style.isPush, steps.count > 1, lastChange == .routes(of: path) {
-        steps[steps.count - 1] = current
+      if joinsLastStep {
+        lastStepIsStale = true
       } else {
         record(.routes(of: path))
       }
