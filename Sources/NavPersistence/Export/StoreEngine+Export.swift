@@ -3,7 +3,7 @@ import NavCore
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.
 extension StoreEngine {
-  func export(_ table: ExportTable, filter: ExportFilter, _ emit: (ExportRow) throws -> Void) throws {
+  func export(_ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws -> Void) throws {
     switch table {
     case .sessions:
       for summary in try sessionSummaries() where filter.session.map({ $0 == summary.id }) ?? true {
@@ -20,33 +20,36 @@ extension StoreEngine {
           ]))
       }
     case .events:
-      try scanEvents(filter: filter, since: filter.since) { row, event in
-        let screen: ExportValue =
-          switch event.operation.kind {
-          case .push(let screen, _), .presentSheet(let screen, _, _), .presentCover(let screen, _, _),
-            .updateScreen(_, let screen):
-            .text(ScreenName.of(screen))
-          default: .null
-          }
+      try scanEvents(filter: filter, since: filter.since, decode: false) { row, _ in
+        // The stored operation is canonical JSON: parsing it gives every column without
+        // decoding typed values (the JSON Lines form still needs the whole event).
+        let operation = (try? JSONParser.parse(row.op)) ?? .null
+        let members = operation.objectValue ?? [:]
+        let event = format == .jsonl ? try row.decoded() : nil
         try emit(
           ExportRow(
             values: [
-              .text(event.session.rawValue), .integer(Int64(row.seq)), .time(event.at), .text(event.origin.rawValue),
-              .text(event.operation.name), screen,
-              event.operation.path.isTop ? .text("[]") : .text((try? WireFormat.canonicalString(event.operation.path)) ?? "[]"),
+              .text(row.session.rawValue), .integer(Int64(row.seq)), .time(Timestamp(millisecondsSince1970: row.at)),
+              .text(row.origin), members["op"]?.stringValue.map(ExportValue.text) ?? .null,
+              members["screen"].map { .text(ScreenName.of($0)) } ?? .null,
+              .text(members["path"]?.canonicalString ?? "[]"),
               .text(String(decoding: row.op, as: UTF8.self)), row.cause.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
               .text(HashChain.hex(row.hash)),
             ], event: event))
       }
     case .screenViews, .transitions:
       var replay = ScreenViewReplay(table: table, since: filter.since)
-      try scanEvents(filter: filter, since: nil) { _, event in try replay.apply(event, emit) }
+      try scanEvents(filter: filter, since: nil, decode: true) { _, event in
+        if let event { try replay.apply(event, emit) }
+      }
       try replay.finishSession(emit)
     }
   }
 
   /// Every event in (session, seq) order, decoded, optionally from a time on.
-  private func scanEvents(filter: ExportFilter, since: Timestamp?, _ body: (StoredEventRow, AnyEvent) throws -> Void) throws {
+  private func scanEvents(
+    filter: ExportFilter, since: Timestamp?, decode: Bool, _ body: (StoredEventRow, AnyEvent?) throws -> Void
+  ) throws {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     if let session = filter.session {
@@ -72,7 +75,7 @@ extension StoreEngine {
       let row = StoredEventRow(
         session: session, seq: statement.int(1), at: statement.int64(2), origin: statement.text(3),
         op: statement.textBytes(4), cause: statement.isNull(5) ? nil : statement.textBytes(5), hash: statement.blob(6))
-      try body(row, try row.decoded())
+      try body(row, decode ? try row.decoded() : nil)
     }
   }
 }

@@ -223,14 +223,16 @@ public final class SessionStore: Sendable {
   /// Returns how many rows were emitted. `emit` runs while the store is locked: it must not call
   /// this store.
   @discardableResult
+  /// `format` says which form the rows will be written in (the events table's JSON Lines rows
+  /// carry the whole event).
   public func export(
-    _ table: ExportTable, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
+    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
     try run { engine in
       try engine.read {
         if let session = filter.session { _ = try engine.eventCount(of: session) }
         var rows = 0
-        try engine.export(table, filter: filter) { row in
+        try engine.export(table, format: format, filter: filter) { row in
           try emit(row)
           rows += 1
         }

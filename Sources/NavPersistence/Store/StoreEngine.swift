@@ -110,9 +110,10 @@ final class StoreEngine: @unchecked Sendable {
     return summaries
   }
 
-  /// The session's last seq and state, from the cache when it is still true.
-  func head(of session: SessionID) throws -> Head? {
-    guard let row = try sessionRow(session), row.count > 0 else { return nil }
+  /// The session's last seq and state, from the cache when it is still true. `row` saves a query
+  /// when the caller has just read the session's row.
+  func head(of session: SessionID, row knownRow: SessionRow? = nil) throws -> Head? {
+    guard let row = try knownRow ?? sessionRow(session), row.count > 0 else { return nil }
     if let cached = heads[session], cached.seq == row.count, cached.hash == row.headHash { return cached }
     let head = Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count))
     heads[session] = head
@@ -134,12 +135,12 @@ final class StoreEngine: @unchecked Sendable {
         if let hash = event.hash, hash != stored.hash {
           throw StoreError.hashMismatch(session: session, seq: claimed, claimed: hash, computed: stored.hash ?? "")
         }
-        let current = try head(of: session)
+        let current = try head(of: session, row: row)
         return AppendOutcome(event: stored, state: current?.state ?? .stack([]), wasAlreadyStored: true)
       }
       throw StoreError.conflict(session: session, expected: claimed, actual: next)
     }
-    let current = count == 0 ? nil : try head(of: session)
+    let current = count == 0 ? nil : try head(of: session, row: row)
     let state: AnyCoordinator
     do {
       state = try event.operation.apply(to: current?.state)
@@ -149,7 +150,10 @@ final class StoreEngine: @unchecked Sendable {
     var stored = event
     stored.seq = next
     stored.hash = nil
-    let hash = try HashChain.hash(of: stored, after: current?.hash ?? HashChain.genesis)
+    // One encoding serves both the hash and the stored operation text.
+    let tree = try WireFormat.tree(of: stored)
+    let hash = HashChain.hash(ofTree: tree, after: current?.hash ?? HashChain.genesis)
+    let operationText = try tree.objectValue?["op"]?.canonicalString ?? WireFormat.canonicalString(event.operation)
     let hashText = HashChain.hex(hash)
     if let claimed = event.hash, claimed != hashText {
       throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
@@ -164,7 +168,7 @@ final class StoreEngine: @unchecked Sendable {
       "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
     ).execute([
       .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
-      .text(try WireFormat.canonicalString(event.operation)), .optionalText(event.cause?.canonicalString),
+      .text(operationText), .optionalText(event.cause?.canonicalString),
       .blob(hash),
     ])
     try connection.statement(

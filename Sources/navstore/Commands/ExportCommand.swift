@@ -69,7 +69,7 @@ struct ExportCommand: ParsableCommand {
     if let header = ExportEncoding.header(table, format: format) { try sink.write(header) }
     var rows = 0
     _ = try storeCall { () throws(StoreError) in
-      try opened.export(table, filter: filter) { row in
+      try opened.export(table, format: format, filter: filter) { row in
         try sink.write(ExportEncoding.line(row, table: table, format: format))
         rows += 1
         progress.update(rows)
