@@ -100,7 +100,7 @@ enum Scenarios {
     var buffer: [UInt8] = []
     buffer.append(contentsOf: (ExportEncoding.header(.events, format: .csv) ?? "").utf8)
     try store.export(.events) { row in
-      buffer.append(contentsOf: ExportEncoding.line(row, table: .events, format: .csv).utf8)
+      ExportEncoding.append(row, table: .events, format: .csv, to: &buffer)
       if buffer.count >= 1 << 16 {
         try handle.write(contentsOf: buffer)
         buffer.removeAll(keepingCapacity: true)

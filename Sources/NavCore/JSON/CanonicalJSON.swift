@@ -79,6 +79,9 @@ enum CanonicalJSON {
   static func format(_ number: Double) -> String {
     if number == 0 { return "0" }  // also -0
     guard number.isFinite else { return "null" }  // unreachable: parser and encoder refuse these
+    // Integers below 10^18 print as their digits under ECMAScript's rules too: skip the
+    // shortest-digits detour (the common case: counts, indices, ids).
+    if abs(number) < 1e18, number.rounded(.towardZero) == number { return String(Int64(number)) }
     let (digits, pointPosition) = decimalDigits(of: abs(number))
     let sign = number < 0 ? "-" : ""
     let k = digits.count

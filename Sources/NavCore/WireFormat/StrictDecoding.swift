@@ -6,7 +6,9 @@ typealias WireContainer = KeyedDecodingContainer<AnyCodingKey>
 extension KeyedDecodingContainer where Key == AnyCodingKey {
   /// Refuses any field not in `allowed`, naming it and listing what is allowed.
   func rejectUnknownFields(allowed: [String], in what: String) throws {
-    for key in allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !allowed.contains(key.stringValue) {
+    let keys = allKeys
+    guard !keys.allSatisfy({ allowed.contains($0.stringValue) }) else { return }
+    for key in keys.sorted(by: { $0.stringValue < $1.stringValue }) where !allowed.contains(key.stringValue) {
       let expected = allowed.isEmpty ? "no other fields" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
       throw failure(
         at: [key], "unknown field \"\(key.stringValue)\" in \(what) (allowed: \(expected))")

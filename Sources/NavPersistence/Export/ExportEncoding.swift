@@ -10,25 +10,56 @@ public enum ExportEncoding {
 
   /// One row as a line, with its line break.
   public static func line(_ row: ExportRow, table: ExportTable, format: ExportFormat) -> String {
+    var bytes: [UInt8] = []
+    append(row, table: table, format: format, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends one row as a line, with its line break, to a byte buffer (what exports stream).
+  public static func append(_ row: ExportRow, table: ExportTable, format: ExportFormat, to bytes: inout [UInt8]) {
     switch format {
     case .csv:
-      return row.values.map { csvField(text(of: $0)) }.joined(separator: ",") + "\r\n"
+      for (position, value) in row.values.enumerated() {
+        if position > 0 { bytes.append(UInt8(ascii: ",")) }
+        appendCSVField(text(of: value), to: &bytes)
+      }
+      bytes.append(contentsOf: [0x0D, 0x0A])
     case .jsonl:
-      if table == .events, let event = row.event, let text = try? WireFormat.canonicalString(event) {
-        return text + "\n"
-      }
-      var members: [String: JSONValue] = [:]
-      for (column, value) in zip(table.columns, row.values) {
-        members[column] = json(of: value)
-      }
-      return JSONValue.object(members).canonicalString + "\n"
+      bytes.append(contentsOf: jsonLine(row, table: table).utf8)
     }
+  }
+
+  private static func jsonLine(_ row: ExportRow, table: ExportTable) -> String {
+    if table == .events, let event = row.event, let text = try? WireFormat.canonicalString(event) {
+      return text + "\n"
+    }
+    var members: [String: JSONValue] = [:]
+    for (column, value) in zip(table.columns, row.values) {
+      members[column] = json(of: value)
+    }
+    return JSONValue.object(members).canonicalString + "\n"
   }
 
   /// A field quoted when it holds a comma, a quote or a line break; quotes doubled (RFC 4180).
   public static func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-    return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    var bytes: [UInt8] = []
+    appendCSVField(text, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// `csvField`, byte by byte into a buffer: no `Character` walking, no bridging.
+  static func appendCSVField(_ text: String, to bytes: inout [UInt8]) {
+    let utf8 = text.utf8
+    guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+      bytes.append(contentsOf: utf8)
+      return
+    }
+    bytes.append(0x22)
+    for byte in utf8 {
+      if byte == 0x22 { bytes.append(0x22) }
+      bytes.append(byte)
+    }
+    bytes.append(0x22)
   }
 
   static func text(of value: ExportValue) -> String {

@@ -70,7 +70,7 @@ struct ExportCommand: ParsableCommand {
     var rows = 0
     _ = try storeCall { () throws(StoreError) in
       try opened.export(table, format: format, filter: filter) { row in
-        try sink.write(ExportEncoding.line(row, table: table, format: format))
+        try sink.write { bytes in ExportEncoding.append(row, table: table, format: format, to: &bytes) }
         rows += 1
         progress.update(rows)
       }

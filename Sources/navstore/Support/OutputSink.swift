@@ -40,6 +40,12 @@ final class OutputSink {
     if buffer.count >= 1 << 16 { try flush() }
   }
 
+  /// Lets `body` append bytes straight into the buffer (an export row, without a `String`).
+  func write(with body: (inout [UInt8]) -> Void) throws(CLIError) {
+    body(&buffer)
+    if buffer.count >= 1 << 16 { try flush() }
+  }
+
   func flush() throws(CLIError) {
     guard !buffer.isEmpty else { return }
     do {
