@@ -69,7 +69,7 @@ extension StoreEngine {
     while try statement.step() {
       let id = statement.text(0)
       if session?.rawValue != id {
-        session = try SessionID(id)
+        session = try Self.storedSessionID(id)
       }
       guard let session else { continue }
       let row = StoredEventRow(

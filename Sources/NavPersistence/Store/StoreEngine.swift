@@ -81,13 +81,15 @@ final class StoreEngine: @unchecked Sendable {
     defer { statement.reset() }
     var ids: [SessionID] = []
     while try statement.step() {
-      let text = statement.text(0)
-      guard let id = try? SessionID(text) else {
-        throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(text.debugDescription)")
-      }
-      ids.append(id)
+      ids.append(try Self.storedSessionID(statement.text(0)))
     }
     return ids
+  }
+
+  /// A session id read back from the file, which a hand edit may have made invalid.
+  static func storedSessionID(_ text: String) throws -> SessionID {
+    if let id = try? SessionID(text) { return id }
+    throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(text.debugDescription)")
   }
 
   func sessionSummaries() throws -> [SessionSummary] {
@@ -96,10 +98,7 @@ final class StoreEngine: @unchecked Sendable {
     defer { statement.reset() }
     var summaries: [SessionSummary] = []
     while try statement.step() {
-      let id = statement.text(0)
-      guard let session = try? SessionID(id) else {
-        throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(id.debugDescription)")
-      }
+      let session = try Self.storedSessionID(statement.text(0))
       summaries.append(
         SessionSummary(
           id: session, eventCount: statement.int(1),
