@@ -84,3 +84,46 @@ import Testing
     #expect(try SessionStore(path: path).schemaVersion() == SessionStore.latestSchemaVersion)
   }
 }
+
+/// A full disk (forced with a page cap): a clear error, nothing half-written, the store still
+/// verifies, and appends work again once there is space.
+@Suite struct DiskFullTests {
+  @Test func aFullStoreRefusesCleanlyAndRecovers() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("full.sqlite")
+    do {
+      let store = try SessionStore(path: path)
+      try store.append(event("s", .start(.stack(stack("R+")))))
+    }
+    let pages = try SQLiteConnection(path: path, mode: .readOnly).integer("PRAGMA page_count") ?? 0
+    let capped = try SessionStore(path: path, options: StoreOptions(maximumPageCount: Int(pages) + 2))
+    var appended = 0
+    var failure: StoreError?
+    let big = JSONValue.string(String(repeating: "x", count: 2_000))
+    for index in 0..<200 {
+      do {
+        try capped.append(event("s", .presentSheet(["page": big, "index": .number(Double(index))])))
+        appended += 1
+      } catch {
+        failure = error
+        break
+      }
+    }
+    guard case .diskFull(let sqliteError)? = failure else {
+      Issue.record("expected a disk-full error, got \(String(describing: failure))")
+      return
+    }
+    #expect(sqliteError.isFull)
+    #expect(failure?.description.hasPrefix("the disk or the store is full; nothing was written") == true)
+    let before = try dump(path)
+    #expect(throws: StoreError.self) { try capped.append(event("s", .presentSheet(["page": big]))) }
+    #expect(try dump(path) == before, "a failed append changed the store")
+    #expect(try capped.verify().allSatisfy(\.isIntact))
+    #expect(try capped.history(of: sessionID("s")).count == appended + 1)
+    // With room again, appends go on from where they stopped.
+    let roomy = try SessionStore(path: path)
+    let next = try roomy.append(event("s", .dismiss()))
+    #expect(next.event.seq == appended + 2)
+    #expect(try roomy.verify().allSatisfy(\.isIntact))
+  }
+}

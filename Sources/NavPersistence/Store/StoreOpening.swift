@@ -40,6 +40,9 @@ enum StoreOpening {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
         try Migrator.migrate(connection, now: Int64(Date().timeIntervalSince1970 * 1000))
+        if let pages = options.maximumPageCount {
+          try connection.execute("PRAGMA max_page_count = \(max(1, pages))")
+        }
       }
     } catch let error as StoreError {
       throw error

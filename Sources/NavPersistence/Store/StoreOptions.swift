@@ -27,6 +27,9 @@ public struct StoreOptions: Sendable, Hashable {
   public var busyTimeoutMilliseconds: Int32
   /// Whether the store may be written.
   public var access: Access
+  /// A cap on the store's size, in database pages (usually 4 KiB each): writes that would grow
+  /// it further fail with `.diskFull` and are rolled back, as on a full disk. `nil`: no cap.
+  public var maximumPageCount: Int?
 
   /// The default snapshot interval.
   public static let defaultSnapshotInterval = 100
@@ -34,11 +37,12 @@ public struct StoreOptions: Sendable, Hashable {
   /// Creates options.
   public init(
     snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
-    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite
+    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite, maximumPageCount: Int? = nil
   ) {
     self.snapshotInterval = max(1, snapshotInterval)
     self.durability = durability
     self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     self.access = access
+    self.maximumPageCount = maximumPageCount
   }
 }
