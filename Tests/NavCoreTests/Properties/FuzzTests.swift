@@ -1,0 +1,97 @@
+import Foundation
+import NavCore
+import NavTestSupport
+import Testing
+
+/// Random and mutated input for the decoders and `apply`: nothing traps, every rejection is the
+/// typed error of its layer, and whatever is accepted round-trips.
+///
+/// 3,000 cases per test by default; `NAVSTORE_FUZZ_CASES=100000 swift test --filter Fuzz` is the
+/// long mode.
+@Suite struct FuzzTests {
+  static var cases: Int {
+    ProcessInfo.processInfo.environment["NAVSTORE_FUZZ_CASES"].flatMap(Int.init) ?? 3_000
+  }
+
+  /// A small seeded generator, so a failing case can be replayed from its printed seed.
+  struct Seeded: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+  }
+
+  /// A valid event line, then mutated: bytes flipped, inserted, deleted, duplicated, truncated.
+  static func mutatedLine(session: SessionID, using rng: inout Seeded) -> [UInt8] {
+    let state = RandomTrees.coordinator(depth: 2, using: &rng)
+    let operation = Int.random(in: 0..<4, using: &rng) == 0 ? AnyOperation.start(state) : RandomTrees.operation(for: state, using: &rng)
+    let event = AnyEvent(
+      session: session, seq: Int.random(in: 1...9, using: &rng),
+      at: Timestamp(millisecondsSince1970: Int64.random(in: 0...4_000_000_000_000, using: &rng)), operation: operation)
+    var bytes = Array(((try? WireFormat.canonicalString(event)) ?? "{}").utf8)
+    let interesting: [UInt8] = Array(#"{}[]",:0-9e.\u"#.utf8) + [0x00, 0x7F, 0xC3, 0xFF, 0xED, 0xA0]
+    for _ in 0..<Int.random(in: 0...6, using: &rng) where !bytes.isEmpty {
+      let index = Int.random(in: 0..<bytes.count, using: &rng)
+      switch Int.random(in: 0..<6, using: &rng) {
+      case 0: bytes[index] = interesting.randomElement(using: &rng) ?? 0
+      case 1: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: index)
+      case 2: bytes.remove(at: index)
+      case 3: bytes.insert(contentsOf: bytes[index..<min(bytes.count, index + 12)], at: index)
+      case 4: bytes.removeSubrange(index...)
+      default: bytes[index] = UInt8.random(in: 0...255, using: &rng)
+      }
+    }
+    return bytes
+  }
+
+  @Test func mutatedEventLinesDecodeOrFailWithATypedError() throws {
+    let session = try SessionID("fuzz")
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = Seeded(state: seed)
+    var accepted = 0
+    for _ in 0..<Self.cases {
+      let line = Self.mutatedLine(session: session, using: &rng)
+      do throws(WireFormatError) {
+        let event = try WireFormat.decode(AnyEvent.self, from: line)
+        accepted += 1
+        let again = try WireFormat.decode(AnyEvent.self, from: try WireFormat.canonicalString(event))
+        #expect(again == event, "seed \(seed): an accepted line does not round-trip: \(String(decoding: line, as: UTF8.self))")
+      } catch {
+        #expect(!error.description.isEmpty)
+      }
+    }
+    #expect(accepted > 0, "seed \(seed): the mutations never left a valid line; the fuzzer tests only the parser")
+  }
+
+  @Test func randomBytesNeverTrapTheParser() {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = Seeded(state: seed)
+    for _ in 0..<Self.cases {
+      let bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+      _ = try? JSONParser.parse(bytes)
+      _ = try? WireFormat.decode(AnyOperation.self, from: bytes)
+    }
+  }
+
+  @Test func decodedOperationsApplyOrFailWithATypedError() throws {
+    let session = try SessionID("fuzz")
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = Seeded(state: seed)
+    for _ in 0..<Self.cases {
+      let state = RandomTrees.coordinator(depth: 3, using: &rng)
+      let line = Self.mutatedLine(session: session, using: &rng)
+      guard let event = try? WireFormat.decode(AnyEvent.self, from: line) else { continue }
+      var mutated = state
+      do throws(NavigationError) {
+        try mutated.apply(event.operation)
+        #expect(mutated.structureError() == nil, "seed \(seed)")
+      } catch {
+        #expect(mutated == state, "seed \(seed): a rejected operation changed the state")
+      }
+    }
+  }
+}
