@@ -127,3 +127,30 @@ import Testing
     #expect(try roomy.verify().allSatisfy(\.isIntact))
   }
 }
+
+/// A store file cut short (a copy interrupted, a damaged disk): one clear error, file untouched.
+@Suite struct TruncatedFileTests {
+  @Test func aTruncatedStoreIsRefusedUntouched() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("cut.sqlite")
+    do {
+      let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 5))
+      try store.append(event("s", .start(.stack(stack("R+")))))
+      for index in 0..<300 { try store.append(event("s", .presentSheet(["page": .string(String(repeating: "p", count: 200)), "i": .number(Double(index))]))) }
+    }
+    let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+    let cut = whole.prefix(whole.count / 3)
+    try cut.write(to: URL(fileURLWithPath: path))
+    let outcome: String
+    do {
+      let store = try SessionStore(path: path)
+      let results = try store.verify()
+      outcome = results.allSatisfy(\.isIntact) ? "verified" : "failure: \(results.compactMap(\.failure).first?.description ?? "")"
+    } catch {
+      outcome = "error: \(error)"
+    }
+    #expect(outcome != "verified", "a store missing two thirds of its pages verified")
+    #expect(outcome == "error: \(StoreError.damaged(path: path))", "\(outcome)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == cut, "the damaged file was modified")
+  }
+}

@@ -11,6 +11,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case folderMissing(path: String)
   /// The file exists but is not a SQLite database.
   case notADatabase(path: String)
+  /// The file is a damaged SQLite database (cut short, or corrupted); it is left untouched.
+  case damaged(path: String)
   /// The file is a SQLite database, but not one NavStore created.
   case notAStore(path: String)
   /// The store was written by a newer NavStore; it is left untouched.
@@ -58,6 +60,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "cannot create the store '\(path)': its folder does not exist"
     case .notADatabase(let path):
       "'\(path)' is not a SQLite database (it was left untouched)"
+    case .damaged(let path):
+      "'\(path)' is damaged (SQLite reports a malformed database) and was left untouched; restore it from a backup, or rebuild it from an events export"
     case .notAStore(let path):
       "'\(path)' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"
     case .newerSchema(let path, let found, let supported):

@@ -48,6 +48,7 @@ enum StoreOpening {
       throw error
     } catch let error as SQLiteError {
       if error.code == SQLITE_NOTADB { throw .notADatabase(path: path) }
+      if error.code == SQLITE_CORRUPT { throw .damaged(path: path) }
       if error.code == SQLITE_READONLY { throw .readOnly(path: path) }
       throw .from(error)
     } catch {
