@@ -26,10 +26,12 @@ enum StoreOpening {
     do {
       // Reading the header is what tells a database from any other file.
       _ = try connection.integer("PRAGMA schema_version")
-      let version = try Migrator.version(of: connection)
+      // The version and the tables in one statement, so one snapshot: another process creating
+      // the store at this moment is seen either before its first migration or after it.
+      let (version, tableCount) = try versionAndTableCount(connection)
       let latest = Migrator.latestVersion
       if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
-      let hasTables = (try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0) > 0
+      let hasTables = tableCount > 0
       if version == 0, hasTables { throw StoreError.notAStore(path: path) }
       switch options.access {
       case .readOnly:
@@ -37,7 +39,7 @@ enum StoreOpening {
         if version < latest { throw StoreError.olderSchema(path: path, found: version, supported: latest) }
       case .readWrite:
         if connection.isReadOnly { throw StoreError.readOnly(path: path) }
-        try connection.execute("PRAGMA journal_mode = WAL")
+        try enableWAL(connection, waitingUpTo: options.busyTimeoutMilliseconds)
         try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
         try Migrator.migrate(connection, now: Int64(Date().timeIntervalSince1970 * 1000))
         if let pages = options.maximumPageCount {
@@ -55,5 +57,30 @@ enum StoreOpening {
       throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
     }
     return connection
+  }
+
+  private static func versionAndTableCount(_ connection: SQLiteConnection) throws(SQLiteError) -> (Int, Int) {
+    let statement = try connection.statement(
+      "SELECT user_version, (SELECT count(*) FROM sqlite_master) FROM pragma_user_version")
+    defer { statement.reset() }
+    guard try statement.step() else { return (0, 0) }
+    return (statement.int(0), statement.int(1))
+  }
+
+  /// Switches the file to WAL unless it already is. The switch needs an exclusive lock that
+  /// SQLite does not wait for, so when another process holds one (it is creating the store at
+  /// the same moment) this retries until the busy timeout.
+  private static func enableWAL(_ connection: SQLiteConnection, waitingUpTo milliseconds: Int32) throws(SQLiteError) {
+    var waited: Int32 = 0
+    while true {
+      do {
+        if try connection.text("PRAGMA journal_mode")?.lowercased() == "wal" { return }
+        _ = try connection.text("PRAGMA journal_mode = WAL")
+        return
+      } catch where error.isBusy && waited < milliseconds {
+        usleep(5_000)
+        waited += 5
+      }
+    }
   }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import NavCore
+import NavPersistence
+import Testing
+
+/// Separate navstore processes writing at once: on one session each seq has exactly one winner
+/// and every loser is told the expected and actual seq; on different sessions nothing is lost.
+@Suite struct ProcessRaceTests {
+  let folder: URL
+  let store: String
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-race-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    store = folder.appendingPathComponent("race.sqlite").path
+  }
+
+  static let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
+
+  /// Starts `arguments` for every writer at once and collects their results.
+  func runTogether(_ arguments: [[String]]) throws -> [NavStoreProcess.Result] {
+    var processes: [(Process, Pipe, Pipe)] = []
+    for argument in arguments {
+      let process = Process()
+      process.executableURL = NavStoreProcess.binary
+      process.arguments = argument
+      let output = Pipe()
+      let errors = Pipe()
+      process.standardOutput = output
+      process.standardError = errors
+      processes.append((process, output, errors))
+    }
+    for (process, _, _) in processes { try process.run() }
+    return processes.map { process, output, errors in
+      let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return NavStoreProcess.Result(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+  }
+
+  @Test(arguments: [2, 4])
+  func writersClaimingTheSameSeqHaveOneWinner(writers: Int) throws {
+    _ = try NavStoreProcess.run(["append", "s", "--db", store, "--op", Self.start])
+    for round in 0..<8 {
+      let seq = round + 2
+      let results = try runTogether((0..<writers).map { writer in
+        ["append", "s", "--db", store, "--expect-seq", String(seq), "--op", #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#]
+      })
+      #expect(results.filter { $0.status == 0 }.count == 1, "round \(round): \(results.map(\.stderr))")
+      for loser in results where loser.status != 0 {
+        #expect(
+          loser.stderrLines == ["navstore: session 's': the event was to be seq \(seq), but the next seq is \(seq + 1) (another writer appended first; re-read the session and retry)"],
+          "round \(round)")
+      }
+    }
+    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(of: try SessionID("s"))
+    #expect(history.compactMap(\.seq) == Array(1...9))
+    #expect(try SessionStore(path: store).verify().allSatisfy(\.isIntact))
+  }
+
+  @Test func fourProcessesCreatingOneStoreAllSucceed() throws {
+    for round in 0..<10 {
+      let fresh = folder.appendingPathComponent("fresh-\(round).sqlite").path
+      let results = try runTogether((0..<4).map { ["append", "w\($0)", "--db", fresh, "--op", Self.start] })
+      #expect(results.allSatisfy { $0.status == 0 }, "round \(round): \(results.map(\.stderr))")
+    }
+  }
+
+  @Test func writersOnDifferentSessionsLoseNothing() throws {
+    let writers = 4
+    _ = try runTogether((0..<writers).map { ["append", "w\($0)", "--db", store, "--op", Self.start] })
+    for _ in 0..<10 {
+      let results = try runTogether((0..<writers).map { ["append", "w\($0)", "--db", store, "--op", #"{"op":"presentSheet","screen":"x"}"#] })
+      #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
+    }
+    let sessions = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).sessions()
+    #expect(sessions.map(\.eventCount) == Array(repeating: 11, count: writers))
+    #expect(try SessionStore(path: store).verify().allSatisfy(\.isIntact))
+  }
+}
