@@ -41,16 +41,14 @@ struct AppendCommand: ParsableCommand {
   func validate() throws {
     _ = try parseSessionID(session)
     guard EventOrigin(rawValue: origin) != nil else { throw ValidationError("--origin must be app or user, not '\(origin)'") }
-    if let at {
-      do { _ = try Timestamp(rfc3339: at) } catch { throw ValidationError("--at: \(error)") }
-    }
+    if let at { _ = try parseTime(at, option: "--at") }
     if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
   }
 
   func run() throws {
     let operation = try JSONInput.decode(AnyOperation.self, from: op, option: "--op")
     let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
-    let time = try at.map { try Timestamp(rfc3339: $0) } ?? now()
+    let time = try at.map { try parseTime($0, option: "--at") } ?? now()
     let event = AnyEvent(
       session: try parseSessionID(session), seq: expectSeq, at: time, origin: EventOrigin(rawValue: origin) ?? .app,
       operation: operation, cause: causeValue)

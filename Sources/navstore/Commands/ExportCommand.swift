@@ -56,13 +56,11 @@ struct ExportCommand: ParsableCommand {
 
   func validate() throws {
     if let session { _ = try parseSessionID(session) }
-    if let since {
-      do { _ = try Timestamp(rfc3339: since) } catch { throw ValidationError("--since: \(error)") }
-    }
+    if let since { _ = try parseTime(since, option: "--since") }
   }
 
   func run() throws {
-    let filter = ExportFilter(session: try session.map(parseSessionID), since: try since.map { try Timestamp(rfc3339: $0) })
+    let filter = ExportFilter(session: try session.map(parseSessionID), since: try since.map { try parseTime($0, option: "--since") })
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
     let progress = Progress(label: "exporting", unit: "rows")

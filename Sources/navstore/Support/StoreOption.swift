@@ -47,6 +47,15 @@ func parseSessionID(_ text: String) throws -> SessionID {
   }
 }
 
+/// A time argument (`--at`, `--since`), validated before the command runs.
+func parseTime(_ text: String, option: String) throws -> Timestamp {
+  do {
+    return try Timestamp(rfc3339: text)
+  } catch {
+    throw ValidationError("\(option): \(error)")
+  }
+}
+
 /// Runs a store call, turning its error into the CLI's one line.
 func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
   do {
