@@ -25,7 +25,7 @@ enum CanonicalJSON {
     switch value {
     case .null: output.append(contentsOf: "null".utf8)
     case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
-    case .number(let number): output.append(contentsOf: format(number).utf8)
+    case .number(let number): writeNumber(number, to: &output)
     case .string(let string): writeString(string, to: &output)
     case .array(let elements):
       output.append(UInt8(ascii: "["))
@@ -36,6 +36,14 @@ enum CanonicalJSON {
       output.append(UInt8(ascii: "]"))
     case .object(let members):
       output.append(UInt8(ascii: "{"))
+      // One member (the shape of a Swift enum case) needs no sorting.
+      if members.count == 1, let only = members.first {
+        writeString(only.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        write(only.value, to: &output)
+        output.append(UInt8(ascii: "}"))
+        return
+      }
       let keys = members.keys.sorted { $0.utf16.lexicographicallyPrecedes($1.utf16) }
       for (position, key) in keys.enumerated() {
         if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -66,6 +74,39 @@ enum CanonicalJSON {
       }
     }
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// A number as `format` spells it, with the common case (an integer below 10^18) written
+  /// digit by digit into the buffer, without an intermediate `String`.
+  static func writeNumber(_ number: Double, to output: inout [UInt8]) {
+    guard abs(number) < 1e18, number.rounded(.towardZero) == number else {
+      output.append(contentsOf: format(number).utf8)
+      return
+    }
+    writeInteger(Int64(number), to: &output)
+  }
+
+  /// The decimal digits of an integer (with a `-` when negative).
+  static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
+    if value < 0 { output.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    guard magnitude >= 10 else {
+      output.append(UInt8(ascii: "0") + UInt8(magnitude))
+      return
+    }
+    var reversed: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, on the stack
+    let count = withUnsafeMutableBytes(of: &reversed) { digits -> Int in
+      var count = 0
+      while magnitude > 0 {
+        digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      }
+      return count
+    }
+    withUnsafeBytes(of: &reversed) { digits in
+      for index in stride(from: count - 1, through: 0, by: -1) { output.append(digits[index]) }
+    }
   }
 
   private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -29,19 +29,40 @@ extension Timestamp: CustomStringConvertible {
   /// The wire-format text: RFC 3339 in UTC with milliseconds, `2026-11-21T10:15:30.250Z`. A time
   /// outside the years 0000 to 9999 prints as the nearest end (encoding refuses it).
   public var rfc3339: String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendRFC3339(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends the wire-format text's UTF-8 bytes (exports and encoders write times by the
+  /// million, so no `String` is made for each).
+  package func appendRFC3339(to bytes: inout [UInt8]) {
     let clamped = min(max(millisecondsSince1970, Self.earliest), Self.latest)
     let (days, millisecondOfDay) = clamped.floorDivided(by: 86_400_000)
     let (year, month, day) = CivilCalendar.date(fromDaysSince1970: days)
-    let hour = millisecondOfDay / 3_600_000
-    let minute = millisecondOfDay / 60_000 % 60
-    let second = millisecondOfDay / 1000 % 60
-    let millisecond = millisecondOfDay % 1000
-    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
-  }
-
-  private func pad(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    func digits(_ value: Int64, _ width: Int64) {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
+    }
+    digits(year, 4)
+    bytes.append(UInt8(ascii: "-"))
+    digits(month, 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(day, 2)
+    bytes.append(UInt8(ascii: "T"))
+    digits(millisecondOfDay / 3_600_000, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(millisecondOfDay / 60_000 % 60, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(millisecondOfDay / 1000 % 60, 2)
+    bytes.append(UInt8(ascii: "."))
+    digits(millisecondOfDay % 1000, 3)
+    bytes.append(UInt8(ascii: "Z"))
   }
 }
 

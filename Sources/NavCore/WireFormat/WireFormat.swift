@@ -22,6 +22,12 @@ public enum WireFormat {
 
   /// Decodes a wire-format value from a parsed JSON tree.
   public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
+    // The untyped values the store and the CLI read by the million take the direct reader; it
+    // accepts only what the decoders below accept, and leaves every refusal (and its message)
+    // to them.
+    if T.self == AnyEvent.self, let event = UntypedTreeReader.event(tree) as? T { return event }
+    if T.self == AnyOperation.self, let operation = UntypedTreeReader.operation(tree) as? T { return operation }
+    if T.self == AnyCoordinator.self, let state = UntypedTreeReader.coordinator(tree) as? T { return state }
     do {
       return try JSONValueDecoder().decode(type, from: tree)
     } catch {
@@ -41,7 +47,37 @@ public enum WireFormat {
   /// The canonical (RFC 8785) text of a value: compact, keys sorted; what the CLI prints and
   /// what the hash chain hashes.
   public static func canonicalString<T: Encodable>(_ value: T) throws(WireFormatError) -> String {
-    try tree(of: value).canonicalString
+    String(decoding: try canonicalBytes(value), as: UTF8.self)
+  }
+
+  /// The canonical (RFC 8785) UTF-8 bytes of a value. Untyped events, operations and states
+  /// are written directly, without building a tree first.
+  public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
+    var writer = UntypedCanonicalWriter()
+    let written: Bool
+    switch value {
+    case let event as AnyEvent:
+      var operationWriter = UntypedCanonicalWriter()
+      written = operationWriter.operation(event.operation) && writer.event(event, operationBytes: operationWriter.output)
+    case let operation as AnyOperation: written = writer.operation(operation)
+    case let state as AnyCoordinator: written = writer.coordinator(state)
+    default: written = false
+    }
+    return written ? writer.output : try tree(of: value).canonicalBytes
+  }
+
+  /// An untyped event's canonical bytes and, separately, its operation's: the store hashes the
+  /// first and keeps the second as the stored operation, and both come from one encoding.
+  package static func canonicalEncoding(of event: AnyEvent) throws(WireFormatError) -> (event: [UInt8], operation: [UInt8]) {
+    var operationWriter = UntypedCanonicalWriter()
+    if operationWriter.operation(event.operation) {
+      var eventWriter = UntypedCanonicalWriter(capacity: operationWriter.output.count + 128)
+      if eventWriter.event(event, operationBytes: operationWriter.output) {
+        return (eventWriter.output, operationWriter.output)
+      }
+    }
+    let tree = try tree(of: event)
+    return (tree.canonicalBytes, tree.objectValue?["op"]?.canonicalBytes ?? [])
   }
 }
 

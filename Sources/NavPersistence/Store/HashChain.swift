@@ -12,14 +12,14 @@ public enum HashChain {
 
   /// The chain value of `event` (its `hash` is ignored) after `previous`.
   public static func hash(of event: AnyEvent, after previous: [UInt8]) throws(WireFormatError) -> [UInt8] {
-    hash(ofTree: try WireFormat.tree(of: event.withoutHash), after: previous)
+    hash(ofCanonicalBytes: try WireFormat.canonicalBytes(event.withoutHash), after: previous)
   }
 
-  /// The chain value of an event already encoded as a JSON tree (without `hash`).
-  static func hash(ofTree tree: JSONValue, after previous: [UInt8]) -> [UInt8] {
+  /// The chain value of an event already written in canonical form (without `hash`).
+  static func hash(ofCanonicalBytes bytes: [UInt8], after previous: [UInt8]) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(data: previous)
-    hasher.update(data: tree.canonicalBytes)
+    hasher.update(data: bytes)
     return Array(hasher.finalize())
   }
 

@@ -150,9 +150,9 @@ final class StoreEngine: @unchecked Sendable {
     stored.seq = next
     stored.hash = nil
     // One encoding serves both the hash and the stored operation text.
-    let tree = try WireFormat.tree(of: stored)
-    let hash = HashChain.hash(ofTree: tree, after: current?.hash ?? HashChain.genesis)
-    let operationText = try tree.objectValue?["op"]?.canonicalString ?? WireFormat.canonicalString(event.operation)
+    let (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
+    let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: current?.hash ?? HashChain.genesis)
+    let operationText = String(decoding: operationBytes, as: UTF8.self)
     let hashText = HashChain.hex(hash)
     if let claimed = event.hash, claimed != hashText {
       throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
