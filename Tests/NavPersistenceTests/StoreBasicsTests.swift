@@ -32,6 +32,20 @@ import Testing
     #expect(sessions.first?.depth == 1)
   }
 
+  @Test func aBatchReportsEveryEventAsStored() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    let batch = [event("s", .start(.stack(stack("R+home")))), event("s", .push("a"), offset: 1), event("s", .push("b"), offset: 2)]
+    let outcome = try store.append(contentsOf: batch)
+    #expect(outcome.events.map(\.seq) == [1, 2, 3])
+    #expect(outcome.alreadyStored == 0)
+    #expect(outcome.events == (try store.history(of: sessionID("s"))))
+    // The same events again, claiming their seqs: skipped, and reported as stored.
+    let again = try store.append(contentsOf: outcome.events.map { var claimed = $0; claimed.hash = nil; return claimed })
+    #expect(again.alreadyStored == 3)
+    #expect(again.events == outcome.events)
+    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b")))
+  }
+
   @Test func theHashIsTheSpecsChain() throws {
     let store = try SessionStore(path: folder.path("s.sqlite"))
     let start = try store.append(event("s", .start(.stack(stack("R+home")))))

@@ -195,3 +195,51 @@ extension NavigationOperation {
     return try state.applying(self)
   }
 }
+
+extension NavigationOperation {
+  /// `apply(to:)` in place, for a session's running state (`nil` before its first event): the
+  /// state is edited without copying its routes when nothing else holds it. When this throws,
+  /// `state` is exactly as it was. Returns the new state.
+  @discardableResult
+  public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+    guard var current = state else {
+      let initial = try apply(to: nil)
+      state = initial
+      return initial
+    }
+    // Drop the optional's reference, so `current` is the only one and is edited in place.
+    state = nil
+    defer { state = current }
+    try current.apply(self)
+    return current
+  }
+}
+
+/// The untyped operations, compiled for `JSONValue` screens here in NavCore.
+///
+/// Generic code called from another module runs unspecialized, looking up type metadata for
+/// `Route<Screen>` and friends at every step; the store applies every event it appends or
+/// replays, and that lookup was a tenth of an import's time. These overloads are chosen for
+/// `AnyOperation` values and run the specialized build of the same implementation.
+extension NavigationOperation where Screen == JSONValue {
+  /// `apply(to:)` for untyped screens (same meaning, specialized).
+  public func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+    try applyGenerically(to: state)
+  }
+
+  /// `apply(toSession:)` for untyped screens (same meaning, specialized).
+  @discardableResult
+  public func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+    try applyGenericallyInPlace(toSession: &state)
+  }
+}
+
+extension NavigationOperation {
+  fileprivate func applyGenerically(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+    try apply(to: state)
+  }
+
+  fileprivate func applyGenericallyInPlace(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+    try apply(toSession: &state)
+  }
+}

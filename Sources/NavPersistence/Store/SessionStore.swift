@@ -43,19 +43,21 @@ public final class SessionStore: Sendable {
 
   /// Appends events in one transaction: all of them, or, when one is refused, none.
   @discardableResult
-  public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> [AppendOutcome] {
+  public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try run { engine in
       try engine.write {
-        var outcomes: [AppendOutcome] = []
-        outcomes.reserveCapacity(events.count)
+        var outcome = BatchOutcome()
+        outcome.events.reserveCapacity(events.count)
         for (index, event) in events.enumerated() {
           do {
-            outcomes.append(try engine.append(event))
+            let appended = try engine.append(event)
+            outcome.events.append(appended.event)
+            if appended.wasAlreadyStored { outcome.alreadyStored += 1 }
           } catch let error as StoreError {
             throw StoreError.lineFailed(line: index + 1, StoreErrorBox(error))
           }
         }
-        return outcomes
+        return outcome
       }
     }
   }

@@ -139,19 +139,25 @@ final class StoreEngine: @unchecked Sendable {
       }
       throw StoreError.conflict(session: session, expected: claimed, actual: next)
     }
-    let current = count == 0 ? nil : try head(of: session, row: row)
+    // The head leaves the cache while it is edited in place (no copy of its routes); it goes
+    // back when the operation is refused, and the new head goes in once the rows are written.
+    // Should a write fail, the cache simply has no head for the session and rehydrates.
+    let previousHash = count == 0 ? HashChain.genesis : try head(of: session, row: row)?.hash ?? HashChain.genesis
+    var running = count == 0 ? nil : heads.removeValue(forKey: session)?.state
     let state: AnyCoordinator
     do {
-      state = try event.operation.apply(to: current?.state)
+      state = try event.operation.apply(toSession: &running)
     } catch {
+      if let running { heads[session] = Head(seq: count, hash: previousHash, state: running) }
       throw StoreError.rejected(session: session, seq: next, error)
     }
+    running = nil
     var stored = event
     stored.seq = next
     stored.hash = nil
     // One encoding serves both the hash and the stored operation text.
     let (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
-    let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: current?.hash ?? HashChain.genesis)
+    let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: previousHash)
     let operationText = String(decoding: operationBytes, as: UTF8.self)
     let hashText = HashChain.hex(hash)
     if let claimed = event.hash, claimed != hashText {

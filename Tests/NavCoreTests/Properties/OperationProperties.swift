@@ -49,6 +49,31 @@ import Testing
     }
   }
 
+  /// The store's in-place path: same result as the pure one, and a refusal leaves the
+  /// session's state as it was (nil before the first event included).
+  @Test func sessionApplicationAgreesWithPureApplication() async {
+    await propertyCheck(count: 200, input: TreeGen.session(depth: 3, length: 1...20)) { initial, operations in
+      var running: AnyCoordinator? = nil
+      #expect(throws: NavigationError.self) { try AnyOperation.pop().apply(toSession: &running) }
+      #expect(running == nil)
+      try AnyOperation.start(initial).apply(toSession: &running)
+      var pure = initial
+      for operation in operations {
+        let before = running
+        let pureResult = try? pure.applying(operation)
+        do throws(NavigationError) {
+          let returned = try operation.apply(toSession: &running)
+          #expect(returned == running)
+          #expect(pureResult == returned)
+        } catch {
+          #expect(pureResult == nil)
+          #expect(running == before)
+        }
+        if let pureResult { pure = pureResult }
+      }
+    }
+  }
+
   @Test func statesRoundTripThroughTheWireFormat() async {
     await propertyCheck(count: 300, input: TreeGen.session(depth: 3, length: 0...15)) { initial, operations in
       var state = initial

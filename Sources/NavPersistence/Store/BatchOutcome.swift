@@ -1,0 +1,13 @@
+import NavCore
+
+/// What `SessionStore.append(contentsOf:)` did: every event as stored, with its seq and hash.
+///
+/// Unlike a single append's `AppendOutcome`, it carries no state per event: a batch of
+/// thousands would hold thousands of states, and holding each one would make the store copy
+/// the session's routes at every step. Ask `state(of:)` for the state after the batch.
+public struct BatchOutcome: Hashable, Sendable {
+  /// The events, in the order given, as stored (a skipped duplicate as it was already stored).
+  public var events: [AnyEvent] = []
+  /// How many of them were already stored with the same content, and skipped.
+  public var alreadyStored: Int = 0
+}
