@@ -57,6 +57,16 @@ enum CanonicalJSON {
 
   static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
+    // Most strings (screen names, keys, ids) need no escape: copy them whole.
+    let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+      output.append(contentsOf: bytes)
+      return true
+    }
+    if copied == true {
+      output.append(UInt8(ascii: "\""))
+      return
+    }
     for byte in string.utf8 {
       switch byte {
       case UInt8(ascii: "\""): output.append(contentsOf: #"\""#.utf8)

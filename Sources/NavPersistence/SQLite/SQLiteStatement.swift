@@ -51,13 +51,26 @@ public final class SQLiteStatement {
     case .real(let real):
       code = sqlite3_bind_double(handle, index, real)
     case .text(let text):
-      code = sqlite3_bind_text(handle, index, text, -1, SQLiteStatement.transient)
+      var text = text
+      code = text.withUTF8 { bytes in Self.bindText(bytes, to: handle, at: index) }
+    case .utf8Text(let bytes):
+      code = bytes.withUnsafeBufferPointer { buffer in Self.bindText(buffer, to: handle, at: index) }
     case .blob(let bytes):
       code = bytes.withUnsafeBytes { buffer in
         sqlite3_bind_blob64(handle, index, buffer.baseAddress, sqlite3_uint64(buffer.count), SQLiteStatement.transient)
       }
     }
     guard code == SQLITE_OK else { throw SQLiteError.last(on: connection, code: code, sql: sql) }
+  }
+
+  /// Binds UTF-8 bytes as text, by length (no C string, no scan for its end).
+  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, to handle: OpaquePointer, at index: Int32) -> Int32 {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      return sqlite3_bind_text(handle, index, "", 0, transient)
+    }
+    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+      sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), transient, UInt8(SQLITE_UTF8))
+    }
   }
 
   /// SQLite copies the bound bytes (the buffers are Swift's and may move).
@@ -140,6 +153,9 @@ public enum SQLiteValue: Hashable, Sendable {
   case real(Double)
   case text(String)
   case blob([UInt8])
+  /// Text given as its UTF-8 bytes, bound without making a `String` first (the store writes
+  /// canonical JSON it already holds as bytes). Reads back as `.text`.
+  case utf8Text([UInt8])
 }
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {

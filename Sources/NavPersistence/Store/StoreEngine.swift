@@ -22,10 +22,24 @@ final class StoreEngine: @unchecked Sendable {
     var firstAt: Int64?
   }
 
+  /// The statements every append runs, fetched once: finding a statement by its SQL hashes
+  /// the whole text, four times per event.
+  private struct AppendStatements {
+    let insertSession: SQLiteStatement
+    let insertEvent: SQLiteStatement
+    let updateSession: SQLiteStatement
+    let insertSnapshot: SQLiteStatement
+  }
+
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
   private var heads: [SessionID: Head] = [:]
+  private var appendStatements: AppendStatements?
+  /// Session rows as this connection wrote them in the write transaction under way. It holds
+  /// the write lock, so nobody else can change them, and a batch reads each session's row once
+  /// instead of once per event. Emptied when the transaction ends, committed or rolled back.
+  private var rowsWrittenInTransaction: [SessionID: SessionRow] = [:]
 
   init(connection: SQLiteConnection, options: StoreOptions, path: String) {
     self.connection = connection
@@ -45,7 +59,23 @@ final class StoreEngine: @unchecked Sendable {
 
   func write<T>(_ body: () throws -> T) throws -> T {
     guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
+    rowsWrittenInTransaction.removeAll(keepingCapacity: true)
+    defer { rowsWrittenInTransaction.removeAll(keepingCapacity: true) }
     return try connection.immediateTransaction(body)
+  }
+
+  private func statementsForAppending() throws -> AppendStatements {
+    if let appendStatements { return appendStatements }
+    let statements = AppendStatements(
+      insertSession: try connection.statement("INSERT INTO sessions (id) VALUES (?)"),
+      insertEvent: try connection.statement(
+        "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      updateSession: try connection.statement(
+        "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
+      ),
+      insertSnapshot: try connection.statement("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
+    appendStatements = statements
+    return statements
   }
 
   /// A read transaction: every query in `body` sees the same snapshot of the file.
@@ -123,7 +153,7 @@ final class StoreEngine: @unchecked Sendable {
 
   func append(_ event: AnyEvent) throws -> AppendOutcome {
     let session = event.session
-    let row = try sessionRow(session)
+    let row = try rowsWrittenInTransaction[session] ?? sessionRow(session)
     let count = row?.count ?? 0
     guard count < Int.max else {
       throw StoreError.unreadableHistory(session: session, seq: count, reason: "the session's event count is impossible; run 'navstore verify'")
@@ -158,7 +188,6 @@ final class StoreEngine: @unchecked Sendable {
     // One encoding serves both the hash and the stored operation text.
     let (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
     let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: previousHash)
-    let operationText = String(decoding: operationBytes, as: UTF8.self)
     let hashText = HashChain.hex(hash)
     if let claimed = event.hash, claimed != hashText {
       throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
@@ -166,23 +195,22 @@ final class StoreEngine: @unchecked Sendable {
     stored.hash = hashText
 
     let at = event.at.millisecondsSince1970
+    let statements = try statementsForAppending()
     if row == nil {
-      try connection.statement("INSERT INTO sessions (id) VALUES (?)").execute([.text(session.rawValue)])
+      try statements.insertSession.execute([.text(session.rawValue)])
     }
-    try connection.statement(
-      "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"
-    ).execute([
+    try statements.insertEvent.execute([
       .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
-      .text(operationText), .optionalText(event.cause?.canonicalString),
+      .utf8Text(operationBytes), .optionalText(event.cause?.canonicalString),
       .blob(hash),
     ])
-    try connection.statement(
-      "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
-    ).execute([.int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue)])
+    try statements.updateSession.execute([
+      .int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue),
+    ])
     if next % options.snapshotInterval == 0 {
-      try connection.statement("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)")
-        .execute([.text(session.rawValue), .int(next), .text(try WireFormat.canonicalString(state))])
+      try statements.insertSnapshot.execute([.text(session.rawValue), .int(next), .utf8Text(try WireFormat.canonicalBytes(state))])
     }
+    rowsWrittenInTransaction[session] = SessionRow(count: next, headHash: hash, firstAt: row?.firstAt ?? at)
     heads[session] = Head(seq: next, hash: hash, state: state)
     return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)
   }
