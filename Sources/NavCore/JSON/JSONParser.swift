@@ -158,7 +158,13 @@ public struct JSONParser {
   }
 
   private func makeString(_ utf8: ArraySlice<UInt8>, at start: Int) throws(JSONParseError) -> String {
-    guard let string = String(validating: utf8, as: UTF8.self) else {
+    let string = utf8.withUnsafeBufferPointer { buffer -> String? in
+      // ASCII (nearly every key and screen name) is valid UTF-8 as it is; only other bytes need
+      // the validating initializer, which is far slower.
+      if buffer.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+      return String(validating: buffer, as: UTF8.self)
+    }
+    guard let string else {
       throw JSONParser.error("invalid UTF-8 in a string", at: start, in: bytes)
     }
     return string
