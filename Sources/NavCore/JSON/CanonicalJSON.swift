@@ -93,30 +93,7 @@ enum CanonicalJSON {
       output.append(contentsOf: format(number).utf8)
       return
     }
-    writeInteger(Int64(number), to: &output)
-  }
-
-  /// The decimal digits of an integer (with a `-` when negative).
-  static func writeInteger(_ value: Int64, to output: inout [UInt8]) {
-    if value < 0 { output.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    guard magnitude >= 10 else {
-      output.append(UInt8(ascii: "0") + UInt8(magnitude))
-      return
-    }
-    var reversed: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 24 digits, on the stack
-    let count = withUnsafeMutableBytes(of: &reversed) { digits -> Int in
-      var count = 0
-      while magnitude > 0 {
-        digits[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      }
-      return count
-    }
-    withUnsafeBytes(of: &reversed) { digits in
-      for index in stride(from: count - 1, through: 0, by: -1) { output.append(digits[index]) }
-    }
+    DecimalDigits.append(Int64(number), to: &output)
   }
 
   private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -21,9 +21,16 @@ public enum ExportEncoding {
     case .csv:
       for (position, value) in row.values.enumerated() {
         if position > 0 { bytes.append(UInt8(ascii: ",")) }
-        appendCSVField(text(of: value), to: &bytes)
+        // Integers and times never need quoting: their digits go straight into the buffer.
+        switch value {
+        case .text(let text): appendCSVField(text, to: &bytes)
+        case .integer(let integer): DecimalDigits.append(integer, to: &bytes)
+        case .time(let time): time.appendRFC3339(to: &bytes)
+        case .null: break
+        }
       }
-      bytes.append(contentsOf: [0x0D, 0x0A])
+      bytes.append(0x0D)
+      bytes.append(0x0A)
     case .jsonl:
       bytes.append(contentsOf: jsonLine(row, table: table).utf8)
     }
@@ -49,7 +56,12 @@ public enum ExportEncoding {
 
   /// `csvField`, byte by byte into a buffer: no `Character` walking, no bridging.
   static func appendCSVField(_ text: String, to bytes: inout [UInt8]) {
-    let utf8 = text.utf8
+    var text = text
+    text.withUTF8 { utf8 in appendCSVField(utf8, to: &bytes) }
+  }
+
+  /// `csvField` of UTF-8 bytes, into a buffer.
+  static func appendCSVField(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
       bytes.append(contentsOf: utf8)
       return

@@ -21,18 +21,15 @@ extension StoreEngine {
       }
     case .events:
       try scanEvents(filter: filter, since: filter.since, decode: false) { row, _ in
-        // The stored operation is canonical JSON: parsing it gives every column without
+        // The stored operation is canonical JSON: reading it gives every column without
         // decoding typed values (the JSON Lines form still needs the whole event).
-        let operation = (try? JSONParser.parse(row.op)) ?? .null
-        let members = operation.objectValue ?? [:]
+        let columns = OperationColumns.of(row.op)
         let event = format == .jsonl ? try row.decoded() : nil
         try emit(
           ExportRow(
             values: [
               .text(row.session.rawValue), .integer(Int64(row.seq)), .time(Timestamp(millisecondsSince1970: row.at)),
-              .text(row.origin), members["op"]?.stringValue.map(ExportValue.text) ?? .null,
-              members["screen"].map { .text(ScreenName.of($0)) } ?? .null,
-              .text(members["path"]?.canonicalString ?? "[]"),
+              .text(row.origin), columns.op, columns.screen, columns.path,
               .text(String(decoding: row.op, as: UTF8.self)), row.cause.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
               .text(HashChain.hex(row.hash)),
             ], event: event))
