@@ -26,16 +26,7 @@ import Testing
     let damaged = Generator<[UInt8], Shrink.None<[UInt8]>> { rng in
       let state = RandomTrees.coordinator(depth: 1, using: &rng)
       var bytes = (try? WireFormat.canonicalBytes(RandomTrees.operation(for: state, using: &rng))) ?? []
-      let interesting = Array(#"{}[]",:0 e\u"#.utf8) + [0x00, 0xC3, 0xFF]
-      for _ in 0..<Int.random(in: 1...3, using: &rng) where !bytes.isEmpty {
-        let index = Int.random(in: 0..<bytes.count, using: &rng)
-        switch Int.random(in: 0..<4, using: &rng) {
-        case 0: bytes[index] = interesting.randomElement(using: &rng) ?? 0
-        case 1: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: index)
-        case 2: bytes.remove(at: index)
-        default: bytes.insert(contentsOf: bytes[index..<min(bytes.count, index + 10)], at: index)
-        }
-      }
+      ByteMutations.mutate(&bytes, rounds: 1...3, using: &rng)
       return bytes
     }
     await propertyCheck(count: 3_000, input: damaged) { bytes in

@@ -33,18 +33,7 @@ import Testing
       session: session, seq: Int.random(in: 1...9, using: &rng),
       at: Timestamp(millisecondsSince1970: Int64.random(in: 0...4_000_000_000_000, using: &rng)), operation: operation)
     var bytes = Array(((try? WireFormat.canonicalString(event)) ?? "{}").utf8)
-    let interesting: [UInt8] = Array(#"{}[]",:0-9e.\u"#.utf8) + [0x00, 0x7F, 0xC3, 0xFF, 0xED, 0xA0]
-    for _ in 0..<Int.random(in: 0...6, using: &rng) where !bytes.isEmpty {
-      let index = Int.random(in: 0..<bytes.count, using: &rng)
-      switch Int.random(in: 0..<6, using: &rng) {
-      case 0: bytes[index] = interesting.randomElement(using: &rng) ?? 0
-      case 1: bytes.insert(interesting.randomElement(using: &rng) ?? 0, at: index)
-      case 2: bytes.remove(at: index)
-      case 3: bytes.insert(contentsOf: bytes[index..<min(bytes.count, index + 12)], at: index)
-      case 4: bytes.removeSubrange(index...)
-      default: bytes[index] = UInt8.random(in: 0...255, using: &rng)
-      }
-    }
+    ByteMutations.mutate(&bytes, rounds: 0...6, using: &rng)
     return bytes
   }
 

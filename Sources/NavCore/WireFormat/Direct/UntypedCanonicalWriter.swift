@@ -164,20 +164,19 @@ struct UntypedCanonicalWriter {
   }
 
   private mutating func routes(_ routes: [AnyRoute]) -> Bool {
-    output.append(UInt8(ascii: "["))
-    for (position, route) in routes.enumerated() {
-      if position > 0 { output.append(UInt8(ascii: ",")) }
-      guard self.route(route) else { return false }
-    }
-    output.append(UInt8(ascii: "]"))
-    return true
+    array(routes) { writer, route in writer.route(route) }
   }
 
   private mutating func tabs(_ tabs: [AnyCoordinator]) -> Bool {
+    array(tabs) { writer, tab in writer.coordinator(tab) }
+  }
+
+  /// `[a,b,...]`, each element written by `write`; `false` as soon as one cannot be.
+  private mutating func array<Element>(_ elements: [Element], _ write: (inout Self, Element) -> Bool) -> Bool {
     output.append(UInt8(ascii: "["))
-    for (position, tab) in tabs.enumerated() {
+    for (position, element) in elements.enumerated() {
       if position > 0 { output.append(UInt8(ascii: ",")) }
-      guard coordinator(tab) else { return false }
+      guard write(&self, element) else { return false }
     }
     output.append(UInt8(ascii: "]"))
     return true

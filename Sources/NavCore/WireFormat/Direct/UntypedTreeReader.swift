@@ -155,26 +155,21 @@ enum UntypedTreeReader {
     return .tabs(tabs, selected: selected)
   }
 
-  private static func routes(_ value: JSONValue) -> [AnyRoute]? {
-    guard case .array(let elements) = value else { return nil }
-    var routes: [AnyRoute] = []
-    routes.reserveCapacity(elements.count)
-    for element in elements {
-      guard let route = route(element) else { return nil }
-      routes.append(route)
-    }
-    return routes
-  }
+  private static func routes(_ value: JSONValue) -> [AnyRoute]? { elements(of: value, read: route) }
 
-  private static func tabs(_ value: JSONValue) -> [AnyCoordinator]? {
+  private static func tabs(_ value: JSONValue) -> [AnyCoordinator]? { elements(of: value, read: coordinator) }
+
+  /// Every element of an array read by `read`, or `nil` when it is not an array or one element
+  /// cannot be read.
+  private static func elements<Element>(of value: JSONValue, read: (JSONValue) -> Element?) -> [Element]? {
     guard case .array(let elements) = value else { return nil }
-    var tabs: [AnyCoordinator] = []
-    tabs.reserveCapacity(elements.count)
+    var results: [Element] = []
+    results.reserveCapacity(elements.count)
     for element in elements {
-      guard let tab = coordinator(element) else { return nil }
-      tabs.append(tab)
+      guard let result = read(element) else { return nil }
+      results.append(result)
     }
-    return tabs
+    return results
   }
 
   private static func route(_ value: JSONValue) -> AnyRoute? {
