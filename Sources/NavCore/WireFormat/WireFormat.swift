@@ -53,12 +53,10 @@ public enum WireFormat {
   /// The canonical (RFC 8785) UTF-8 bytes of a value. Untyped events, operations and states
   /// are written directly, without building a tree first.
   public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
+    if let event = value as? AnyEvent { return try canonicalEncoding(of: event).event }
     var writer = UntypedCanonicalWriter()
     let written: Bool
     switch value {
-    case let event as AnyEvent:
-      var operationWriter = UntypedCanonicalWriter()
-      written = operationWriter.operation(event.operation) && writer.event(event, operationBytes: operationWriter.output)
     case let operation as AnyOperation: written = writer.operation(operation)
     case let state as AnyCoordinator: written = writer.coordinator(state)
     default: written = false

@@ -74,15 +74,6 @@ public enum ExportEncoding {
     bytes.append(0x22)
   }
 
-  static func text(of value: ExportValue) -> String {
-    switch value {
-    case .text(let text): text
-    case .integer(let integer): String(integer)
-    case .time(let time): time.rfc3339
-    case .null: ""
-    }
-  }
-
   static func json(of value: ExportValue) -> JSONValue {
     switch value {
     case .text(let text): .string(text)
