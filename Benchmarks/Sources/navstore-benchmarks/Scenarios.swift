@@ -97,16 +97,7 @@ enum Scenarios {
   /// Our export path, as `navstore export --table events --format csv` runs it.
   static func exportEventsCSV(_ store: SessionStore, to path: String) throws {
     guard let handle = FileHandle(forWritingAtPath: path) else { return }
-    var buffer: [UInt8] = []
-    buffer.append(contentsOf: (ExportEncoding.header(.events, format: .csv) ?? "").utf8)
-    try store.export(.events) { row in
-      ExportEncoding.append(row, table: .events, format: .csv, to: &buffer)
-      if buffer.count >= 1 << 16 {
-        try handle.write(contentsOf: buffer)
-        buffer.removeAll(keepingCapacity: true)
-      }
-    }
-    try handle.write(contentsOf: buffer)
+    try store.exportEncoded(.events, format: .csv) { chunk in try handle.write(contentsOf: chunk) }
   }
 
   /// 5. Planning a restore from the launch state, for stacks of several sizes and a nested tree.

@@ -21,13 +21,7 @@ public enum ExportEncoding {
     case .csv:
       for (position, value) in row.values.enumerated() {
         if position > 0 { bytes.append(UInt8(ascii: ",")) }
-        // Integers and times never need quoting: their digits go straight into the buffer.
-        switch value {
-        case .text(let text): appendCSVField(text, to: &bytes)
-        case .integer(let integer): DecimalDigits.append(integer, to: &bytes)
-        case .time(let time): time.appendRFC3339(to: &bytes)
-        case .null: break
-        }
+        appendCSVField(value, to: &bytes)
       }
       bytes.append(0x0D)
       bytes.append(0x0A)
@@ -52,6 +46,28 @@ public enum ExportEncoding {
     var bytes: [UInt8] = []
     appendCSVField(text, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// One value as a CSV field. Integers and times never need quoting: their digits go straight
+  /// into the buffer.
+  static func appendCSVField(_ value: ExportValue, to bytes: inout [UInt8]) {
+    switch value {
+    case .text(let text): appendCSVField(text, to: &bytes)
+    case .integer(let integer): DecimalDigits.append(integer, to: &bytes)
+    case .time(let time): time.appendRFC3339(to: &bytes)
+    case .null: break
+    }
+  }
+
+  /// Text read from the store as a CSV field. ASCII bytes are written as they are; anything else
+  /// goes through `String`, which repairs invalid UTF-8 exactly as reading the column as a
+  /// `String` does, so both ways of exporting write the same bytes.
+  static func appendCSVField(storedText utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    if utf8.allSatisfy({ $0 < 0x80 }) {
+      appendCSVField(utf8, to: &bytes)
+    } else {
+      appendCSVField(String(decoding: utf8, as: UTF8.self), to: &bytes)
+    }
   }
 
   /// `csvField`, byte by byte into a buffer: no `Character` walking, no bridging.

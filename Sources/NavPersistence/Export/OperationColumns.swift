@@ -12,9 +12,12 @@ package enum OperationColumns {
   package typealias Columns = (op: ExportValue, screen: ExportValue, path: ExportValue)
 
   package static func of(_ operation: [UInt8]) -> Columns {
-    operation.withUnsafeBufferPointer { bytes in
-      shortcut(bytes) ?? byParsing(bytes)
-    }
+    operation.withUnsafeBufferPointer(of)
+  }
+
+  /// The columns of an operation's bytes in place (a SQLite column's, during an export).
+  package static func of(_ operation: UnsafeBufferPointer<UInt8>) -> Columns {
+    shortcut(operation) ?? byParsing(operation)
   }
 
   /// The general way: parse the operation (an unreadable one gives empty columns).

@@ -47,9 +47,29 @@ extension StoreEngine {
   private func scanEvents(
     filter: ExportFilter, since: Timestamp?, decode: Bool, _ body: (StoredEventRow, AnyEvent?) throws -> Void
   ) throws {
+    let statement = try eventsQuery(session: filter.session, since: since)
+    defer { statement.reset() }
+    var session: SessionID?
+    while try statement.step() {
+      let id = statement.text(0)
+      // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
+      if session.map({ !$0.rawValue.utf8.elementsEqual(id.utf8) }) ?? true {
+        session = try Self.storedSessionID(id)
+      }
+      guard let session else { continue }
+      let row = StoredEventRow(
+        session: session, seq: statement.int(1), at: statement.int64(2), origin: statement.text(3),
+        op: statement.textBytes(4), cause: statement.isNull(5) ? nil : statement.textBytes(5), hash: statement.blob(6))
+      try body(row, decode ? try row.decoded() : nil)
+    }
+  }
+
+  /// The events query of an export, bound: columns session_id, seq, at, origin, op, cause, hash.
+  /// The caller resets the statement when done.
+  func eventsQuery(session: SessionID?, since: Timestamp?) throws -> SQLiteStatement {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
-    if let session = filter.session {
+    if let session {
       conditions.append("session_id = ?")
       values.append(.text(session.rawValue))
     }
@@ -60,20 +80,8 @@ extension StoreEngine {
     let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     let statement = try connection.statement(
       "SELECT session_id, seq, at, origin, op, cause, hash FROM events\(whereClause) ORDER BY session_id, seq")
-    defer { statement.reset() }
     try statement.bind(values)
-    var session: SessionID?
-    while try statement.step() {
-      let id = statement.text(0)
-      if session?.rawValue != id {
-        session = try Self.storedSessionID(id)
-      }
-      guard let session else { continue }
-      let row = StoredEventRow(
-        session: session, seq: statement.int(1), at: statement.int64(2), origin: statement.text(3),
-        op: statement.textBytes(4), cause: statement.isNull(5) ? nil : statement.textBytes(5), hash: statement.blob(6))
-      try body(row, decode ? try row.decoded() : nil)
-    }
+    return statement
   }
 }
 

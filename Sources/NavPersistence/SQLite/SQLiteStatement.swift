@@ -138,6 +138,22 @@ public final class SQLiteStatement {
     return Array(UnsafeBufferPointer(start: pointer, count: count))
   }
 
+  /// Calls `body` with a text column's UTF-8 bytes in place, without copying them (empty for
+  /// NULL). The bytes are SQLite's and live only until the next step: `body` must not keep them.
+  public func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    let pointer = sqlite3_column_text(handle, column)
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+  }
+
+  /// Calls `body` with a blob column's bytes in place (empty for NULL), under the same rule as
+  /// `withTextBytes`.
+  public func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    let pointer = sqlite3_column_blob(handle, column)
+    let count = Int(sqlite3_column_bytes(handle, column))
+    return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
+  }
+
   /// A blob column (empty for NULL).
   public func blob(_ column: Int32) -> [UInt8] {
     guard let pointer = sqlite3_column_blob(handle, column) else { return [] }

@@ -25,13 +25,21 @@ public enum HashChain {
 
   /// Lowercase hex, as the wire format writes hashes.
   public static func hex(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
     var text: [UInt8] = []
     text.reserveCapacity(bytes.count * 2)
-    for byte in bytes {
-      text.append(digits[Int(byte >> 4)])
-      text.append(digits[Int(byte & 0x0F)])
-    }
+    bytes.withUnsafeBytes { appendHex($0, to: &text) }
     return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends the lowercase hex of `bytes` to a buffer (exports write hashes by the million).
+  static func appendHex(_ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
+    for byte in bytes {
+      text.append(hexDigit(byte >> 4))
+      text.append(hexDigit(byte & 0x0F))
+    }
+  }
+
+  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
   }
 }

@@ -243,6 +243,26 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// Exports a table as text, the way `navstore export` writes it: the CSV header first, then
+  /// one line per row, handed to `write` in chunks of about 64 KiB, in one read transaction and
+  /// constant memory. `progress` is called with the row count after each row. Returns the row
+  /// count. Both closures run while the store is locked: they must not call this store.
+  ///
+  /// The bytes are those of `export` followed by `ExportEncoding`; the events table as CSV
+  /// takes a faster way to them.
+  @discardableResult
+  public func exportEncoded(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
+    write: ([UInt8]) throws -> Void
+  ) throws(StoreError) -> Int {
+    try run { engine in
+      try engine.read {
+        if let session = filter.session { _ = try engine.eventCount(of: session) }
+        return try engine.exportEncoded(table, format: format, filter: filter, progress: progress, write: write)
+      }
+    }
+  }
+
   /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot
   /// against the replayed state, and the session's counters.
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {

@@ -64,13 +64,9 @@ struct ExportCommand: ParsableCommand {
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
     let progress = Progress(label: "exporting", unit: "rows")
-    if let header = ExportEncoding.header(table, format: format) { try sink.write(header) }
-    var rows = 0
     _ = try storeCall { () throws(StoreError) in
-      try opened.export(table, format: format, filter: filter) { row in
-        try sink.write { bytes in ExportEncoding.append(row, table: table, format: format, to: &bytes) }
-        rows += 1
-        progress.update(rows)
+      try opened.exportEncoded(table, format: format, filter: filter, progress: progress.update) { chunk in
+        try sink.write { bytes in bytes.append(contentsOf: chunk) }
       }
     }
     progress.finish()

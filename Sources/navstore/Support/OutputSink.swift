@@ -35,11 +35,6 @@ final class OutputSink {
     if let pending { try? FileManager.default.removeItem(atPath: pending.partial) }
   }
 
-  func write(_ text: String) throws(CLIError) {
-    buffer.append(contentsOf: text.utf8)
-    if buffer.count >= 1 << 16 { try flush() }
-  }
-
   /// Lets `body` append bytes straight into the buffer (an export row, without a `String`).
   func write(with body: (inout [UInt8]) -> Void) throws(CLIError) {
     body(&buffer)
