@@ -15,9 +15,19 @@ public struct JSONParser {
 
   /// Parses one JSON document from UTF-8 bytes.
   public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-    let buffer = Array(bytes)
-    var parser = JSONParser(buffer)
-    return try parser.parseDocument()
+    // Contiguous input (an array, a SQLite column) is read in place, not copied first.
+    let parsed = bytes.withContiguousStorageIfAvailable(parseResult)
+      ?? Array(bytes).withUnsafeBufferPointer(parseResult)
+    return try parsed.get()
+  }
+
+  private static func parseResult(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
+    var parser = JSONParser(bytes)
+    do throws(JSONParseError) {
+      return .success(try parser.parseDocument())
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// Parses one JSON document from a string.
@@ -25,11 +35,12 @@ public struct JSONParser {
     try parse(Array(text.utf8))
   }
 
-  private let bytes: [UInt8]
+  /// The input, borrowed for the parse: every value made from it is copied out.
+  private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
 
-  private init(_ bytes: [UInt8]) {
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
 
@@ -129,7 +140,7 @@ public struct JSONParser {
     while index < bytes.count {
       let byte = bytes[index]
       if byte == UInt8(ascii: "\"") {
-        let string = try makeString(bytes[start..<index], at: start)
+        let string = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]), at: start)
         index += 1
         return string
       }
@@ -142,7 +153,7 @@ public struct JSONParser {
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        let string = try makeString(scratch[...], at: start)
+        let string = try scratch.withUnsafeBufferPointer { buffer throws(JSONParseError) in try makeString(buffer, at: start) }
         index += 1
         return string
       case UInt8(ascii: "\\"):
@@ -157,13 +168,11 @@ public struct JSONParser {
     throw error("unterminated string")
   }
 
-  private func makeString(_ utf8: ArraySlice<UInt8>, at start: Int) throws(JSONParseError) -> String {
-    let string = utf8.withUnsafeBufferPointer { buffer -> String? in
-      // ASCII (nearly every key and screen name) is valid UTF-8 as it is; only other bytes need
-      // the validating initializer, which is far slower.
-      if buffer.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
-      return String(validating: buffer, as: UTF8.self)
-    }
+  private func makeString(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONParseError) -> String {
+    // ASCII (nearly every key and screen name) is valid UTF-8 as it is; only other bytes need
+    // the validating initializer, which is far slower.
+    let string = buffer.allSatisfy({ $0 < 0x80 })
+      ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
     guard let string else {
       throw JSONParser.error("invalid UTF-8 in a string", at: start, in: bytes)
     }
@@ -364,7 +373,7 @@ public struct JSONParser {
     JSONParser.error(message, at: index, in: bytes)
   }
 
-  private static func error(_ message: String, at offset: Int, in bytes: [UInt8]) -> JSONParseError {
+  private static func error(_ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> JSONParseError {
     let clamped = min(offset, bytes.count)
     var line = 1
     var lineStart = 0
