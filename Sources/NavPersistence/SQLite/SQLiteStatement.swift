@@ -89,9 +89,14 @@ public final class SQLiteStatement {
     }
   }
 
-  /// Runs a statement that returns no rows.
+  /// Runs a statement that returns no rows. Every parameter is bound anew (the count must match
+  /// the statement's), so the old bindings need no clearing.
   public func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
-    reset()
+    if values.count == Int(sqlite3_bind_parameter_count(handle)) {
+      sqlite3_reset(handle)
+    } else {
+      reset()
+    }
     try bind(values)
     while try step() {}
   }

@@ -17,10 +17,11 @@ public enum HashChain {
 
   /// The chain value of an event already written in canonical form (without `hash`).
   static func hash(ofCanonicalBytes bytes: [UInt8], after previous: [UInt8]) -> [UInt8] {
+    // Raw buffers, not `DataProtocol`: the generic path walks its regions at every call.
     var hasher = SHA256()
-    hasher.update(data: previous)
-    hasher.update(data: bytes)
-    return Array(hasher.finalize())
+    previous.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+    bytes.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+    return hasher.finalize().withUnsafeBytes { Array($0) }
   }
 
   /// Lowercase hex, as the wire format writes hashes.
