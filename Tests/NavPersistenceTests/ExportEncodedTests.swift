@@ -86,6 +86,44 @@ import Testing
     #expect(String(decoding: expected, as: UTF8.self).contains("\"not json, \"\"at all\"\"\""))
   }
 
+  /// The exact text, written down, so the two ways cannot drift together.
+  @Test func theEventsCSVIsExactlyAsWritten() throws {
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    try store.append(event("a,\"b\"", .start(.stack([.root(["name": "x, y", "id": 1], withNavigation: true)]))))
+    var pushed = event("a,\"b\"", .push(["numberDetail": ["number": 3]], at: []), offset: 1_250, origin: .user)
+    pushed.cause = ["tap": "row\n1"]
+    try store.append(pushed)
+    let hashes = try store.history(of: sessionID("a,\"b\"")).compactMap(\.hash)
+    let text = String(decoding: try Self.encoded(store, .events, .csv, ExportFilter()), as: UTF8.self)
+    let expected = [
+      "session,seq,at,origin,op,screen,path,operation,cause,hash",
+      #""a,""b""",1,2026-11-18T11:06:40.000Z,app,start,,[],"{""op"":""start"",""state"":{""routes"":[{""screen"":{""id"":1,""name"":""x, y""},""style"":""root"",""withNavigation"":true}]}}",,"#
+        + hashes[0],
+      // The cause's line break is escaped in its JSON, so the field needs no line break.
+      #""a,""b""",2,2026-11-18T11:06:41.250Z,user,push,numberDetail,[],"{""op"":""push"",""screen"":{""numberDetail"":{""number"":3}}}","{""tap"":""row\n1""}","#
+        + hashes[1],
+      "",
+    ].joined(separator: "\r\n")
+    #expect(text == expected)
+  }
+
+  /// A hand edit can leave an empty session id, which sorts first: it is refused, as reading
+  /// the rows one by one refuses it, not written as an empty field.
+  @Test func anEmptyStoredSessionIDIsRefused() throws {
+    let path = folder.path("s.sqlite")
+    let store = try SessionStore(path: path)
+    try store.append(event("s", .start(.stack([.root("home")]))))
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute("""
+      INSERT INTO sessions (id) VALUES ('');
+      INSERT INTO events VALUES ('', 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
+      """)
+    #expect(throws: StoreError.self) { try Self.rowByRow(store, .events, .csv, ExportFilter()) }
+    var written = 0
+    #expect(throws: StoreError.self) { try store.exportEncoded(.events, format: .csv) { written += $0.count } }
+    #expect(written == 0)
+  }
+
   @Test func anUnknownSessionIsRefusedBeforeAnythingIsWritten() throws {
     let store = try awkwardStore()
     var written = 0

@@ -40,10 +40,33 @@ import Testing
     #expect(outcome.alreadyStored == 0)
     #expect(outcome.events == (try store.history(of: sessionID("s"))))
     // The same events again, claiming their seqs: skipped, and reported as stored.
-    let again = try store.append(contentsOf: outcome.events.map { var claimed = $0; claimed.hash = nil; return claimed })
-    #expect(again.alreadyStored == 3)
-    #expect(again.events == outcome.events)
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b")))
+    // The last two again, claiming their seqs, then one new event: the two are skipped.
+    let replayed = outcome.events.suffix(2).map { var claimed = $0; claimed.hash = nil; return claimed }
+    let again = try store.append(contentsOf: replayed + [event("s", .pop(), offset: 3)])
+    #expect(again.alreadyStoredPositions == [0, 1])
+    #expect(again.alreadyStored == 2)
+    #expect(Array(again.events.prefix(2)) == Array(outcome.events.suffix(2)))
+    #expect(again.events.last?.seq == 4)
+    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+  }
+
+  /// A refused operation puts the session's cached state back untouched: the events after it
+  /// apply to the state before it, on the same store, without a reopen.
+  @Test func appendsAfterARefusalApplyToTheStateBeforeIt() throws {
+    let path = folder.path("s.sqlite")
+    let store = try SessionStore(path: path)
+    try store.append(event("s", .start(.stack(stack("R+home")))))
+    try store.append(event("s", .push("a"), offset: 1))
+    #expect(throws: StoreError.self) { try store.append(event("s", .dismiss(), offset: 2)) }
+    #expect(throws: StoreError.self) { try store.append(contentsOf: [event("s", .push("b"), offset: 2), event("s", .pop(5), offset: 3)]) }
+    try store.append(event("s", .push("c"), offset: 4))
+    try store.append(event("s", .presentSheet("d"), offset: 5))
+    let expected = AnyCoordinator.stack(stack("R+home", "↑a", "↑c") + [.sheet("d")])
+    #expect(try store.state(of: sessionID("s")).state == expected)
+    #expect(try store.history(of: sessionID("s")).map(\.seq) == [1, 2, 3, 4])
+    // Another connection, which rehydrates from the file, agrees.
+    #expect(try SessionStore(path: path).state(of: sessionID("s")).state == expected)
+    #expect(try store.verify().allSatisfy { $0.failure == nil })
   }
 
   @Test func theHashIsTheSpecsChain() throws {

@@ -86,10 +86,10 @@ enum CanonicalJSON {
     output.append(UInt8(ascii: "\""))
   }
 
-  /// A number as `format` spells it, with the common case (an integer below 10^18) written
+  /// A number as `format` spells it, with the common case (an integer up to 2^53) written
   /// digit by digit into the buffer, without an intermediate `String`.
   static func writeNumber(_ number: Double, to output: inout [UInt8]) {
-    guard abs(number) < 1e18, number.rounded(.towardZero) == number else {
+    guard abs(number) <= JSONParser.maximumExactInteger, number.rounded(.towardZero) == number else {
       output.append(contentsOf: format(number).utf8)
       return
     }
@@ -107,9 +107,12 @@ enum CanonicalJSON {
   static func format(_ number: Double) -> String {
     if number == 0 { return "0" }  // also -0
     guard number.isFinite else { return "null" }  // unreachable: parser and encoder refuse these
-    // Integers below 10^18 print as their digits under ECMAScript's rules too: skip the
-    // shortest-digits detour (the common case: counts, indices, ids).
-    if abs(number) < 1e18, number.rounded(.towardZero) == number { return String(Int64(number)) }
+    // Integers up to 2^53 print as all their digits under ECMAScript's rules too (every one of
+    // them is a double, so no shorter digits name it): skip the shortest-digits detour. Above
+    // 2^53 the shortest digits can be fewer, padded with zeros: 2^59 is 576460752303423500.
+    if abs(number) <= JSONParser.maximumExactInteger, number.rounded(.towardZero) == number {
+      return String(Int64(number))
+    }
     let (digits, pointPosition) = decimalDigits(of: abs(number))
     let sign = number < 0 ? "-" : ""
     let k = digits.count

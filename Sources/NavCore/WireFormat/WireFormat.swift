@@ -74,8 +74,8 @@ public enum WireFormat {
         return (eventWriter.output, operationWriter.output)
       }
     }
-    let tree = try tree(of: event)
-    return (tree.canonicalBytes, tree.objectValue?["op"]?.canonicalBytes ?? [])
+    // The general encoder, for its error (it refuses what the writer could not write).
+    return (try tree(of: event).canonicalBytes, try tree(of: event.operation).canonicalBytes)
   }
 }
 

@@ -42,11 +42,11 @@ extension StoreEngine {
   ) throws {
     let statement = try eventsQuery(session: filter.session, since: filter.since)
     defer { statement.reset() }
-    var sessionID: [UInt8] = []  // the stored id of the session in progress
+    var sessionID: [UInt8]?  // the stored id of the session in progress (none before the first row)
     var sessionField: [UInt8] = []  // and its CSV field, written once per session
     let comma = UInt8(ascii: ",")
     while try statement.step() {
-      let sameSession = statement.withTextBytes(0) { $0.elementsEqual(sessionID) }
+      let sameSession = sessionID.map { id in statement.withTextBytes(0) { $0.elementsEqual(id) } } ?? false
       if !sameSession {
         let id = statement.text(0)
         let session = try Self.storedSessionID(id)

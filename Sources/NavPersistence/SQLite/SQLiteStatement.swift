@@ -89,8 +89,8 @@ public final class SQLiteStatement {
     }
   }
 
-  /// Runs a statement that returns no rows. Every parameter is bound anew (the count must match
-  /// the statement's), so the old bindings need no clearing.
+  /// Runs a statement that returns no rows. When `values` binds every parameter, the old
+  /// bindings are simply replaced; otherwise they are cleared first, so unbound ones are NULL.
   public func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
     if values.count == Int(sqlite3_bind_parameter_count(handle)) {
       sqlite3_reset(handle)
@@ -175,7 +175,8 @@ public enum SQLiteValue: Hashable, Sendable {
   case text(String)
   case blob([UInt8])
   /// Text given as its UTF-8 bytes, bound without making a `String` first (the store writes
-  /// canonical JSON it already holds as bytes). Reads back as `.text`.
+  /// canonical JSON it already holds as bytes). SQLite stores it as text, so it reads back as
+  /// `.text`; as Swift values, `.utf8Text(bytes)` and `.text(string)` are never equal.
   case utf8Text([UInt8])
 }
 

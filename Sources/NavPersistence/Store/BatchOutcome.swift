@@ -1,6 +1,7 @@
 import NavCore
 
-/// What `SessionStore.append(contentsOf:)` did: every event as stored, with its seq and hash.
+/// What `SessionStore.append(contentsOf:)` did: every event as stored, with its seq and hash,
+/// and which ones were already stored.
 ///
 /// Unlike a single append's `AppendOutcome`, it carries no state per event: a batch of
 /// thousands would hold thousands of states, and holding each one would make the store copy
@@ -8,6 +9,10 @@ import NavCore
 public struct BatchOutcome: Hashable, Sendable {
   /// The events, in the order given, as stored (a skipped duplicate as it was already stored).
   public var events: [AnyEvent] = []
-  /// How many of them were already stored with the same content, and skipped.
-  public var alreadyStored: Int = 0
+  /// The positions in the batch (from 0) of the events that were already stored with the same
+  /// content, and so were skipped.
+  public var alreadyStoredPositions: [Int] = []
+
+  /// How many events were already stored, and skipped.
+  public var alreadyStored: Int { alreadyStoredPositions.count }
 }

@@ -41,7 +41,8 @@ public final class SessionStore: Sendable {
     try run { engine in try engine.write { try engine.append(event) } }
   }
 
-  /// Appends events in one transaction: all of them, or, when one is refused, none.
+  /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
+  /// the events as stored and which of them were already stored (see `BatchOutcome`).
   @discardableResult
   public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try run { engine in
@@ -52,7 +53,7 @@ public final class SessionStore: Sendable {
           do {
             let appended = try engine.append(event)
             outcome.events.append(appended.event)
-            if appended.wasAlreadyStored { outcome.alreadyStored += 1 }
+            if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(index) }
           } catch let error as StoreError {
             throw StoreError.lineFailed(line: index + 1, StoreErrorBox(error))
           }

@@ -42,6 +42,27 @@ import Testing
     #expect(JSONValue.number(-42).canonicalString == "-42")
   }
 
+  /// ECMAScript prints the shortest digits that name the double, padded with zeros: above 2^53
+  /// those can be fewer than the integer's own digits. (JavaScript: `String(2 ** 59)`.)
+  @Test func integersAboveTwoToThe53PrintTheirShortestDigits() throws {
+    let cases: [(Double, String)] = [
+      (9_007_199_254_740_992, "9007199254740992"),  // 2^53, the last integer with all its digits
+      (18_014_398_509_481_984, "18014398509481984"),  // 2^54: 17 digits are the shortest
+      (576_460_752_303_423_488, "576460752303423500"),  // 2^59
+      (-576_460_752_303_423_488, "-576460752303423500"),
+      (999_999_999_999_999_872, "999999999999999900"),
+      (1e18, "1000000000000000000"),
+    ]
+    for (number, expected) in cases {
+      #expect(JSONValue.number(number).canonicalString == expected)
+      // The direct writer (an integer field of an operation) agrees with the tree's form.
+      if let integer = Int(exactly: number) {
+        let operation = try WireFormat.canonicalString(AnyOperation.popTo(index: integer))
+        #expect(operation == #"{"index":\#(expected),"op":"popTo"}"#)
+      }
+    }
+  }
+
   @Test func keysSortByUTF16CodeUnits() throws {
     // RFC 8785 §3.2.3: U+1F600 (a surrogate pair, D83D DE00) sorts before U+FB33.
     let object = try JSONParser.parse(#"{"\u20ac":"Euro","\r":"CR","\ufb33":"Hebrew","1":"One","\ud83d\ude00":"Emoji","\u0080":"Control","\u00f6":"Latin"}"#)
