@@ -26,13 +26,13 @@ extension JSONValue: Hashable {
     case (.null, .null): return true
     case (.bool(let left), .bool(let right)): return left == right
     case (.number(let left), .number(let right)): return left == right
-    case (.string(let left), .string(let right)): return left.utf8.elementsEqual(right.utf8)
+    case (.string(let left), .string(let right)): return left.hasSameUTF8(as: right)
     case (.array(let left), .array(let right)): return left == right
     case (.object(let left), .object(let right)):
       guard left.count == right.count else { return false }
       for (key, value) in left {
         // A dictionary finds keys by canonical equivalence; the bytes must match too.
-        guard let index = right.index(forKey: key), right[index].key.utf8.elementsEqual(key.utf8),
+        guard let index = right.index(forKey: key), right[index].key.hasSameUTF8(as: key),
           right[index].value == value
         else { return false }
       }
@@ -140,4 +140,15 @@ extension JSONValue: ExpressibleByDictionaryLiteral {
 extension JSONValue: CustomStringConvertible {
   /// The canonical (RFC 8785) text of the value: compact, with sorted keys.
   public var description: String { canonicalString }
+}
+
+extension String {
+  /// Byte equality of the UTF-8 (not Swift's canonical equivalence), compared in place: ids and
+  /// screens are equal exactly when their canonical bytes, and so their hashes, are.
+  package func hasSameUTF8(as other: String) -> Bool {
+    guard utf8.count == other.utf8.count else { return false }
+    var left = self
+    var right = other
+    return left.withUTF8 { leftBytes in right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) } }
+  }
 }

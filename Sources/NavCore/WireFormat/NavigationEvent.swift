@@ -90,7 +90,10 @@ extension NavigationEvent: Codable {
   }
 
   static func isHashText(_ text: String) -> Bool {
-    text.utf8.count == 64
-      && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    var text = text
+    return text.withUTF8 { bytes in
+      bytes.count == 64
+        && bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
   }
 }

@@ -11,6 +11,15 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Validates and wraps an id.
   public init(_ rawValue: String) throws(SessionIDError) {
+    // The common id: 1 to 128 printable ASCII characters, which need no scalar-by-scalar check.
+    var text = rawValue
+    let isPlainASCII = text.withUTF8 { bytes in
+      (1...Self.maximumLength).contains(bytes.count) && bytes.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+    if isPlainASCII {
+      self.rawValue = rawValue
+      return
+    }
     let length = rawValue.unicodeScalars.count
     guard length >= 1 else { throw SessionIDError(id: rawValue, reason: "it is empty") }
     guard length <= Self.maximumLength else {
@@ -28,7 +37,7 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Ids are the same when their bytes are (as SQLite compares them), not merely canonically
   /// equivalent as Swift strings.
   public static func == (lhs: SessionID, rhs: SessionID) -> Bool {
-    lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+    lhs.rawValue.hasSameUTF8(as: rhs.rawValue)
   }
 
   public func hash(into hasher: inout Hasher) {

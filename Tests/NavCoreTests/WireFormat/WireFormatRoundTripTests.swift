@@ -127,5 +127,11 @@ import Testing
     #expect(throws: SessionIDError.self) { try SessionID(String(repeating: "a", count: 129)) }
     #expect(throws: SessionIDError.self) { try SessionID("tab\there") }
     #expect(throws: SessionIDError.self) { try SessionID("bell\u{85}") }
+    // The edges of plain ASCII, which takes a shortcut past the per-character check.
+    #expect(try SessionID(String(repeating: "~", count: 128)).rawValue.utf8.count == 128)
+    #expect(try SessionID(" ").rawValue == " ")
+    #expect(throws: SessionIDError.self) { try SessionID("del\u{7F}") }
+    #expect(throws: SessionIDError.self) { try SessionID("nul\u{0}") }
+    #expect(throws: SessionIDError.self) { try SessionID("\u{1F}") }
   }
 }
