@@ -10,88 +10,145 @@
 enum UntypedTreeReader {
   // MARK: Events
 
+  // Each object is read in one pass over its members, switching on the key: no key is hashed,
+  // and an unknown one ends the read.
+
   static func event(_ value: JSONValue) -> AnyEvent? {
-    guard case .object(let members) = value, members.count <= 7,
-      members.keys.allSatisfy(eventFields.contains),
-      case .string(let sessionText)? = members["session"], let session = try? SessionID(sessionText),
-      case .string(let timeText)? = members["at"], let at = try? Timestamp(rfc3339: timeText),
-      let operationTree = members["op"], let operation = operation(operationTree)
+    guard case .object(let members) = value else { return nil }
+    var sessionTree, seqTree, atTree, originTree, operationTree, cause, hashTree: JSONValue?
+    for (key, member) in members {
+      switch key {
+      case "session": sessionTree = member
+      case "seq": seqTree = member
+      case "at": atTree = member
+      case "origin": originTree = member
+      case "op": operationTree = member
+      case "cause": cause = member
+      case "hash": hashTree = member
+      default: return nil
+      }
+    }
+    guard case .string(let sessionText)? = sessionTree, let session = try? SessionID(sessionText),
+      case .string(let timeText)? = atTree, let at = try? Timestamp(rfc3339: timeText),
+      let operation = operationTree.flatMap(operation)
     else { return nil }
     var seq: Int?
-    if let seqTree = members["seq"] {
+    if let seqTree {
       guard let number = integer(seqTree), number >= 1 else { return nil }
       seq = number
     }
     var origin = EventOrigin.app
-    if let originTree = members["origin"] {
+    if let originTree {
       guard case .string(let name) = originTree, let named = EventOrigin(rawValue: name) else { return nil }
       origin = named
     }
     var hash: String?
-    if let hashTree = members["hash"] {
+    if let hashTree {
       guard case .string(let text) = hashTree, AnyEvent.isHashText(text) else { return nil }
       hash = text
     }
-    return AnyEvent(
-      session: session, seq: seq, at: at, origin: origin, operation: operation, cause: members["cause"], hash: hash)
+    return AnyEvent(session: session, seq: seq, at: at, origin: origin, operation: operation, cause: cause, hash: hash)
   }
-
-  private static let eventFields: Set<String> = ["session", "seq", "at", "origin", "op", "cause", "hash"]
 
   // MARK: Operations
 
+  /// An operation's members, by field, and which fields are present.
+  private struct OperationFields {
+    struct Present: OptionSet {
+      let rawValue: UInt16
+      static let path = Present(rawValue: 1 << 0)
+      static let state = Present(rawValue: 1 << 1)
+      static let screen = Present(rawValue: 1 << 2)
+      static let child = Present(rawValue: 1 << 3)
+      static let withNavigation = Present(rawValue: 1 << 4)
+      static let count = Present(rawValue: 1 << 5)
+      static let index = Present(rawValue: 1 << 6)
+      static let routes = Present(rawValue: 1 << 7)
+      static let tabs = Present(rawValue: 1 << 8)
+      static let selected = Present(rawValue: 1 << 9)
+    }
+
+    var name: String?
+    var present: Present = []
+    var path, state, screen, child, withNavigation, count, index, routes, tabs, selected: JSONValue?
+
+    /// `nil` for a member that no operation has, or an `op` that is not a string.
+    init?(_ members: [String: JSONValue]) {
+      for (key, member) in members {
+        switch key {
+        case "op":
+          guard case .string(let text) = member else { return nil }
+          name = text
+        case "path": (path, present) = (member, present.union(.path))
+        case "state": (state, present) = (member, present.union(.state))
+        case "screen": (screen, present) = (member, present.union(.screen))
+        case "child": (child, present) = (member, present.union(.child))
+        case "withNavigation": (withNavigation, present) = (member, present.union(.withNavigation))
+        case "count": (count, present) = (member, present.union(.count))
+        case "index": (index, present) = (member, present.union(.index))
+        case "routes": (routes, present) = (member, present.union(.routes))
+        case "tabs": (tabs, present) = (member, present.union(.tabs))
+        case "selected": (selected, present) = (member, present.union(.selected))
+        default: return nil
+        }
+      }
+    }
+  }
+
   static func operation(_ value: JSONValue) -> AnyOperation? {
-    guard case .object(let members) = value, case .string(let name)? = members["op"] else { return nil }
-    let fields: Set<String>
+    guard case .object(let members) = value, let fields = OperationFields(members), let name = fields.name else {
+      return nil
+    }
+    let allowed: OperationFields.Present
     switch name {
-    case "start": fields = ["op", "state"]
-    case "push": fields = ["op", "path", "screen", "child"]
-    case "presentSheet", "presentCover": fields = ["op", "path", "screen", "withNavigation", "child"]
-    case "goBack", "pop", "dismiss": fields = ["op", "path", "count"]
-    case "goBackTo", "popTo", "selectTab": fields = ["op", "path", "index"]
-    case "goBackToRoot", "popToRoot", "popToCurrentNavigationRoot", "dismissAll": fields = ["op", "path"]
-    case "setRoutes": fields = ["op", "path", "routes"]
-    case "updateScreen": fields = ["op", "path", "index", "screen"]
-    case "setTabs": fields = ["op", "path", "tabs", "selected"]
+    case "start": allowed = [.state]
+    case "push": allowed = [.path, .screen, .child]
+    case "presentSheet", "presentCover": allowed = [.path, .screen, .withNavigation, .child]
+    case "goBack", "pop", "dismiss": allowed = [.path, .count]
+    case "goBackTo", "popTo", "selectTab": allowed = [.path, .index]
+    case "goBackToRoot", "popToRoot", "popToCurrentNavigationRoot", "dismissAll": allowed = [.path]
+    case "setRoutes": allowed = [.path, .routes]
+    case "updateScreen": allowed = [.path, .index, .screen]
+    case "setTabs": allowed = [.path, .tabs, .selected]
     default: return nil
     }
-    guard members.keys.allSatisfy(fields.contains) else { return nil }
+    guard fields.present.isSubset(of: allowed) else { return nil }
     var path = CoordinatorPath.top
-    if let pathTree = members["path"] {
+    if let pathTree = fields.path {
       guard let steps = self.path(pathTree) else { return nil }
       path = steps
     }
-    guard let kind = kind(name, members) else { return nil }
+    guard let kind = kind(name, fields) else { return nil }
     return AnyOperation(kind, at: path)
   }
 
-  private static func kind(_ name: String, _ members: [String: JSONValue]) -> AnyOperation.Kind? {
+  private static func kind(_ name: String, _ fields: OperationFields) -> AnyOperation.Kind? {
     func count() -> Int? {
-      guard let tree = members["count"] else { return 1 }
+      guard let tree = fields.count else { return 1 }
       return integer(tree).flatMap { $0 >= 1 ? $0 : nil }
     }
     func index() -> Int? {
-      members["index"].flatMap(integer).flatMap { $0 >= 0 ? $0 : nil }
+      fields.index.flatMap(integer).flatMap { $0 >= 0 ? $0 : nil }
     }
     // The outer optional is "readable", the inner one "present".
     func child() -> AnyCoordinator?? {
-      guard let tree = members["child"] else { return .some(nil) }
+      guard let tree = fields.child else { return .some(nil) }
       return coordinator(tree).map { .some($0) }
     }
     func withNavigation() -> Bool? {
-      guard let tree = members["withNavigation"] else { return false }
+      guard let tree = fields.withNavigation else { return false }
       guard case .bool(let flag) = tree else { return nil }
       return flag
     }
 
     switch name {
     case "start":
-      return members["state"].flatMap(coordinator).map { .start($0) }
+      return fields.state.flatMap(coordinator).map { .start($0) }
     case "push":
-      guard let screen = members["screen"], let child = child() else { return nil }
+      guard let screen = fields.screen, let child = child() else { return nil }
       return .push(screen, child: child)
     case "presentSheet", "presentCover":
-      guard let screen = members["screen"], let withNavigation = withNavigation(), let child = child() else { return nil }
+      guard let screen = fields.screen, let withNavigation = withNavigation(), let child = child() else { return nil }
       return name == "presentSheet"
         ? .presentSheet(screen, withNavigation: withNavigation, child: child)
         : .presentCover(screen, withNavigation: withNavigation, child: child)
@@ -106,13 +163,13 @@ enum UntypedTreeReader {
     case "popToCurrentNavigationRoot": return .popToCurrentNavigationRoot
     case "dismissAll": return .dismissAll
     case "setRoutes":
-      guard let routes = members["routes"].flatMap(routes), StructureRules.stackProblem(routes) == nil else { return nil }
+      guard let routes = fields.routes.flatMap(routes), StructureRules.stackProblem(routes) == nil else { return nil }
       return .setRoutes(routes)
     case "updateScreen":
-      guard let index = index(), let screen = members["screen"] else { return nil }
+      guard let index = index(), let screen = fields.screen else { return nil }
       return .updateScreen(index: index, screen: screen)
     case "setTabs":
-      guard let tabs = members["tabs"].flatMap(tabs), let selected = members["selected"].flatMap(integer),
+      guard let tabs = fields.tabs.flatMap(tabs), let selected = fields.selected.flatMap(integer),
         StructureRules.tabsProblem(tabCount: tabs.count, selected: selected) == nil
       else { return nil }
       return .setTabs(tabs, selected: selected)
@@ -142,14 +199,22 @@ enum UntypedTreeReader {
 
   static func coordinator(_ value: JSONValue) -> AnyCoordinator? {
     guard case .object(let members) = value else { return nil }
-    if let routesTree = members["routes"] {
-      guard members.count == 1, let routes = routes(routesTree), StructureRules.stackProblem(routes) == nil else {
-        return nil
+    var routesTree, tabsTree, selectedTree: JSONValue?
+    for (key, member) in members {
+      switch key {
+      case "routes": routesTree = member
+      case "tabs": tabsTree = member
+      case "selected": selectedTree = member
+      default: return nil
       }
+    }
+    if let routesTree {
+      guard tabsTree == nil, selectedTree == nil, let routes = routes(routesTree),
+        StructureRules.stackProblem(routes) == nil
+      else { return nil }
       return .stack(routes)
     }
-    guard members.count == 2, let tabs = members["tabs"].flatMap(tabs),
-      let selected = members["selected"].flatMap(integer),
+    guard let tabs = tabsTree.flatMap(tabs), let selected = selectedTree.flatMap(integer),
       StructureRules.tabsProblem(tabCount: tabs.count, selected: selected) == nil
     else { return nil }
     return .tabs(tabs, selected: selected)
@@ -173,13 +238,22 @@ enum UntypedTreeReader {
   }
 
   private static func route(_ value: JSONValue) -> AnyRoute? {
-    guard case .object(let members) = value, members.keys.allSatisfy(routeFields.contains),
-      case .string(let styleName)? = members["style"], let screen = members["screen"]
-    else { return nil }
+    guard case .object(let members) = value else { return nil }
+    var styleTree, screen, flagTree, childTree: JSONValue?
+    for (key, member) in members {
+      switch key {
+      case "style": styleTree = member
+      case "screen": screen = member
+      case "withNavigation": flagTree = member
+      case "child": childTree = member
+      default: return nil
+      }
+    }
+    guard case .string(let styleName)? = styleTree, let screen else { return nil }
     var withNavigation = false
-    if let flag = members["withNavigation"] {
-      guard case .bool(let value) = flag, styleName != "push" else { return nil }
-      withNavigation = value
+    if let flagTree {
+      guard case .bool(let flag) = flagTree, styleName != "push" else { return nil }
+      withNavigation = flag
     }
     let style: RouteStyle
     switch styleName {
@@ -190,14 +264,12 @@ enum UntypedTreeReader {
     default: return nil
     }
     var child: AnyCoordinator?
-    if let childTree = members["child"] {
+    if let childTree {
       guard let decoded = coordinator(childTree) else { return nil }
       child = decoded
     }
     return AnyRoute(style: style, screen: screen, child: child)
   }
-
-  private static let routeFields: Set<String> = ["style", "screen", "withNavigation", "child"]
 
   // MARK: Scalars
 
