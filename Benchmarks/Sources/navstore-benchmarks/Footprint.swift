@@ -82,6 +82,11 @@ enum Children {
       guard arguments.count == 2 else { throw BenchmarkError("usage") }
       let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))
       try Scenarios.exportEventsCSV(store, to: "/dev/null")
+    case "workload":
+      // The workload's first COUNT events as JSON Lines: the input of the callgrind runs.
+      guard arguments.count == 3, let count = Int(arguments[1]) else { throw BenchmarkError("usage") }
+      let workload = try Workload.make(count: count)
+      try Footprint.writeJSONLines(workload.events[...], to: arguments[2])
     default:
       throw BenchmarkError("unknown child \(arguments)")
     }

@@ -5,7 +5,9 @@ import NavPersistence
 // navstore-benchmarks [--quick] [--json FILE]
 //   Runs every scenario, prints a table and writes it as JSON (default: benchmarks.json).
 // navstore-benchmarks --child import FILE.jsonl STORE | --child export STORE
-//   The import and export whose peak memory the parent measures.
+//   The import and export whose peak memory the parent measures (and callgrind counts).
+// navstore-benchmarks --child workload COUNT FILE.jsonl
+//   Writes the workload's first COUNT events, the input of those runs.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
