@@ -115,9 +115,18 @@ public enum RandomTrees {
     case 15:
       let tabs = (0..<Int.random(in: 0...2, using: &rng)).map { _ in coordinator(depth: 1, using: &rng) }
       kind = .setTabs(tabs, selected: Int.random(in: -1...2, using: &rng))
-    default: kind = .start(coordinator(depth: 1, using: &rng))
+    default: kind = .start(coordinator(depth: 1, using: &rng), restoredFrom: link(using: &rng))
     }
     return NavigationOperation(kind, at: path)
+  }
+
+  /// A link to another session half of the time, with seqs from 1 up to past 2^53.
+  public static func link(using rng: inout some RandomNumberGenerator) -> SessionLink? {
+    guard Bool.random(using: &rng) else { return nil }
+    let ids = ["s-1", "device-7/launch-2", "é 会话", String(repeating: "x", count: 128)].compactMap { try? SessionID($0) }
+    let seqs = [1, 2, 100, 1 << 40, 1 << 53]
+    guard let session = ids.randomElement(using: &rng), let seq = seqs.randomElement(using: &rng) else { return nil }
+    return SessionLink(session: session, seq: seq)
   }
 
   /// A random JSON value, for the screen-name and canonical-form properties.

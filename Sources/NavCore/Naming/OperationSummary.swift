@@ -7,8 +7,8 @@ extension NavigationOperation {
   public var summary: String {
     let what: String
     switch kind {
-    case .start(let state):
-      what = "start with \(state.shapeSummary)"
+    case .start(let state, let restoredFrom):
+      what = "start with \(state.shapeSummary)" + (restoredFrom.map { ", restored from \($0)" } ?? "")
     case .push(let screen, let child):
       what = "push \(ScreenName.of(screen))\(Self.hosting(child))"
     case .presentSheet(let screen, let withNavigation, let child):

@@ -18,8 +18,8 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
   /// The operations of the wire format, plus `setTabs` (see the README's wire-format notes).
   public enum Kind: Hashable, Sendable {
-    /// The session's first state.
-    case start(Coordinator<Screen>)
+    /// The session's first state, and the session it was restored from, if it was.
+    case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil)
     /// Append a pushed route; needs a navigation stack at the top of the stack.
     case push(Screen, child: Coordinator<Screen>?)
     /// Append a sheet.
@@ -82,8 +82,11 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 }
 
 extension NavigationOperation {
-  /// The session's first state.
-  public static func start(_ state: Coordinator<Screen>) -> Self { Self(.start(state)) }
+  /// The session's first state; `restoredFrom` names the session (and seq) it continues, when
+  /// the app began by restoring one.
+  public static func start(_ state: Coordinator<Screen>, restoredFrom: SessionLink? = nil) -> Self {
+    Self(.start(state, restoredFrom: restoredFrom))
+  }
 
   /// Push a screen, optionally hosting a child flow.
   public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top) -> Self {

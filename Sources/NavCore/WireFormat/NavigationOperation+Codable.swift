@@ -8,7 +8,7 @@ extension NavigationOperation: Codable {
   /// The fields each operation takes, besides `op` and `path`.
   static var fieldsByOperation: [String: [String]] {
     [
-      "start": ["state"],
+      "start": ["state", "restoredFrom"],
       "push": ["screen", "child"],
       "presentSheet": ["screen", "withNavigation", "child"],
       "presentCover": ["screen", "withNavigation", "child"],
@@ -64,7 +64,10 @@ extension NavigationOperation: Codable {
     func withNavigation() throws -> Bool { try container.optional(Bool.self, "withNavigation") ?? false }
 
     switch name {
-    case "start": return .start(try container.required(Coordinator<Screen>.self, "state"))
+    case "start":
+      return .start(
+        try container.required(Coordinator<Screen>.self, "state"),
+        restoredFrom: try container.optional(SessionLink.self, "restoredFrom"))
     case "push": return .push(try screen(), child: try child())
     case "presentSheet": return .presentSheet(try screen(), withNavigation: try withNavigation(), child: try child())
     case "presentCover": return .presentCover(try screen(), withNavigation: try withNavigation(), child: try child())
@@ -103,8 +106,9 @@ extension NavigationOperation: Codable {
     try put(name, "op")
     if !path.isTop { try put(path, "path") }
     switch kind {
-    case .start(let state):
+    case .start(let state, let restoredFrom):
       try put(state, "state")
+      if let restoredFrom { try put(restoredFrom, "restoredFrom") }
     case .push(let screen, let child):
       try put(screen, "screen")
       if let child { try put(child, "child") }

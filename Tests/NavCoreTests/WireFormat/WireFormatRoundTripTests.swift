@@ -36,10 +36,22 @@ import Testing
     #expect(try canonical(explicit) == #"{"op":"dismiss"}"#)
   }
 
+  @Test func restoredFromIsWrittenBetweenOpAndStateAndReadBack() throws {
+    let link = SessionLink(session: try SessionID("launch-1"), seq: 12)
+    let operation = AnyOperation.start(.stack(stack("R+")), restoredFrom: link)
+    let text = try canonical(operation)
+    #expect(text == #"{"op":"start","restoredFrom":{"seq":12,"session":"launch-1"},"state":{"routes":[{"screen":"root","style":"root","withNavigation":true}]}}"#)
+    expectSame(try decoded(AnyOperation.self, text), operation)
+    #expect(operation.summary.hasSuffix("restored from launch-1 at seq 12"))
+    // Without the link, start is written as before, so earlier hashes still hold.
+    #expect(try canonical(AnyOperation.start(.stack(stack("R")))) == #"{"op":"start","state":{"routes":[{"screen":"root","style":"root"}]}}"#)
+  }
+
   @Test func everyOperationRoundTrips() throws {
     let child: AnyCoordinator = .tabs([.stack(stack("R+t"))], selected: 0)
     let operations: [AnyOperation] = [
-      .start(.stack(stack("R+"))), .push("p", child: child, at: [.route(0)]), .presentSheet("s", withNavigation: true),
+      .start(.stack(stack("R+"))), .start(.stack(stack("R")), restoredFrom: SessionLink(session: try SessionID("s-0"), seq: 4)),
+      .push("p", child: child, at: [.route(0)]), .presentSheet("s", withNavigation: true),
       .presentCover("c", child: .stack(stack("R"))), .goBack(3), .goBackTo(index: 2), .goBackToRoot(), .pop(2),
       .popTo(index: 1), .popToRoot(), .popToCurrentNavigationRoot(), .dismiss(2), .dismissAll(),
       .setRoutes(stack("R", "◻x")), .updateScreen(index: 1, screen: ["deep": [1, 2.5, nil, true]]),

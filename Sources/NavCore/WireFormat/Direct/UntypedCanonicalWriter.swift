@@ -54,11 +54,15 @@ struct UntypedCanonicalWriter {
     var members = Members()
     let path = operation.path
     switch operation.kind {
-    case .start(let state):
+    case .start(let state, let restoredFrom):
       // A path on `start` is refused when read, but written like any other (as the general
       // encoder does), so that such a value has the same bytes on both paths.
       opName("start", &members)
       guard self.path(path, &members) else { return false }
+      if let restoredFrom {
+        key("restoredFrom", &members)
+        guard link(restoredFrom) else { return false }
+      }
       key("state", &members)
       return coordinator(state) && members.close(&output)
     case .push(let screen, let child):
@@ -143,6 +147,16 @@ struct UntypedCanonicalWriter {
     }
     output.append(UInt8(ascii: "]"))
     return true
+  }
+
+  /// `{"seq":n,"session":"id"}`.
+  private mutating func link(_ link: SessionLink) -> Bool {
+    var members = Members()
+    key("seq", &members)
+    guard integer(link.seq) else { return false }
+    key("session", &members)
+    CanonicalJSON.writeString(link.session.rawValue, to: &output)
+    return members.close(&output)
   }
 
   // MARK: States

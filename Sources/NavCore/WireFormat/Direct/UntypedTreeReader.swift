@@ -66,11 +66,12 @@ enum UntypedTreeReader {
       static let routes = Present(rawValue: 1 << 7)
       static let tabs = Present(rawValue: 1 << 8)
       static let selected = Present(rawValue: 1 << 9)
+      static let restoredFrom = Present(rawValue: 1 << 10)
     }
 
     var name: String?
     var present: Present = []
-    var path, state, screen, child, withNavigation, count, index, routes, tabs, selected: JSONValue?
+    var path, state, screen, child, withNavigation, count, index, routes, tabs, selected, restoredFrom: JSONValue?
 
     /// `nil` for a member that no operation has, or an `op` that is not a string.
     init?(_ members: [String: JSONValue]) {
@@ -89,6 +90,7 @@ enum UntypedTreeReader {
         case "routes": (routes, present) = (member, present.union(.routes))
         case "tabs": (tabs, present) = (member, present.union(.tabs))
         case "selected": (selected, present) = (member, present.union(.selected))
+        case "restoredFrom": (restoredFrom, present) = (member, present.union(.restoredFrom))
         default: return nil
         }
       }
@@ -101,7 +103,7 @@ enum UntypedTreeReader {
     }
     let allowed: OperationFields.Present
     switch name {
-    case "start": allowed = [.state]
+    case "start": allowed = [.state, .restoredFrom]
     case "push": allowed = [.path, .screen, .child]
     case "presentSheet", "presentCover": allowed = [.path, .screen, .withNavigation, .child]
     case "goBack", "pop", "dismiss": allowed = [.path, .count]
@@ -143,7 +145,9 @@ enum UntypedTreeReader {
 
     switch name {
     case "start":
-      return fields.state.flatMap(coordinator).map { .start($0) }
+      guard let state = fields.state.flatMap(coordinator) else { return nil }
+      guard let linkTree = fields.restoredFrom else { return .start(state, restoredFrom: nil) }
+      return link(linkTree).map { .start(state, restoredFrom: $0) }
     case "push":
       guard let screen = fields.screen, let child = child() else { return nil }
       return .push(screen, child: child)
@@ -176,6 +180,15 @@ enum UntypedTreeReader {
     default:
       return nil
     }
+  }
+
+  /// `{"session": id, "seq": n}`, with `seq` at least 1 and nothing else.
+  private static func link(_ value: JSONValue) -> SessionLink? {
+    guard case .object(let members) = value, members.count == 2,
+      case .string(let text)? = members["session"], let session = try? SessionID(text),
+      let seq = members["seq"].flatMap(integer), seq >= 1
+    else { return nil }
+    return SessionLink(session: session, seq: seq)
   }
 
   private static func path(_ value: JSONValue) -> CoordinatorPath? {
