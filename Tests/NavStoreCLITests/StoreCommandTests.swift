@@ -27,14 +27,14 @@ import Testing
   @Test func initPrintsTheSchemaVersion() throws {
     let result = try navstore("init", "--db", "custom.sqlite")
     #expect(result.status == 0)
-    #expect(result.stdout == "1\n")
+    #expect(result.stdout == "2\n")
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
   }
 
   @Test func aSessionFromAppendToVerify() throws {
     try seedSession()
     let sessions = try navstore("sessions", "--json")
-    #expect(sessions.stdoutLines == [#"{"depth":2,"events":4,"firstAt":"2026-11-21T10:00:00.000Z","lastAt":"2026-11-21T10:00:05.000Z","session":"s-1"}"#])
+    #expect(sessions.stdoutLines == [#"{"depth":2,"events":4,"firstAt":"2026-11-21T10:00:00.000Z","lastAt":"2026-11-21T10:00:05.000Z","restoredFrom":null,"session":"s-1"}"#])
     let show = try navstore("show", "s-1")
     #expect(show.stdoutLines == ["session s-1 after seq 4", "stack", "  [0] root, navigation   home", "  [1] sheet, navigation  numbersList"])
     let shown = try navstore("show", "s-1", "--at", "3", "--json")
@@ -64,6 +64,30 @@ import Testing
     let again = try navstore("import", "-", "--db", "copy.sqlite", stdin: exported.stdout)
     #expect(again.stdout == "imported 0 events into 1 session (4 already stored, skipped)\n")
     #expect(try navstore("history", "s-1", "--json", "--db", "copy.sqlite").stdout == exported.stdout)
+  }
+
+  @Test func aContinuationLinkSurvivesListingExportImportAndVerify() throws {
+    try seedSession()
+    let start = #"{"op":"start","restoredFrom":{"session":"s-1","seq":4},"state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"sheet","withNavigation":true,"screen":"numbersList"}]}}"#
+    #expect(try navstore("append", "s-2", "--op", start, "--at", "2026-11-22T08:00:00.000Z").stdout == "1\n")
+    let listed = try navstore("sessions", "--json")
+    #expect(listed.stdoutLines.last == #"{"depth":2,"events":1,"firstAt":"2026-11-22T08:00:00.000Z","lastAt":"2026-11-22T08:00:00.000Z","restoredFrom":{"seq":4,"session":"s-1"},"session":"s-2"}"#)
+    #expect(try navstore("sessions").stdoutLines.last?.hasSuffix("  s-1 at seq 4") == true)
+    let csv = try navstore("export", "--table", "sessions", "--format", "csv")
+    #expect(csv.stdout.components(separatedBy: "\r\n") == [
+      "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq",
+      "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,",
+      "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4",
+      "",
+    ])
+    // The events export carries the link inside the hashed start event, into another store.
+    let events = try navstore("export", "--table", "events", "--format", "jsonl")
+    #expect(events.stdout.contains(#""restoredFrom":{"seq":4,"session":"s-1"}"#))
+    let imported = try navstore("import", "-", "--db", "copy.sqlite", stdin: events.stdout)
+    #expect(imported.status == 0, "\(imported.stderr)")
+    #expect(try navstore("verify", "--db", "copy.sqlite").status == 0)
+    #expect(try navstore("sessions", "--json", "--db", "copy.sqlite").stdout == listed.stdout)
+    #expect(try navstore("history", "s-2", "--db", "copy.sqlite").stdout.contains("restored from s-1 at seq 4"))
   }
 
   @Test func aBadImportLineKeepsNothing() throws {

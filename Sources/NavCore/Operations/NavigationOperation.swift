@@ -79,6 +79,12 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
   /// The wire-format name of the operation.
   public var name: String { kind.name }
+
+  /// The session a `start` continues, if it names one; `nil` for every other operation.
+  public var restoredFrom: SessionLink? {
+    if case .start(_, let link) = kind { return link }
+    return nil
+  }
 }
 
 extension NavigationOperation {

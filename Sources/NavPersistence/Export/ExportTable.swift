@@ -4,7 +4,8 @@ import NavCore
 public enum ExportTable: String, CaseIterable, Sendable {
   /// Every event. JSON Lines is exactly the wire format (it imports back).
   case events
-  /// One row per session: size, first and last time, span, current depth.
+  /// One row per session: size, first and last time, span, current depth, and the session it
+  /// continues (empty unless it began by restoring one).
   case sessions
   /// One row per period a screen was the visible top of a session.
   case screenViews = "screen-views"
@@ -15,7 +16,8 @@ public enum ExportTable: String, CaseIterable, Sendable {
   public var columns: [String] {
     switch self {
     case .events: ["session", "seq", "at", "origin", "op", "screen", "path", "operation", "cause", "hash"]
-    case .sessions: ["session", "events", "first_at", "last_at", "duration_ms", "depth"]
+    case .sessions:
+      ["session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session", "restored_from_seq"]
     case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms"]
     case .transitions: ["session", "from_screen", "to_screen", "op", "at", "origin"]
     }

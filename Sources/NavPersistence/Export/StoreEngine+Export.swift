@@ -17,6 +17,8 @@ extension StoreEngine {
             .text(summary.id.rawValue), .integer(Int64(summary.eventCount)), summary.firstAt.map(ExportValue.time) ?? .null,
             summary.lastAt.map(ExportValue.time) ?? .null, span,
             .integer(Int64(summary.depth)),
+            summary.restoredFrom.map { .text($0.session.rawValue) } ?? .null,
+            summary.restoredFrom.map { .integer(Int64($0.seq)) } ?? .null,
           ]))
       }
     case .events:

@@ -197,6 +197,13 @@ public final class SessionStore: Sendable {
     try run { engine in try engine.read { try engine.sessionSummaries() } }
   }
 
+  /// The session whose last event is the most recent (ties go to the greatest id), or `nil` for
+  /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
+  /// sessions.
+  public func latestSession() throws(StoreError) -> SessionSummary? {
+    try run { engine in try engine.read { try engine.latestSessionSummary() } }
+  }
+
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
   /// histories that show where each event led. `body` runs while the store is locked: it must not
   /// call this store (that would deadlock, which the lock reports by trapping).

@@ -12,6 +12,9 @@ public struct SessionSummary: Hashable, Sendable {
   public var lastAt: Timestamp?
   /// Routes on the visible path of its current state.
   public var depth: Int
+  /// The session this one continues, when it began by restoring it (its `start` event's
+  /// `restoredFrom`).
+  public var restoredFrom: SessionLink?
 }
 
 /// The outcome of appending one event.

@@ -67,7 +67,8 @@ final class StoreEngine: @unchecked Sendable {
   private func statementsForAppending() throws -> AppendStatements {
     if let appendStatements { return appendStatements }
     let statements = AppendStatements(
-      insertSession: try connection.statement("INSERT INTO sessions (id) VALUES (?)"),
+      insertSession: try connection.statement(
+        "INSERT INTO sessions (id, restored_from_session, restored_from_seq) VALUES (?, ?, ?)"),
       insertEvent: try connection.statement(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
       updateSession: try connection.statement(
@@ -122,21 +123,55 @@ final class StoreEngine: @unchecked Sendable {
     throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(text.debugDescription)")
   }
 
+  /// The columns a `SessionSummary` is read from, in `summary(from:)`'s order.
+  private static let summaryColumns =
+    "id, event_count, first_at, last_at, depth, restored_from_session, restored_from_seq"
+
   func sessionSummaries() throws -> [SessionSummary] {
     let statement = try connection.statement(
-      "SELECT id, event_count, first_at, last_at, depth FROM sessions WHERE event_count > 0 ORDER BY id")
+      "SELECT \(Self.summaryColumns) FROM sessions WHERE event_count > 0 ORDER BY id")
     defer { statement.reset() }
     var summaries: [SessionSummary] = []
     while try statement.step() {
-      let session = try Self.storedSessionID(statement.text(0))
-      summaries.append(
-        SessionSummary(
-          id: session, eventCount: statement.int(1),
-          firstAt: statement.isNull(2) ? nil : Timestamp(millisecondsSince1970: statement.int64(2)),
-          lastAt: statement.isNull(3) ? nil : Timestamp(millisecondsSince1970: statement.int64(3)),
-          depth: statement.int(4)))
+      summaries.append(try Self.summary(from: statement))
     }
     return summaries
+  }
+
+  /// The session whose last event is the newest (ties go to the greatest id), through the
+  /// `last_at` index: one step, however many sessions the store holds.
+  func latestSessionSummary() throws -> SessionSummary? {
+    let statement = try connection.statement(
+      "SELECT \(Self.summaryColumns) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC LIMIT 1")
+    defer { statement.reset() }
+    guard try statement.step() else { return nil }
+    return try Self.summary(from: statement)
+  }
+
+  private static func summary(from statement: SQLiteStatement) throws -> SessionSummary {
+    let session = try storedSessionID(statement.text(0))
+    var link: SessionLink?
+    if !statement.isNull(5), !statement.isNull(6) {
+      link = SessionLink(session: try storedSessionID(statement.text(5)), seq: statement.int(6))
+    }
+    return SessionSummary(
+      id: session, eventCount: statement.int(1),
+      firstAt: statement.isNull(2) ? nil : Timestamp(millisecondsSince1970: statement.int64(2)),
+      lastAt: statement.isNull(3) ? nil : Timestamp(millisecondsSince1970: statement.int64(3)),
+      depth: statement.int(4), restoredFrom: link)
+  }
+
+  /// Whether the session row's link columns say what its start event says (both empty when it
+  /// has no link).
+  private func storedLinkMatches(_ link: SessionLink?, of session: SessionID) throws -> Bool {
+    let statement = try connection.statement(
+      "SELECT restored_from_session, restored_from_seq FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try statement.bind([.text(session.rawValue)])
+    guard try statement.step() else { return link == nil }
+    guard let link else { return statement.isNull(0) && statement.isNull(1) }
+    return !statement.isNull(0) && !statement.isNull(1)
+      && statement.text(0).utf8.elementsEqual(link.session.rawValue.utf8) && statement.int64(1) == Int64(link.seq)
   }
 
   /// The session's last seq and state, from the cache when it is still true. `row` saves a query
@@ -197,7 +232,10 @@ final class StoreEngine: @unchecked Sendable {
     let at = event.at.millisecondsSince1970
     let statements = try statementsForAppending()
     if row == nil {
-      try statements.insertSession.execute([.text(session.rawValue)])
+      let link = event.operation.restoredFrom
+      try statements.insertSession.execute([
+        .text(session.rawValue), link.map { .text($0.session.rawValue) } ?? .null, link.map { .int($0.seq) } ?? .null,
+      ])
     }
     try statements.insertEvent.execute([
       .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
@@ -284,6 +322,7 @@ final class StoreEngine: @unchecked Sendable {
     var previous = HashChain.genesis
     var state: AnyCoordinator?
     var problem: VerificationResult?
+    var firstLink: SessionLink?
     try forEachEvent(of: session, from: 1, to: Int.max) { stored in
       guard problem == nil else { return }
       guard stored.seq == expectedSeq else {
@@ -312,6 +351,7 @@ final class StoreEngine: @unchecked Sendable {
           return
         }
       }
+      if stored.seq == 1 { firstLink = event.operation.restoredFrom }
       state = next
       previous = hash
       expectedSeq += 1
@@ -326,6 +366,9 @@ final class StoreEngine: @unchecked Sendable {
     }
     if previous != row.headHash {
       return failure(max(last, 1), "the session's head hash is not the chain's last value")
+    }
+    if last > 0, try !storedLinkMatches(firstLink, of: session) {
+      return failure(1, "the session's restoredFrom columns differ from its start event")
     }
     if let orphan = snapshots.keys.min() {
       return failure(orphan, "a snapshot exists for an event that does not")

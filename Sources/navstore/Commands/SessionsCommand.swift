@@ -6,9 +6,11 @@ import NavPersistence
 struct SessionsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
-    abstract: "List sessions: id, event count, first and last time, current depth.",
+    abstract: "List sessions: id, event count, first and last time, current depth, the session restored.",
     discussion: """
-      --json prints one object per line: {"session", "events", "firstAt", "lastAt", "depth"}.
+      --json prints one object per line: {"session", "events", "firstAt", "lastAt", "depth",
+      "restoredFrom"}. restoredFrom is {"session", "seq"} for a session that began by restoring
+      another, and null otherwise.
 
       Examples:
         navstore sessions
@@ -29,6 +31,8 @@ struct SessionsCommand: ParsableCommand {
           "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
           "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
           "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
+          "restoredFrom": session.restoredFrom.map { ["session": .string($0.session.rawValue), "seq": .number(Double($0.seq))] }
+            ?? .null,
         ]
         print(line.canonicalString)
       }
@@ -41,12 +45,12 @@ struct SessionsCommand: ParsableCommand {
     let idWidth = max("SESSION".count, sessions.map(\.id.rawValue.count).max() ?? 0)
     func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
     func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-    print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH")
+    print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH  RESTORED FROM")
     for session in sessions {
       print(
         pad(session.id.rawValue, idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
           + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
-          + padLeft(String(session.depth), 5))
+          + padLeft(String(session.depth), 5) + "  " + (session.restoredFrom?.description ?? "-"))
     }
   }
 }
