@@ -164,3 +164,56 @@ import Testing
     #expect(empty.isEmpty)
   }
 }
+
+/// Navigation by screen identity (FlowStacks' `goBackTo(id:)` and `popTo(id:)`): the topmost
+/// match, found by id even when the screen's content changed.
+@Suite struct IdentityMethodsTests {
+  struct Item: Codable, Hashable, Sendable, Identifiable {
+    var id: String
+    var detail = 0
+  }
+
+  var routes: [Route<Item>] {
+    [
+      .root(Item(id: "home"), withNavigation: true), .push(Item(id: "list")), .push(Item(id: "item", detail: 1)),
+      .sheet(Item(id: "list"), withNavigation: true), .push(Item(id: "item", detail: 2)),
+    ]
+  }
+
+  @Test func routesAreIdentifiedByTheirScreen() {
+    #expect(routes.map(\.id) == ["home", "list", "item", "list", "item"])
+  }
+
+  @Test func lookupsFindTheTopmostMatch() {
+    #expect(routes.topmostIndex(id: "list") == 3)
+    #expect(routes.topmostIndex(id: "item") == 4)
+    #expect(routes.topmostIndex(id: "missing") == nil)
+    // By value the content counts: the first item is not the second.
+    #expect(routes.topmostIndex(of: Item(id: "item", detail: 1)) == 2)
+    #expect(routes.topmostIndex(of: Item(id: "item", detail: 3)) == nil)
+  }
+
+  @Test func goBackToIDKeepsTheTopmostMatch() throws {
+    var routes = routes
+    #expect(try routes.goBackTo(id: "list"))
+    #expect(routes.count == 4)
+    #expect(try routes.goBackTo(id: "missing") == false)
+    #expect(routes.count == 4)
+    #expect(try routes.goBackTo(id: "home"))
+    #expect(routes.count == 1)
+  }
+
+  @Test func popToIDRefusesToPopAPresentedRoute() throws {
+    var routes = routes
+    // The topmost "item" is the top itself: a no-op that answers true.
+    #expect(try routes.popTo(id: "item"))
+    #expect(routes.count == 5)
+    // Popping to "home" would remove the sheet: refused, and nothing changes.
+    #expect(throws: NavigationError.self) { try routes.popTo(id: "home") }
+    #expect(routes == self.routes)
+    #expect(try routes.popTo(id: "missing") == false)
+    try routes.dismiss()
+    #expect(try routes.popTo(id: "list"))
+    #expect(routes.map(\.id) == ["home", "list"])
+  }
+}
