@@ -1,0 +1,143 @@
+import Clocks
+import NavCore
+import NavTestSupport
+import PropertyBased
+import Testing
+
+/// The routes holder: changes the host can apply at once are shown at once, larger ones play
+/// step by step, and a change during a plan replans from what is on screen, so the screen
+/// never jumps.
+@MainActor @Suite struct NavigationPlayerTests {
+  static let launch = AnyCoordinator.stack(stack("R+home"))
+  static let deepLink = AnyCoordinator.stack(stack("R+home", "↑a", "↑b", "◻+c", "↑d", "↑e"))
+
+  final class Screen {
+    var shown: [AnyCoordinator] = []
+  }
+
+  /// Waits (in real time, up to 5 s) for the player's task to catch up with the clock.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while !condition() {
+      guard ContinuousClock.now < deadline else { return false }
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
+  }
+
+  @Test func aChangeTheHostCanApplyAtOnceIsShownAtOnce() throws {
+    let screen = Screen()
+    let player = NavigationPlayer(Self.launch, clock: TestClock()) { screen.shown.append($0) }
+    try player.changeRoutes { try $0.push("a") }
+    #expect(player.shown == .stack(stack("R+home", "↑a")))
+    #expect(player.target == player.shown)
+    #expect(!player.isPlaying)
+    #expect(screen.shown.last == player.shown)
+  }
+
+  @Test func aDeepLinkPlaysStepByStep() async throws {
+    let clock = TestClock()
+    let screen = Screen()
+    let player = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
+    try player.go(to: Self.deepLink)
+    let plan = try AnyCoordinator.plan(from: Self.launch, to: Self.deepLink)
+    // Steps 0 and 1 in the same turn as the call.
+    #expect(screen.shown == Array(plan.steps.prefix(2)))
+    #expect(player.isPlaying)
+    #expect(player.target == Self.deepLink)
+    await clock.advance(by: .milliseconds(649))
+    #expect(screen.shown.count == 2)
+    await clock.advance(by: .milliseconds(1))
+    #expect(await eventually { screen.shown.count == 3 })
+    #expect(screen.shown == Array(plan.steps.prefix(3)))
+    let finished = await clock.advance(until: { !player.isPlaying })
+    #expect(finished)
+    await player.settled()
+    #expect(screen.shown == plan.steps)
+    #expect(player.shown == Self.deepLink)
+    #expect(!player.isPlaying)
+  }
+
+  @Test func aChangeDuringAPlanReplansFromWhatIsShown() async throws {
+    let clock = TestClock()
+    let screen = Screen()
+    let player = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
+    try player.go(to: Self.deepLink)
+    await clock.advance(by: .milliseconds(650))
+    #expect(await eventually { screen.shown.count == 3 })
+    let midway = player.shown
+    #expect(midway == .stack(stack("R+home", "↑a", "↑b")))
+    // Back to the root while the deep link is still being built.
+    try player.changeRoutes { try $0.goBackToRoot() }
+    #expect(player.target == Self.launch)
+    let finished = await clock.advance(until: { !player.isPlaying })
+    #expect(finished)
+    await player.settled()
+    #expect(player.shown == Self.launch)
+    // Nothing of the first plan was shown after the change: the sheet never appeared.
+    #expect(!screen.shown.contains { $0.routes?.count ?? 0 > 3 })
+    for (before, after) in zip(screen.shown, screen.shown.dropFirst()) {
+      #expect(AnyCoordinator.isLegalTransition(from: before, to: after), "jumped from \(before) to \(after)")
+    }
+  }
+
+  @Test func aRefusedChangeChangesNothing() throws {
+    let screen = Screen()
+    let player = NavigationPlayer(Self.deepLink, clock: TestClock()) { screen.shown.append($0) }
+    #expect(throws: NavigationError.self) { try player.changeRoutes { try $0.pop(3) } }
+    #expect(player.target == Self.deepLink)
+    #expect(screen.shown.isEmpty)
+    let tabs = NavigationPlayer(AnyCoordinator.tabs([Self.launch], selected: 0), clock: TestClock()) { _ in }
+    #expect(throws: PlaybackError.notAStack) { try tabs.changeRoutes { try $0.goBackToRoot() } }
+    #expect(throws: PlanError.self) { try player.go(to: .tabs([Self.launch], selected: 0)) }
+    #expect(player.target == Self.deepLink)
+  }
+
+  @Test func changeEditsTheWholeTree() async throws {
+    let clock = TestClock()
+    let tabs = AnyCoordinator.tabs([Self.launch, .stack(stack("R+settings"))], selected: 0)
+    let player = NavigationPlayer(tabs, clock: clock) { _ in }
+    try player.change { try $0.apply(.push("profile", at: [.tab(1)])) }
+    try player.change { try $0.apply(.selectTab(1)) }
+    let finished = await clock.advance(until: { !player.isPlaying })
+    #expect(finished)
+    await player.settled()
+    #expect(player.shown == .tabs([Self.launch, .stack(stack("R+settings", "↑profile"))], selected: 1))
+  }
+
+  /// Random targets arriving at random moments, under every profile: every state the screen
+  /// shows is one legal step from the one before, and once the clock runs out the last target
+  /// is shown.
+  @Test func theScreenNeverJumps() async {
+    let scenario = Generator<(AnyCoordinator, [(AnyCoordinator, Int)]), Shrink.None<(AnyCoordinator, [(AnyCoordinator, Int)])>> { rng in
+      let start = RandomTrees.coordinator(depth: 3, using: &rng)
+      var target = start
+      var changes: [(AnyCoordinator, Int)] = []
+      for _ in 0..<Int.random(in: 1...5, using: &rng) {
+        for _ in 0..<Int.random(in: 1...12, using: &rng) {
+          target = (try? target.applying(RandomTrees.operation(for: target, using: &rng))) ?? target
+        }
+        changes.append((target, Int.random(in: 0...3_000, using: &rng)))
+      }
+      return (start, changes)
+    }
+    await propertyCheck(count: 60, input: scenario) { start, changes in
+      for host in HostProfile.allCases {
+        let clock = TestClock()
+        let screen = Screen()
+        let player = NavigationPlayer(start, host: host, clock: clock) { screen.shown.append($0) }
+        for (target, wait) in changes {
+          try player.go(to: target)
+          await clock.advance(by: .milliseconds(wait))
+        }
+        let finished = await clock.advance(until: { !player.isPlaying })
+        #expect(finished)
+        await player.settled()
+        #expect(player.shown == changes.last?.0, "\(host)")
+        for (before, after) in zip([start] + screen.shown, screen.shown) {
+          #expect(AnyCoordinator.isLegalTransition(from: before, to: after, host: host), "\(host): jumped from \(before) to \(after)")
+        }
+      }
+    }
+  }
+}
