@@ -180,6 +180,26 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// The session's state after event `seq` (default: its last), decoded into the app's own
+  /// `Screen` type, for showing at launch.
+  ///
+  /// A session saved by an older version of the app may hold screens the current type no
+  /// longer decodes. Under `.dropUndecodable` (the default) each such screen's route goes, with
+  /// what stands on it, and the result lists it; under `.strict` the call throws instead. When
+  /// not even the top root decodes, the call throws `.cannotRestore` with
+  /// `RestoreError.nothingRestorable`: start from the app's launch state.
+  public func restore<Screen: NavigationScreen>(
+    _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
+  ) throws(StoreError) -> RestoredSession<Screen> {
+    let (stored, at) = try state(of: session, at: seq)
+    do {
+      let restored = try stored.restoring(as: type, policy: policy)
+      return RestoredSession(session: session, seq: at, state: restored.state, dropped: restored.dropped)
+    } catch {
+      throw .cannotRestore(session: session, seq: at, error)
+    }
+  }
+
   /// The session's events from `from` to `to` (inclusive), with their hashes.
   public func history(of session: SessionID, from: Int = 1, to: Int? = nil) throws(StoreError) -> [AnyEvent] {
     try run { engine in

@@ -35,6 +35,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case hashMismatch(session: SessionID, seq: Int, claimed: String, computed: String)
   /// The app's state before an action is not the session's current state.
   case stateMismatch(session: SessionID, seq: Int)
+  /// A stored state cannot be decoded into the app's screen type (see `RestorePolicy`).
+  case cannotRestore(session: SessionID, seq: Int, RestoreError)
   /// A line of an import is not a valid event.
   case invalidLine(line: Int, WireFormatError)
   /// A line of an import was refused; nothing of its transaction was kept.
@@ -84,6 +86,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed \(computed.prefix(12))… (the history was altered, or comes from another chain)"
     case .stateMismatch(let session, let seq):
       "session '\(session)': the state before the action is not the session's state at seq \(seq)"
+    case .cannotRestore(let session, let seq, let error):
+      "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
       "line \(line): \(error)"
     case .lineFailed(let line, let box):
