@@ -156,7 +156,9 @@ public final class SessionStore: Sendable {
       cause: cause)
   }
 
-  private static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
+  /// A typed state as untyped JSON screens, through the screens' `Codable` conformance.
+  static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
+    if let same = state as? AnyCoordinator { return same }
     do {
       return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
     } catch {
@@ -303,7 +305,8 @@ public final class SessionStore: Sendable {
     }
   }
 
-  private func run<T>(_ body: (StoreEngine) throws -> T) throws(StoreError) -> T {
+  /// Runs `body` on the engine under the store's lock, with every error classified as a `StoreError`.
+  func run<T>(_ body: (StoreEngine) throws -> T) throws(StoreError) -> T {
     do {
       return try engine.withLock { engine in try body(engine) }
     } catch {

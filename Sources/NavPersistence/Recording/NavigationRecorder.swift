@@ -1,0 +1,162 @@
+import Dispatch
+import NavCore
+import Synchronization
+
+/// Records a live app's navigation into a session without ever blocking the app.
+///
+/// The app hands over each new state as it happens (`record`, from the main actor or anywhere,
+/// returning at once); the recorder diffs it against the last state it recorded and writes the
+/// operations in the background, on a queue of its own. States that arrive while a write is
+/// under way go together in the next transaction, so a burst costs one commit.
+///
+/// The recorder diffs against what it last *recorded*, not against the app's own "before", so
+/// a state the app changed twice between two calls, or a change that failed, never makes the
+/// log drift from what was shown.
+///
+/// **Failures never crash the app and are never silent.** A change the model refuses, a full
+/// disk, a store locked past its busy timeout or a read-only store is reported on `failures`
+/// (and to `onFailure`, if given); the recorder then reads the session's stored state again and
+/// records the next state against it.
+///
+/// **What is durable when.** `record` keeps the state in memory only. It is durable once its
+/// background transaction commits, with the store's `StoreOptions.durability`: `.normal`
+/// survives the app being killed, `.full` also a power loss. `flush()` returns when every
+/// state handed over before it is committed (or reported as failed): call it when the app
+/// moves to the background.
+public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
+  /// The store written to.
+  public let store: SessionStore
+  /// The session recorded.
+  public let session: SessionID
+  /// The session this one continues, written into its `start` when the session is new.
+  public let restoredFrom: SessionLink?
+  /// Every failure, as it happens. Holds the newest 256 when nobody reads it.
+  public let failures: AsyncStream<RecordingFailure>
+
+  private let failureSink: AsyncStream<RecordingFailure>.Continuation
+  private let onFailure: (@Sendable (RecordingFailure) -> Void)?
+  private let now: @Sendable () -> Timestamp
+  private let queue: DispatchQueue
+  private let shared = Mutex(SharedState())
+
+  /// What the caller's thread and the writing queue share, always under the mutex.
+  private struct SharedState {
+    /// States handed over and not yet taken by the writer, in the order they came.
+    var pending: [Handed] = []
+    /// Whether the writer has been asked to run (and has not yet found `pending` empty).
+    var drainScheduled = false
+    /// The writer's view of the session; `nil` means "read it from the store".
+    var head: RecordedHead?
+    /// The first failure since the last `flush`.
+    var failureSinceFlush: RecordingFailure?
+  }
+
+  private struct Handed: Sendable {
+    var state: Coordinator<Screen>
+    var at: Timestamp
+    var origin: EventOrigin
+    var cause: JSONValue?
+  }
+
+  /// A recorder for `session` in `store`. A new session begins with the first state handed
+  /// over (its `start`, carrying `restoredFrom` when given); an existing one is continued from
+  /// its stored state. `now` stamps each state as it is handed over (the system clock unless a
+  /// test says otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
+  public init(
+    store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil,
+    now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+    onFailure: (@Sendable (RecordingFailure) -> Void)? = nil
+  ) {
+    self.store = store
+    self.session = session
+    self.restoredFrom = restoredFrom
+    self.now = now
+    self.onFailure = onFailure
+    (failures, failureSink) = AsyncStream.makeStream(of: RecordingFailure.self, bufferingPolicy: .bufferingNewest(256))
+    queue = DispatchQueue(label: "NavigationRecorder.\(session.rawValue)")
+  }
+
+  deinit {
+    failureSink.finish()
+  }
+
+  /// Hands over the app's navigation state after a change. Returns at once; the change is
+  /// diffed and written in the background. `cause` is the app action behind it (kept for
+  /// audits, never interpreted); `origin` says whether the app or the user (a gesture) did it.
+  public func record(_ state: Coordinator<Screen>, cause: JSONValue? = nil, origin: EventOrigin = .app) {
+    let mustSchedule = shared.withLock { shared in
+      // Stamped under the lock, so states recorded from several threads get their times in the
+      // order they are written (unless the system clock itself steps back).
+      shared.pending.append(Handed(state: state, at: now(), origin: origin, cause: cause))
+      guard !shared.drainScheduled else { return false }
+      shared.drainScheduled = true
+      return true
+    }
+    if mustSchedule { queue.async { self.drain() } }
+  }
+
+  /// Returns once every state handed over before the call is committed, or reported as
+  /// failed. Throws the first failure since the previous `flush` (it was also sent to
+  /// `failures`), so the caller knows whether everything it handed over is durable.
+  public func flush() async throws(RecordingFailure) {
+    let failure: RecordingFailure? = await withCheckedContinuation { continuation in
+      queue.async {
+        self.drain()
+        continuation.resume(returning: self.shared.withLock { shared in
+          defer { shared.failureSinceFlush = nil }
+          return shared.failureSinceFlush
+        })
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  // MARK: The writer (on `queue` only)
+
+  private func drain() {
+    while true {
+      let batch = shared.withLock { shared in
+        let batch = shared.pending
+        shared.pending.removeAll()
+        if batch.isEmpty { shared.drainScheduled = false }
+        return batch
+      }
+      guard !batch.isEmpty else { return }
+      write(batch)
+    }
+  }
+
+  private func write(_ batch: [Handed]) {
+    var changes: [RecordedChange] = []
+    changes.reserveCapacity(batch.count)
+    for handed in batch {
+      do throws(StoreError) {
+        changes.append(
+          RecordedChange(state: try SessionStore.untyped(handed.state), at: handed.at, origin: handed.origin, cause: handed.cause))
+      } catch {
+        report(RecordingFailure(session: session, error: error, unrecordedChanges: 1))
+      }
+    }
+    guard !changes.isEmpty else { return }
+    let known = shared.withLock { $0.head }
+    do throws(StoreError) {
+      let outcome = try store.recordBatch(session: session, changes: changes, known: known, link: restoredFrom)
+      shared.withLock { $0.head = outcome.head }
+      for skipped in outcome.skipped {
+        report(RecordingFailure(session: session, error: skipped.error, unrecordedChanges: 1))
+      }
+    } catch {
+      // Nothing of the batch was written; the next batch starts from what the store holds.
+      shared.withLock { $0.head = nil }
+      report(RecordingFailure(session: session, error: error, unrecordedChanges: changes.count))
+    }
+  }
+
+  private func report(_ failure: RecordingFailure) {
+    shared.withLock { shared in
+      if shared.failureSinceFlush == nil { shared.failureSinceFlush = failure }
+    }
+    failureSink.yield(failure)
+    onFailure?(failure)
+  }
+}

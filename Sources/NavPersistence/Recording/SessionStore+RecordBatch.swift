@@ -1,0 +1,83 @@
+import NavCore
+
+/// One state handed to a recorder, with what the app said about it.
+struct RecordedChange: Sendable {
+  var state: AnyCoordinator
+  var at: Timestamp
+  var origin: EventOrigin
+  var cause: JSONValue?
+}
+
+/// What the recorder knows of its session between writes: the last state it recorded and
+/// that state's seq. `nil` when it must be read from the store (at first, and after a failure).
+struct RecordedHead: Sendable {
+  var state: AnyCoordinator
+  var seq: Int
+}
+
+/// The outcome of writing one batch of changes.
+struct RecordBatchOutcome: Sendable {
+  /// The session's head after the batch.
+  var head: RecordedHead?
+  /// The changes that were skipped (not recordable), each with why; the others were written.
+  var skipped: [(index: Int, error: StoreError)]
+  /// How many events were appended.
+  var appended: Int
+}
+
+extension SessionStore {
+  /// Writes a recorder's batch in one transaction: each change becomes the operations `diff`
+  /// derives from the state before it (or `start`, with `link`, for a new session), appended
+  /// with their expected seqs. A change that cannot be recorded (the top coordinator changed
+  /// kind; an operation the model refuses) is skipped and reported, and the next one is diffed
+  /// against the last state written. `known` is the head the recorder believes in; `nil` reads
+  /// it from the store (resynchronizing). A failure of the transaction itself (disk full,
+  /// locked, read-only, another writer on the session) throws, and nothing of the batch stays.
+  func recordBatch(
+    session: SessionID, changes: [RecordedChange], known: RecordedHead?, link: SessionLink?
+  ) throws(StoreError) -> RecordBatchOutcome {
+    try run { engine in
+      try engine.write {
+        var head = try known ?? engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) }
+        var skipped: [(index: Int, error: StoreError)] = []
+        var appended = 0
+        for (index, change) in changes.enumerated() {
+          let operations: [AnyOperation]
+          if let before = head?.state {
+            do {
+              operations = try AnyCoordinator.diff(from: before, to: change.state)
+            } catch {
+              skipped.append((index, .cannotRecord(session: session, reason: "\(error)")))
+              continue
+            }
+          } else {
+            operations = [.start(change.state, restoredFrom: link)]
+          }
+          // Checked on a copy first, so a refused change writes none of its operations.
+          var probe = head?.state
+          var refusal: NavigationError?
+          for operation in operations where refusal == nil {
+            do throws(NavigationError) {
+              try operation.apply(toSession: &probe)
+            } catch {
+              refusal = error
+            }
+          }
+          if let refusal {
+            skipped.append((index, .rejected(session: session, seq: (head?.seq ?? 0) + 1, refusal)))
+            continue
+          }
+          var seq = head?.seq ?? 0
+          for operation in operations {
+            seq += 1
+            _ = try engine.append(
+              AnyEvent(session: session, seq: seq, at: change.at, origin: change.origin, operation: operation, cause: change.cause))
+          }
+          appended += operations.count
+          head = RecordedHead(state: probe ?? change.state, seq: seq)
+        }
+        return RecordBatchOutcome(head: head, skipped: skipped, appended: appended)
+      }
+    }
+  }
+}
