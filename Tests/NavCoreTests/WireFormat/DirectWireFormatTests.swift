@@ -78,8 +78,10 @@ import Testing
       #expect((try? WireFormat.decode(AnyEvent.self, from: tree)) == general)
       if general != nil { accepted += 1 }
     }
-    // `start` with a path, or an integer out of range, encodes but is refused: most are read.
-    #expect(accepted > 1_000)
+    // `start` with a path, a time or an integer out of range encodes but is refused: about half
+    // are read (1,030 to 1,075 of 2,000 in five runs), so the check is far from vacuous. The
+    // bound leaves room for chance: 1,000 failed about once in a hundred runs.
+    #expect(accepted > 900, "only \(accepted) of 2,000 events were read")
   }
 
   /// A document with one change that is often just wrong: a field removed, added, or given a
