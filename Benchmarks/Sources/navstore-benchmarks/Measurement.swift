@@ -48,8 +48,10 @@ func freshStorePath(_ name: String) -> String {
 func format(_ value: Double, _ unit: String) -> String {
   switch unit {
   case "s":
-    value < 0.001
-      ? String(format: "%.0f us", value * 1e6) : value < 1 ? String(format: "%.1f ms", value * 1000) : String(format: "%.2f s", value)
+    value < 0.00001
+      ? String(format: "%.2f us", value * 1e6)
+      : value < 0.001
+        ? String(format: "%.0f us", value * 1e6) : value < 1 ? String(format: "%.1f ms", value * 1000) : String(format: "%.2f s", value)
   case "bytes": String(format: "%.0f B", value)
   case "MiB": String(format: "%.1f MiB", value)
   default: String(format: "%.3f %@", value, unit)

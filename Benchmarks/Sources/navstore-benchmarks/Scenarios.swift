@@ -10,9 +10,11 @@ struct Sizes {
   var importCount: Int
   var rehydrateAt: [Int]
   var planRoutes: [Int]
+  var record: Int
 
-  static let full = Sizes(append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000])
-  static let quick = Sizes(append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000])
+  static let full = Sizes(
+    append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000], record: 20_000)
+  static let quick = Sizes(append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000)
 }
 
 enum Scenarios {

@@ -52,6 +52,10 @@ if wanted(5) {
   print("5 plan...")
   results += try Scenarios.plan(routes: sizes.planRoutes)
 }
+if wanted(7) {
+  print("7 record call...")
+  results += try await Scenarios.recordCall(try Workload.make(count: sizes.record), pairs: 5)
+}
 
 print("")
 printTable(results)
