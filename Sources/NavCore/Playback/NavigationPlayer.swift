@@ -36,7 +36,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   private var generation = 0
 
   /// A player whose host shows `state` now. `show` is called with every state the host must
-  /// display, in order; `clock` times the steps (`ContinuousClock` in apps, a test clock in
+  /// display, in order, and only when it differs from the one shown; `clock` times the steps (`ContinuousClock` in apps, a test clock in
   /// tests).
   public init<C: Clock<Duration>>(
     _ state: Coordinator<Screen>, host: HostProfile = .default,
@@ -105,7 +105,10 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
     }
   }
 
+  /// Hands `state` to the host, unless the host shows it already (a plan's step 0 often
+  /// changes nothing): every call of `show` is a real change.
   private func display(_ state: Coordinator<Screen>) {
+    guard state != shown else { return }
     shown = state
     show(state)
   }

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+// An app's navigation recorded, restored at the next launch step by step, and restored again
+// by a later version of the app whose screens changed. A package of its own, beside the
+// product, so that apps depending on NavStore never pull in an example.
+// From this folder:
+//   swift run RestoringApp                  a fresh store in a temporary folder
+//   swift run RestoringApp --delay-ms 100   quicker steps
+import PackageDescription
+
+let package = Package(
+  name: "RestoringApp",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    .package(name: "NavStore", path: "../.."),
+  ],
+  targets: [
+    .executableTarget(
+      name: "RestoringApp",
+      dependencies: [
+        .product(name: "NavCore", package: "NavStore"),
+        .product(name: "NavPersistence", package: "NavStore"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

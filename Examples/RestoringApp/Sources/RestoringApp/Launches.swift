@@ -1,0 +1,120 @@
+import Foundation
+import NavCore
+import NavPersistence
+
+/// Three launches of one app against one store:
+/// 1. a first launch records the user's navigation, then the app quits;
+/// 2. the next launch restores the latest session step by step on a real clock, as a SwiftUI
+///    host needs, while a notification's deep link arrives in the middle;
+/// 3. a later version of the app, whose screen enum changed, restores the same store and is
+///    told what it could not decode.
+@main struct Launches {
+  static func main() async {
+    let arguments = CommandLine.arguments
+    let delay = arguments.firstIndex(of: "--delay-ms").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    do {
+      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restoring-app-\(UUID().uuidString)")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let path = folder.appendingPathComponent("app.sqlite").path
+      try await firstLaunch(path: path)
+      try await nextLaunch(path: path, delayMilliseconds: delay ?? StepPlan<Screen>.defaultDelayMilliseconds)
+      try await laterVersionLaunch(path: path, delayMilliseconds: delay ?? StepPlan<ScreenV2>.defaultDelayMilliseconds)
+      try summary(path: path)
+    } catch {
+      FileHandle.standardError.write(Data("RestoringApp: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  // MARK: 1. Recording
+
+  @MainActor static func firstLaunch(path: String) async throws {
+    print("== launch 1: recording")
+    let store = try SessionStore(path: path)
+    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
+    let app = AppModel(navigation: Screen.launchNavigation, recorder: recorder)
+    let actions: [Action] = [
+      .numbersTapped, .numberTapped(3), .numberTapped(7), .tabTapped(1), .sectionTapped("privacy"), .tabTapped(0),
+      .onboardingStarted, .nextStepTapped, .promoShown("SPRING"),
+    ]
+    for action in actions {
+      try app.send(action)  // returns at once: the recorder writes in the background
+      print("  \(action) -> \(app.navigation.visiblePath)")
+    }
+    // The app moves to the background: make everything handed over durable, then quit.
+    try await recorder.flush()
+    print("  quit; the store holds \(try store.state(of: recorder.session).seq) events for launch-1")
+  }
+
+  // MARK: 2. Restoring, step by step
+
+  @MainActor static func nextLaunch(path: String, delayMilliseconds: Int) async throws {
+    print("\n== launch 2: restoring the latest session")
+    let store = try SessionStore(path: path)
+    guard let latest = try store.latestSession() else {
+      print("  nothing to restore: a fresh start")
+      return
+    }
+    let restored = try store.restore(latest.id, as: Screen.self)
+    print("  restoring \(restored.session) at seq \(restored.seq): \(restored.state.visiblePath)")
+
+    // The new session says which one it continues; its first state is the restored one.
+    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
+    let app = AppModel(navigation: restored.state, recorder: recorder)
+
+    // The host starts at the launch state and is taken to the restored state one legal step
+    // at a time: steps 0 and 1 at once, then one every delay.
+    let start = ContinuousClock.now
+    let player = NavigationPlayer(restored.state.launchState, host: .navigationView, delayMilliseconds: delayMilliseconds) { shown in
+      print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
+    }
+    try player.go(to: app.navigation)
+
+    // A notification opens number 9 while the restore is still playing: the player drops the
+    // rest of its plan and goes there from whatever is on screen, so nothing jumps.
+    try await Task.sleep(for: .milliseconds(delayMilliseconds * 3 / 2))
+    print("  notification: number 9")
+    try app.send(.notificationOpened(number: 9))
+    try player.go(to: app.navigation)
+    await player.settled()
+    print("  shown: \(player.shown.visiblePath)")
+    try await recorder.flush()
+  }
+
+  // MARK: 3. A later version
+
+  @MainActor static func laterVersionLaunch(path: String, delayMilliseconds: Int) async throws {
+    print("\n== launch 3: version 2 of the app (promo removed, numberDetail gained a field)")
+    let store = try SessionStore(path: path)
+    for session in ["launch-1", "launch-2"] {
+      let restored = try store.restore(try SessionID(session), as: ScreenV2.self)
+      print("  \(session) at seq \(restored.seq) restores as \(restored.state.visiblePath)")
+      for dropped in restored.dropped {
+        print("    dropped \(dropped.removedRouteCount) route(s) at \(dropped.path), from route \(dropped.index) (\(dropped.screenName)): \(dropped.error.message)")
+      }
+    }
+    guard let latest = try store.latestSession() else { return }
+    let restored = try store.restore(latest.id, as: ScreenV2.self)
+    let start = ContinuousClock.now
+    let player = NavigationPlayer(restored.state.launchState, delayMilliseconds: delayMilliseconds) { shown in
+      print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
+    }
+    try player.go(to: restored.state)
+    await player.settled()
+  }
+
+  // MARK: What the store holds now
+
+  static func summary(path: String) throws {
+    let store = try SessionStore(path: path)
+    print("\n== the store")
+    for session in try store.sessions() {
+      let link = session.restoredFrom.map { ", restored from \($0)" } ?? ""
+      print("  \(session.id): \(session.eventCount) events\(link)")
+    }
+    let intact = try store.verify().allSatisfy(\.isIntact)
+    print("  verify: \(intact ? "every session intact" : "TAMPERED")")
+    print("  look closer: navstore history launch-2 --db \(path)")
+    if !intact { exit(1) }
+  }
+}
