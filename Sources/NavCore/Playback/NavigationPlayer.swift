@@ -61,7 +61,8 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// step by step from what is shown now, cancelling any plan still playing. A target no plan
   /// reaches (the top coordinator changing kind, a malformed state) throws and changes nothing.
   public func go(to target: Coordinator<Screen>) throws(PlanError) {
-    guard target != self.target || shown != target else { return }
+    // Unchanged: a plan under way keeps its times (FlowStacks returns here too).
+    guard target != self.target else { return }
     let plan = try Coordinator.plan(from: shown, to: target, host: host)
     playback?.cancel()
     playback = nil

@@ -52,6 +52,13 @@ import Testing
     await clock.advance(by: .milliseconds(1))
     #expect(await eventually { screen.shown.count == 2 })
     #expect(screen.shown == Array(plan.steps[1...2]))
+    // The same target again changes nothing: the plan keeps its times.
+    try player.go(to: Self.deepLink)
+    #expect(screen.shown.count == 2)
+    await clock.advance(by: .milliseconds(649))
+    #expect(screen.shown.count == 2)
+    await clock.advance(by: .milliseconds(1))
+    #expect(await eventually { screen.shown.count == 3 })
     let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
     await player.settled()
