@@ -27,17 +27,18 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// The time between steps, in milliseconds.
   public let delayMilliseconds: Int
 
-  /// Starts timing a plan on the player's clock; the function it returns sleeps until a step's
-  /// time, in milliseconds from that start. (A closure, so the player's type does not name
-  /// the clock's.)
-  private let startTimer: @Sendable () -> @Sendable (Int) async throws -> Void
+  private let clock: PlayerClock
   private let show: @MainActor (Coordinator<Screen>) -> Void
   private var playback: Task<Void, Never>?
+  /// Bumped by every `go`: a plan (or a `go` interrupted by a re-entrant one) whose number is
+  /// no longer current shows nothing more.
   private var generation = 0
+  /// When the last structural step was shown, in milliseconds on the player's clock.
+  private var lastStepAt: Int?
 
   /// A player whose host shows `state` now. `show` is called with every state the host must
-  /// display, in order, and only when it differs from the one shown; `clock` times the steps (`ContinuousClock` in apps, a test clock in
-  /// tests).
+  /// display, in order, and only when it differs from the one shown; `clock` times the steps
+  /// (`ContinuousClock` in apps, a test clock in tests).
   public init<C: Clock<Duration>>(
     _ state: Coordinator<Screen>, host: HostProfile = .default,
     delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
@@ -46,11 +47,8 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
     self.shown = state
     self.target = state
     self.host = host
-    self.delayMilliseconds = delayMilliseconds
-    self.startTimer = {
-      let start = clock.now
-      return { milliseconds in try await clock.sleep(until: start.advanced(by: .milliseconds(milliseconds)), tolerance: nil) }
-    }
+    self.delayMilliseconds = max(0, delayMilliseconds)
+    self.clock = PlayerClock(clock)
     self.show = show
   }
 
@@ -60,23 +58,50 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// Takes the screen to `target`: at once when the host can apply it in one update, otherwise
   /// step by step from what is shown now, cancelling any plan still playing. A target no plan
   /// reaches (the top coordinator changing kind, a malformed state) throws and changes nothing.
+  ///
+  /// When a plan is interrupted, the new plan's first structural step waits until a full delay
+  /// after the last one shown, so the host never gets two transitions closer than the delay.
   public func go(to target: Coordinator<Screen>) throws(PlanError) {
     // Unchanged: a plan under way keeps its times (FlowStacks returns here too).
     guard target != self.target else { return }
     let plan = try Coordinator.plan(from: shown, to: target, host: host)
+    let interrupted = playback != nil
     playback?.cancel()
     playback = nil
     generation += 1
-    self.target = target
-    let schedule = plan.scheduled(delayMilliseconds: delayMilliseconds)
-    // Steps 0 and 1 are due at once: applied now, in this turn, as FlowStacks does.
-    for step in schedule.prefix(while: { $0.atMs == 0 }) { display(step.state) }
-    let later = Array(schedule.drop(while: { $0.atMs == 0 }))
-    guard !later.isEmpty else { return }
     let mine = generation
-    let sleepUntil = startTimer()
+    self.target = target
+    let now = clock.elapsedMilliseconds()
+    let firstStepAt = interrupted ? max(now, (lastStepAt ?? now) + delayMilliseconds) : now
+    // Step 0 only changes contents: shown at once. Step k ≥ 1 at its time from `firstStepAt`.
+    var due: [(at: Int, state: Coordinator<Screen>, isStructural: Bool)] = []
+    for step in plan.scheduled(delayMilliseconds: delayMilliseconds) {
+      due.append((step.step == 0 ? now : Self.adding(firstStepAt, step.atMs), step.state, step.step > 0))
+    }
+    // What is due now is shown now, in this turn, as FlowStacks shows steps 0 and 1.
+    while let next = due.first, next.at <= now {
+      due.removeFirst()
+      display(next.state, isStructural: next.isStructural)
+      // `show` may have called `go` again: that newer call owns the screen now.
+      guard generation == mine else { return }
+    }
+    guard !due.isEmpty else { return }
+    let clock = self.clock
     playback = Task { [weak self] in
-      await self?.play(later, generation: mine, sleepUntil: sleepUntil)
+      for step in due {
+        do {
+          try await clock.sleep(untilMilliseconds: step.at)
+        } catch {
+          return
+        }
+        // Decided on the main actor, with no suspension before `display`: a newer `go` has
+        // either already replaced this plan, or runs after this step. The player is held only
+        // for the step, so one the app has let go of stops here.
+        guard let self, !Task.isCancelled, self.generation == mine else { return }
+        self.display(step.state, isStructural: step.isStructural)
+      }
+      guard let self, self.generation == mine else { return }
+      self.playback = nil
     }
   }
 
@@ -108,27 +133,38 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
 
   /// Hands `state` to the host, unless the host shows it already (a plan's step 0 often
   /// changes nothing): every call of `show` is a real change.
-  private func display(_ state: Coordinator<Screen>) {
+  private func display(_ state: Coordinator<Screen>, isStructural: Bool) {
     guard state != shown else { return }
     shown = state
+    if isStructural { lastStepAt = clock.elapsedMilliseconds() }
     show(state)
   }
 
-  private func play(
-    _ steps: [ScheduledStep<Screen>], generation mine: Int, sleepUntil: @Sendable (Int) async throws -> Void
-  ) async {
-    for step in steps {
-      do {
-        try await sleepUntil(step.atMs)
-      } catch {
-        return
-      }
-      // Decided on the main actor, with no suspension before `display`: a newer `go` has
-      // either already replaced this plan, or runs after this step.
-      guard !Task.isCancelled, generation == mine else { return }
-      display(step.state)
+  private static func adding(_ time: Int, _ offset: Int) -> Int {
+    let (sum, overflow) = time.addingReportingOverflow(offset)
+    return overflow ? Int.max : sum
+  }
+}
+
+/// The player's clock, in whole milliseconds since the player was made, so the player's type
+/// does not name the clock's.
+private struct PlayerClock: Sendable {
+  let elapsedMilliseconds: @Sendable () -> Int
+  let sleepUntil: @Sendable (Int) async throws -> Void
+
+  init<C: Clock<Duration>>(_ clock: C) {
+    let epoch = clock.now
+    elapsedMilliseconds = {
+      let elapsed = epoch.duration(to: clock.now).components
+      return Int(clamping: elapsed.seconds) &* 1000 &+ Int(elapsed.attoseconds / 1_000_000_000_000_000)
     }
-    if generation == mine { playback = nil }
+    sleepUntil = { milliseconds in
+      try await clock.sleep(until: epoch.advanced(by: .milliseconds(milliseconds)), tolerance: nil)
+    }
+  }
+
+  func sleep(untilMilliseconds milliseconds: Int) async throws {
+    try await sleepUntil(milliseconds)
   }
 }
 

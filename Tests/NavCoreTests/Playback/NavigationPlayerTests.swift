@@ -76,9 +76,16 @@ import Testing
     #expect(await eventually { screen.shown.count == 2 })
     let midway = player.shown
     #expect(midway == .stack(stack("R+home", "↑a", "↑b")))
-    // Back to the root while the deep link is still being built.
+    // Back to the root while the deep link is still being built. The host showed a step at
+    // 650 ms, so the pop waits until 1300 ms: never two transitions closer than the delay.
     try player.changeRoutes { try $0.goBackToRoot() }
     #expect(player.target == Self.launch)
+    #expect(player.shown == midway)
+    await clock.advance(by: .milliseconds(649))
+    await PlaybackLog.settle()
+    #expect(player.shown == midway)
+    await clock.advance(by: .milliseconds(1))
+    #expect(await eventually { player.shown == Self.launch })
     let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
     await player.settled()
@@ -88,6 +95,52 @@ import Testing
     for (before, after) in zip(screen.shown, screen.shown.dropFirst()) {
       #expect(AnyCoordinator.isLegalTransition(from: before, to: after), "jumped from \(before) to \(after)")
     }
+  }
+
+  @Test func aChangeWhenIdleIsShownAtOnceEvenRightAfterAPlan() async throws {
+    let clock = TestClock()
+    let screen = Screen()
+    let player = NavigationPlayer(Self.launch, delayMilliseconds: 100, clock: clock) { screen.shown.append($0) }
+    try player.go(to: .stack(stack("R+home", "↑a", "◻b")))
+    let finished = await clock.advance(by: .milliseconds(1), until: { !player.isPlaying })
+    #expect(finished)
+    // The plan is over: a user's change (say a swipe the host already shows) is not held back.
+    try player.changeRoutes { try $0.dismiss() }
+    #expect(player.shown == .stack(stack("R+home", "↑a")))
+  }
+
+  /// An observer of the app's model that navigates elsewhere as soon as the first screen
+  /// appears calls `go` from inside `show`: the inner call owns the screen from then on.
+  @Test func aShowThatChangesTheTargetAgainWins() async throws {
+    let clock = TestClock()
+    let host = Screen()
+    let detour = AnyCoordinator.stack(stack("R+home", "◻+elsewhere"))
+    var player: NavigationPlayer<JSONValue>?
+    player = NavigationPlayer(Self.launch, clock: clock) { state in
+      host.shown.append(state)
+      if host.shown.count == 1 { try? player?.go(to: detour) }
+    }
+    try player?.go(to: .stack(stack("R+home", "↑a", "↑b", "↑c")))
+    let finished = await clock.advance(until: { player?.isPlaying == false })
+    #expect(finished)
+    #expect(player?.target == detour)
+    #expect(player?.shown == detour)
+    // Only the first step of the outer plan was shown; nothing of it after the detour began.
+    #expect(host.shown.first == .stack(stack("R+home", "↑a")))
+    #expect(!host.shown.dropFirst().contains { $0.routes?.contains(where: { $0.screen == "c" }) == true })
+    #expect(host.shown.last == detour)
+  }
+
+  @Test func aPlayerTheAppLetsGoOfStopsShowing() async throws {
+    let clock = TestClock()
+    let screen = Screen()
+    var player: NavigationPlayer<JSONValue>? = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
+    try player?.go(to: Self.deepLink)
+    #expect(screen.shown.count == 1)
+    player = nil
+    await clock.advance(by: .seconds(5))
+    await PlaybackLog.settle()
+    #expect(screen.shown.count == 1)
   }
 
   @Test func aRefusedChangeChangesNothing() throws {

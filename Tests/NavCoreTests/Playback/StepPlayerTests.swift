@@ -121,11 +121,14 @@ import Testing
       return steps
     }
     #expect(await log.waitFor(count: 2))
-    await clock.advance(by: .milliseconds(99))
-    await PlaybackLog.settle()
-    #expect(log.count == 2)
-    let finished = await clock.advance(by: .milliseconds(1), until: { log.count == 6 })
-    #expect(finished)
+    // Each step is waited for before the clock moves on, so its time is read exactly.
+    for due in 3...plan.steps.count {
+      await clock.advance(by: .milliseconds(99))
+      await PlaybackLog.settle()
+      #expect(log.count == due - 1, "step \(due - 1) arrived early")
+      await clock.advance(by: .milliseconds(1))
+      #expect(await log.waitFor(count: due))
+    }
     #expect(try await consuming.value == plan.scheduled(delayMilliseconds: 100))
     #expect(log.all.map(\.atMs) == [0, 0, 100, 200, 300, 400])
   }
