@@ -14,13 +14,6 @@ import Testing
 
   static let launch = AnyCoordinator.stack(stack("R+home"))
 
-  /// Each state handed over, by its cause, to compare with what the log says it led to.
-  final class HandedStates: Sendable {
-    private let states = Mutex<[JSONValue: AnyCoordinator]>([:])
-    func note(_ state: AnyCoordinator, cause: JSONValue) { states.withLock { $0[cause] = state } }
-    subscript(cause: JSONValue) -> AnyCoordinator? { states.withLock { $0[cause] } }
-  }
-
   /// For every cause in the session's log, the state after its last event.
   static func statesByCause(_ store: SessionStore, _ session: SessionID) throws -> [(JSONValue, AnyCoordinator)] {
     var result: [(JSONValue, AnyCoordinator)] = []
@@ -31,44 +24,114 @@ import Testing
     return result
   }
 
-  @Test func manyTasksRecordingIntoSeveralSessionsLoseNothing() async throws {
-    let store = try SessionStore(path: folder.path("r.sqlite"))
-    let sessions = (0..<4).map { sessionID("app-\($0)") }
-    let recorders = sessions.map { NavigationRecorder<JSONValue>(store: store, session: $0) }
-    let handed = HandedStates()
-    for recorder in recorders { recorder.record(Self.launch, cause: "launch") }
+  /// The states handed to one recorder, in the order the recorder took them: the test's lock
+  /// is held around each `record` call.
+  final class HandedInOrder: Sendable {
+    private let handed = Mutex<[(cause: JSONValue, state: AnyCoordinator)]>([])
+
+    func record(_ state: AnyCoordinator, cause: JSONValue, into recorder: NavigationRecorder<JSONValue>, origin: EventOrigin = .app) {
+      handed.withLock { handed in
+        handed.append((cause, state))
+        recorder.record(state, cause: cause, origin: origin)
+      }
+    }
+
+    /// How many states were handed over.
+    var count: Int { handed.withLock { $0.count } }
+
+    /// What the log must hold: each state that differs from the one before it, by cause.
+    func expectedChanges(from start: AnyCoordinator?) -> [(cause: JSONValue, state: AnyCoordinator)] {
+      var last = start
+      return handed.withLock { $0 }.filter { entry in
+        defer { last = entry.state }
+        return entry.state != last
+      }
+    }
+  }
+
+  /// Random walks from several tasks into one recorder, for several sessions at once.
+  static func walk(_ recorder: NavigationRecorder<JSONValue>, _ handed: HandedInOrder, seed: Int, phase: String) async {
     await withTaskGroup(of: Void.self) { group in
-      for (sessionIndex, recorder) in recorders.enumerated() {
-        for task in 0..<3 {
-          group.addTask {
-            var rng = SeededRandom(seed: UInt64(sessionIndex * 10 + task + 1))
-            var state = Self.launch
-            for step in 0..<40 {
-              state = (try? state.applying(RandomTrees.operation(for: state, using: &rng))) ?? state
-              let cause: JSONValue = [
-                "session": .number(Double(sessionIndex)), "task": .number(Double(task)), "step": .number(Double(step)),
-              ]
-              handed.note(state, cause: cause)
-              recorder.record(state, cause: cause, origin: step % 3 == 0 ? .user : .app)
-              if step % 7 == 0 { await Task.yield() }
-            }
+      for task in 0..<3 {
+        group.addTask {
+          var rng = SeededRandom(seed: UInt64(seed * 10 + task + 1))
+          var state = Self.launch
+          for step in 0..<30 {
+            state = (try? state.applying(RandomTrees.operation(for: state, using: &rng))) ?? state
+            let cause: JSONValue = ["phase": .string(phase), "task": .number(Double(task)), "step": .number(Double(step))]
+            handed.record(state, cause: cause, into: recorder, origin: step % 3 == 0 ? .user : .app)
+            if step % 7 == 0 { await Task.yield() }
           }
         }
       }
     }
-    let final = AnyCoordinator.stack(stack("R+home", "◻+final"))
-    for recorder in recorders {
-      recorder.record(final, cause: "final")
-      try await recorder.flush()
-    }
-    for session in sessions {
-      #expect(try store.state(of: session).state == final)
-      let byCause = try Self.statesByCause(store, session)
-      #expect(byCause.first?.0 == "launch")
-      #expect(byCause.count > 10, "\(session): only \(byCause.count) changes were recorded")
-      for (cause, state) in byCause where cause != "launch" && cause != "final" {
-        #expect(handed[cause] == state, "\(session): the change \(cause) led to another state than the one handed over")
+  }
+
+  @Test func manyTasksRecordingIntoSeveralSessionsLoseNothing() async throws {
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    let sessions = (0..<4).map { sessionID("app-\($0)") }
+    let recorders = sessions.map { NavigationRecorder<JSONValue>(store: store, session: $0) }
+    let handed = sessions.map { _ in HandedInOrder() }
+    for (recorder, log) in zip(recorders, handed) { log.record(Self.launch, cause: "launch", into: recorder) }
+    await withTaskGroup(of: Void.self) { group in
+      for index in recorders.indices {
+        group.addTask { await Self.walk(recorders[index], handed[index], seed: index, phase: "walk") }
       }
+    }
+    for recorder in recorders { try await recorder.flush() }
+    for (session, log) in zip(sessions, handed) {
+      let expected = log.expectedChanges(from: nil)
+      let recorded = try Self.statesByCause(store, session)
+      #expect(recorded.map(\.0) == expected.map(\.cause), "\(session): the log's changes are not the ones handed over")
+      #expect(recorded.map(\.1) == expected.map(\.state), "\(session): a change led to another state than the one handed over")
+      #expect(expected.count > 20, "too few changes to test anything")
+    }
+    #expect(try store.verify().allSatisfy(\.isIntact))
+  }
+
+  /// Several tasks recording into several sessions while another process holds the store's
+  /// lock for a while: the changes made meanwhile are reported, not one of them reaches the log,
+  /// and the log goes on afterwards exactly from what it holds.
+  @Test func concurrentRecordingThroughALockedStoreResynchronizes() async throws {
+    let path = folder.path("r.sqlite")
+    let store = try SessionStore(path: path, options: StoreOptions(busyTimeoutMilliseconds: 20))
+    let sessions = (0..<2).map { sessionID("app-\($0)") }
+    let lost = Mutex(0)
+    let recorders = sessions.map { session in
+      NavigationRecorder<JSONValue>(store: store, session: session, onFailure: { failure in
+        if case .busy = failure.error { lost.withLock { $0 += failure.unrecordedChanges } }
+      })
+    }
+    let before = sessions.map { _ in HandedInOrder() }
+    let during = sessions.map { _ in HandedInOrder() }
+    let after = sessions.map { _ in HandedInOrder() }
+    for (recorder, log) in zip(recorders, before) { log.record(Self.launch, cause: "launch", into: recorder) }
+    for phase in 0..<3 {
+      let logs = [before, during, after][phase]
+      let locker = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+      if phase == 1 { try locker.execute("BEGIN IMMEDIATE") }
+      await withTaskGroup(of: Void.self) { group in
+        for index in recorders.indices {
+          group.addTask { await Self.walk(recorders[index], logs[index], seed: index + 10 * phase, phase: "\(phase)") }
+        }
+      }
+      for recorder in recorders {
+        if phase == 1 {
+          await #expect(throws: RecordingFailure.self) { try await recorder.flush() }
+        } else {
+          try await recorder.flush()
+        }
+      }
+      if phase == 1 { try locker.execute("COMMIT") }
+    }
+    // Every state handed over while the store was locked was reported lost, and only those.
+    #expect(lost.withLock { $0 } == during.reduce(0) { $0 + $1.count })
+    for index in sessions.indices {
+      let first = before[index].expectedChanges(from: nil)
+      let last = after[index].expectedChanges(from: first.last?.state)
+      let recorded = try Self.statesByCause(store, sessions[index])
+      #expect(recorded.map(\.0) == (first + last).map(\.cause), "\(sessions[index])")
+      #expect(recorded.map(\.1) == (first + last).map(\.state), "\(sessions[index])")
     }
     #expect(try store.verify().allSatisfy(\.isIntact))
   }
@@ -122,7 +185,10 @@ import Testing
     #expect(failures.reduce(0) { $0 + $1.unrecordedChanges } == 2)
     try locker.execute("COMMIT")
     #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
-    // The next state is diffed against what the store holds, not against the lost ones.
+    // Once the store can take it, a flush writes the screen the user is on.
+    try await recorder.flush()
+    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b", "◻c")))
+    // The next state is diffed against what the store holds.
     recorder.record(.stack(stack("R+home", "◻settings")))
     try await recorder.flush()
     #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "◻settings")))
@@ -138,10 +204,16 @@ import Testing
     // Someone else appends to the same session behind the recorder's back.
     try SessionStore(path: path).append(event("s", .presentSheet("intruder"), offset: 5))
     recorder.record(.stack(stack("R+home", "↑a")))
-    await #expect(throws: RecordingFailure.self) { try await recorder.flush() }
-    recorder.record(.stack(stack("R+home", "↑a")))
-    try await recorder.flush()
+    do {
+      try await recorder.flush()
+      Issue.record("the other writer's event went unnoticed")
+    } catch {
+      #expect(error.error == .conflict(session: sessionID("s"), expected: 2, actual: 3))
+    }
+    // The flush read the session again and wrote the state handed over against it.
     #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+    #expect(try store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
+    try await recorder.flush()
     #expect(try store.verify().allSatisfy(\.isIntact))
   }
 

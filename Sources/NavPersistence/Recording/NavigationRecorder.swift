@@ -49,6 +49,9 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
     var head: RecordedHead?
     /// The first failure since the last `flush`.
     var failureSinceFlush: RecordingFailure?
+    /// The newest state of a batch whose transaction failed, until a later state supersedes
+    /// it or `flush` writes it: the screen the user is on must not be lost to a passing lock.
+    var unwritten: RecordedChange?
   }
 
   private struct Handed: Sendable {
@@ -96,12 +99,16 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
   }
 
   /// Returns once every state handed over before the call is committed, or reported as
-  /// failed. Throws the first failure since the previous `flush` (it was also sent to
-  /// `failures`), so the caller knows whether everything it handed over is durable.
+  /// failed. When a failed transaction left the newest state unwritten (a lock, a full disk,
+  /// another writer), `flush` tries it once more against the session's stored state, so the
+  /// screen the user is on reaches the store as soon as the store can take it. Throws the
+  /// first failure since the previous `flush` (it was also sent to `failures`), so the caller
+  /// knows whether everything it handed over is durable.
   public func flush() async throws(RecordingFailure) {
     let failure: RecordingFailure? = await withCheckedContinuation { continuation in
       queue.async {
         self.drain()
+        self.retryUnwritten()
         continuation.resume(returning: self.shared.withLock { shared in
           defer { shared.failureSinceFlush = nil }
           return shared.failureSinceFlush
@@ -138,17 +145,47 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
       }
     }
     guard !changes.isEmpty else { return }
+    // A newer state supersedes one a failed batch left unwritten: the diff from the stored
+    // state to it covers both.
+    shared.withLock { $0.unwritten = nil }
+    if let error = commit(changes) {
+      report(RecordingFailure(session: session, error: error, unrecordedChanges: changes.count))
+    }
+  }
+
+  /// Writes the state a failed batch left unwritten, if any; a second failure is not sent to
+  /// `failures` again (it was reported the first time), but `flush` throws it.
+  private func retryUnwritten() {
+    guard let unwritten = shared.withLock({ $0.unwritten }) else { return }
+    guard let error = commit([unwritten]) else { return }
+    shared.withLock { shared in
+      if shared.failureSinceFlush == nil {
+        shared.failureSinceFlush = RecordingFailure(session: session, error: error, unrecordedChanges: 1)
+      }
+    }
+  }
+
+  /// One transaction for `changes`; the transaction's own failure is returned, changes the
+  /// model refuses are reported one by one.
+  private func commit(_ changes: [RecordedChange]) -> StoreError? {
     let known = shared.withLock { $0.head }
     do throws(StoreError) {
       let outcome = try store.recordBatch(session: session, changes: changes, known: known, link: restoredFrom)
-      shared.withLock { $0.head = outcome.head }
+      shared.withLock { shared in
+        shared.head = outcome.head
+        shared.unwritten = nil
+      }
       for skipped in outcome.skipped {
         report(RecordingFailure(session: session, error: skipped.error, unrecordedChanges: 1))
       }
+      return nil
     } catch {
-      // Nothing of the batch was written; the next batch starts from what the store holds.
-      shared.withLock { $0.head = nil }
-      report(RecordingFailure(session: session, error: error, unrecordedChanges: changes.count))
+      // Nothing of the batch was written; the next write starts from what the store holds.
+      shared.withLock { shared in
+        shared.head = nil
+        shared.unwritten = changes.last
+      }
+      return error
     }
   }
 
