@@ -5,7 +5,8 @@
 -- The event itself, hash-chained, is the record: `navstore verify` checks these columns against it.
 ALTER TABLE sessions ADD COLUMN restored_from_session TEXT;
 ALTER TABLE sessions ADD COLUMN restored_from_seq INTEGER
-  CHECK (restored_from_seq IS NULL OR restored_from_seq >= 1);
+  CHECK (restored_from_seq IS NULL OR restored_from_seq >= 1)
+  CHECK ((restored_from_seq IS NULL) = (restored_from_session IS NULL));  -- both or neither
 
 -- `SessionStore.latestSession()`: the session whose last event is the newest, in one index step.
 CREATE INDEX sessions_by_last_at ON sessions (last_at);

@@ -30,6 +30,10 @@ import Testing
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute("UPDATE sessions SET restored_from_seq = 2 WHERE id = 'launch-2'")
     try connection.execute("UPDATE sessions SET restored_from_session = 'x', restored_from_seq = 1 WHERE id = 'launch-3'")
+    // The schema keeps the two columns together.
+    #expect(throws: SQLiteError.self) {
+      try connection.execute("UPDATE sessions SET restored_from_session = NULL WHERE id = 'launch-2'")
+    }
     let results = try store.verify()
     #expect(results.map(\.failure?.seq) == [1, 1])
     #expect(results.allSatisfy { $0.failure?.reason.contains("restoredFrom") == true })

@@ -8,6 +8,7 @@
 ///
 /// Cancelling the iterating task ends the sequence with `CancellationError` before the next step.
 public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
+  /// Each step with its time, handed over when it is due.
   public typealias Element = ScheduledStep<Screen>
 
   /// The steps with their times, in order.
@@ -21,6 +22,7 @@ public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sen
     self.clock = clock
   }
 
+  /// Starts the schedule: its times count from the iterator's first `next()`.
   public func makeAsyncIterator() -> Iterator {
     Iterator(schedule: schedule, clock: clock)
   }
@@ -32,6 +34,8 @@ public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sen
     var start: C.Instant?
     var position = 0
 
+    /// The next step once it is due, or `nil` after the last; throws `CancellationError` when
+    /// the task is cancelled before the step is handed over.
     public mutating func next() async throws -> ScheduledStep<Screen>? {
       guard position < schedule.count else { return nil }
       let step = schedule[position]

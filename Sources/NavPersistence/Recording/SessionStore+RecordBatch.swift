@@ -1,30 +1,5 @@
 import NavCore
 
-/// One state handed to a recorder, with what the app said about it.
-struct RecordedChange: Sendable {
-  var state: AnyCoordinator
-  var at: Timestamp
-  var origin: EventOrigin
-  var cause: JSONValue?
-}
-
-/// What the recorder knows of its session between writes: the last state it recorded and
-/// that state's seq. `nil` when it must be read from the store (at first, and after a failure).
-struct RecordedHead: Sendable {
-  var state: AnyCoordinator
-  var seq: Int
-}
-
-/// The outcome of writing one batch of changes.
-struct RecordBatchOutcome: Sendable {
-  /// The session's head after the batch.
-  var head: RecordedHead?
-  /// The changes that were skipped (not recordable), each with why; the others were written.
-  var skipped: [(index: Int, error: StoreError)]
-  /// How many events were appended.
-  var appended: Int
-}
-
 extension SessionStore {
   /// Writes a recorder's batch in one transaction: each change becomes the operations `diff`
   /// derives from the state before it (or `start`, with `link`, for a new session), appended
