@@ -57,6 +57,7 @@ import NavPersistence
     }
     let restored = try store.restore(latest.id, as: Screen.self)
     print("  restoring \(restored.session) at seq \(restored.seq): \(restored.state.visiblePath)")
+    try check(restored.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
     // The new session says which one it continues; its first state is the restored one.
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
@@ -79,6 +80,8 @@ import NavPersistence
     await player.settled()
     print("  shown: \(player.shown.visiblePath)")
     try await recorder.flush()
+    try check(player.shown == app.navigation, "the screen ends where the app is")
+    try check(try store.restore(recorder.session, as: Screen.self).state == app.navigation, "the log ends where the app is")
   }
 
   // MARK: 3. A later version
@@ -86,13 +89,16 @@ import NavPersistence
   @MainActor static func laterVersionLaunch(path: String, delayMilliseconds: Int) async throws {
     print("\n== launch 3: version 2 of the app (promo removed, numberDetail gained a field)")
     let store = try SessionStore(path: path)
+    var droppedScreens: [String] = []
     for session in ["launch-1", "launch-2"] {
       let restored = try store.restore(try SessionID(session), as: ScreenV2.self)
+      droppedScreens += restored.dropped.map(\.screenName)
       print("  \(session) at seq \(restored.seq) restores as \(restored.state.visiblePath)")
       for dropped in restored.dropped {
         print("    dropped \(dropped.removedRouteCount) route(s) at \(dropped.path), from route \(dropped.index) (\(dropped.screenName)): \(dropped.error.message)")
       }
     }
+    try check(droppedScreens == ["numberDetail", "promo", "numberDetail"], "version 2 drops what it cannot decode")
     guard let latest = try store.latestSession() else { return }
     let restored = try store.restore(latest.id, as: ScreenV2.self)
     let start = ContinuousClock.now
@@ -101,6 +107,12 @@ import NavPersistence
     }
     try player.go(to: restored.state)
     await player.settled()
+    try check(player.shown == restored.state, "the screen ends at the restored state")
+  }
+
+  /// Stops the example with a message when what it shows is not what it says.
+  static func check(_ condition: Bool, _ what: String) throws {
+    if !condition { throw ExampleFailure(description: "check failed: \(what)") }
   }
 
   // MARK: What the store holds now
@@ -117,4 +129,9 @@ import NavPersistence
     print("  look closer: navstore history launch-2 --db \(path)")
     if !intact { exit(1) }
   }
+}
+
+/// A check of the example's own that did not hold.
+struct ExampleFailure: Error, CustomStringConvertible {
+  var description: String
 }
