@@ -16,7 +16,8 @@ import Synchronization
 /// **Failures never crash the app and are never silent.** A change the model refuses, a full
 /// disk, a store locked past its busy timeout or a read-only store is reported on `failures`
 /// (and to `onFailure`, if given); the recorder then reads the session's stored state again and
-/// records the next state against it.
+/// records the next state against it. `flush()` retries the newest state of a failed
+/// transaction when nothing newer has come, so the user's screen reaches the store once it can.
 ///
 /// **What is durable when.** `record` keeps the state in memory only. It is durable once its
 /// background transaction commits, with the store's `StoreOptions.durability`: `.normal`
