@@ -57,6 +57,8 @@ import Testing
     #expect(try store.latestSession()?.id == sessionID("d"))
   }
 
+  /// The query is `StoreEngine.latestSessionSummary`'s, minus its column list: keep the two
+  /// in step.
   @Test func theLatestSessionQueryUsesTheIndex() throws {
     let path = folder.path("s.sqlite")
     _ = try SessionStore(path: path)

@@ -6,7 +6,8 @@
 /// root through several sheets, a restored session) is planned from `shown` under the host
 /// profile and played: steps 0 and 1 immediately, then one step per delay on the clock. A
 /// change that arrives while a plan plays cancels it and is planned from the state on screen
-/// at that moment, so the screen never jumps.
+/// at that moment, so the screen never jumps; its first structural step waits until a full delay
+/// after the last one shown (FlowStacks shows it at once).
 ///
 /// Main-actor bound, as the app's navigation state is: `show` runs on the main actor, and
 /// every step is decided there, so a superseded plan can never apply a stale step.
