@@ -13,20 +13,8 @@ import Testing
     ProcessInfo.processInfo.environment["NAVSTORE_FUZZ_CASES"].flatMap(Int.init) ?? 3_000
   }
 
-  /// A small seeded generator, so a failing case can be replayed from its printed seed.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// A valid event line, then mutated: bytes flipped, inserted, deleted, duplicated, truncated.
-  static func mutatedLine(session: SessionID, using rng: inout Seeded) -> [UInt8] {
+  static func mutatedLine(session: SessionID, using rng: inout SeededRandom) -> [UInt8] {
     let state = RandomTrees.coordinator(depth: 2, using: &rng)
     let operation = Int.random(in: 0..<4, using: &rng) == 0 ? AnyOperation.start(state) : RandomTrees.operation(for: state, using: &rng)
     let event = AnyEvent(
@@ -40,7 +28,7 @@ import Testing
   @Test func mutatedEventLinesDecodeOrFailWithATypedError() throws {
     let session = try SessionID("fuzz")
     let seed = UInt64.random(in: 0...UInt64.max)
-    var rng = Seeded(state: seed)
+    var rng = SeededRandom(seed: seed)
     var accepted = 0
     for _ in 0..<Self.cases {
       let line = Self.mutatedLine(session: session, using: &rng)
@@ -58,7 +46,7 @@ import Testing
 
   @Test func randomBytesNeverTrapTheParser() {
     let seed = UInt64.random(in: 0...UInt64.max)
-    var rng = Seeded(state: seed)
+    var rng = SeededRandom(seed: seed)
     for _ in 0..<Self.cases {
       let bytes = (0..<Int.random(in: 0...64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
       _ = try? JSONParser.parse(bytes)
@@ -69,7 +57,7 @@ import Testing
   @Test func decodedOperationsApplyOrFailWithATypedError() throws {
     let session = try SessionID("fuzz")
     let seed = UInt64.random(in: 0...UInt64.max)
-    var rng = Seeded(state: seed)
+    var rng = SeededRandom(seed: seed)
     for _ in 0..<Self.cases {
       let state = RandomTrees.coordinator(depth: 3, using: &rng)
       let line = Self.mutatedLine(session: session, using: &rng)
