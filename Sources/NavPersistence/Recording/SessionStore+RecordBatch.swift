@@ -18,15 +18,11 @@ extension SessionStore {
         var appended = 0
         for (index, change) in changes.enumerated() {
           let operations: [AnyOperation]
-          if let before = head?.state {
-            do {
-              operations = try AnyCoordinator.diff(from: before, to: change.state)
-            } catch {
-              skipped.append((index, .cannotRecord(session: session, reason: "\(error)")))
-              continue
-            }
-          } else {
-            operations = [.start(change.state, restoredFrom: link)]
+          do throws(StoreError) {
+            operations = try Self.operations(recording: session, from: head?.state, to: change.state, link: link)
+          } catch {
+            skipped.append((index, error))
+            continue
           }
           // Checked on a copy first, so a refused change writes none of its operations.
           var probe = head?.state

@@ -128,20 +128,24 @@ public final class SessionStore: Sendable {
       try engine.write {
         let head = try engine.head(of: session)
         guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
-        let operations: [AnyOperation]
-        if let before {
-          do {
-            operations = try AnyCoordinator.diff(from: before, to: after)
-          } catch {
-            throw StoreError.cannotRecord(session: session, reason: "\(error)")
-          }
-        } else {
-          operations = [.start(after)]
-        }
+        let operations = try Self.operations(recording: session, from: before, to: after)
         return try operations.map { operation in
           try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause))
         }
       }
+    }
+  }
+
+  /// The operations that record a change: `diff`'s, or `start` (with `link`) for a new session.
+  /// A change `diff` cannot express (the top coordinator changing kind) is `.cannotRecord`.
+  static func operations(
+    recording session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, link: SessionLink? = nil
+  ) throws(StoreError) -> [AnyOperation] {
+    guard let before else { return [.start(after, restoredFrom: link)] }
+    do {
+      return try AnyCoordinator.diff(from: before, to: after)
+    } catch {
+      throw .cannotRecord(session: session, reason: "\(error)")
     }
   }
 

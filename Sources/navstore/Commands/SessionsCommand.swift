@@ -31,8 +31,7 @@ struct SessionsCommand: ParsableCommand {
           "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
           "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
           "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
-          "restoredFrom": session.restoredFrom.map { ["session": .string($0.session.rawValue), "seq": .number(Double($0.seq))] }
-            ?? .null,
+          "restoredFrom": try session.restoredFrom.map { try WireFormat.tree(of: $0) } ?? .null,
         ]
         print(line.canonicalString)
       }
