@@ -1,4 +1,4 @@
-/// Route, coordinator and path in the wire format (spec/wire-format.md, "Route", "Coordinator",
+/// Route, coordinator and path in the wire format (docs/spec/wire-format.md, "Route", "Coordinator",
 /// "Path"). Decoding accepts exactly those shapes; encoding writes the normalized form:
 /// `withNavigation` only when true, `child` only when present.
 extension Route: Codable {

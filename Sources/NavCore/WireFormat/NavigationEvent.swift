@@ -1,7 +1,7 @@
 /// One entry of a session's log: an operation, when it happened, who caused it, and why.
 ///
 /// This is a line of a JSON Lines import, of `navstore history --json` and of the `events`
-/// export (spec/wire-format.md, "Event"). The store assigns `seq` and `hash` when it appends; an
+/// export (docs/spec/wire-format.md, "Event"). The store assigns `seq` and `hash` when it appends; an
 /// import may carry them, and the store then checks them.
 public struct NavigationEvent<Screen: NavigationScreen>: Hashable, Sendable {
   /// The session the event belongs to.

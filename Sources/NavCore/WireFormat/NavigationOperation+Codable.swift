@@ -1,4 +1,4 @@
-/// Operations in the wire format (spec/wire-format.md, "Operation"): `{"op": name, ...fields}`.
+/// Operations in the wire format (docs/spec/wire-format.md, "Operation"): `{"op": name, ...fields}`.
 ///
 /// Each operation accepts exactly its own fields (and `path`, except `start`); `count` defaults
 /// to 1 and must be at least 1; indices are whole numbers from 0. Encoding writes the normalized

@@ -1,4 +1,4 @@
-/// The entry points for reading and writing the wire format (spec/wire-format.md).
+/// The entry points for reading and writing the wire format (docs/spec/wire-format.md).
 ///
 /// Text is parsed once, strictly, into `JSONValue`; typed values are then decoded from the tree,
 /// so errors carry both kinds of location: a line and column for broken JSON, a field path for

@@ -3,7 +3,7 @@ import NavCore
 import NavTestSupport
 import Testing
 
-/// FlowStacks' convenience-method oracle (reference/flowstacks.md §6, `ConvenienceMethodsTests`
+/// FlowStacks' convenience-method oracle (docs/reference/flowstacks.md §6, `ConvenienceMethodsTests`
 /// and 0.3.8's `RoutableCollectionTests`), translated to the root-at-index-0 model: each
 /// FlowStacks array gains a root at index 0, so FlowStacks' index i is our i + 1 and its
 /// "empty" is our `[root]`.

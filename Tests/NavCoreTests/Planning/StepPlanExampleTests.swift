@@ -2,7 +2,7 @@ import NavCore
 import NavTestSupport
 import Testing
 
-/// FlowStacks' `CalculateStepsTests` and the worked examples E1–E5 of `reference/flowstacks.md`,
+/// FlowStacks' `CalculateStepsTests` and the worked examples E1–E5 of `docs/reference/flowstacks.md`,
 /// in the root-at-index-0 model (FlowStacks' arrays behind a root "R" with navigation), under
 /// the profiles they name. Each asserts the exact list of states.
 @Suite struct StepPlanExampleTests {

@@ -1,7 +1,7 @@
 import NavCore
 
 /// FlowStacks' step calculation, written in our own words from the pseudo-code in
-/// `reference/flowstacks.md` §3, on root-excluded arrays. The property tests compare the planner
+/// `docs/reference/flowstacks.md` §3, on root-excluded arrays. The property tests compare the planner
 /// with it for single stacks.
 enum FlowStacksStepOracle {
   static func steps(
