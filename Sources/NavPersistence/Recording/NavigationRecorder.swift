@@ -176,8 +176,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
         shared.head = outcome.head
         shared.unwritten = nil
       }
-      for skipped in outcome.skipped {
-        report(RecordingFailure(session: session, error: skipped.error, unrecordedChanges: 1))
+      for error in outcome.skipped {
+        report(RecordingFailure(session: session, error: error, unrecordedChanges: 1))
       }
       return nil
     } catch {

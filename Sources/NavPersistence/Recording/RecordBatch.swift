@@ -19,8 +19,6 @@ struct RecordedHead: Sendable {
 struct RecordBatchOutcome: Sendable {
   /// The session's head after the batch.
   var head: RecordedHead?
-  /// The changes that were skipped (not recordable), each with why; the others were written.
-  var skipped: [(index: Int, error: StoreError)]
-  /// How many events were appended.
-  var appended: Int
+  /// Why each skipped change (one `diff` cannot express) was skipped; the others were written.
+  var skipped: [StoreError]
 }
