@@ -6,8 +6,9 @@ extension StoreEngine {
   func export(_ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws -> Void) throws {
     switch table {
     case .sessions:
-      for summary in try sessionSummaries() where filter.session.map({ $0 == summary.id }) ?? true {
-        if let since = filter.since, let last = summary.lastAt, last < since { continue }
+      try forEachSessionSummary { summary in
+        if let session = filter.session, session != summary.id { return }
+        if let since = filter.since, let last = summary.lastAt, last < since { return }
         var span = ExportValue.null
         if let first = summary.firstAt, let last = summary.lastAt {
           span = milliseconds(from: first, to: last).map(ExportValue.integer) ?? .null

@@ -12,8 +12,7 @@ extension SessionStore {
   func recordBatch(
     session: SessionID, changes: [RecordedChange], known: RecordedHead?, link: SessionLink?
   ) throws(StoreError) -> RecordBatchOutcome {
-    try run { engine in
-      try engine.write {
+    try write { engine in
         var head = try known ?? engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) }
         var skipped: [StoreError] = []
         for change in changes {
@@ -32,7 +31,6 @@ extension SessionStore {
           }
         }
         return RecordBatchOutcome(head: head, skipped: skipped)
-      }
     }
   }
 }

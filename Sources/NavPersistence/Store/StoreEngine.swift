@@ -1,25 +1,23 @@
 import CSQLite
 import NavCore
 
-/// The store's work, done on its one connection while the store's mutex is held.
+/// The store's work on one connection: the writer's, while the store's writer lock is held, or
+/// a reader's, taken from the store's reader pool.
 ///
-/// It keeps the state after each session's last event it has seen (its "head"), so an append
-/// does not rehydrate. A cached head is used only when the session row still has the same seq
-/// and head hash, which holds it true across rollbacks and other processes' writes.
+/// The writer keeps the state after sessions' last events it has seen (their "heads", in a
+/// bounded `HeadCache`), so an append does not rehydrate. A cached head is used only when the
+/// session row still has the same seq and head hash, which holds it true across rollbacks and
+/// other processes' writes; a head written in the transaction under way stands for the row.
 ///
-/// `@unchecked Sendable` because its only owner, `SessionStore`, keeps it inside a `Mutex` and
-/// touches it nowhere else: the mutex, not the type system, makes its use exclusive.
+/// `@unchecked Sendable` because it is only ever used by one thread at a time: the writer inside
+/// `WriterLock`, a reader between leaving and re-entering `ReaderPool`. The locks, not the type
+/// system, make its use exclusive.
 final class StoreEngine: @unchecked Sendable {
-  struct Head {
-    var seq: Int
-    var hash: [UInt8]
-    var state: AnyCoordinator
-  }
+  typealias Head = HeadCache.Head
 
   struct SessionRow {
     var count: Int
     var headHash: [UInt8]
-    var firstAt: Int64?
   }
 
   /// The statements every append runs, fetched once: finding a statement by its SQL hashes
@@ -34,24 +32,35 @@ final class StoreEngine: @unchecked Sendable {
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
-  private var heads: [SessionID: Head] = [:]
+  private var heads: HeadCache
   private var appendStatements: AppendStatements?
-  /// Session rows as this connection wrote them in the write transaction under way. It holds
-  /// the write lock, so nobody else can change them, and a batch reads each session's row once
-  /// instead of once per event. Emptied when the transaction ends, committed or rolled back.
-  private var rowsWrittenInTransaction: [SessionID: SessionRow] = [:]
+  /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
+  private var transaction: UInt64 = 0
+  private var transactionsBegun: UInt64 = 0
 
   init(connection: SQLiteConnection, options: StoreOptions, path: String) {
     self.connection = connection
     self.options = options
     self.path = path
+    heads = HeadCache(capacity: options.headCacheCapacity)
   }
 
-  static func classify(_ error: any Error) -> StoreError {
+  /// Any error of the engine's work as a `StoreError`. Errors of callers' closures arrive here
+  /// already wrapped in `.caller`; anything else unforeseen keeps its text.
+  func classify(_ error: any Error) -> StoreError {
     switch error {
     case let error as StoreError: error
-    case let error as SQLiteError: StoreError.from(error)
+    case let error as SQLiteError: StoreError.from(error, path: path)
     default: StoreError.sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+    }
+  }
+
+  /// Runs a closure the caller gave the store, wrapping what it throws as the caller's error.
+  static func callingBack<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .caller(CallerError(error))
     }
   }
 
@@ -59,8 +68,9 @@ final class StoreEngine: @unchecked Sendable {
 
   func write<T>(_ body: () throws -> T) throws -> T {
     guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
-    rowsWrittenInTransaction.removeAll(keepingCapacity: true)
-    defer { rowsWrittenInTransaction.removeAll(keepingCapacity: true) }
+    transactionsBegun &+= 1
+    transaction = transactionsBegun
+    defer { transaction = 0 }
     return try connection.immediateTransaction(body)
   }
 
@@ -89,13 +99,11 @@ final class StoreEngine: @unchecked Sendable {
   // MARK: Sessions
 
   func sessionRow(_ session: SessionID) throws -> SessionRow? {
-    let statement = try connection.statement("SELECT event_count, head_hash, first_at FROM sessions WHERE id = ?")
+    let statement = try connection.statement("SELECT event_count, head_hash FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try statement.bind([.text(session.rawValue)])
     guard try statement.step() else { return nil }
-    return SessionRow(
-      count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1),
-      firstAt: statement.isNull(2) ? nil : statement.int64(2))
+    return SessionRow(count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1))
   }
 
   /// The session's last seq; throws `.unknownSession` when there is no such session.
@@ -104,17 +112,28 @@ final class StoreEngine: @unchecked Sendable {
     return row.count
   }
 
-  /// Every session id in the store: those with a session row and those with events, so a session
-  /// whose row was emptied or deleted behind the store's back is still checked.
-  func allSessionIDs() throws -> [SessionID] {
+  /// Calls `body` with every session id in the store, in order: those with a session row and
+  /// those with events, so a session whose row was emptied or deleted behind the store's back
+  /// is still checked. SQLite merges the three tables' key orders, so nothing is gathered.
+  func forEachSessionID(_ body: (SessionID) throws -> Void) throws {
     let statement = try connection.statement(
       "SELECT id FROM sessions UNION SELECT session_id FROM events UNION SELECT session_id FROM snapshots ORDER BY 1")
     defer { statement.reset() }
-    var ids: [SessionID] = []
     while try statement.step() {
-      ids.append(try Self.storedSessionID(statement.text(0)))
+      try body(try Self.storedSessionID(statement.text(0)))
     }
-    return ids
+  }
+
+  /// Whether a session has a row, events or snapshots (the ids `forEachSessionID` lists).
+  func sessionExists(_ session: SessionID) throws -> Bool {
+    let statement = try connection.statement(
+      """
+      SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?1) OR EXISTS (SELECT 1 FROM events WHERE session_id = ?1)
+        OR EXISTS (SELECT 1 FROM snapshots WHERE session_id = ?1)
+      """)
+    defer { statement.reset() }
+    try statement.bind([.text(session.rawValue)])
+    return try statement.step() && statement.int(0) == 1
   }
 
   /// A session id read back from the file, which a hand edit may have made invalid.
@@ -127,15 +146,14 @@ final class StoreEngine: @unchecked Sendable {
   private static let summaryColumns =
     "id, event_count, first_at, last_at, depth, restored_from_session, restored_from_seq"
 
-  func sessionSummaries() throws -> [SessionSummary] {
+  /// Calls `body` with every session that has events, ordered by id, one row at a time.
+  func forEachSessionSummary(_ body: (SessionSummary) throws -> Void) throws {
     let statement = try connection.statement(
       "SELECT \(Self.summaryColumns) FROM sessions WHERE event_count > 0 ORDER BY id")
     defer { statement.reset() }
-    var summaries: [SessionSummary] = []
     while try statement.step() {
-      summaries.append(try Self.summary(from: statement))
+      try body(try Self.summary(from: statement))
     }
-    return summaries
   }
 
   /// The session whose last event is the newest (ties go to the greatest id), through the
@@ -178,9 +196,15 @@ final class StoreEngine: @unchecked Sendable {
   /// when the caller has just read the session's row.
   func head(of session: SessionID, row knownRow: SessionRow? = nil) throws -> Head? {
     guard let row = try knownRow ?? sessionRow(session), row.count > 0 else { return nil }
-    if let cached = heads[session], cached.seq == row.count, cached.hash == row.headHash { return cached }
-    let head = Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count))
-    heads[session] = head
+    if var cached = heads.get(session), cached.seq == row.count, cached.hash == row.headHash {
+      if cached.transaction != transaction {
+        cached.transaction = transaction
+        heads.insert(cached, for: session)
+      }
+      return cached
+    }
+    let head = Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+    heads.insert(head, for: session)
     return head
   }
 
@@ -188,7 +212,7 @@ final class StoreEngine: @unchecked Sendable {
 
   func append(_ event: AnyEvent) throws -> AppendOutcome {
     let session = event.session
-    let row = try rowsWrittenInTransaction[session] ?? sessionRow(session)
+    let row = try rowWrittenInThisTransaction(session) ?? sessionRow(session)
     let count = row?.count ?? 0
     guard count < Int.max else {
       throw StoreError.unreadableHistory(session: session, seq: count, reason: "the session's event count is impossible; run 'navstore verify'")
@@ -208,12 +232,14 @@ final class StoreEngine: @unchecked Sendable {
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
     let previousHash = count == 0 ? HashChain.genesis : try head(of: session, row: row)?.hash ?? HashChain.genesis
-    var running = count == 0 ? nil : heads.removeValue(forKey: session)?.state
+    var running = count == 0 ? nil : heads.remove(session)?.state
     let state: AnyCoordinator
     do {
       state = try event.operation.apply(toSession: &running)
     } catch {
-      if let running { heads[session] = Head(seq: count, hash: previousHash, state: running) }
+      if let running {
+        heads.insert(Head(seq: count, hash: previousHash, state: running, transaction: transaction), for: session)
+      }
       throw StoreError.rejected(session: session, seq: next, error)
     }
     running = nil
@@ -248,9 +274,31 @@ final class StoreEngine: @unchecked Sendable {
     if next % options.snapshotInterval == 0 {
       try statements.insertSnapshot.execute([.text(session.rawValue), .int(next), .utf8Text(try WireFormat.canonicalBytes(state))])
     }
-    rowsWrittenInTransaction[session] = SessionRow(count: next, headHash: hash, firstAt: row?.firstAt ?? at)
-    heads[session] = Head(seq: next, hash: hash, state: state)
+    heads.insert(Head(seq: next, hash: hash, state: state, transaction: transaction), for: session)
     return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)
+  }
+
+  /// The session's row as this transaction left it, when its head is cached from this very
+  /// transaction: the writer holds the lock, so nobody else changed it, and a batch reads each
+  /// session's row once instead of once per event.
+  private func rowWrittenInThisTransaction(_ session: SessionID) -> SessionRow? {
+    guard transaction != 0, let head = heads.peek(session), head.transaction == transaction else { return nil }
+    return SessionRow(count: head.seq, headHash: head.hash)
+  }
+
+  /// Whether `session` is named for the first time in the import under way, kept in a
+  /// temporary table (on disk beyond SQLite's small cache) rather than a set in memory, so an
+  /// import of any number of sessions counts them in constant memory.
+  func isFirstInImport(_ session: SessionID) throws -> Bool {
+    let statement = try connection.statement("INSERT OR IGNORE INTO temp.imported_sessions (id) VALUES (?)")
+    try statement.execute([.text(session.rawValue)])
+    return connection.changes == 1
+  }
+
+  /// Empties (creating when needed) the table `isFirstInImport` fills.
+  func beginImportCount() throws {
+    try connection.execute("CREATE TEMP TABLE IF NOT EXISTS imported_sessions (id TEXT PRIMARY KEY) WITHOUT ROWID")
+    try connection.execute("DELETE FROM temp.imported_sessions")
   }
 
   // MARK: Reading events
@@ -311,7 +359,7 @@ final class StoreEngine: @unchecked Sendable {
     func failure(_ seq: Int, _ reason: String) -> VerificationResult {
       VerificationResult(session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason))
     }
-    let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis, firstAt: nil)
+    let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis)
     var snapshots: [Int: [UInt8]] = [:]
     let snapshotQuery = try connection.statement("SELECT seq, state FROM snapshots WHERE session_id = ?")
     defer { snapshotQuery.reset() }

@@ -51,6 +51,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case diskFull(SQLiteError)
   /// Another process held the store's lock for longer than the busy timeout.
   case busy(SQLiteError)
+  /// The disk failed a read or write of the store (SQLite's `SQLITE_IOERR`); the transaction
+  /// was rolled back.
+  case diskFailed(path: String, SQLiteError)
+  /// A closure the caller passed in (an export's sink, a progress or replay callback) threw;
+  /// the error is the caller's own, unchanged, and the store's transaction was rolled back.
+  case caller(CallerError)
+  /// A write was started from inside a callback of a write on the same thread (an import's
+  /// `progress` closure appending, say), which would wait for itself forever. Reads work there.
+  case reentrantWrite
   /// Any other SQLite failure.
   case sqlite(SQLiteError)
 
@@ -102,15 +111,22 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "the disk or the store is full; nothing was written (\(error.message))"
     case .busy(let error):
       "the store is locked by another process and stayed locked past the busy timeout (\(error.message))"
+    case .diskFailed(let path, let error):
+      "the disk failed while \(error.ioActivity) '\(path)' (SQLite error \(error.extendedCode)); nothing of the transaction was kept — check the disk (free space, 'dmesg', a network mount that went away) and retry"
+    case .caller(let error):
+      "\(error)"
+    case .reentrantWrite:
+      "a store callback tried to write to the same store while its own write was under way (which would wait forever); write after the call returns, or read instead"
     case .sqlite(let error):
       "\(error)"
     }
   }
 
-  /// Classifies a SQLite failure.
-  static func from(_ error: SQLiteError) -> StoreError {
+  /// Classifies a SQLite failure on the store at `path`.
+  static func from(_ error: SQLiteError, path: String) -> StoreError {
     if error.isFull { return .diskFull(error) }
     if error.isBusy { return .busy(error) }
+    if error.isIOError { return .diskFailed(path: path, error) }
     return .sqlite(error)
   }
 }

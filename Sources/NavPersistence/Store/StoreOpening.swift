@@ -21,7 +21,7 @@ enum StoreOpening {
         path: path, mode: options.access == .readOnly ? .readOnly : .readWrite(create: true),
         busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
     } catch {
-      throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY ? .readOnly(path: path) : .from(error)
+      throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY ? .readOnly(path: path) : .from(error, path: path)
     }
     do {
       // Reading the header is what tells a database from any other file.
@@ -52,7 +52,7 @@ enum StoreOpening {
       if error.code == SQLITE_NOTADB { throw .notADatabase(path: path) }
       if error.code == SQLITE_CORRUPT { throw .damaged(path: path) }
       if error.code == SQLITE_READONLY { throw .readOnly(path: path) }
-      throw .from(error)
+      throw .from(error, path: path)
     } catch {
       throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
     }

@@ -31,18 +31,32 @@ public struct StoreOptions: Sendable, Hashable {
   /// it further fail with `.diskFull` and are rolled back, as on a full disk. `nil`: no cap.
   public var maximumPageCount: Int?
 
+  /// How many sessions' current states the writer keeps, so appending to them does not
+  /// rehydrate (at least 2). The bound keeps a store's memory flat however many sessions it
+  /// holds; an append to a session not among them reads its nearest snapshot and replays at
+  /// most `snapshotInterval` events.
+  public var headCacheCapacity: Int
+  /// How many reader connections stay open between reads. More run at once when more threads
+  /// read at once; those beyond this close after their read.
+  public var idleReaderLimit: Int
+
   /// The default snapshot interval.
   public static let defaultSnapshotInterval = 100
+  /// The default number of cached session heads: 4,096 states of a few KiB each at most.
+  public static let defaultHeadCacheCapacity = 4_096
 
   /// Creates options.
   public init(
     snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
-    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite, maximumPageCount: Int? = nil
+    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite, maximumPageCount: Int? = nil,
+    headCacheCapacity: Int = defaultHeadCacheCapacity, idleReaderLimit: Int = 4
   ) {
     self.snapshotInterval = max(1, snapshotInterval)
     self.durability = durability
     self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     self.access = access
     self.maximumPageCount = maximumPageCount
+    self.headCacheCapacity = max(2, headCacheCapacity)
+    self.idleReaderLimit = max(1, idleReaderLimit)
   }
 }

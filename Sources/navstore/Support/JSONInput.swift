@@ -12,7 +12,7 @@ enum JSONInput {
       do {
         return Array(try FileHandle.standardInput.readToEnd() ?? Data())
       } catch {
-        throw CLIError("\(option): cannot read standard input (\(LineReaderError(error).message))")
+        throw CLIError("\(option): cannot read standard input (\(LineReaderError.systemReason(for: error)))")
       }
     }
     guard let data = FileManager.default.contents(atPath: path) else {

@@ -46,7 +46,7 @@ final class OutputSink {
     do {
       try handle.write(contentsOf: buffer)
     } catch {
-      throw CLIError("cannot write to \(description): \(LineReaderError(error).message)")
+      throw CLIError("cannot write to \(description): \(LineReaderError.systemReason(for: error))")
     }
     buffer.removeAll(keepingCapacity: true)
   }

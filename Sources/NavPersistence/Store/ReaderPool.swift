@@ -1,0 +1,31 @@
+import Synchronization
+
+/// Read-only connections to the store's file, so that reads run beside the writer.
+///
+/// In WAL mode a reader sees the last committed state and never waits for the writer (nor the
+/// writer for it). A read takes an idle connection, or opens one when all are busy, so a read
+/// inside another read's callback still works; at most `idleLimit` stay open between reads.
+final class ReaderPool: Sendable {
+  private let idle = Mutex<[StoreEngine]>([])
+  private let idleLimit: Int
+  private let open: @Sendable () throws -> StoreEngine
+
+  /// A pool that opens connections with `open`, keeping up to `idleLimit` of them; `first`, an
+  /// already open one, is kept from the start.
+  init(idleLimit: Int, first: StoreEngine? = nil, open: @escaping @Sendable () throws -> StoreEngine) {
+    self.idleLimit = max(1, idleLimit)
+    self.open = open
+    if let first { idle.withLock { $0.append(first) } }
+  }
+
+  /// Runs `body` with a reader of its own.
+  func withEngine<T>(_ body: (StoreEngine) throws -> T) throws -> T {
+    let engine = try idle.withLock { $0.popLast() } ?? open()
+    defer {
+      idle.withLock { idle in
+        if idle.count < idleLimit { idle.append(engine) }
+      }
+    }
+    return try body(engine)
+  }
+}

@@ -1,0 +1,42 @@
+import NavCore
+
+extension SessionStore {
+  /// Exports a table, row by row, to `emit`, in one read transaction and constant memory.
+  /// Returns how many rows were emitted. `format` says which form the rows will be written in
+  /// (the events table's JSON Lines rows carry the whole event). `emit`'s errors come back as
+  /// `.caller`, and stop the export.
+  @discardableResult
+  public func export(
+    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
+  ) throws(StoreError) -> Int {
+    try read { engine in
+      if let session = filter.session { _ = try engine.eventCount(of: session) }
+      var rows = 0
+      try engine.export(table, format: format, filter: filter) { row in
+        try StoreEngine.callingBack { try emit(row) }
+        rows += 1
+      }
+      return rows
+    }
+  }
+
+  /// Exports a table as text, the way `navstore export` writes it: the CSV header first, then
+  /// one line per row, handed to `write` in chunks of about 64 KiB, in one read transaction and
+  /// constant memory. `progress` is called with the row count after each row. Returns the row
+  /// count. What `write` throws (a full disk, a closed pipe) comes back as `.caller`.
+  ///
+  /// The bytes are those of `export` followed by `ExportEncoding`; the events table as CSV
+  /// takes a faster way to them.
+  @discardableResult
+  public func exportEncoded(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
+    write: ([UInt8]) throws -> Void
+  ) throws(StoreError) -> Int {
+    try read { engine in
+      if let session = filter.session { _ = try engine.eventCount(of: session) }
+      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk in
+        try StoreEngine.callingBack { try write(chunk) }
+      }
+    }
+  }
+}

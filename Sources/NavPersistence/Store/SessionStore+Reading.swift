@@ -1,0 +1,125 @@
+import NavCore
+
+extension SessionStore {
+  /// The session's state after event `seq` (default: its last event), and that seq.
+  public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> (state: AnyCoordinator, seq: Int) {
+    try read { engine in
+      let count = try engine.eventCount(of: session)
+      let target = seq ?? count
+      guard (1...count).contains(target) else {
+        throw StoreError.seqBeyondHistory(session: session, seq: target, last: count)
+      }
+      return (try engine.rehydrate(session, at: target), target)
+    }
+  }
+
+  /// The session's state after event `seq` (default: its last), decoded into the app's own
+  /// `Screen` type, for showing at launch.
+  ///
+  /// A session saved by an older version of the app may hold screens the current type no
+  /// longer decodes. Under `.dropUndecodable` (the default) each such screen's route goes, with
+  /// what stands on it, and the result lists it; under `.strict` the call throws instead. When
+  /// not even the top root decodes, the call throws `.cannotRestore` with
+  /// `RestoreError.nothingRestorable`: start from the app's launch state.
+  public func restore<Screen: NavigationScreen>(
+    _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
+  ) throws(StoreError) -> RestoredSession<Screen> {
+    let (stored, at) = try state(of: session, at: seq)
+    do {
+      let restored = try stored.restoring(as: type, policy: policy)
+      return RestoredSession(session: session, seq: at, state: restored.state, dropped: restored.dropped)
+    } catch {
+      throw .cannotRestore(session: session, seq: at, error)
+    }
+  }
+
+  /// The session's events from `from` to `to` (inclusive), with their hashes.
+  public func history(of session: SessionID, from: Int = 1, to: Int? = nil) throws(StoreError) -> [AnyEvent] {
+    try read { engine in
+      _ = try engine.eventCount(of: session)
+      var events: [AnyEvent] = []
+      try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { events.append(try $0.decoded()) }
+      return events
+    }
+  }
+
+  /// Every session, ordered by id. A store of many sessions is better walked with
+  /// `forEachSession`, which holds one at a time.
+  public func sessions() throws(StoreError) -> [SessionSummary] {
+    var summaries: [SessionSummary] = []
+    try forEachSession { summaries.append($0) }
+    return summaries
+  }
+
+  /// Calls `body` with every session, ordered by id, in one read transaction and constant
+  /// memory. `body`'s errors come back as `.caller`.
+  public func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
+    try read { engine in
+      try engine.forEachSessionSummary { summary in try StoreEngine.callingBack { try body(summary) } }
+    }
+  }
+
+  /// The session whose last event is the most recent (ties go to the greatest id), or `nil` for
+  /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
+  /// sessions.
+  public func latestSession() throws(StoreError) -> SessionSummary? {
+    try read { engine in try engine.latestSessionSummary() }
+  }
+
+  /// Calls `body` with each event from `from` to `to` and the session's state after it, for
+  /// histories that show where each event led. `body`'s errors come back as `.caller`.
+  public func replayHistory(
+    of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
+  ) throws(StoreError) {
+    try read { engine in
+      let count = try engine.eventCount(of: session)
+      let first = max(1, from)
+      guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
+      var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
+      try engine.forEachEvent(of: session, from: first, to: to ?? count) { row in
+        let event = try row.decoded()
+        do {
+          state = try event.operation.apply(to: state)
+        } catch {
+          throw StoreError.unreadableHistory(session: session, seq: row.seq, reason: "the event no longer applies: \(error)")
+        }
+        if let state { try StoreEngine.callingBack { try body(event, state) } }
+      }
+    }
+  }
+
+  /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot
+  /// against the replayed state, and the session's counters. For a store of many sessions,
+  /// `verify(_:each:)` streams the results instead of gathering them.
+  public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
+    var results: [VerificationResult] = []
+    try verify(sessions) { results.append($0) }
+    return results
+  }
+
+  /// Checks sessions (all of them, in id order, by default) in one read transaction, calling
+  /// `each` with every session's result as it is found; returns the counts. Memory holds one
+  /// session's snapshots at a time. `each`'s errors come back as `.caller`.
+  @discardableResult
+  public func verify(
+    _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
+  ) throws(StoreError) -> VerificationSummary {
+    try read { engine in
+      var summary = VerificationSummary()
+      func check(_ id: SessionID) throws {
+        let result = try engine.verify(id)
+        summary.add(result)
+        try StoreEngine.callingBack { try each(result) }
+      }
+      if let sessions {
+        if let unknown = try sessions.first(where: { try !engine.sessionExists($0) }) {
+          throw StoreError.unknownSession(unknown)
+        }
+        for id in sessions { try check(id) }
+      } else {
+        try engine.forEachSessionID(check)
+      }
+      return summary
+    }
+  }
+}

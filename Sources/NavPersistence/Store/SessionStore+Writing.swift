@@ -1,0 +1,141 @@
+import NavCore
+
+extension SessionStore {
+  /// Appends one event. `event.seq`, when given, must be the session's next seq (or name an
+  /// identical stored event, which is then skipped); `event.hash`, when given, must match.
+  @discardableResult
+  public func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
+    try write { engine in try engine.append(event) }
+  }
+
+  /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
+  /// the events as stored and which of them were already stored (see `BatchOutcome`).
+  @discardableResult
+  public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
+    try write { engine in
+      var outcome = BatchOutcome()
+      outcome.events.reserveCapacity(events.count)
+      for (index, event) in events.enumerated() {
+        do {
+          let appended = try engine.append(event)
+          outcome.events.append(appended.event)
+          if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(index) }
+        } catch let error as StoreError {
+          throw StoreError.lineFailed(line: index + 1, StoreErrorBox(error))
+        }
+      }
+      return outcome
+    }
+  }
+
+  /// Imports JSON Lines events (the wire format's Event, one per line; blank lines are skipped).
+  ///
+  /// All lines are one transaction, or one per `batchSize` lines. The first bad line (not an
+  /// event, refused by the store, or longer than the reader's limit) stops the import with an
+  /// error naming it, and rolls back its transaction: batches committed before it stay.
+  /// `progress` is called after each line with the line count and the bytes read. Memory stays
+  /// flat whatever the number of lines or sessions; reads of the store go on meanwhile and see
+  /// the batches committed so far.
+  @discardableResult
+  public func importJSONLines(
+    from reader: LineReader, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
+  ) throws(StoreError) -> ImportSummary {
+    var summary = ImportSummary()
+    var finished = false
+    var first = true
+    while !finished {
+      try write { engine in
+        if first {
+          try engine.beginImportCount()
+          first = false
+        }
+        var inBatch = 0
+        var lastSession: SessionID?
+        while batchSize.map({ inBatch < $0 }) ?? true {
+          let next: ArraySlice<UInt8>?
+          do throws(LineReaderError) {
+            next = try reader.next()
+          } catch {
+            throw StoreError.unreadableInput(error)
+          }
+          guard let line = next else {
+            finished = true
+            return
+          }
+          progress?(reader.lineNumber, reader.bytesRead)
+          if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+          let event: AnyEvent
+          do throws(WireFormatError) {
+            event = try WireFormat.decode(AnyEvent.self, from: line)
+          } catch {
+            throw StoreError.invalidLine(line: reader.lineNumber, error)
+          }
+          do {
+            let outcome = try engine.append(event)
+            if outcome.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
+            // Consecutive events of one session (the usual order) are counted once without a lookup.
+            if event.session != lastSession, try engine.isFirstInImport(event.session) { summary.sessions += 1 }
+            lastSession = event.session
+          } catch let error as StoreError {
+            throw StoreError.lineFailed(line: reader.lineNumber, StoreErrorBox(error))
+          }
+          inBatch += 1
+        }
+      }
+      summary.transactions += 1
+    }
+    return summary
+  }
+
+  /// Records an app action from the states before and after it: appends the operations `diff`
+  /// derives (or `start` for a new session), all in one transaction, all with the same time,
+  /// origin and cause. `before` must be the session's current state (`nil` for a new session).
+  @discardableResult
+  public func record(
+    session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) throws(StoreError) -> [AppendOutcome] {
+    try write { engine in
+      let head = try engine.head(of: session)
+      guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
+      let operations = try Self.operations(recording: session, from: before, to: after)
+      return try operations.map { operation in
+        try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause))
+      }
+    }
+  }
+
+  /// Records an app action with typed screens (see the untyped `record`).
+  @discardableResult
+  public func record<Screen: NavigationScreen>(
+    session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) throws(StoreError) -> [AppendOutcome] {
+    try record(
+      session: session, from: try before.map(Self.untyped), to: try Self.untyped(after), at: time, origin: origin,
+      cause: cause)
+  }
+
+  /// The operations that record a change: `diff`'s, or `start` (with `link`) for a new session.
+  /// A change `diff` cannot express (the top coordinator changing kind) is `.cannotRecord`.
+  static func operations(
+    recording session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, link: SessionLink? = nil
+  ) throws(StoreError) -> [AnyOperation] {
+    guard let before else { return [.start(after, restoredFrom: link)] }
+    do {
+      return try AnyCoordinator.diff(from: before, to: after)
+    } catch {
+      throw .cannotRecord(session: session, reason: "\(error)")
+    }
+  }
+
+  /// A typed state as untyped JSON screens, through the screens' `Codable` conformance.
+  static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
+    if let same = state as? AnyCoordinator { return same }
+    do {
+      return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
+    } catch {
+      throw StoreError.unencodable(error)
+    }
+  }
+}

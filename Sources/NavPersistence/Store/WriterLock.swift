@@ -1,0 +1,41 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The store's one writing connection, used by one thread at a time.
+///
+/// A mutex, plus the thread that holds it: a write started on that same thread (from inside a
+/// callback of the write under way) would wait for itself, which a plain mutex reports by
+/// trapping. Here it is refused with `StoreError.reentrantWrite` instead.
+final class WriterLock: Sendable {
+  private let engine: Mutex<StoreEngine>
+  /// The holding thread's identity, or 0.
+  private let owner = Atomic<UInt>(0)
+
+  init(_ engine: StoreEngine) {
+    self.engine = Mutex(engine)
+  }
+
+  /// Runs `body` with the writer, waiting for other threads' writes to finish first.
+  func withEngine<T>(_ body: (StoreEngine) throws -> T) throws -> T {
+    let me = Self.currentThread
+    if owner.load(ordering: .acquiring) == me { throw StoreError.reentrantWrite }
+    return try engine.withLock { engine in
+      owner.store(me, ordering: .releasing)
+      defer { owner.store(0, ordering: .releasing) }
+      return try body(engine)
+    }
+  }
+
+  private static var currentThread: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+}
