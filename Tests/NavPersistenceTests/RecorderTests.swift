@@ -86,7 +86,7 @@ import Testing
       #expect(recorded.map(\.1) == expected.map(\.state), "\(session): a change led to another state than the one handed over")
       #expect(expected.count > 20, "too few changes to test anything")
     }
-    #expect(try store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.verify().allSatisfy(\.isIntact))
   }
 
   /// Several tasks recording into several sessions while another process holds the store's
@@ -133,7 +133,7 @@ import Testing
       #expect(recorded.map(\.0) == (first + last).map(\.cause), "\(sessions[index])")
       #expect(recorded.map(\.1) == (first + last).map(\.state), "\(sessions[index])")
     }
-    #expect(try store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.verify().allSatisfy(\.isIntact))
   }
 
   @Test func aRefusedChangeIsReportedAndTheNextStateIsRecorded() async throws {
@@ -154,7 +154,7 @@ import Testing
     }
     #expect(failure?.unrecordedChanges == 1)
     #expect(reported.withLock { $0 } == [failure].compactMap { $0 })
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑list")))
+    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑list")))
     // Reported once: the next flush has nothing to say.
     try await recorder.flush()
   }
@@ -184,15 +184,15 @@ import Testing
     #expect(failures.allSatisfy { if case .busy = $0.error { true } else { false } })
     #expect(failures.reduce(0) { $0 + $1.unrecordedChanges } == 2)
     try locker.execute("COMMIT")
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
     // Once the store can take it, a flush writes the screen the user is on.
     try await recorder.flush()
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b", "◻c")))
+    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b", "◻c")))
     // The next state is diffed against what the store holds.
     recorder.record(.stack(stack("R+home", "◻settings")))
     try await recorder.flush()
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "◻settings")))
-    #expect(try store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "◻settings")))
+    #expect(try await store.verify().allSatisfy(\.isIntact))
   }
 
   @Test func anotherWriterOnTheSessionIsAConflictAndTheRecorderFollowsIt() async throws {
@@ -202,7 +202,7 @@ import Testing
     recorder.record(Self.launch)
     try await recorder.flush()
     // Someone else appends to the same session behind the recorder's back.
-    try SessionStore(path: path).append(event("s", .presentSheet("intruder"), offset: 5))
+    try await SessionStore(path: path).append(event("s", .presentSheet("intruder"), offset: 5))
     recorder.record(.stack(stack("R+home", "↑a")))
     do {
       try await recorder.flush()
@@ -211,15 +211,15 @@ import Testing
       #expect(error.error == .conflict(session: sessionID("s"), expected: 2, actual: 3))
     }
     // The flush read the session again and wrote the state handed over against it.
-    #expect(try store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
-    #expect(try store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
+    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+    #expect(try await store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
     try await recorder.flush()
-    #expect(try store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.verify().allSatisfy(\.isIntact))
   }
 
   @Test func aReadOnlyStoreReportsEveryChangeAndWritesNothing() async throws {
     let path = folder.path("r.sqlite")
-    try SessionStore(path: path).append(event("s", .start(Self.launch)))
+    try await SessionStore(path: path).append(event("s", .start(Self.launch)))
     let before = try dump(path)
     let readOnly = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     let recorder = NavigationRecorder<JSONValue>(store: readOnly, session: sessionID("s"))
@@ -241,12 +241,12 @@ import Testing
     first.record(Self.launch)
     first.record(Self.launch)  // no change: nothing written
     try await first.flush()
-    #expect(try store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link)])
+    #expect(try await store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link)])
     // A later recorder for the same session goes on from its stored state.
     let second = NavigationRecorder<JSONValue>(store: store, session: sessionID("s"), restoredFrom: link)
     second.record(.stack(stack("R+home", "↑a")))
     try await second.flush()
-    #expect(try store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link), .push("a")])
+    #expect(try await store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link), .push("a")])
   }
 
   @Test func typedScreensAreRecordedThroughTheirCodableForm() async throws {
@@ -259,9 +259,9 @@ import Testing
     recorder.record(.stack([.root(.home, withNavigation: true)]))
     recorder.record(.stack([.root(.home, withNavigation: true), .push(.detail(id: 4))]), cause: ["tapped": 4])
     try await recorder.flush()
-    let history = try store.history(of: sessionID("typed"))
+    let history = try await store.history(of: sessionID("typed"))
     #expect(history.map(\.at.millisecondsSince1970) == [1_795_000_000_250, 1_795_000_000_500])
     #expect(history.last?.cause == ["tapped": 4])
-    #expect(try store.restore(sessionID("typed"), as: Screen.self).state.routes?.last == .push(.detail(id: 4)))
+    #expect(try await store.restore(sessionID("typed"), as: Screen.self).state.routes?.last == .push(.detail(id: 4)))
   }
 }

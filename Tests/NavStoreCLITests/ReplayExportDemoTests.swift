@@ -185,7 +185,10 @@ import Testing
     #expect(demo.stdout.contains("Try next:"))
     let verify = try navstore(["verify", "--db", "navstore-demo.sqlite"])
     #expect(verify.status == 0)
-    #expect(verify.stdoutLines.count == 8)
+    #expect(verify.stdoutLines == ["verified 8 sessions, 76 events: 0 problems"])
+    let verbose = try navstore(["verify", "--db", "navstore-demo.sqlite", "--verbose"])
+    #expect(verbose.stdoutLines.count == 9)
+    #expect(verbose.stdoutLines.dropLast().allSatisfy { $0.contains(": ok (") })
     // Running it again rebuilds the same store.
     #expect(try navstore(["demo", "--no-wait"]).stdout == demo.stdout)
     // A store holding other sessions is never replaced.

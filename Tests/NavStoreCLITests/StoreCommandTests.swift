@@ -49,7 +49,8 @@ import Testing
     ])
     let verify = try navstore("verify")
     #expect(verify.status == 0)
-    #expect(verify.stdout == "s-1: ok (4 events)\n")
+    #expect(verify.stdout == "verified 1 session, 4 events: 0 problems\n")
+    #expect(try navstore("verify", "--verbose").stdoutLines == ["s-1: ok (4 events)", "verified 1 session, 4 events: 0 problems"])
   }
 
   @Test func historyJSONImportsIntoAnotherStoreAndVerifies() throws {
@@ -188,7 +189,11 @@ import Testing
     try #require(tamper.terminationStatus == 0, "the sqlite3 shell is needed for this test")
     let verify = try navstore("verify", "s-1")
     #expect(verify.status != 0)
-    #expect(verify.stdoutLines == ["s-1: FAILED at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"])
+    #expect(
+      verify.stdoutLines == [
+        "s-1: FAILED at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered",
+        "verified 1 session, 1 event: 1 problem",
+      ])
     #expect(verify.stderrLines == ["navstore: session 's-1' fails verification at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"])
   }
 }

@@ -9,9 +9,10 @@ struct ImportCommand: ParsableCommand {
     abstract: "Import JSON Lines events (the wire format's Event, one per line).",
     discussion: """
       All lines are one transaction unless --batch N. A bad line stops the import, names its \
-      line number, and keeps nothing of its transaction. Events already stored with the same \
-      content are skipped, so importing a file twice is harmless; the events export imports as \
-      it is.
+      line number, and keeps nothing of its transaction; so does a line longer than \
+      --max-line-bytes, refused as soon as that many bytes arrive without a newline. Events \
+      already stored with the same content are skipped, so importing a file twice is harmless; \
+      the events export imports as it is.
 
       Examples:
         navstore import device-42.jsonl
@@ -26,8 +27,12 @@ struct ImportCommand: ParsableCommand {
   @Option(help: "Commit every N lines instead of once at the end.")
   var batch: Int?
 
+  @Option(help: "Refuse a line longer than this many bytes (default: 16 MiB).")
+  var maxLineBytes: Int = LineReader.defaultMaximumLineLength
+
   func validate() throws {
     if let batch, batch < 1 { throw ValidationError("--batch must be 1 or more, not \(batch)") }
+    if maxLineBytes < 1 { throw ValidationError("--max-line-bytes must be 1 or more, not \(maxLineBytes)") }
   }
 
   func run() throws {
@@ -47,7 +52,7 @@ struct ImportCommand: ParsableCommand {
     let opened = try store.open(forWriting: true)
     let progress = Progress(label: "importing", unit: "lines")
     let summary = try storeCall { () throws(StoreError) in
-      try opened.importJSONLines(from: LineReader(handle: handle), batchSize: batch) { lines, _ in progress.update(lines) }
+      try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch) { lines, _ in progress.update(lines) }
     }
     progress.finish()
     print("imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"

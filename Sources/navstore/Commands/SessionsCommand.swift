@@ -24,32 +24,46 @@ struct SessionsCommand: ParsableCommand {
 
   func run() throws {
     let opened = try store.open(forWriting: false)
-    let sessions = try storeCall { () throws(StoreError) in try opened.sessions() }
     if json {
-      for session in sessions {
-        let line: JSONValue = [
-          "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
-          "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
-          "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
-          "restoredFrom": try session.restoredFrom.map { try WireFormat.tree(of: $0) } ?? .null,
-        ]
-        print(line.canonicalString)
+      try storeCall { () throws(StoreError) in
+        try opened.forEachSession { session in print(try Self.jsonLine(session).canonicalString) }
       }
       return
     }
-    guard !sessions.isEmpty else {
+    // Two passes over the listing, one row at a time each: the first finds the id column's
+    // width, so that a store of any size is listed in constant memory.
+    var idWidth = "SESSION".count
+    var count = 0
+    try storeCall { () throws(StoreError) in
+      try opened.forEachSession { session in
+        idWidth = max(idWidth, session.id.rawValue.count)
+        count += 1
+      }
+    }
+    guard count > 0 else {
       print("no sessions yet (add one with 'navstore append' or 'navstore import')")
       return
     }
-    let idWidth = max("SESSION".count, sessions.map(\.id.rawValue.count).max() ?? 0)
     func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
     func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
     print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH  RESTORED FROM")
-    for session in sessions {
-      print(
-        pad(session.id.rawValue, idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
-          + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
-          + padLeft(String(session.depth), 5) + "  " + (session.restoredFrom?.description ?? "-"))
+    try storeCall { () throws(StoreError) in
+      try opened.forEachSession { session in
+        print(
+          pad(session.id.rawValue, idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
+            + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
+            + padLeft(String(session.depth), 5) + "  " + (session.restoredFrom?.description ?? "-"))
+      }
     }
+  }
+
+  /// The `--json` line of a session.
+  private static func jsonLine(_ session: SessionSummary) throws -> JSONValue {
+    [
+      "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
+      "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
+      "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
+      "restoredFrom": try session.restoredFrom.map { try WireFormat.tree(of: $0) } ?? .null,
+    ]
   }
 }

@@ -8,17 +8,24 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Check every (or the named) session: hash chain, sequence, snapshots.",
     discussion: """
-      Prints one line per session and exits non-zero naming the first bad session and seq. \
+      Prints each session that fails (with the first bad seq and why), then one summary line: \
+      sessions checked, events, problems. --verbose prints a line for every session instead. \
+      Exits non-zero naming the first bad session and seq. Sessions are checked one at a time, \
+      so a store of any size verifies in constant memory.
+
       verify proves the history was not edited, removed or reordered since it was written; it \
       cannot tell a chain rewritten whole by someone with write access (anchor the head hash \
       elsewhere for that; see README).
 
       Examples:
         navstore verify
-        navstore verify s-1 s-2
+        navstore verify --verbose s-1 s-2
       """)
 
   @OptionGroup var store: StoreOption
+
+  @Flag(name: .shortAndLong, help: "Print one line per session, intact or not.")
+  var verbose = false
 
   @Argument(help: "The sessions to check (default: all).")
   var sessions: [String] = []
@@ -30,16 +37,28 @@ struct VerifyCommand: ParsableCommand {
   func run() throws {
     let ids = try sessions.map(parseSessionID)
     let opened = try store.open(forWriting: false)
-    let results = try storeCall { () throws(StoreError) in try opened.verify(ids.isEmpty ? nil : ids) }
-    for result in results {
-      if let failure = result.failure {
-        print("\(result.session): FAILED at seq \(failure.seq): \(failure.reason)")
-      } else {
-        print("\(result.session): ok (\(result.eventCount) event\(result.eventCount == 1 ? "" : "s"))")
+    let progress = Progress(label: "verifying", unit: "sessions")
+    var checked = 0
+    let summary = try storeCall { () throws(StoreError) in
+      try opened.verify(ids.isEmpty ? nil : ids) { result in
+        checked += 1
+        progress.update(checked)
+        if let failure = result.failure {
+          progress.clear()
+          print("\(result.session): FAILED at seq \(failure.seq): \(failure.reason)")
+        } else if verbose {
+          progress.clear()
+          print("\(result.session): ok (\(Self.events(result.eventCount)))")
+        }
       }
     }
-    if let bad = results.first(where: { !$0.isIntact }), let failure = bad.failure {
+    progress.finish()
+    let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
+    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)")
+    if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.reason)")
     }
   }
+
+  private static func events(_ count: Int) -> String { "\(count) event\(count == 1 ? "" : "s")" }
 }

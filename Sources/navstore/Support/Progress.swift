@@ -24,8 +24,13 @@ final class Progress {
     try? FileHandle.standardError.write(contentsOf: Data("\r\(label): \(count) \(unit)\u{1B}[K".utf8))
   }
 
-  func finish() {
+  /// Erases the counter, before a line of output or at the end; the next update draws it again.
+  func clear() {
     guard shown else { return }
+    shown = false
     try? FileHandle.standardError.write(contentsOf: Data("\r\u{1B}[K".utf8))
   }
+
+  /// Erases the counter for good.
+  func finish() { clear() }
 }

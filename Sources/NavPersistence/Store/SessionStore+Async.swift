@@ -1,0 +1,153 @@
+import Dispatch
+import NavCore
+
+/// The store's calls for Swift concurrency. SQLite blocks the thread that calls it (for a long
+/// import, or while another process holds the lock), and a blocked thread of the cooperative
+/// pool holds up every task that needs one. These run the same work on a dispatch queue of
+/// their own and suspend the calling task meanwhile.
+///
+/// A task cancelled while its call runs still gets the call's result: a write is not left half
+/// done. Closures passed to these variants run on the store's queue, hence `@Sendable`.
+extension SessionStore {
+  /// The queue the async calls run on: concurrent, so reads run beside a write here too.
+  private static let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
+
+  /// Runs `work` on the store's queue and resumes the caller with its result.
+  private func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
+    let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
+      Self.queue.async {
+        continuation.resume(returning: Result { () throws(StoreError) -> T in try work() })
+      }
+    }
+    return try result.get()
+  }
+
+  /// The schema version of the store (see the synchronous `schemaVersion()`).
+  public func schemaVersion() async throws(StoreError) -> Int {
+    try await offloaded { () throws(StoreError) in try self.schemaVersion() }
+  }
+
+  /// Appends one event (see the synchronous `append(_:)`).
+  @discardableResult
+  public func append(_ event: AnyEvent) async throws(StoreError) -> AppendOutcome {
+    try await offloaded { () throws(StoreError) in try self.append(event) }
+  }
+
+  /// Appends events in one transaction (see the synchronous `append(contentsOf:)`).
+  @discardableResult
+  public func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
+    try await offloaded { () throws(StoreError) in try self.append(contentsOf: events) }
+  }
+
+  /// Imports JSON Lines events (see the synchronous `importJSONLines(from:batchSize:progress:)`).
+  /// The reader is handed over to the store for the import.
+  @discardableResult
+  public func importJSONLines(
+    from reader: sending LineReader, batchSize: Int? = nil,
+    progress: (@Sendable (_ lines: Int, _ bytes: Int) -> Void)? = nil
+  ) async throws(StoreError) -> ImportSummary {
+    let reader = UncheckedTransfer(reader)
+    return try await offloaded { () throws(StoreError) in
+      try self.importJSONLines(from: reader.value, batchSize: batchSize, progress: progress)
+    }
+  }
+
+  /// Records an app action (see the synchronous `record(session:from:to:at:origin:cause:)`).
+  @discardableResult
+  public func record(
+    session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) async throws(StoreError) -> [AppendOutcome] {
+    try await offloaded { () throws(StoreError) in
+      try self.record(session: session, from: before, to: after, at: time, origin: origin, cause: cause)
+    }
+  }
+
+  /// Records an app action with typed screens (see the synchronous `record`).
+  @discardableResult
+  public func record<Screen: NavigationScreen>(
+    session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
+    origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) async throws(StoreError) -> [AppendOutcome] {
+    try await offloaded { () throws(StoreError) in
+      try self.record(session: session, from: before, to: after, at: time, origin: origin, cause: cause)
+    }
+  }
+
+  /// The session's state after event `seq` (see the synchronous `state(of:at:)`).
+  public func state(of session: SessionID, at seq: Int? = nil) async throws(StoreError) -> (state: AnyCoordinator, seq: Int) {
+    let result = try await offloaded { () throws(StoreError) in
+      let (state, seq) = try self.state(of: session, at: seq)
+      return StateAt(state: state, seq: seq)
+    }
+    return (result.state, result.seq)
+  }
+
+  /// The session's state in the app's own screen type (see the synchronous `restore`).
+  public func restore<Screen: NavigationScreen>(
+    _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
+  ) async throws(StoreError) -> RestoredSession<Screen> {
+    try await offloaded { () throws(StoreError) in try self.restore(session, as: type, at: seq, policy: policy) }
+  }
+
+  /// The session's events (see the synchronous `history(of:from:to:)`).
+  public func history(of session: SessionID, from: Int = 1, to: Int? = nil) async throws(StoreError) -> [AnyEvent] {
+    try await offloaded { () throws(StoreError) in try self.history(of: session, from: from, to: to) }
+  }
+
+  /// Every session, ordered by id (see the synchronous `sessions()`).
+  public func sessions() async throws(StoreError) -> [SessionSummary] {
+    try await offloaded { () throws(StoreError) in try self.sessions() }
+  }
+
+  /// The session to restore at launch (see the synchronous `latestSession()`).
+  public func latestSession() async throws(StoreError) -> SessionSummary? {
+    try await offloaded { () throws(StoreError) in try self.latestSession() }
+  }
+
+  /// Checks sessions (see the synchronous `verify(_:)`).
+  public func verify(_ sessions: [SessionID]? = nil) async throws(StoreError) -> [VerificationResult] {
+    try await offloaded { () throws(StoreError) in try self.verify(sessions) }
+  }
+
+  /// Checks sessions, streaming each result to `each` (see the synchronous `verify(_:each:)`).
+  @discardableResult
+  public func verify(
+    _ sessions: [SessionID]? = nil, each: @escaping @Sendable (VerificationResult) throws -> Void
+  ) async throws(StoreError) -> VerificationSummary {
+    try await offloaded { () throws(StoreError) in try self.verify(sessions, each: each) }
+  }
+
+  /// Exports a table row by row (see the synchronous `export(_:format:filter:_:)`).
+  @discardableResult
+  public func export(
+    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
+    _ emit: @escaping @Sendable (ExportRow) throws -> Void
+  ) async throws(StoreError) -> Int {
+    try await offloaded { () throws(StoreError) in try self.export(table, format: format, filter: filter, emit) }
+  }
+
+  /// Exports a table as text in chunks (see the synchronous `exportEncoded`).
+  @discardableResult
+  public func exportEncoded(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(),
+    progress: (@Sendable (Int) -> Void)? = nil, write: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(StoreError) -> Int {
+    try await offloaded { () throws(StoreError) in
+      try self.exportEncoded(table, format: format, filter: filter, progress: progress, write: write)
+    }
+  }
+}
+
+/// A state and its seq, as one `Sendable` value (a tuple cannot conform).
+private struct StateAt: Sendable {
+  var state: AnyCoordinator
+  var seq: Int
+}
+
+/// A value handed from the calling task to the store's queue, which alone uses it from then on
+/// (the caller gave it up through `sending`).
+private struct UncheckedTransfer<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
