@@ -45,3 +45,42 @@ struct NavStoreProcess {
       stderr: String(decoding: stderrData, as: UTF8.self))
   }
 }
+
+extension NavStoreProcess {
+  /// What a measured run reports: the exit status and the process's own peak resident memory,
+  /// in KiB.
+  struct Measured {
+    var status: Int32
+    var peakKiB: Int
+  }
+
+  /// Runs the binary under GNU `time`, which forks it from its own small process: the peak it
+  /// reports is navstore's alone (a child spawned straight from the test runner would inherit
+  /// the runner's peak at exec). Standard input is `/dev/null`; standard output goes to
+  /// `stdoutPath` and standard error to `stderrPath`.
+  static func measure(_ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String = "/dev/null") throws -> Measured {
+    let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: peakFile) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+    process.arguments = ["-f", "%M", "-o", peakFile, binary.path] + arguments
+    process.standardInput = FileHandle.nullDevice
+    guard let output = emptied(stdoutPath), let errors = emptied(stderrPath) else { throw CocoaError(.fileWriteUnknown) }
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    process.waitUntilExit()
+    try? output.close()
+    try? errors.close()
+    // GNU time writes "Command exited with non-zero status N" before the figure when it fails.
+    let report = (try? String(contentsOfFile: peakFile, encoding: .utf8)) ?? ""
+    let peak = report.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? -1
+    return Measured(status: process.terminationStatus, peakKiB: peak)
+  }
+
+  /// A device as it is, or a file created empty.
+  private static func emptied(_ path: String) -> FileHandle? {
+    if !path.hasPrefix("/dev/"), !FileManager.default.createFile(atPath: path, contents: nil) { return nil }
+    return FileHandle(forWritingAtPath: path)
+  }
+}
