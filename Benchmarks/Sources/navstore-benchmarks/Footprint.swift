@@ -78,6 +78,11 @@ enum Children {
       guard arguments.count == 3, let handle = FileHandle(forReadingAtPath: arguments[1]) else { throw BenchmarkError("usage") }
       let store = try SessionStore(path: arguments[2])
       try store.importJSONLines(from: LineReader(handle: handle))
+    case "verify":
+      guard arguments.count == 2 else { throw BenchmarkError("usage") }
+      let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))
+      let summary = try store.verify(nil) { _ in }
+      guard summary.isIntact else { throw BenchmarkError("the store does not verify: \(String(describing: summary.firstFailure))") }
     case "export":
       guard arguments.count == 2 else { throw BenchmarkError("usage") }
       let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))

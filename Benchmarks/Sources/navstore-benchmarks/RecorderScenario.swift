@@ -26,7 +26,7 @@ extension Scenarios {
       let flushStart = DispatchTime.now().uptimeNanoseconds
       try await recorder.flush()
       flushTimes.append(Double(DispatchTime.now().uptimeNanoseconds - flushStart) / 1e9)
-      guard try recorderStore.state(of: workload.session).state == states.last else {
+      guard try await recorderStore.state(of: workload.session).state == states.last else {
         throw BenchmarkError("the recorder's session does not end at the last state")
       }
 

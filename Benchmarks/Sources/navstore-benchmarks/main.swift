@@ -57,6 +57,15 @@ if wanted(7) {
   results += try await Scenarios.recordCall(try Workload.make(count: sizes.record), pairs: 5)
 }
 
+if wanted(8) {
+  print("8 many sessions...")
+  results += try FleetScenarios.manySessions(counts: sizes.fleetSessions)
+}
+if wanted(9) {
+  print("9 read while importing...")
+  results += try FleetScenarios.readLatencyDuringImport(sessions: sizes.fleetSessions.last ?? 10_000)
+}
+
 print("")
 printTable(results)
 let encoder = JSONEncoder()
