@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// A disk that fails a write: `navstore import` under a file-size limit (`ulimit -f`, with the
+/// signal that would kill it ignored) gets `EFBIG` from the kernel once the store's WAL passes
+/// the limit, which SQLite reports as a disk I/O error. The command says so in one sentence,
+/// and the store keeps nothing of the transaction.
+@Suite struct DiskFailureTests {
+  @Test func aFailedWriteIsOneSentenceAboutTheDiskAndKeepsNothing() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-disk-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in.jsonl").path
+    let store = folder.appendingPathComponent("limited.sqlite").path
+    var lines = ""
+    for index in 0..<20_000 {
+      lines += #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
+      lines += "\n"
+    }
+    try Data(lines.utf8).write(to: URL(fileURLWithPath: input))
+
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    // 400 KiB: the new store fits, the import's 20,000 sessions do not.
+    process.arguments = ["-c", "trap '' XFSZ; ulimit -f 400; exec \"$0\" import --db \"$1\" \"$2\"", NavStoreProcess.binary.path, store, input]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+
+    #expect(process.terminationStatus == 1)
+    #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
+    #expect(
+      stderr.hasPrefix("navstore: the disk failed while writing '\(store)' (SQLite error 778); nothing of the transaction was kept"),
+      "\(stderr)")
+    let verify = try NavStoreProcess.run(["verify", "--db", store])
+    #expect(verify.status == 0)
+    #expect(verify.stdout == "verified 0 sessions, 0 events: 0 problems\n")
+  }
+}
