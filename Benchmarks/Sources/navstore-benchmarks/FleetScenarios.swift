@@ -42,27 +42,15 @@ enum FleetScenarios {
 
   /// `sessions` sessions of two events, all starts first, then all pushes.
   static func writeInterleavedSessions(_ sessions: Int, to path: String) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-      throw BenchmarkError("cannot write \(path)")
-    }
-    var buffer: [UInt8] = []
-    for round in 0..<2 {
-      for index in 0..<sessions {
-        let operation: AnyOperation =
-          round == 0 ? .start(.stack([.root(.string("home"), withNavigation: true)])) : .push(.string("detail"))
-        let event = AnyEvent(
-          session: try SessionID("device-\(index)"), at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(round * 1000)),
-          origin: .app, operation: operation)
-        buffer.append(contentsOf: try WireFormat.canonicalString(event).utf8)
-        buffer.append(0x0A)
-        if buffer.count > 1 << 20 {
-          try handle.write(contentsOf: buffer)
-          buffer.removeAll(keepingCapacity: true)
-        }
+    let ids = try (0..<sessions).map { try SessionID("device-\($0)") }
+    let events = (0..<2).lazy.flatMap { round in
+      ids.lazy.map { id in
+        AnyEvent(
+          session: id, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(round * 1000)), origin: .app,
+          operation: round == 0 ? .start(.stack([.root(.string("home"), withNavigation: true)])) : .push(.string("detail")))
       }
     }
-    try handle.write(contentsOf: buffer)
-    try handle.close()
+    try Footprint.writeJSONLines(events, to: path)
   }
 
   static func readLatencyDuringImport(sessions: Int) throws -> [Measurement] {

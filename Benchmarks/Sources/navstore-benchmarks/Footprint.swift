@@ -27,7 +27,7 @@ enum Footprint {
     return results
   }
 
-  static func writeJSONLines(_ events: ArraySlice<AnyEvent>, to path: String) throws {
+  static func writeJSONLines(_ events: some Sequence<AnyEvent>, to path: String) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
       throw BenchmarkError("cannot write \(path)")
     }

@@ -43,7 +43,7 @@ import NavPersistence
     }
     // The app moves to the background: make everything handed over durable, then quit.
     try await recorder.flush()
-    print("  quit; the store holds \(try store.state(of: recorder.session).seq) events for launch-1")
+    print("  quit; the store holds \(try await store.state(of: recorder.session).seq) events for launch-1")
   }
 
   // MARK: 2. Restoring, step by step
@@ -51,11 +51,11 @@ import NavPersistence
   @MainActor static func nextLaunch(path: String, delayMilliseconds: Int) async throws {
     print("\n== launch 2: restoring the latest session")
     let store = try SessionStore(path: path)
-    guard let latest = try store.latestSession() else {
+    guard let latest = try await store.latestSession() else {
       print("  nothing to restore: a fresh start")
       return
     }
-    let restored = try store.restore(latest.id, as: Screen.self)
+    let restored = try await store.restore(latest.id, as: Screen.self)
     print("  restoring \(restored.session) at seq \(restored.seq): \(restored.state.visiblePath)")
     try check(restored.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
@@ -81,7 +81,7 @@ import NavPersistence
     print("  shown: \(player.shown.visiblePath)")
     try await recorder.flush()
     try check(player.shown == app.navigation, "the screen ends where the app is")
-    try check(try store.restore(recorder.session, as: Screen.self).state == app.navigation, "the log ends where the app is")
+    try check(try await store.restore(recorder.session, as: Screen.self).state == app.navigation, "the log ends where the app is")
   }
 
   // MARK: 3. A later version
@@ -91,7 +91,7 @@ import NavPersistence
     let store = try SessionStore(path: path)
     var droppedScreens: [String] = []
     for session in ["launch-1", "launch-2"] {
-      let restored = try store.restore(try SessionID(session), as: ScreenV2.self)
+      let restored = try await store.restore(try SessionID(session), as: ScreenV2.self)
       droppedScreens += restored.dropped.map(\.screenName)
       print("  \(session) at seq \(restored.seq) restores as \(restored.state.visiblePath)")
       for dropped in restored.dropped {
@@ -99,8 +99,8 @@ import NavPersistence
       }
     }
     try check(droppedScreens == ["numberDetail", "promo", "numberDetail"], "version 2 drops what it cannot decode")
-    guard let latest = try store.latestSession() else { return }
-    let restored = try store.restore(latest.id, as: ScreenV2.self)
+    guard let latest = try await store.latestSession() else { return }
+    let restored = try await store.restore(latest.id, as: ScreenV2.self)
     let start = ContinuousClock.now
     let player = NavigationPlayer(restored.state.launchState, delayMilliseconds: delayMilliseconds) { shown in
       print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
