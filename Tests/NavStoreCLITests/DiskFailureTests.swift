@@ -12,12 +12,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let input = folder.appendingPathComponent("in.jsonl").path
     let store = folder.appendingPathComponent("limited.sqlite").path
-    var lines = ""
-    for index in 0..<20_000 {
-      lines += #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
-      lines += "\n"
-    }
-    try Data(lines.utf8).write(to: URL(fileURLWithPath: input))
+    try writeOneEventSessions(20_000, to: input)
 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")

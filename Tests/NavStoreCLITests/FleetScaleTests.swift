@@ -13,17 +13,6 @@ import Testing
 
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
-  /// `count` sessions of one event each, as devices upload them.
-  func writeOneEventSessions(_ count: Int, to path: String) throws {
-    var text = ""
-    text.reserveCapacity(count * 160)
-    for index in 0..<count {
-      text += #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
-      text += "\n"
-    }
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-  }
-
   /// Before the head cache was bounded, importing 120,000 one-event sessions peaked near
   /// 100 MB (a state and a row kept per session); it now stays where one session's import does.
   @Test func manySessionsImportVerifyExportAndListInFlatMemory() throws {
@@ -70,4 +59,15 @@ import Testing
     #expect(stderr.contains("No space left on device"), "\(arguments): \(stderr)")
     #expect(!stderr.contains("SQLite"), "\(arguments): \(stderr)")
   }
+}
+
+/// `count` sessions of one event each, as devices upload them, written as JSON Lines to `path`.
+func writeOneEventSessions(_ count: Int, to path: String) throws {
+  var text = ""
+  text.reserveCapacity(count * 160)
+  for index in 0..<count {
+    text += #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
+    text += "\n"
+  }
+  try Data(text.utf8).write(to: URL(fileURLWithPath: path))
 }

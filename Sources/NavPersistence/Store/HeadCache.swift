@@ -28,9 +28,6 @@ struct HeadCache {
     generationSize = max(1, capacity / 2)
   }
 
-  /// The number of heads held.
-  var count: Int { recent.count + older.count }
-
   /// The session's head, without counting as a use.
   func peek(_ session: SessionID) -> Head? {
     recent[session] ?? older[session]

@@ -9,7 +9,7 @@ struct VerifyCommand: ParsableCommand {
     abstract: "Check every (or the named) session: hash chain, sequence, snapshots.",
     discussion: """
       Prints each session that fails (with the first bad seq and why), then one summary line: \
-      sessions checked, events, problems. --verbose prints a line for every session instead. \
+      sessions checked, events, problems. --verbose also prints a line for every intact session. \
       Exits non-zero naming the first bad session and seq. Sessions are checked one at a time, \
       so a store of any size verifies in constant memory.
 
