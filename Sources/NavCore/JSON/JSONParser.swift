@@ -21,6 +21,22 @@ public struct JSONParser {
     return try parsed.get()
   }
 
+  /// Reads back canonical bytes NavStore wrote itself: every number in them is the shortest
+  /// text of a double, which reads back as that double, so large integers (a double such as
+  /// 2^63, printed `9223372036854776000`) are not checked for exactness as input is.
+  static func parseOwnCanonical(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONParseError> in
+      var parser = JSONParser(buffer)
+      parser.checksIntegerExactness = false
+      do throws(JSONParseError) {
+        return .success(try parser.parseDocument())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try parsed.get()
+  }
+
   private static func parseResult(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<JSONValue, JSONParseError> {
     var parser = JSONParser(bytes)
     do throws(JSONParseError) {
@@ -39,6 +55,7 @@ public struct JSONParser {
   private let bytes: UnsafeBufferPointer<UInt8>
   private var index = 0
   private var depth = 0
+  private var checksIntegerExactness = true
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -281,7 +298,7 @@ public struct JSONParser {
     }
     // An integer literal must be exactly the double it becomes: past 2^53, most are not.
     let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-    if isInteger, abs(value) >= Self.maximumExactInteger, digits != Self.exactDecimal(ofIntegral: abs(value)) {
+    if checksIntegerExactness, isInteger, abs(value) >= Self.maximumExactInteger, digits != Self.exactDecimal(ofIntegral: abs(value)) {
       index = start
       throw error(
         "integer \(text) cannot be stored exactly (NavStore numbers are doubles; integers are exact up to ±2^53)")

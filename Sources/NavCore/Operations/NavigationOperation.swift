@@ -54,31 +54,15 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     case setTabs([Coordinator<Screen>], selected: Int)
 
     /// The wire-format name of the operation (`"push"`, `"goBackTo"`, ...).
-    public var name: String {
-      switch self {
-      case .start: "start"
-      case .push: "push"
-      case .presentSheet: "presentSheet"
-      case .presentCover: "presentCover"
-      case .goBack: "goBack"
-      case .goBackTo: "goBackTo"
-      case .goBackToRoot: "goBackToRoot"
-      case .pop: "pop"
-      case .popTo: "popTo"
-      case .popToRoot: "popToRoot"
-      case .popToCurrentNavigationRoot: "popToCurrentNavigationRoot"
-      case .dismiss: "dismiss"
-      case .dismissAll: "dismissAll"
-      case .setRoutes: "setRoutes"
-      case .updateScreen: "updateScreen"
-      case .selectTab: "selectTab"
-      case .setTabs: "setTabs"
-      }
-    }
+    public var name: String { operationName.rawValue }
   }
 
   /// The wire-format name of the operation.
   public var name: String { kind.name }
+
+  /// The screen the operation shows, for the operations that carry one (push, the two
+  /// presentations, updateScreen): the events export's `screen` column.
+  public var screen: Screen? { kind.fieldValues.screen }
 
   /// The session a `start` continues, if it names one; `nil` for every other operation.
   public var restoredFrom: SessionLink? {

@@ -61,19 +61,42 @@ public struct ScheduledStep<Screen: NavigationScreen>: Hashable, Sendable {
   }
 }
 
-extension ScheduledStep: Codable {
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    try container.rejectUnknownFields(allowed: ["step", "atMs", "state"], in: "a plan step")
-    step = try container.requiredInteger("step", atLeast: 0)
-    atMs = try container.requiredInteger("atMs", atLeast: 0)
-    state = try container.required(Coordinator<Screen>.self, "state")
+enum ScheduledStepField: String, WireField {
+  case step, atMs, state
+  static let canonicalOrder = sortedCanonically()
+}
+
+extension ScheduledStep: WireValue, Codable {
+  static func read(from tree: JSONValue) throws(WireFailure) -> ScheduledStep {
+    let object = try WireObjectReader<ScheduledStepField>(tree)
+    var stepTree, atTree, stateTree: JSONValue?
+    var present = 0
+    object.sort { field, value in
+      present += 1
+      switch field {
+      case .step: stepTree = value
+      case .atMs: atTree = value
+      case .state: stateTree = value
+      }
+    }
+    try object.refuseUnknown(allowed: ScheduledStepField.allCases, present: present, in: "a plan step")
+    return ScheduledStep(
+      step: try object.required(stepTree, .step, WireScalars.integer(atLeast: 0, named: "step")),
+      atMs: try object.required(atTree, .atMs, WireScalars.integer(atLeast: 0, named: "atMs")),
+      state: try object.required(stateTree, .state, Coordinator<Screen>.read(from:)))
   }
 
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: AnyCodingKey.self)
-    try container.encode(step, forKey: AnyCodingKey("step"))
-    try container.encode(atMs, forKey: AnyCodingKey("atMs"))
-    try container.encode(state, forKey: AnyCodingKey("state"))
+  func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    try writer.object(ScheduledStepField.self) { writer, field throws(WireFailure) in
+      switch field {
+      case .step: try writer.integer(step)
+      case .atMs: try writer.integer(atMs)
+      case .state: try state.write(to: &writer)
+      }
+      return true
+    }
   }
+
+  public init(from decoder: any Decoder) throws { self = try Self.decoded(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
 }

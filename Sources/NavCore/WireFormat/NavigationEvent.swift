@@ -52,43 +52,83 @@ public enum EventOrigin: String, Hashable, Sendable, Codable, CaseIterable {
 /// An event whose screens are untyped JSON.
 public typealias AnyEvent = NavigationEvent<JSONValue>
 
-extension NavigationEvent: Codable {
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    try container.rejectUnknownFields(
-      allowed: ["session", "seq", "at", "origin", "op", "cause", "hash"], in: "an event")
-    session = try container.required(SessionID.self, "session")
-    seq = try container.optionalInteger("seq", atLeast: 1)
-    at = try container.required(Timestamp.self, "at")
-    if let originName = try container.optional(String.self, "origin") {
-      guard let origin = EventOrigin(rawValue: originName) else {
-        throw container.failure(
-          at: [AnyCodingKey("origin")], "unknown origin \"\(originName)\" (expected app or user)")
+enum EventField: String, WireField {
+  case session, seq, at, origin, op, cause, hash
+  static let canonicalOrder = sortedCanonically()
+}
+
+extension NavigationEvent: WireValue, Codable {
+  static func read(from tree: JSONValue) throws(WireFailure) -> NavigationEvent {
+    let object = try WireObjectReader<EventField>(tree)
+    var sessionTree, seqTree, atTree, originTree, operationTree, causeTree, hashTree: JSONValue?
+    var present = 0
+    object.sort { field, value in
+      present += 1
+      switch field {
+      case .session: sessionTree = value
+      case .seq: seqTree = value
+      case .at: atTree = value
+      case .origin: originTree = value
+      case .op: operationTree = value
+      case .cause: causeTree = value
+      case .hash: hashTree = value
       }
-      self.origin = origin
-    } else {
-      origin = .app
     }
-    operation = try container.required(NavigationOperation<Screen>.self, "op")
-    cause = try container.optional(JSONValue.self, "cause")
-    hash = try container.optional(String.self, "hash")
-    if let hash, !Self.isHashText(hash) {
-      throw container.failure(
-        at: [AnyCodingKey("hash")], "hash must be 64 lowercase hexadecimal digits (a SHA-256 value)")
+    try object.refuseUnknown(allowed: EventField.allCases, present: present, in: "an event")
+    let session = try object.required(sessionTree, .session, WireScalars.sessionID)
+    let seq = try object.optional(seqTree, .seq, WireScalars.integer(atLeast: 1, named: "seq"))
+    let at = try object.required(atTree, .at, WireScalars.timestamp)
+    let origin = try object.optional(originTree, .origin) { tree throws(WireFailure) in
+      let name = try WireScalars.string(tree)
+      guard let origin = EventOrigin(rawValue: name) else {
+        throw WireFailure("unknown origin \"\(name)\" (expected app or user)")
+      }
+      return origin
+    }
+    let operation = try object.required(operationTree, .op, NavigationOperation<Screen>.read(from:))
+    let cause = try object.optional(causeTree, .cause, WireScalars.json)
+    let hash = try object.optional(hashTree, .hash) { tree throws(WireFailure) in
+      let text = try WireScalars.string(tree)
+      guard Self.isHashText(text) else { throw WireFailure("hash must be 64 lowercase hexadecimal digits (a SHA-256 value)") }
+      return text
+    }
+    return NavigationEvent(
+      session: session, seq: seq, at: at, origin: origin ?? .app, operation: operation, cause: cause, hash: hash)
+  }
+
+  func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    try write(to: &writer, operationBytes: nil)
+  }
+
+  /// Writes the event; `operationBytes`, when given, are its operation already written (the
+  /// store keeps those bytes as the stored operation, so they are written once).
+  func write(to writer: inout CanonicalWriter, operationBytes: [UInt8]?) throws(WireFailure) {
+    try writer.object(EventField.self) { writer, field throws(WireFailure) in
+      switch field {
+      case .session: writer.string(session.rawValue)
+      case .seq:
+        guard let seq else { return false }
+        try writer.integer(seq)
+      case .at: try writer.timestamp(at)
+      case .origin: writer.string(origin.rawValue)
+      case .op:
+        if let operationBytes { writer.canonical(operationBytes) } else { try operation.write(to: &writer) }
+      case .cause:
+        guard let cause else { return false }
+        writer.json(cause)
+      case .hash:
+        guard let hash else { return false }
+        writer.string(hash)
+      }
+      return true
     }
   }
 
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: AnyCodingKey.self)
-    try container.encode(session, forKey: AnyCodingKey("session"))
-    if let seq { try container.encode(seq, forKey: AnyCodingKey("seq")) }
-    try container.encode(at, forKey: AnyCodingKey("at"))
-    try container.encode(origin, forKey: AnyCodingKey("origin"))
-    try container.encode(operation, forKey: AnyCodingKey("op"))
-    if let cause { try container.encode(cause, forKey: AnyCodingKey("cause")) }
-    if let hash { try container.encode(hash, forKey: AnyCodingKey("hash")) }
-  }
+  public init(from decoder: any Decoder) throws { self = try Self.decoded(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+}
 
+extension NavigationEvent {
   static func isHashText(_ text: String) -> Bool {
     var text = text
     return text.withUTF8 { bytes in

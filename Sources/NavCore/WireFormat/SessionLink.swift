@@ -20,17 +20,39 @@ public struct SessionLink: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(session) at seq \(seq)" }
 }
 
-extension SessionLink: Codable {
-  public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: AnyCodingKey.self)
-    try container.rejectUnknownFields(allowed: ["session", "seq"], in: "restoredFrom")
-    session = try container.required(SessionID.self, "session")
-    seq = try container.requiredInteger("seq", atLeast: 1)
+enum SessionLinkField: String, WireField {
+  case session, seq
+  static let canonicalOrder = sortedCanonically()
+}
+
+extension SessionLink: WireValue, Codable {
+  static func read(from tree: JSONValue) throws(WireFailure) -> SessionLink {
+    let object = try WireObjectReader<SessionLinkField>(tree)
+    var sessionTree, seqTree: JSONValue?
+    var present = 0
+    object.sort { field, value in
+      present += 1
+      switch field {
+      case .session: sessionTree = value
+      case .seq: seqTree = value
+      }
+    }
+    try object.refuseUnknown(allowed: SessionLinkField.allCases, present: present, in: "restoredFrom")
+    return SessionLink(
+      session: try object.required(sessionTree, .session, WireScalars.sessionID),
+      seq: try object.required(seqTree, .seq, WireScalars.integer(atLeast: 1, named: "seq")))
   }
 
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: AnyCodingKey.self)
-    try container.encode(session, forKey: AnyCodingKey("session"))
-    try container.encode(seq, forKey: AnyCodingKey("seq"))
+  func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    try writer.object(SessionLinkField.self) { writer, field throws(WireFailure) in
+      switch field {
+      case .session: writer.string(session.rawValue)
+      case .seq: try writer.integer(seq)
+      }
+      return true
+    }
   }
+
+  public init(from decoder: any Decoder) throws { self = try Self.decoded(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
 }

@@ -21,13 +21,21 @@ public enum WireFormat {
   }
 
   /// Decodes a wire-format value from a parsed JSON tree.
+  ///
+  /// The wire format's own values (events, operations, states, routes, paths, links, plan
+  /// steps) are read by the one codec, typed or untyped; any other `Decodable` goes through
+  /// `JSONValueDecoder`, with its errors translated the same way.
   public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
-    // The untyped values the store and the CLI read by the million take the direct reader; it
-    // accepts only what the decoders below accept, and leaves every refusal (and its message)
-    // to them.
-    if T.self == AnyEvent.self, let event = UntypedTreeReader.event(tree) as? T { return event }
-    if T.self == AnyOperation.self, let operation = UntypedTreeReader.operation(tree) as? T { return operation }
-    if T.self == AnyCoordinator.self, let state = UntypedTreeReader.coordinator(tree) as? T { return state }
+    do {
+      // The untyped values the store and the CLI read by the million are named, so that their
+      // reading is compiled for `JSONValue` screens rather than run generically.
+      if T.self == AnyEvent.self, let event = try AnyEvent.read(from: tree) as? T { return event }
+      if T.self == AnyOperation.self, let operation = try AnyOperation.read(from: tree) as? T { return operation }
+      if T.self == AnyCoordinator.self, let state = try AnyCoordinator.read(from: tree) as? T { return state }
+      if let wireType = T.self as? any WireValue.Type, let value = try wireType.read(from: tree) as? T { return value }
+    } catch {
+      throw error.wireFormatError
+    }
     do {
       return try JSONValueDecoder().decode(type, from: tree)
     } catch {
@@ -37,6 +45,14 @@ public enum WireFormat {
 
   /// The JSON tree of a value (typed screens become JSON through their `Codable` conformance).
   public static func tree<T: Encodable>(of value: T) throws(WireFormatError) -> JSONValue {
+    if let wireValue = value as? any WireValue {
+      let bytes = try canonicalBytes(of: wireValue)
+      do {
+        return try JSONParser.parseOwnCanonical(bytes)
+      } catch {
+        throw WireFormatError(field: "", message: error.description)
+      }
+    }
     do {
       return try JSONValueEncoder().encode(value)
     } catch {
@@ -50,32 +66,42 @@ public enum WireFormat {
     String(decoding: try canonicalBytes(value), as: UTF8.self)
   }
 
-  /// The canonical (RFC 8785) UTF-8 bytes of a value. Untyped events, operations and states
-  /// are written directly, without building a tree first.
+  /// The canonical (RFC 8785) UTF-8 bytes of a value. The wire format's own values are written
+  /// by the one codec, straight to bytes.
   public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
-    if let event = value as? AnyEvent { return try canonicalEncoding(of: event).event }
-    var writer = UntypedCanonicalWriter()
-    let written: Bool
-    switch value {
-    case let operation as AnyOperation: written = writer.operation(operation)
-    case let state as AnyCoordinator: written = writer.coordinator(state)
-    default: written = false
+    if let event = value as? AnyEvent { return try canonicalBytes(of: event) }
+    if let operation = value as? AnyOperation { return try canonicalBytes(of: operation) }
+    if let state = value as? AnyCoordinator { return try canonicalBytes(of: state) }
+    if let wireValue = value as? any WireValue { return try canonicalBytes(of: wireValue) }
+    return try tree(of: value).canonicalBytes
+  }
+
+  private static func canonicalBytes(of value: some WireValue) throws(WireFormatError) -> [UInt8] {
+    do {
+      return try value.canonicalBytes()
+    } catch {
+      throw error.wireFormatError
     }
-    return written ? writer.output : try tree(of: value).canonicalBytes
   }
 
   /// An untyped event's canonical bytes and, separately, its operation's: the store hashes the
   /// first and keeps the second as the stored operation, and both come from one encoding.
   package static func canonicalEncoding(of event: AnyEvent) throws(WireFormatError) -> (event: [UInt8], operation: [UInt8]) {
-    var operationWriter = UntypedCanonicalWriter()
-    if operationWriter.operation(event.operation) {
-      var eventWriter = UntypedCanonicalWriter(capacity: operationWriter.output.count + 128)
-      if eventWriter.event(event, operationBytes: operationWriter.output) {
-        return (eventWriter.output, operationWriter.output)
-      }
+    let operation: [UInt8]
+    do {
+      operation = try event.operation.canonicalBytes()
+    } catch {
+      // Report what writing the whole event reports: its first field at fault in key order.
+      _ = try canonicalBytes(of: event)
+      throw error.inside("op").wireFormatError
     }
-    // The general encoder, for its error (it refuses what the writer could not write).
-    return (try tree(of: event).canonicalBytes, try tree(of: event.operation).canonicalBytes)
+    var writer = CanonicalWriter(capacity: operation.count + 128)
+    do {
+      try event.write(to: &writer, operationBytes: operation)
+    } catch {
+      throw error.wireFormatError
+    }
+    return (writer.bytes, operation)
   }
 }
 
@@ -94,20 +120,10 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
 
   /// Translates a `DecodingError` or `EncodingError` into a message that names the field.
   init(_ error: any Error) {
-    switch error {
-    case let error as WireFormatError:
+    if let error = error as? WireFormatError {
       self = error
-    case DecodingError.keyNotFound(let key, let context):
-      self.init(
-        field: FieldPath.render(context.codingPath + [key]),
-        message: "missing field \"\(key.stringValue)\"")
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-      DecodingError.dataCorrupted(let context):
-      self.init(field: FieldPath.render(context.codingPath), message: context.debugDescription)
-    case EncodingError.invalidValue(_, let context):
-      self.init(field: FieldPath.render(context.codingPath), message: context.debugDescription)
-    default:
-      self.init(field: "", message: "\(error)")
+    } else {
+      self = WireFailure(error).wireFormatError
     }
   }
 

@@ -1,0 +1,57 @@
+/// A wire-format object being read: its members, sorted into the fields its type declares in
+/// one pass, with the checks every object makes in the same words (unknown members, missing
+/// ones).
+struct WireObjectReader<Field: WireField> {
+  let members: [String: JSONValue]
+
+  /// Refuses anything but an object.
+  init(_ tree: JSONValue) throws(WireFailure) {
+    guard case .object(let members) = tree else { throw .mismatch(expected: "an object", found: tree) }
+    self.members = members
+  }
+
+  /// Hands each member that names a field to `take`, in one pass (no key is hashed); members
+  /// that name none are left for `refuseUnknown`.
+  func sort(_ take: (Field, JSONValue) -> Void) {
+    for (key, value) in members {
+      if let field = Field(rawValue: key) { take(field, value) }
+    }
+  }
+
+  /// Refuses any member outside `allowed` (the allowed fields, in the order messages list them),
+  /// given how many of the allowed fields are present: when they account for every member,
+  /// there is nothing to look at. `what` names the object: `a route`, `an event`.
+  func refuseUnknown(allowed: @autoclosure () -> [Field], present: Int, in what: String) throws(WireFailure) {
+    guard present != members.count else { return }
+    let allowed = allowed().map(\.rawValue)
+    for key in members.keys.sorted() where !allowed.contains(key) {
+      let expected = allowed.isEmpty ? "no other fields" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+      throw WireFailure(at: [AnyCodingKey(key)], "unknown field \"\(key)\" in \(what) (allowed: \(expected))")
+    }
+  }
+
+  /// A field that must be present, read by `read`; failures are placed under the field.
+  func required<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T {
+    guard let value else { throw WireFailure(at: [AnyCodingKey(field.rawValue)], "missing field \(field.quoted)") }
+    return try WireObjectReader.member(value, field, read)
+  }
+
+  /// A field that may be absent; when present it must be readable (`null` is not absence).
+  func optional<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T? {
+    guard let value else { return nil }
+    return try WireObjectReader.member(value, field, read)
+  }
+
+  /// A failure at the object itself or at a field below it (a structure rule's).
+  func failure(at path: [AnyCodingKey], _ message: String) -> WireFailure {
+    WireFailure(at: path, message)
+  }
+
+  static func member<T>(_ value: JSONValue, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T {
+    do {
+      return try read(value)
+    } catch {
+      throw error.inside(field.rawValue)
+    }
+  }
+}

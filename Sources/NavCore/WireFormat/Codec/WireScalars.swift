@@ -1,0 +1,69 @@
+/// The scalar members of the wire format, read from a parsed tree with the messages the format
+/// promises: the JSON type expected and found, the range a number must be in.
+enum WireScalars {
+  static func string(_ value: JSONValue) throws(WireFailure) -> String {
+    guard case .string(let string) = value else { throw .mismatch(expected: "a string", found: value) }
+    return string
+  }
+
+  static func bool(_ value: JSONValue) throws(WireFailure) -> Bool {
+    guard case .bool(let bool) = value else { throw .mismatch(expected: "a boolean", found: value) }
+    return bool
+  }
+
+  /// A number that is exactly an `Int`.
+  static func integer(_ value: JSONValue) throws(WireFailure) -> Int {
+    guard case .number(let number) = value else { throw .mismatch(expected: "a number", found: value) }
+    guard let integer = Int(exactly: number) else {
+      throw WireFailure("expected an integer that fits Int, found \(CanonicalJSON.format(number))")
+    }
+    return integer
+  }
+
+  /// A reader of integers of at least `minimum`, whose message names the field.
+  static func integer(atLeast minimum: Int, named field: String) -> (JSONValue) throws(WireFailure) -> Int {
+    { value throws(WireFailure) in
+      let integer = try integer(value)
+      guard integer >= minimum else { throw WireFailure("\(field) must be at least \(minimum), not \(integer)") }
+      return integer
+    }
+  }
+
+  static func timestamp(_ value: JSONValue) throws(WireFailure) -> Timestamp {
+    let text = try string(value)
+    do {
+      return try Timestamp(rfc3339: text)
+    } catch {
+      throw WireFailure(error.description)
+    }
+  }
+
+  static func sessionID(_ value: JSONValue) throws(WireFailure) -> SessionID {
+    let text = try string(value)
+    do {
+      return try SessionID(text)
+    } catch {
+      throw WireFailure(error.description)
+    }
+  }
+
+  /// Any JSON value (a cause): carried, never interpreted.
+  static func json(_ value: JSONValue) -> JSONValue { value }
+
+  /// An array, each element read by `read`; a failure is placed under the element's index.
+  static func array<Element>(
+    _ value: JSONValue, _ read: (JSONValue) throws(WireFailure) -> Element
+  ) throws(WireFailure) -> [Element] {
+    guard case .array(let elements) = value else { throw .mismatch(expected: "an array", found: value) }
+    var results: [Element] = []
+    results.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      do {
+        results.append(try read(element))
+      } catch {
+        throw error.inside(index: index)
+      }
+    }
+    return results
+  }
+}
