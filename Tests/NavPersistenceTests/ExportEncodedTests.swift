@@ -74,16 +74,36 @@ import Testing
     let path = folder.path("s.sqlite")
     let store = try SessionStore(path: path)
     try store.append(event("s", .start(.stack([.root("home", withNavigation: true)]))))
-    // Inserting is allowed by the triggers: rows a hand edit could leave, with invalid UTF-8,
-    // an operation that is not JSON, and a hash of the wrong size.
+    // Inserting is allowed by the triggers: rows a hand edit could leave, with a cause of
+    // invalid UTF-8 and a hash of the wrong size. The cause is carried as stored.
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute("""
-      INSERT INTO events VALUES ('s', 2, 5, 'app', CAST(X'7B226F70223A2270C3FF227D' AS TEXT), CAST(X'C328' AS TEXT), zeroblob(32));
-      INSERT INTO events VALUES ('s', 3, 6, 'user', 'not json, "at all"', NULL, zeroblob(32));
+      INSERT INTO events VALUES ('s', 2, 5, 'app', '{"op":"pop"}', CAST(X'C328' AS TEXT), zeroblob(32));
       """)
     let expected = try Self.rowByRow(store, .events, .csv, ExportFilter())
     #expect(try Self.encoded(store, .events, .csv, ExportFilter()) == expected)
-    #expect(String(decoding: expected, as: UTF8.self).contains("\"not json, \"\"at all\"\"\""))
+    #expect(String(decoding: expected, as: UTF8.self).contains("s,2,1970-01-01T00:00:00.005Z,app,pop,,[],\"{\"\"op\"\":\"\"pop\"\"}\",\u{FFFD}("))
+  }
+
+  /// An operation the codec cannot read (not JSON, or invalid UTF-8) has no name, screen or
+  /// path to give: both ways refuse the export, naming the session and seq, rather than writing
+  /// empty columns.
+  @Test(arguments: ["CAST(X'7B226F70223A2270C3FF227D' AS TEXT)", "'not json, \"at all\"'", "'{\"op\":\"teleport\"}'"])
+  func anUnreadableStoredOperationIsRefusedBothWays(_ operation: String) throws {
+    let path = folder.path("s.sqlite")
+    let store = try SessionStore(path: path)
+    try store.append(event("s", .start(.stack([.root("home", withNavigation: true)]))))
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute("INSERT INTO events VALUES ('s', 2, 5, 'app', \(operation), NULL, zeroblob(32));")
+    for export in [{ _ = try Self.rowByRow(store, .events, .csv, ExportFilter()) }, { _ = try Self.encoded(store, .events, .csv, ExportFilter()) }] {
+      do {
+        try export()
+        Issue.record("an unreadable operation was exported")
+      } catch let StoreError.unreadableHistory(session, seq, _) {
+        #expect(session == sessionID("s"))
+        #expect(seq == 2)
+      }
+    }
   }
 
   /// The exact text, written down, so the two ways cannot drift together.

@@ -23,47 +23,20 @@ extension StoreEngine {
           ]))
       }
     case .events:
-      try scanEvents(filter: filter, since: filter.since, decode: false) { row, _ in
-        // The stored operation is canonical JSON: reading it gives every column without
-        // decoding typed values (the JSON Lines form still needs the whole event).
-        let columns = OperationColumns.of(row.op)
-        let event = format == .jsonl ? try row.decoded() : nil
-        try emit(
-          ExportRow(
-            values: [
-              .text(row.session.rawValue), .integer(Int64(row.seq)), .time(Timestamp(millisecondsSince1970: row.at)),
-              .text(row.origin), columns.op, columns.screen, columns.path,
-              .text(String(decoding: row.op, as: UTF8.self)), row.cause.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null,
-              .text(HashChain.hex(row.hash)),
-            ], event: event))
+      try forEachEventsRow(filter: filter) { statement, session in
+        var row = ExportValuesWriter()
+        try Self.writeEventsRow(statement, session: session, into: &row)
+        // The JSON Lines form is the wire format: the whole event, not the flat row.
+        let event = format == .jsonl ? try StoredEventRow(statement, session: session).decoded() : nil
+        try emit(ExportRow(values: row.values, event: event))
       }
     case .screenViews, .transitions:
       var replay = ScreenViewReplay(table: table, since: filter.since)
-      try scanEvents(filter: filter, since: nil, decode: true) { _, event in
-        if let event { try replay.apply(event, emit) }
+      // Views begin before `since` and end after it: the whole history is replayed.
+      try forEachEventsRow(filter: ExportFilter(session: filter.session)) { statement, session in
+        try replay.apply(try StoredEventRow(statement, session: session).decoded(), emit)
       }
       try replay.finishSession(emit)
-    }
-  }
-
-  /// Every event in (session, seq) order, decoded, optionally from a time on.
-  private func scanEvents(
-    filter: ExportFilter, since: Timestamp?, decode: Bool, _ body: (StoredEventRow, AnyEvent?) throws -> Void
-  ) throws {
-    let statement = try eventsQuery(session: filter.session, since: since)
-    defer { statement.reset() }
-    var session: SessionID?
-    while try statement.step() {
-      let id = statement.text(0)
-      // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
-      if session.map({ !$0.rawValue.utf8.elementsEqual(id.utf8) }) ?? true {
-        session = try Self.storedSessionID(id)
-      }
-      guard let session else { continue }
-      let row = StoredEventRow(
-        session: session, seq: statement.int(1), at: statement.int64(2), origin: statement.text(3),
-        op: statement.textBytes(4), cause: statement.isNull(5) ? nil : statement.textBytes(5), hash: statement.blob(6))
-      try body(row, decode ? try row.decoded() : nil)
     }
   }
 

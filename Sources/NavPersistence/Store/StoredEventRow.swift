@@ -26,3 +26,17 @@ struct StoredEventRow {
     }
   }
 }
+
+extension StoredEventRow {
+  /// The row the statement is on (columns session_id, seq, at, origin, op, cause, hash), for
+  /// `session`, already checked.
+  init(_ statement: SQLiteStatement, session: SessionID) {
+    self.session = session
+    seq = statement.int(1)
+    at = statement.int64(2)
+    origin = statement.text(3)
+    op = statement.textBytes(4)
+    cause = statement.isNull(5) ? nil : statement.textBytes(5)
+    hash = statement.blob(6)
+  }
+}

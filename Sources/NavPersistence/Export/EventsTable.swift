@@ -1,0 +1,54 @@
+import NavCore
+
+/// The events table of an export, read once from the stored rows: the columns of
+/// `ExportTable.events`, in order, for either way an export writes them.
+extension StoreEngine {
+  /// Calls `body` with each stored event in (session, seq) order: the statement on its row
+  /// (columns session_id, seq, at, origin, op, cause, hash) and the row's session id, checked.
+  func forEachEventsRow(filter: ExportFilter, _ body: (SQLiteStatement, SessionID) throws -> Void) throws {
+    let statement = try eventsQuery(session: filter.session, since: filter.since)
+    defer { statement.reset() }
+    var session: SessionID?
+    while try statement.step() {
+      // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
+      let current: SessionID
+      if let session, statement.withTextBytes(0, { $0.elementsEqual(session.rawValue.utf8) }) {
+        current = session
+      } else {
+        current = try Self.storedSessionID(statement.text(0))
+        session = current
+      }
+      try body(statement, current)
+    }
+  }
+
+  /// Writes the events columns of the statement's row: the stored event's fields, and the
+  /// operation's name, screen and path as the codec reads them from the stored operation.
+  static func writeEventsRow(
+    _ statement: SQLiteStatement, session: SessionID, into row: inout some ExportRowWriter
+  ) throws(StoreError) {
+    let seq = statement.int64(1)
+    let read = statement.withTextBytes(4) { bytes in
+      Result { () throws(WireFormatError) in
+        let operation = try WireFormat.decode(AnyOperation.self, from: bytes)
+        return (operation, try WireFormat.canonicalString(operation.path))
+      }
+    }
+    let (operation, path): (AnyOperation, String)
+    do {
+      (operation, path) = try read.get()
+    } catch {
+      throw .unreadableHistory(session: session, seq: Int(seq), reason: error.description)
+    }
+    row.text(session.rawValue)
+    row.integer(seq)
+    row.time(Timestamp(millisecondsSince1970: statement.int64(2)))
+    statement.withTextBytes(3) { row.storedText($0) }
+    row.text(operation.name)
+    if let screen = operation.screen { row.text(ScreenName.of(screen)) } else { row.null() }
+    row.text(path)
+    statement.withTextBytes(4) { row.storedText($0) }
+    if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }
+    statement.withBlobBytes(6) { row.hashHex($0) }
+  }
+}
