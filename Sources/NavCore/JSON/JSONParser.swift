@@ -46,6 +46,44 @@ public struct JSONParser {
     }
   }
 
+  /// Parses one JSON document, giving a top-level object as its members in document order
+  /// rather than as a dictionary: a wire-format reader goes through them once, and building
+  /// (allocating, hashing) a dictionary for that costs more than the rest of the parse.
+  /// Checks exactly what `parse` checks, duplicate keys included.
+  static func parseDocumentMembers(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ParsedDocument {
+    var parser = JSONParser(bytes)
+    parser.skipWhitespace()
+    guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
+      return .value(try parser.parseDocument())
+    }
+    var members: [(String, JSONValue)] = []
+    members.reserveCapacity(4)
+    var keys: Set<String>?  // once the object is large
+    try parser.parseMembers { key, value in
+      // An object of the wire format has a handful of members: comparing is cheaper than
+      // hashing, until there are many.
+      if keys == nil, members.count >= 16 { keys = Set(members.map(\.0)) }
+      if keys != nil {
+        guard keys?.insert(key).inserted == true else { return false }
+      } else if members.contains(where: { $0.0 == key }) {
+        return false
+      }
+      members.append((key, value))
+      return true
+    }
+    parser.skipWhitespace()
+    if parser.index < bytes.count {
+      throw parser.error("unexpected text after the JSON value")
+    }
+    return .members(members)
+  }
+
+  /// A parsed document: an object's members, or any other value.
+  enum ParsedDocument {
+    case members([(String, JSONValue)])
+    case value(JSONValue)
+  }
+
   /// Parses one JSON document from a string.
   public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
     try parse(Array(text.utf8))
@@ -53,7 +91,7 @@ public struct JSONParser {
 
   /// The input, borrowed for the parse: every value made from it is copied out.
   private let bytes: UnsafeBufferPointer<UInt8>
-  private var index = 0
+  fileprivate var index = 0
   private var depth = 0
   private var checksIntegerExactness = true
 
@@ -61,7 +99,7 @@ public struct JSONParser {
     self.bytes = bytes
   }
 
-  private mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+  fileprivate mutating func parseDocument() throws(JSONParseError) -> JSONValue {
     skipWhitespace()
     let value = try parseValue()
     skipWhitespace()
@@ -95,13 +133,20 @@ public struct JSONParser {
   }
 
   private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    var members: [String: JSONValue] = [:]
+    try parseMembers { key, value in members.updateValue(value, forKey: key) == nil }
+    return .object(members)
+  }
+
+  /// Parses an object's members, handing each to `add`, which says whether the key was new;
+  /// a repeated key is refused, pointing at its second occurrence.
+  private mutating func parseMembers(_ add: (String, JSONValue) -> Bool) throws(JSONParseError) {
     try enterContainer()
     index += 1
-    var members: [String: JSONValue] = [:]
     skipWhitespace()
     if consume(UInt8(ascii: "}")) {
       depth -= 1
-      return .object(members)
+      return
     }
     while true {
       skipWhitespace()
@@ -114,7 +159,7 @@ public struct JSONParser {
       guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
       skipWhitespace()
       let value = try parseValue()
-      if members.updateValue(value, forKey: key) != nil {
+      if !add(key, value) {
         index = keyOffset
         throw error("duplicate key \"\(key)\" in an object")
       }
@@ -124,7 +169,6 @@ public struct JSONParser {
       throw error("expected ',' or '}' after an object member")
     }
     depth -= 1
-    return .object(members)
   }
 
   private mutating func parseArray() throws(JSONParseError) -> JSONValue {
@@ -291,6 +335,15 @@ public struct JSONParser {
       if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
       guard consumeDigits() else { throw error("expected a digit in the exponent") }
     }
+    // A plain integer of up to 15 digits (ids, counts, indices: most numbers) is exactly a
+    // double: its digits are read directly, without a string and a decimal conversion.
+    let digitCount = index - start - (bytes[start] == UInt8(ascii: "-") ? 1 : 0)
+    if isInteger, digitCount <= 15 {
+      var magnitude: Int64 = 0
+      for byte in bytes[(index - digitCount)..<index] { magnitude = magnitude * 10 + Int64(byte &- UInt8(ascii: "0")) }
+      let value = Double(magnitude)
+      return bytes[start] == UInt8(ascii: "-") ? -value : value
+    }
     let text = String(decoding: bytes[start..<index], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
       index = start
@@ -363,7 +416,7 @@ public struct JSONParser {
     return true
   }
 
-  private mutating func skipWhitespace() {
+  fileprivate mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -386,7 +439,7 @@ public struct JSONParser {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
-  private func error(_ message: String) -> JSONParseError {
+  fileprivate func error(_ message: String) -> JSONParseError {
     JSONParser.error(message, at: index, in: bytes)
   }
 

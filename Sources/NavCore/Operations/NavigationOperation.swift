@@ -63,6 +63,11 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
   /// The screen the operation shows, for the operations that carry one (push, the two
   /// presentations, updateScreen): the events export's `screen` column.
   public var screen: Screen? { kind.fieldValues.screen }
+}
+
+extension NavigationOperation where Screen == JSONValue {
+  /// `screen`, compiled for untyped screens (the export reads it once per event).
+  public var screen: JSONValue? { kind.fieldValues.screen }
 
   /// The session a `start` continues, if it names one; `nil` for every other operation.
   public var restoredFrom: SessionLink? {

@@ -12,6 +12,11 @@ enum OperationName: String, CaseIterable, Sendable {
   case start, push, presentSheet, presentCover, goBack, goBackTo, goBackToRoot, pop, popTo, popToRoot
   case popToCurrentNavigationRoot, dismiss, dismissAll, setRoutes, updateScreen, selectTab, setTabs
 
+  private static let names = WireNames<Self>()
+
+  /// The operation `text` names, if any.
+  static func named(_ text: String) -> OperationName? { names.named(text) }
+
   /// The fields the operation takes besides `op` and `path`, in the order they are read.
   var fields: [OperationField] {
     switch self {
@@ -64,7 +69,7 @@ extension NavigationOperation.Kind {
   }
 
   /// Builds the operation from its fields, reading them in the order `fields` lists.
-  init(_ name: OperationName, reading fields: OperationFieldReader<Screen>) throws(WireFailure) {
+  init(_ name: OperationName, reading fields: OperationFieldReader) throws(WireFailure) {
     switch name {
     case .start: self = .start(try fields.readState(), restoredFrom: try fields.readRestoredFrom())
     case .push: self = .push(try fields.readScreen(), child: try fields.readChild())
@@ -85,7 +90,7 @@ extension NavigationOperation.Kind {
     case .updateScreen: self = .updateScreen(index: try fields.readIndex(), screen: try fields.readScreen())
     case .selectTab: self = .selectTab(index: try fields.readIndex())
     case .setTabs:
-      let (tabs, selected) = try fields.readTabs()
+      let (tabs, selected): ([Coordinator<Screen>], Int) = try fields.readTabs()
       self = .setTabs(tabs, selected: selected)
     }
   }

@@ -64,6 +64,7 @@ public struct ScheduledStep<Screen: NavigationScreen>: Hashable, Sendable {
 enum ScheduledStepField: String, WireField {
   case step, atMs, state
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension ScheduledStep: WireValue, Codable {
@@ -93,7 +94,6 @@ extension ScheduledStep: WireValue, Codable {
       case .atMs: try writer.integer(atMs)
       case .state: try state.write(to: &writer)
       }
-      return true
     }
   }
 

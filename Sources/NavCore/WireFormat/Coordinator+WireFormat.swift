@@ -5,6 +5,7 @@
 enum RouteField: String, WireField {
   case style, screen, withNavigation, child
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension Route: WireValue, Codable {
@@ -49,13 +50,12 @@ extension Route: WireValue, Codable {
       case .style: writer.string(style.name)
       case .screen: try WireScreens.write(screen, to: &writer)
       case .withNavigation:
-        guard style.withNavigation else { return false }
+        guard style.withNavigation else { return }
         writer.bool(true)
       case .child:
-        guard let child else { return false }
+        guard let child else { return }
         try child.write(to: &writer)
       }
-      return true
     }
   }
 
@@ -66,11 +66,15 @@ extension Route: WireValue, Codable {
 enum CoordinatorField: String, WireField {
   case routes, tabs, selected
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension Coordinator: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> Coordinator {
-    let object = try WireObjectReader<CoordinatorField>(tree)
+    try read(object: WireObjectReader(tree))
+  }
+
+  static func read(object: WireObjectReader<CoordinatorField>) throws(WireFailure) -> Coordinator {
     var routesTree, tabsTree, selectedTree: JSONValue?
     object.sort { field, value in
       switch field {
@@ -109,9 +113,8 @@ extension Coordinator: WireValue, Codable {
       case (.tabs(_, let selected), .selected):
         try writer.integer(selected)
       default:
-        return false
+        break
       }
-      return true
     }
   }
 
@@ -122,6 +125,7 @@ extension Coordinator: WireValue, Codable {
 enum PathStepField: String, WireField {
   case route, tab
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension PathStep: WireValue, Codable {
@@ -148,9 +152,8 @@ extension PathStep: WireValue, Codable {
     try writer.object(PathStepField.self) { writer, field throws(WireFailure) in
       switch (self, field) {
       case (.route(let index), .route), (.tab(let index), .tab): try writer.integer(index)
-      default: return false
+      default: break
       }
-      return true
     }
   }
 

@@ -55,11 +55,15 @@ public typealias AnyEvent = NavigationEvent<JSONValue>
 enum EventField: String, WireField {
   case session, seq, at, origin, op, cause, hash
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension NavigationEvent: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> NavigationEvent {
-    let object = try WireObjectReader<EventField>(tree)
+    try read(object: WireObjectReader(tree))
+  }
+
+  static func read(object: WireObjectReader<EventField>) throws(WireFailure) -> NavigationEvent {
     var sessionTree, seqTree, atTree, originTree, operationTree, causeTree, hashTree: JSONValue?
     var present = 0
     object.sort { field, value in
@@ -107,20 +111,19 @@ extension NavigationEvent: WireValue, Codable {
       switch field {
       case .session: writer.string(session.rawValue)
       case .seq:
-        guard let seq else { return false }
+        guard let seq else { return }
         try writer.integer(seq)
       case .at: try writer.timestamp(at)
       case .origin: writer.string(origin.rawValue)
       case .op:
         if let operationBytes { writer.canonical(operationBytes) } else { try operation.write(to: &writer) }
       case .cause:
-        guard let cause else { return false }
+        guard let cause else { return }
         writer.json(cause)
       case .hash:
-        guard let hash else { return false }
+        guard let hash else { return }
         writer.string(hash)
       }
-      return true
     }
   }
 

@@ -11,6 +11,7 @@
 enum OperationField: String, WireField {
   case op, path, state, restoredFrom, screen, withNavigation, child, count, index, routes, tabs, selected
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 /// The defaults an operation's fields take when absent, and are left out at when written.
@@ -21,9 +22,20 @@ enum OperationDefaults {
 
 extension NavigationOperation: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> NavigationOperation {
-    let fields = try OperationFieldReader<Screen>(tree)
+    try read(object: WireObjectReader(tree))
+  }
+
+  static func read(object: WireObjectReader<OperationField>) throws(WireFailure) -> NavigationOperation {
+    let fields = OperationFieldReader(object)
+    let (name, path) = try readNameAndPath(fields)
+    return NavigationOperation(try Kind(name, reading: fields), at: path)
+  }
+
+  /// What every operation reads first, in this order: its name, the fields its name allows
+  /// (and the one it refuses with a reason), and its path.
+  static func readNameAndPath(_ fields: OperationFieldReader) throws(WireFailure) -> (OperationName, CoordinatorPath) {
     let nameText = try fields.object.required(fields[.op], .op, WireScalars.string)
-    guard let name = OperationName(rawValue: nameText) else {
+    guard let name = OperationName.named(nameText) else {
       throw WireFailure(
         at: [AnyCodingKey("op")],
         "unknown operation \"\(nameText)\" (expected one of: \(OperationName.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -36,7 +48,7 @@ extension NavigationOperation: WireValue, Codable {
     try fields.object.refuseUnknown(
       allowed: [.op] + (name.takesPath ? [.path] : []) + own, present: present, in: "a \(name.rawValue) operation")
     let path = try fields.object.optional(fields[.path], .path, CoordinatorPath.read(from:)) ?? .top
-    return NavigationOperation(try Kind(name, reading: fields), at: path)
+    return (name, path)
   }
 
   func write(to writer: inout CanonicalWriter) throws(WireFailure) {
@@ -46,40 +58,39 @@ extension NavigationOperation: WireValue, Codable {
       case .op: writer.string(kind.name)
       case .path:
         // A path on `start` is refused when read, but written like any other.
-        guard !path.isTop else { return false }
+        guard !path.isTop else { return }
         try path.write(to: &writer)
       case .state:
-        guard let state = values.state else { return false }
+        guard let state = values.state else { return }
         try state.write(to: &writer)
       case .restoredFrom:
-        guard let link = values.restoredFrom else { return false }
+        guard let link = values.restoredFrom else { return }
         try link.write(to: &writer)
       case .screen:
-        guard let screen = values.screen else { return false }
+        guard let screen = values.screen else { return }
         try WireScreens.write(screen, to: &writer)
       case .withNavigation:
-        guard let flag = values.withNavigation, flag != OperationDefaults.withNavigation else { return false }
+        guard let flag = values.withNavigation, flag != OperationDefaults.withNavigation else { return }
         writer.bool(flag)
       case .child:
-        guard let child = values.child else { return false }
+        guard let child = values.child else { return }
         try child.write(to: &writer)
       case .count:
-        guard let count = values.count, count != OperationDefaults.count else { return false }
+        guard let count = values.count, count != OperationDefaults.count else { return }
         try writer.integer(count)
       case .index:
-        guard let index = values.index else { return false }
+        guard let index = values.index else { return }
         try writer.integer(index)
       case .routes:
-        guard let routes = values.routes else { return false }
+        guard let routes = values.routes else { return }
         try writer.array(routes) { writer, route throws(WireFailure) in try route.write(to: &writer) }
       case .tabs:
-        guard let tabs = values.tabs else { return false }
+        guard let tabs = values.tabs else { return }
         try writer.array(tabs) { writer, tab throws(WireFailure) in try tab.write(to: &writer) }
       case .selected:
-        guard let selected = values.selected else { return false }
+        guard let selected = values.selected else { return }
         try writer.integer(selected)
       }
-      return true
     }
   }
 
@@ -89,91 +100,59 @@ extension NavigationOperation: WireValue, Codable {
 
 /// An operation object's members sorted into its fields, with a reader per field: the field's
 /// type, range, default and structure rule, written once for every operation that has it.
-struct OperationFieldReader<Screen: NavigationScreen> {
+///
+/// Not generic itself (only its readers are), so reading an operation instantiates no type
+/// metadata at run time.
+struct OperationFieldReader {
   let object: WireObjectReader<OperationField>
-  private var slots: Slots
+  /// The object's members. An operation has a handful, so a field is found by comparing its
+  /// key with each (short keys, stored inline, compare in a few instructions), cheaper than
+  /// sorting every member into a slot per field first.
+  private let members: [(String, JSONValue)]
 
-  /// One member per field, `nil` when absent.
-  private struct Slots {
-    var op, path, state, restoredFrom, screen, withNavigation, child, count, index, routes, tabs, selected: JSONValue?
-
-    subscript(field: OperationField) -> JSONValue? {
-      get {
-        switch field {
-        case .op: op
-        case .path: path
-        case .state: state
-        case .restoredFrom: restoredFrom
-        case .screen: screen
-        case .withNavigation: withNavigation
-        case .child: child
-        case .count: count
-        case .index: index
-        case .routes: routes
-        case .tabs: tabs
-        case .selected: selected
-        }
-      }
-      set {
-        switch field {
-        case .op: op = newValue
-        case .path: path = newValue
-        case .state: state = newValue
-        case .restoredFrom: restoredFrom = newValue
-        case .screen: screen = newValue
-        case .withNavigation: withNavigation = newValue
-        case .child: child = newValue
-        case .count: count = newValue
-        case .index: index = newValue
-        case .routes: routes = newValue
-        case .tabs: tabs = newValue
-        case .selected: selected = newValue
-        }
-      }
-    }
-  }
-
-  init(_ tree: JSONValue) throws(WireFailure) {
-    object = try WireObjectReader(tree)
-    var slots = Slots()
-    object.sort { field, value in slots[field] = value }
-    self.slots = slots
+  init(_ object: WireObjectReader<OperationField>) {
+    self.object = object
+    members = object.memberList
   }
 
   /// The member for `field`, if present.
-  subscript(field: OperationField) -> JSONValue? { slots[field] }
+  subscript(field: OperationField) -> JSONValue? {
+    let key = field.rawValue
+    for (name, value) in members where name == key { return value }
+    return nil
+  }
 
-  func readState() throws(WireFailure) -> Coordinator<Screen> {
-    try object.required(slots.state, .state, Coordinator<Screen>.read(from:))
+  func readState<Screen: NavigationScreen>() throws(WireFailure) -> Coordinator<Screen> {
+    try object.required(self[.state], .state, Coordinator<Screen>.read(from:))
   }
 
   func readRestoredFrom() throws(WireFailure) -> SessionLink? {
-    try object.optional(slots.restoredFrom, .restoredFrom, SessionLink.read(from:))
+    try object.optional(self[.restoredFrom], .restoredFrom, SessionLink.read(from:))
   }
 
-  func readScreen() throws(WireFailure) -> Screen {
-    try object.required(slots.screen, .screen, WireScreens.read)
+  func readScreen<Screen: NavigationScreen>() throws(WireFailure) -> Screen {
+    try object.required(self[.screen], .screen, WireScreens.read)
   }
 
   func readWithNavigation() throws(WireFailure) -> Bool {
-    try object.optional(slots.withNavigation, .withNavigation, WireScalars.bool) ?? OperationDefaults.withNavigation
+    try object.optional(self[.withNavigation], .withNavigation, WireScalars.bool) ?? OperationDefaults.withNavigation
   }
 
-  func readChild() throws(WireFailure) -> Coordinator<Screen>? {
-    try object.optional(slots.child, .child, Coordinator<Screen>.read(from:))
+  func readChild<Screen: NavigationScreen>() throws(WireFailure) -> Coordinator<Screen>? {
+    try object.optional(self[.child], .child, Coordinator<Screen>.read(from:))
   }
 
   func readCount() throws(WireFailure) -> Int {
-    try object.optional(slots.count, .count, WireScalars.integer(atLeast: 1, named: "count")) ?? OperationDefaults.count
+    try object.optional(self[.count], .count, WireScalars.integer(atLeast: 1, named: "count")) ?? OperationDefaults.count
   }
 
   func readIndex() throws(WireFailure) -> Int {
-    try object.required(slots.index, .index, WireScalars.integer(atLeast: 0, named: "index"))
+    try object.required(self[.index], .index, WireScalars.integer(atLeast: 0, named: "index"))
   }
 
   /// A stack's routes, which must make a stack (a root first, and only first).
-  func readRoutes() throws(WireFailure) -> [Route<Screen>] {
-    let routes = try object.required(slots.routes, .routes) { tree throws(WireFailure) in
+  func readRoutes<Screen: NavigationScreen>() throws(WireFailure) -> [Route<Screen>] {
+    let routes = try object.required(self[.routes], .routes) { tree throws(WireFailure) in
       try WireScalars.array(tree, Route<Screen>.read(from:))
     }
     if let problem = StructureRules.stackProblem(routes) { throw object.failure(at: problem.fieldPath, problem.description) }
@@ -181,11 +160,11 @@ struct OperationFieldReader<Screen: NavigationScreen> {
   }
 
   /// Tabs and the selected one, which must exist.
-  func readTabs() throws(WireFailure) -> (tabs: [Coordinator<Screen>], selected: Int) {
-    let tabs = try object.required(slots.tabs, .tabs) { tree throws(WireFailure) in
+  func readTabs<Screen: NavigationScreen>() throws(WireFailure) -> (tabs: [Coordinator<Screen>], selected: Int) {
+    let tabs = try object.required(self[.tabs], .tabs) { tree throws(WireFailure) in
       try WireScalars.array(tree, Coordinator<Screen>.read(from:))
     }
-    let selected = try object.required(slots.selected, .selected, WireScalars.integer)
+    let selected = try object.required(self[.selected], .selected, WireScalars.integer)
     if let problem = StructureRules.tabsProblem(tabCount: tabs.count, selected: selected) {
       throw object.failure(at: problem.fieldPath, problem.description)
     }

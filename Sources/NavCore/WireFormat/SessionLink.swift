@@ -23,6 +23,7 @@ public struct SessionLink: Hashable, Sendable, CustomStringConvertible {
 enum SessionLinkField: String, WireField {
   case session, seq
   static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
 }
 
 extension SessionLink: WireValue, Codable {
@@ -49,7 +50,6 @@ extension SessionLink: WireValue, Codable {
       case .session: writer.string(session.rawValue)
       case .seq: try writer.integer(seq)
       }
-      return true
     }
   }
 

@@ -6,6 +6,29 @@
 public enum WireFormat {
   /// Decodes a wire-format value from UTF-8 JSON text.
   public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(WireFormatError) -> T {
+    let decoded = bytes.withContiguousStorageIfAvailable { buffer in
+      Result { () throws(WireFormatError) in try decode(type, from: buffer) }
+    } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+      Result { () throws(WireFormatError) in try decode(type, from: buffer) }
+    }
+    return try decoded.get()
+  }
+
+  /// Decodes a wire-format value from UTF-8 JSON text in an array.
+  public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(WireFormatError) -> T {
+    let decoded = bytes.withUnsafeBufferPointer { buffer in
+      Result { () throws(WireFormatError) in try decode(type, from: buffer) }
+    }
+    return try decoded.get()
+  }
+
+  /// Decodes a wire-format value from UTF-8 JSON text in place (a SQLite column's, say).
+  public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
+    if T.self == AnyEvent.self || T.self == AnyOperation.self || T.self == AnyCoordinator.self {
+      // What the store reads by the million (import lines, stored operations, snapshots): the
+      // top-level object goes to the reader as parsed, with no dictionary built for it.
+      return try decodeDocument(type, from: bytes)
+    }
     let tree: JSONValue
     do {
       tree = try JSONParser.parse(bytes)
@@ -13,6 +36,29 @@ public enum WireFormat {
       throw WireFormatError(field: "", message: error.description)
     }
     return try decode(type, from: tree)
+  }
+
+  /// An untyped event, operation or state from a whole document.
+  private static func decodeDocument<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
+    let document: JSONParser.ParsedDocument
+    do {
+      document = try JSONParser.parseDocumentMembers(bytes)
+    } catch {
+      throw WireFormatError(field: "", message: error.description)
+    }
+    let members: [(String, JSONValue)]
+    switch document {
+    case .members(let objectMembers): members = objectMembers
+    case .value(let tree): return try decode(type, from: tree)  // not an object: refused, as from a tree
+    }
+    do {
+      // (`T` is that very type, so each bit cast is an identity, without a dynamic cast's cost.)
+      if T.self == AnyEvent.self { return unsafeBitCast(try AnyEvent.read(object: WireObjectReader(members: members)), to: T.self) }
+      if T.self == AnyOperation.self { return unsafeBitCast(try AnyOperation.read(object: WireObjectReader(members: members)), to: T.self) }
+      return unsafeBitCast(try AnyCoordinator.read(object: WireObjectReader(members: members)), to: T.self)
+    } catch {
+      throw error.wireFormatError
+    }
   }
 
   /// Decodes a wire-format value from JSON text.
@@ -29,9 +75,10 @@ public enum WireFormat {
     do {
       // The untyped values the store and the CLI read by the million are named, so that their
       // reading is compiled for `JSONValue` screens rather than run generically.
-      if T.self == AnyEvent.self, let event = try AnyEvent.read(from: tree) as? T { return event }
-      if T.self == AnyOperation.self, let operation = try AnyOperation.read(from: tree) as? T { return operation }
-      if T.self == AnyCoordinator.self, let state = try AnyCoordinator.read(from: tree) as? T { return state }
+      // (`T` is that very type, so the bit cast is an identity, without a dynamic cast's cost.)
+      if T.self == AnyEvent.self { return unsafeBitCast(try AnyEvent.read(from: tree), to: T.self) }
+      if T.self == AnyOperation.self { return unsafeBitCast(try AnyOperation.read(from: tree), to: T.self) }
+      if T.self == AnyCoordinator.self { return unsafeBitCast(try AnyCoordinator.read(from: tree), to: T.self) }
       if let wireType = T.self as? any WireValue.Type, let value = try wireType.read(from: tree) as? T { return value }
     } catch {
       throw error.wireFormatError
@@ -74,6 +121,12 @@ public enum WireFormat {
     if let state = value as? AnyCoordinator { return try canonicalBytes(of: state) }
     if let wireValue = value as? any WireValue { return try canonicalBytes(of: wireValue) }
     return try tree(of: value).canonicalBytes
+  }
+
+  /// The canonical text of a path (`[]` for the top), as the events export's `path` column
+  /// gives it for every event.
+  public static func canonicalString(_ path: CoordinatorPath) throws(WireFormatError) -> String {
+    String(decoding: try canonicalBytes(of: path), as: UTF8.self)
   }
 
   private static func canonicalBytes(of value: some WireValue) throws(WireFormatError) -> [UInt8] {

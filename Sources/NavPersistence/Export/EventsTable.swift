@@ -23,18 +23,20 @@ extension StoreEngine {
   }
 
   /// Writes the events columns of the statement's row: the stored event's fields, and the
-  /// operation's name, screen and path as the codec reads them from the stored operation.
+  /// operation's name, screen and path as the codec reads them from the stored operation
+  /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
+  /// export and by `verify`).
   static func writeEventsRow(
     _ statement: SQLiteStatement, session: SessionID, into row: inout some ExportRowWriter
   ) throws(StoreError) {
     let seq = statement.int64(1)
     let read = statement.withTextBytes(4) { bytes in
       Result { () throws(WireFormatError) in
-        let operation = try WireFormat.decode(AnyOperation.self, from: bytes)
-        return (operation, try WireFormat.canonicalString(operation.path))
+        let headline = try OperationHeadline(storedOperation: bytes)
+        return (headline, try headline.pathText())
       }
     }
-    let (operation, path): (AnyOperation, String)
+    let (operation, path): (OperationHeadline, String)
     do {
       (operation, path) = try read.get()
     } catch {

@@ -2,31 +2,72 @@
 /// one pass, with the checks every object makes in the same words (unknown members, missing
 /// ones).
 struct WireObjectReader<Field: WireField> {
-  let members: [String: JSONValue]
+  private let members: Members
+
+  /// An object's members: from a tree, or as a top-level document was parsed (in order, with
+  /// no dictionary built).
+  private enum Members {
+    case tree([String: JSONValue])
+    case list([(String, JSONValue)])
+  }
 
   /// Refuses anything but an object.
   init(_ tree: JSONValue) throws(WireFailure) {
     guard case .object(let members) = tree else { throw .mismatch(expected: "an object", found: tree) }
-    self.members = members
+    self.members = .tree(members)
+  }
+
+  /// The members of an object parsed as a document's top level (`JSONParser.parseDocumentMembers`).
+  init(members: [(String, JSONValue)]) {
+    self.members = .list(members)
+  }
+
+  /// The members in a list: as parsed, or copied out of a tree's dictionary.
+  var memberList: [(String, JSONValue)] {
+    switch members {
+    case .tree(let members): Array(members)
+    case .list(let members): members
+    }
+  }
+
+  private var memberCount: Int {
+    switch members {
+    case .tree(let members): members.count
+    case .list(let members): members.count
+    }
+  }
+
+  private var keys: [String] {
+    switch members {
+    case .tree(let members): Array(members.keys)
+    case .list(let members): members.map(\.0)
+    }
   }
 
   /// Hands each member that names a field to `take`, in one pass (no key is hashed); members
   /// that name none are left for `refuseUnknown`.
   func sort(_ take: (Field, JSONValue) -> Void) {
-    for (key, value) in members {
-      if let field = Field(rawValue: key) { take(field, value) }
+    switch members {
+    case .tree(let members):
+      for (key, value) in members {
+        if let field = Field.named(key) { take(field, value) }
+      }
+    case .list(let members):
+      for (key, value) in members {
+        if let field = Field.named(key) { take(field, value) }
+      }
     }
   }
 
   /// Refuses any member outside `allowed` (the allowed fields, in the order messages list them),
   /// given how many of the allowed fields are present: when they account for every member,
   /// there is nothing to look at. `what` names the object: `a route`, `an event`.
-  func refuseUnknown(allowed: @autoclosure () -> [Field], present: Int, in what: String) throws(WireFailure) {
-    guard present != members.count else { return }
+  func refuseUnknown(allowed: @autoclosure () -> [Field], present: Int, in what: @autoclosure () -> String) throws(WireFailure) {
+    guard present != memberCount else { return }
     let allowed = allowed().map(\.rawValue)
-    for key in members.keys.sorted() where !allowed.contains(key) {
+    for key in keys.sorted() where !allowed.contains(key) {
       let expected = allowed.isEmpty ? "no other fields" : allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-      throw WireFailure(at: [AnyCodingKey(key)], "unknown field \"\(key)\" in \(what) (allowed: \(expected))")
+      throw WireFailure(at: [AnyCodingKey(key)], "unknown field \"\(key)\" in \(what()) (allowed: \(expected))")
     }
   }
 
