@@ -51,7 +51,9 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Clocks", package: "swift-clocks"),
-      ]
+      ],
+      // Read by path (#filePath), not bundled: the recorded codec outcomes.
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "NavPersistenceTests",

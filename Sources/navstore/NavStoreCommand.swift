@@ -15,8 +15,9 @@ struct NavStoreCommand: ParsableCommand {
       state at any point of its history, and replays it through the legal, delayed steps a \
       SwiftUI host needs.
 
-      The store commands (init, append, import, sessions, show, history, replay, verify, \
-      export) arrive with the store; see README.md for what works today.
+      Start with 'navstore demo', which writes a store of sample sessions and prints \
+      commands to try on it. Every command reads the store named by --db, or by the \
+      NAVSTORE_DB environment variable, or navstore.sqlite in the current folder.
       """,
     version: NavStoreVersion.current,
     subcommands: [

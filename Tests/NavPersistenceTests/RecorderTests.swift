@@ -94,7 +94,7 @@ import Testing
   /// and the log goes on afterwards exactly from what it holds.
   @Test func concurrentRecordingThroughALockedStoreResynchronizes() async throws {
     let path = folder.path("r.sqlite")
-    let store = try SessionStore(path: path, options: StoreOptions(busyTimeoutMilliseconds: 20))
+    let store = try SessionStore(path: path, options: StoreOptions(busyTimeout: .milliseconds(20)))
     let sessions = (0..<2).map { sessionID("app-\($0)") }
     let lost = Mutex(0)
     let recorders = sessions.map { session in
@@ -161,7 +161,7 @@ import Testing
 
   @Test func aLockedStoreIsReportedAndTheRecorderResynchronizes() async throws {
     let path = folder.path("r.sqlite")
-    let store = try SessionStore(path: path, options: StoreOptions(busyTimeoutMilliseconds: 20))
+    let store = try SessionStore(path: path, options: StoreOptions(busyTimeout: .milliseconds(20)))
     let reported = Mutex<[RecordingFailure]>([])
     let recorder = NavigationRecorder<JSONValue>(
       store: store, session: sessionID("s"), onFailure: { failure in reported.withLock { $0.append(failure) } })

@@ -65,3 +65,12 @@ int raw_append(const char *path, const char *session, const raw_event *events, i
   sqlite3_close_v2(db);
   return 0;
 }
+
+int raw_checkpoint(const char *path) {
+  sqlite3 *db = NULL;
+  int code = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL);
+  if (code != SQLITE_OK) return fail(db, code);
+  code = sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+  if (code != SQLITE_OK) return fail(db, code);
+  return sqlite3_close(db);
+}

@@ -1,13 +1,14 @@
 import Foundation
 import NavCore
 import NavPersistence
+import RawSQLiteAnchor
 
 /// 6. Bytes on disk per event, and the peak memory (max RSS) of import and export, each run in a
 /// child process at two sizes, to show memory does not grow with the table.
 enum Footprint {
   static func measure(storePath: String, workload: Workload) throws -> [Measurement] {
-    let connection = try SQLiteConnection(path: storePath, mode: .readWrite(create: false))
-    try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    let checkpoint = raw_checkpoint(storePath)
+    guard checkpoint == 0 else { throw BenchmarkError("cannot checkpoint \(storePath): SQLite error \(checkpoint)") }
     let size = (try FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
     var results = [
       Measurement(

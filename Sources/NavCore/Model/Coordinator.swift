@@ -3,7 +3,7 @@
 /// The whole navigation of a session is one `Coordinator` value (the top one), so it can be
 /// compared, diffed, stored and replayed as a unit. A well-formed stack has at least one route,
 /// a root first and nowhere else; well-formed tabs have at least one tab and a valid
-/// selection. `structureProblem()` checks both, all the way down.
+/// selection. `structureError()` checks both, all the way down.
 public enum Coordinator<Screen: NavigationScreen>: Hashable, Sendable {
   /// A stack of routes, the root at index 0.
   case stack([Route<Screen>])

@@ -12,6 +12,24 @@ enum OperationField: String, WireField {
   case op, path, state, restoredFrom, screen, withNavigation, child, count, index, routes, tabs, selected
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
+
+  /// The field's place among the twelve, for `OperationFieldReader`'s member index.
+  var slot: Int {
+    switch self {
+    case .op: 0
+    case .path: 1
+    case .state: 2
+    case .restoredFrom: 3
+    case .screen: 4
+    case .withNavigation: 5
+    case .child: 6
+    case .count: 7
+    case .index: 8
+    case .routes: 9
+    case .tabs: 10
+    case .selected: 11
+    }
+  }
 }
 
 /// The defaults an operation's fields take when absent, and are left out at when written.
@@ -105,21 +123,25 @@ extension NavigationOperation: WireValue, Codable {
 /// metadata at run time.
 struct OperationFieldReader {
   let object: WireObjectReader<OperationField>
-  /// The object's members. An operation has a handful, so a field is found by comparing its
-  /// key with each (short keys, stored inline, compare in a few instructions), cheaper than
-  /// sorting every member into a slot per field first.
+  /// The object's members, and where each field's member is among them (-1: absent): found
+  /// in one pass, then each field is read in constant time and with no copy of the others.
   private let members: [(String, JSONValue)]
+  private var positions = SIMD16<Int8>(repeating: -1)
 
   init(_ object: WireObjectReader<OperationField>) {
     self.object = object
     members = object.memberList
+    // An object too large to index has unknown fields, which reading refuses anyway.
+    for (position, member) in members.enumerated() where position < Int8.max {
+      if let field = OperationField.named(member.0) { positions[field.slot] = Int8(position) }
+    }
   }
 
   /// The member for `field`, if present.
   subscript(field: OperationField) -> JSONValue? {
-    let key = field.rawValue
-    for (name, value) in members where name == key { return value }
-    return nil
+    let position = Int(positions[field.slot])
+    guard position >= 0 else { return Optional.none }  // not `nil`, which would be JSON's null
+    return members[position].1
   }
 
   func readState<Screen: NavigationScreen>() throws(WireFailure) -> Coordinator<Screen> {

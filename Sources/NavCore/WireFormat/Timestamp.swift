@@ -41,28 +41,38 @@ extension Timestamp: CustomStringConvertible {
     let clamped = min(max(millisecondsSince1970, Self.earliest), Self.latest)
     let (days, millisecondOfDay) = clamped.floorDivided(by: 86_400_000)
     let (year, month, day) = CivilCalendar.date(fromDaysSince1970: days)
-    func digits(_ value: Int64, _ width: Int64) {
-      var divisor: Int64 = 1
-      for _ in 1..<width { divisor *= 10 }
-      while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-        divisor /= 10
+    // `YYYY-MM-DDTHH:MM:SS.mmmZ` is 24 bytes, written on the stack and copied in one go
+    // (exports and the canonical writer write a time per event).
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { output in
+      var position = 0
+      func digits(_ value: Int64, _ width: Int) {
+        var remaining = value
+        for offset in stride(from: width - 1, through: 0, by: -1) {
+          output[position + offset] = UInt8(ascii: "0") + UInt8(remaining % 10)
+          remaining /= 10
+        }
+        position += width
       }
+      func literal(_ character: Unicode.Scalar) {
+        output[position] = UInt8(ascii: character)
+        position += 1
+      }
+      digits(year, 4)
+      literal("-")
+      digits(month, 2)
+      literal("-")
+      digits(day, 2)
+      literal("T")
+      digits(millisecondOfDay / 3_600_000, 2)
+      literal(":")
+      digits(millisecondOfDay / 60_000 % 60, 2)
+      literal(":")
+      digits(millisecondOfDay / 1000 % 60, 2)
+      literal(".")
+      digits(millisecondOfDay % 1000, 3)
+      literal("Z")
+      bytes.append(contentsOf: UnsafeBufferPointer(output))
     }
-    digits(year, 4)
-    bytes.append(UInt8(ascii: "-"))
-    digits(month, 2)
-    bytes.append(UInt8(ascii: "-"))
-    digits(day, 2)
-    bytes.append(UInt8(ascii: "T"))
-    digits(millisecondOfDay / 3_600_000, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(millisecondOfDay / 60_000 % 60, 2)
-    bytes.append(UInt8(ascii: ":"))
-    digits(millisecondOfDay / 1000 % 60, 2)
-    bytes.append(UInt8(ascii: "."))
-    digits(millisecondOfDay % 1000, 3)
-    bytes.append(UInt8(ascii: "Z"))
   }
 }
 

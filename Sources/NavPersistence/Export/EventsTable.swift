@@ -8,17 +8,16 @@ extension StoreEngine {
   func forEachEventsRow(filter: ExportFilter, _ body: (SQLiteStatement, SessionID) throws -> Void) throws {
     let statement = try eventsQuery(session: filter.session, since: filter.since)
     defer { statement.reset() }
-    var session: SessionID?
+    var session: (id: SessionID, stored: [UInt8])?
     while try statement.step() {
       // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
-      let current: SessionID
-      if let session, statement.withTextBytes(0, { $0.elementsEqual(session.rawValue.utf8) }) {
-        current = session
-      } else {
-        current = try Self.storedSessionID(statement.text(0))
-        session = current
+      if let current = session, statement.withTextBytes(0, { $0.elementsEqual(current.stored) }) {
+        try body(statement, current.id)
+        continue
       }
-      try body(statement, current)
+      let id = try Self.storedSessionID(statement.text(0))
+      session = (id, statement.textBytes(0))
+      try body(statement, id)
     }
   }
 

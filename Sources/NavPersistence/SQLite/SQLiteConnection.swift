@@ -6,9 +6,9 @@ import CSQLite
 /// relies on (extended error codes, foreign keys, a busy timeout, WAL for writers), caches
 /// prepared statements by SQL, and runs immediate transactions that roll back on any error.
 /// A connection is used by one thread at a time; `SessionStore` guards its own.
-public final class SQLiteConnection {
+package final class SQLiteConnection {
   /// How to open the file.
-  public enum Mode: Sendable {
+  package enum Mode: Sendable {
     /// Read and write; create the file when `create` is true.
     case readWrite(create: Bool)
     /// Read only; the file must exist.
@@ -17,11 +17,11 @@ public final class SQLiteConnection {
 
   let handle: OpaquePointer
   /// The file's path, as given.
-  public let path: String
+  package let path: String
   private var statements: [String: SQLiteStatement] = [:]
 
   /// Opens a database file.
-  public init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+  package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
     var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     switch mode {
     case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
@@ -47,10 +47,10 @@ public final class SQLiteConnection {
   }
 
   /// Whether the file was opened read-only (asked for, or forced by the file system).
-  public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+  package var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 
   /// Runs SQL that returns no rows; several statements separated by `;` are allowed.
-  public func execute(_ sql: String) throws(SQLiteError) {
+  package func execute(_ sql: String) throws(SQLiteError) {
     let code = sqlite3_exec(handle, sql, nil, nil, nil)
     guard code == SQLITE_OK else { throw SQLiteError.last(on: handle, code: code, sql: sql) }
   }
@@ -59,7 +59,7 @@ public final class SQLiteConnection {
   ///
   /// A statement stepped part way holds a read transaction open until it is reset, so callers
   /// that stop before the last row reset it (`defer { statement.reset() }`).
-  public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+  package func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
     if let cached = statements[sql] {
       cached.reset()
       return cached
@@ -70,12 +70,12 @@ public final class SQLiteConnection {
   }
 
   /// The first column of the first row of a query, as an integer (`nil` when there is no row).
-  public func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
+  package func integer(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> Int64? {
     try firstValue(sql, values) { $0.int64(0) }
   }
 
   /// The first column of the first row of a query, as text (`nil` when there is no row).
-  public func text(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
+  package func text(_ sql: String, _ values: [SQLiteValue] = []) throws(SQLiteError) -> String? {
     try firstValue(sql, values) { $0.text(0) }
   }
 
@@ -92,7 +92,7 @@ public final class SQLiteConnection {
   /// Runs `body` in an immediate transaction: the write lock is taken up front (so a conflict
   /// surfaces as `SQLITE_BUSY` at `BEGIN`, not halfway through), committed when `body` returns
   /// and rolled back when anything throws.
-  public func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+  package func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
     try execute("BEGIN IMMEDIATE")
     do {
       let result = try body()
@@ -105,5 +105,5 @@ public final class SQLiteConnection {
   }
 
   /// Rows changed by the last statement.
-  public var changes: Int { Int(sqlite3_changes64(handle)) }
+  package var changes: Int { Int(sqlite3_changes64(handle)) }
 }

@@ -4,10 +4,10 @@ import CSQLite
 ///
 /// Owned by one connection and used on its thread only; the connection caches them by SQL, so a
 /// hot statement is compiled once. Every step's failure becomes a `SQLiteError` naming the SQL.
-public final class SQLiteStatement {
+package final class SQLiteStatement {
   let handle: OpaquePointer
   /// The statement's SQL.
-  public let sql: String
+  package let sql: String
   private let connection: OpaquePointer
 
   init(connection: OpaquePointer, sql: String) throws(SQLiteError) {
@@ -26,7 +26,7 @@ public final class SQLiteStatement {
   }
 
   /// Clears the previous run: bindings and position.
-  public func reset() {
+  package func reset() {
     sqlite3_reset(handle)
     sqlite3_clear_bindings(handle)
   }
@@ -34,14 +34,14 @@ public final class SQLiteStatement {
   // MARK: Binding (1-based, as SQLite counts)
 
   /// Binds values to the parameters in order, from 1.
-  public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+  package func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
     for (offset, value) in values.enumerated() {
       try bind(value, at: Int32(offset + 1))
     }
   }
 
   /// Binds one value.
-  public func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
+  package func bind(_ value: SQLiteValue, at index: Int32) throws(SQLiteError) {
     let code: Int32
     switch value {
     case .null:
@@ -80,7 +80,7 @@ public final class SQLiteStatement {
 
   /// Advances to the next row; `false` when the statement is done.
   @discardableResult
-  public func step() throws(SQLiteError) -> Bool {
+  package func step() throws(SQLiteError) -> Bool {
     let code = sqlite3_step(handle)
     switch code {
     case SQLITE_ROW: return true
@@ -91,7 +91,7 @@ public final class SQLiteStatement {
 
   /// Runs a statement that returns no rows. When `values` binds every parameter, the old
   /// bindings are simply replaced; otherwise they are cleared first, so unbound ones are NULL.
-  public func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+  package func execute(_ values: [SQLiteValue] = []) throws(SQLiteError) {
     if values.count == Int(sqlite3_bind_parameter_count(handle)) {
       sqlite3_reset(handle)
     } else {
@@ -104,10 +104,10 @@ public final class SQLiteStatement {
   // MARK: Columns (0-based, as SQLite counts)
 
   /// How many columns each row has.
-  public var columnCount: Int32 { sqlite3_column_count(handle) }
+  package var columnCount: Int32 { sqlite3_column_count(handle) }
 
   /// A column as whatever type SQLite holds it in.
-  public func value(_ column: Int32) -> SQLiteValue {
+  package func value(_ column: Int32) -> SQLiteValue {
     switch sqlite3_column_type(handle, column) {
     case SQLITE_INTEGER: .integer(int64(column))
     case SQLITE_FLOAT: .real(double(column))
@@ -118,26 +118,26 @@ public final class SQLiteStatement {
   }
 
   /// Whether the column is NULL in the current row.
-  public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+  package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
   /// An integer column.
-  public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+  package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
   /// An integer column as `Int`.
-  public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+  package func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
   /// A real column.
-  public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+  package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
   /// A text column (empty for NULL).
-  public func text(_ column: Int32) -> String {
+  package func text(_ column: Int32) -> String {
     guard let pointer = sqlite3_column_text(handle, column) else { return "" }
     let count = Int(sqlite3_column_bytes(handle, column))
     return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
   }
 
   /// A text column's UTF-8 bytes, without building a `String`.
-  public func textBytes(_ column: Int32) -> [UInt8] {
+  package func textBytes(_ column: Int32) -> [UInt8] {
     guard let pointer = sqlite3_column_text(handle, column) else { return [] }
     let count = Int(sqlite3_column_bytes(handle, column))
     return Array(UnsafeBufferPointer(start: pointer, count: count))
@@ -145,7 +145,7 @@ public final class SQLiteStatement {
 
   /// Calls `body` with a text column's UTF-8 bytes in place, without copying them (empty for
   /// NULL). The bytes are SQLite's and live only until the next step: `body` must not keep them.
-  public func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  package func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
     let pointer = sqlite3_column_text(handle, column)
     let count = Int(sqlite3_column_bytes(handle, column))
     return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
@@ -153,14 +153,14 @@ public final class SQLiteStatement {
 
   /// Calls `body` with a blob column's bytes in place (empty for NULL), under the same rule as
   /// `withTextBytes`.
-  public func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+  package func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
     let pointer = sqlite3_column_blob(handle, column)
     let count = Int(sqlite3_column_bytes(handle, column))
     return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
   }
 
   /// A blob column (empty for NULL).
-  public func blob(_ column: Int32) -> [UInt8] {
+  package func blob(_ column: Int32) -> [UInt8] {
     guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
     let count = Int(sqlite3_column_bytes(handle, column))
     return Array(UnsafeRawBufferPointer(start: pointer, count: count))
@@ -168,7 +168,7 @@ public final class SQLiteStatement {
 }
 
 /// A value SQLite stores.
-public enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
   case null
   case integer(Int64)
   case real(Double)
@@ -181,14 +181,14 @@ public enum SQLiteValue: Hashable, Sendable {
 }
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
-  public init(integerLiteral value: Int64) { self = .integer(value) }
-  public init(stringLiteral value: String) { self = .text(value) }
-  public init(nilLiteral: ()) { self = .null }
+  package init(integerLiteral value: Int64) { self = .integer(value) }
+  package init(stringLiteral value: String) { self = .text(value) }
+  package init(nilLiteral: ()) { self = .null }
 }
 
 extension SQLiteValue {
   /// An integer value from `Int`.
-  public static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+  package static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
   /// A text value, or NULL.
-  public static func optionalText(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+  package static func optionalText(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
 }

@@ -32,11 +32,17 @@ public enum HashChain {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// Appends the lowercase hex of `bytes` to a buffer (exports write hashes by the million).
+  /// Appends the lowercase hex of `bytes` to a buffer (exports write hashes by the million):
+  /// the digits are written on the stack, then copied in one go.
   static func appendHex(_ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
-    for byte in bytes {
-      text.append(hexDigit(byte >> 4))
-      text.append(hexDigit(byte & 0x0F))
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 2) { digits in
+      var position = 0
+      for byte in bytes {
+        digits[position] = hexDigit(byte >> 4)
+        digits[position + 1] = hexDigit(byte & 0x0F)
+        position += 2
+      }
+      text.append(contentsOf: UnsafeBufferPointer(digits))
     }
   }
 

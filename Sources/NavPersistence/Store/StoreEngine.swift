@@ -139,7 +139,7 @@ final class StoreEngine: @unchecked Sendable {
   /// A session id read back from the file, which a hand edit may have made invalid.
   static func storedSessionID(_ text: String) throws -> SessionID {
     if let id = try? SessionID(text) { return id }
-    throw StoreError.unreadableHistory(session: try SessionID("?"), seq: 0, reason: "invalid session id \(text.debugDescription)")
+    throw StoreError.unreadableSessionID(stored: text)
   }
 
   /// The columns a `SessionSummary` is read from, in `summary(from:)`'s order.
@@ -219,12 +219,19 @@ final class StoreEngine: @unchecked Sendable {
     }
     let next = count + 1
     if let claimed = event.seq, claimed != next {
-      if claimed < next, let stored = try storedEvent(session, seq: claimed), stored.hasSameContent(as: event) {
-        if let hash = event.hash, hash != stored.hash {
-          throw StoreError.hashMismatch(session: session, seq: claimed, claimed: hash, computed: stored.hash ?? "")
+      if claimed < next, let storedRow = try storedEventRow(session, seq: claimed) {
+        let stored = try storedRow.decoded()
+        if stored.hasSameContent(as: event) {
+          let storedHash = HashChain.hex(storedRow.hash)
+          if let hash = event.hash, hash != storedHash {
+            throw StoreError.hashMismatch(session: session, seq: claimed, claimed: hash, computed: storedHash)
+          }
+          // The session has events (this one), so it has a state.
+          guard let current = try head(of: session, row: row) else {
+            throw StoreError.unreadableHistory(session: session, seq: claimed, reason: "the session has events but no state")
+          }
+          return AppendOutcome(event: stored, state: current.state, wasAlreadyStored: true)
         }
-        let current = try head(of: session, row: row)
-        return AppendOutcome(event: stored, state: current?.state ?? .stack([]), wasAlreadyStored: true)
       }
       throw StoreError.conflict(session: session, expected: claimed, actual: next)
     }
@@ -303,9 +310,9 @@ final class StoreEngine: @unchecked Sendable {
 
   // MARK: Reading events
 
-  func storedEvent(_ session: SessionID, seq: Int) throws -> AnyEvent? {
-    var found: AnyEvent?
-    try forEachEvent(of: session, from: seq, to: seq) { found = try $0.decoded() }
+  func storedEventRow(_ session: SessionID, seq: Int) throws -> StoredEventRow? {
+    var found: StoredEventRow?
+    try forEachEvent(of: session, from: seq, to: seq) { found = $0 }
     return found
   }
 

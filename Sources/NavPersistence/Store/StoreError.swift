@@ -47,6 +47,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case unencodable(WireFormatError)
   /// Stored history cannot be read back (edited by hand, or damaged).
   case unreadableHistory(session: SessionID, seq: Int, reason: String)
+  /// A session id stored in the file is not a valid one (the file was edited outside NavStore).
+  case unreadableSessionID(stored: String)
   /// The disk, or the store's page limit, is full; the transaction was rolled back.
   case diskFull(SQLiteError)
   /// Another process held the store's lock for longer than the busy timeout.
@@ -107,6 +109,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "the state cannot be written in the wire format: \(error)"
     case .unreadableHistory(let session, let seq, let reason):
       "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
+    case .unreadableSessionID(let stored):
+      "the store holds the session id \(stored.debugDescription), which is not a valid one: the file was edited outside NavStore"
     case .diskFull(let error):
       "the disk or the store is full; nothing was written (\(error.message))"
     case .busy(let error):

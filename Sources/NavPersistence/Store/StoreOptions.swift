@@ -24,7 +24,7 @@ public struct StoreOptions: Sendable, Hashable {
   /// What a commit guarantees.
   public var durability: Durability
   /// How long a write waits for another process's lock before failing with `.busy`.
-  public var busyTimeoutMilliseconds: Int32
+  public var busyTimeout: Duration
   /// Whether the store may be written.
   public var access: Access
   /// A cap on the store's size, in database pages (usually 4 KiB each): writes that would grow
@@ -48,15 +48,27 @@ public struct StoreOptions: Sendable, Hashable {
   /// Creates options.
   public init(
     snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
-    busyTimeoutMilliseconds: Int32 = 5_000, access: Access = .readWrite, maximumPageCount: Int? = nil,
+    busyTimeout: Duration = .seconds(5), access: Access = .readWrite, maximumPageCount: Int? = nil,
     headCacheCapacity: Int = defaultHeadCacheCapacity, idleReaderLimit: Int = 4
   ) {
     self.snapshotInterval = max(1, snapshotInterval)
     self.durability = durability
-    self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    self.busyTimeout = busyTimeout
     self.access = access
     self.maximumPageCount = maximumPageCount
     self.headCacheCapacity = max(2, headCacheCapacity)
     self.idleReaderLimit = max(1, idleReaderLimit)
+  }
+}
+
+extension StoreOptions {
+  /// The busy timeout as SQLite takes it: whole milliseconds, from 0 to about 24 days.
+  var busyTimeoutMilliseconds: Int32 {
+    let (seconds, attoseconds) = busyTimeout.components
+    let milliseconds = seconds.multipliedReportingOverflow(by: 1_000)
+    guard !milliseconds.overflow else { return seconds < 0 ? 0 : Int32.max }
+    let total = milliseconds.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+    guard !total.overflow else { return Int32.max }
+    return Int32(clamping: max(0, total.partialValue))
   }
 }

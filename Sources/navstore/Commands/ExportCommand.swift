@@ -63,7 +63,7 @@ struct ExportCommand: ParsableCommand {
     let filter = ExportFilter(session: try session.map(parseSessionID), since: try since.map { try parseTime($0, option: "--since") })
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
-    let progress = Progress(label: "exporting", unit: "rows")
+    let progress = ProgressCounter(label: "exporting", unit: "rows")
     _ = try storeCall { () throws(StoreError) in
       try opened.exportEncoded(table, format: format, filter: filter, progress: progress.update) { chunk in
         try sink.write { bytes in bytes.append(contentsOf: chunk) }

@@ -50,7 +50,7 @@ struct ImportCommand: ParsableCommand {
       handle = opened
     }
     let opened = try store.open(forWriting: true)
-    let progress = Progress(label: "importing", unit: "lines")
+    let progress = ProgressCounter(label: "importing", unit: "lines")
     let summary = try storeCall { () throws(StoreError) in
       try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch) { lines, _ in progress.update(lines) }
     }

@@ -37,7 +37,7 @@ struct VerifyCommand: ParsableCommand {
   func run() throws {
     let ids = try sessions.map(parseSessionID)
     let opened = try store.open(forWriting: false)
-    let progress = Progress(label: "verifying", unit: "sessions")
+    let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
     let summary = try storeCall { () throws(StoreError) in
       try opened.verify(ids.isEmpty ? nil : ids) { result in

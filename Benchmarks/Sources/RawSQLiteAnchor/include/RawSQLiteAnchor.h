@@ -21,4 +21,8 @@ typedef struct {
 int raw_append(const char *path, const char *session, const raw_event *events, int64_t count,
                int per_event_transactions);
 
+/// Folds the store's write-ahead log into the database file, so the file's size is the data's
+/// (`PRAGMA wal_checkpoint(TRUNCATE)`). Returns 0, or the SQLite error.
+int raw_checkpoint(const char *path);
+
 #endif

@@ -2,7 +2,7 @@ import Foundation
 
 /// A counter on stderr for long work, shown only when stderr is a terminal and the work has
 /// taken more than a second; scripts and pipes see nothing.
-final class Progress {
+final class ProgressCounter {
   private let label: String
   private let unit: String
   private let started = Date()
