@@ -30,6 +30,17 @@ import Testing
     try expectUnchanged { try store.append(event("s", .start(.stack(stack("R"))))) }
   }
 
+  /// An event the wire format cannot write (its time is past the year 9999) is refused as
+  /// unencodable, naming the field, and nothing is written.
+  @Test func anUnwritableEventWritesNothing() throws {
+    var late = event("s", .pop())
+    late.at = Timestamp(millisecondsSince1970: 253_402_300_800_000)
+    try expectUnchanged { try store.append(late) }
+    #expect(throws: StoreError.unencodable(WireFormatError(field: "at", message: "the time is outside the years 0000 to 9999"))) {
+      try store.append(late)
+    }
+  }
+
   @Test func aConflictingSeqWritesNothing() throws {
     try expectUnchanged { try store.append(event("s", .pop(), seq: 2)) }
     try expectUnchanged { try store.append(event("s", .pop(), seq: 9)) }
@@ -40,9 +51,9 @@ import Testing
     try expectUnchanged { try store.append(contentsOf: batch) }
     do {
       try store.append(contentsOf: batch)
-    } catch let StoreError.lineFailed(line, box) {
+    } catch let StoreError.lineFailed(line, error) {
       #expect(line == 3)
-      #expect(box.error == .rejected(session: sessionID("s"), seq: 4, NavigationError(operation: "pop", path: .top, reason: .notAPush(index: 1, style: .sheet(withNavigation: true)))))
+      #expect(error == .rejected(session: sessionID("s"), seq: 4, NavigationError(operation: "pop", path: .top, reason: .notAPush(index: 1, style: .sheet(withNavigation: true)))))
     }
   }
 

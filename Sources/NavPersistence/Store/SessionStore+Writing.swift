@@ -21,7 +21,7 @@ extension SessionStore {
           outcome.events.append(appended.event)
           if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(index) }
         } catch let error as StoreError {
-          throw StoreError.lineFailed(line: index + 1, StoreErrorBox(error))
+          throw StoreError.lineFailed(line: index + 1, error)
         }
       }
       return outcome
@@ -77,7 +77,7 @@ extension SessionStore {
             if event.session != lastSession, try engine.isFirstInImport(event.session) { summary.sessions += 1 }
             lastSession = event.session
           } catch let error as StoreError {
-            throw StoreError.lineFailed(line: reader.lineNumber, StoreErrorBox(error))
+            throw StoreError.lineFailed(line: reader.lineNumber, error)
           }
           inBatch += 1
         }

@@ -254,7 +254,13 @@ final class StoreEngine: @unchecked Sendable {
     stored.seq = next
     stored.hash = nil
     // One encoding serves both the hash and the stored operation text.
-    let (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
+    let eventBytes: [UInt8]
+    let operationBytes: [UInt8]
+    do {
+      (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
+    } catch {
+      throw StoreError.unencodable(error)  // a time past 9999, an integer a double cannot hold
+    }
     let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: previousHash)
     let hashText = HashChain.hex(hash)
     if let claimed = event.hash, claimed != hashText {
@@ -279,7 +285,13 @@ final class StoreEngine: @unchecked Sendable {
       .int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue),
     ])
     if next % options.snapshotInterval == 0 {
-      try statements.insertSnapshot.execute([.text(session.rawValue), .int(next), .utf8Text(try WireFormat.canonicalBytes(state))])
+      let snapshot: [UInt8]
+      do {
+        snapshot = try WireFormat.canonicalBytes(state)
+      } catch {
+        throw StoreError.unencodable(error)
+      }
+      try statements.insertSnapshot.execute([.text(session.rawValue), .int(next), .utf8Text(snapshot)])
     }
     heads.insert(Head(seq: next, hash: hash, state: state, transaction: transaction), for: session)
     return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)

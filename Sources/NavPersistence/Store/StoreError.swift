@@ -40,7 +40,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A line of an import is not a valid event.
   case invalidLine(line: Int, WireFormatError)
   /// A line of an import was refused; nothing of its transaction was kept.
-  case lineFailed(line: Int, StoreErrorBox)
+  indirect case lineFailed(line: Int, StoreError)
   /// The input of an import could not be read.
   case unreadableInput(LineReaderError)
   /// A typed state cannot be written in the wire format (a screen that does not encode).
@@ -101,8 +101,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
       "line \(line): \(error)"
-    case .lineFailed(let line, let box):
-      "line \(line): \(box.error)"
+    case .lineFailed(let line, let error):
+      "line \(line): \(error)"
     case .unreadableInput(let error):
       "\(error)"
     case .unencodable(let error):
@@ -133,17 +133,4 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     if error.isIOError { return .diskFailed(path: path, error) }
     return .sqlite(error)
   }
-}
-
-/// A `StoreError` inside another one (Swift enums cannot hold themselves directly).
-public final class StoreErrorBox: Hashable, Sendable {
-  /// The wrapped error.
-  public let error: StoreError
-
-  init(_ error: StoreError) {
-    self.error = error
-  }
-
-  public static func == (lhs: StoreErrorBox, rhs: StoreErrorBox) -> Bool { lhs.error == rhs.error }
-  public func hash(into hasher: inout Hasher) { hasher.combine(error) }
 }
