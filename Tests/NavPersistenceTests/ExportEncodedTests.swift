@@ -6,7 +6,7 @@ import Testing
 
 /// `exportEncoded`, which `navstore export` writes through, gives exactly the bytes of
 /// `export` rows encoded by `ExportEncoding`, for every table and format, including the events
-/// CSV's byte-level path on awkward data.
+/// CSV written straight from SQLite's column bytes, on awkward data.
 @Suite struct ExportEncodedTests {
   let folder: TemporaryFolder
   init() throws { folder = try TemporaryFolder() }

@@ -1,9 +1,9 @@
 /// Decodes any `Decodable` value from a `JSONValue`.
 ///
-/// NavStore parses text once (strictly) and then decodes typed values from the tree, so the
-/// wire format is written once, as `Codable` conformances, and serves both the app's typed
-/// screens and the tools' untyped JSON. Errors are `DecodingError`s whose coding path names the
-/// field that was wrong.
+/// NavStore parses text once (strictly) and then reads values from the tree. The wire format's
+/// own values are read by its codec; this decoder is for everything else that is `Decodable`,
+/// above all an app's typed screens, which the codec hands to it. Errors are `DecodingError`s
+/// whose coding path names the field that was wrong.
 public struct JSONValueDecoder {
   /// Creates a decoder.
   public init() {}

@@ -71,9 +71,7 @@ extension ScheduledStep: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> ScheduledStep {
     let object = try WireObjectReader<ScheduledStepField>(tree)
     var stepTree, atTree, stateTree: JSONValue?
-    var present = 0
-    object.sort { field, value in
-      present += 1
+    let present = object.sort { field, value in
       switch field {
       case .step: stepTree = value
       case .atMs: atTree = value

@@ -12,9 +12,7 @@ extension Route: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> Route {
     let object = try WireObjectReader<RouteField>(tree)
     var styleTree, screenTree, flagTree, childTree: JSONValue?
-    var present = 0
-    object.sort { field, value in
-      present += 1
+    let present = object.sort { field, value in
       switch field {
       case .style: styleTree = value
       case .screen: screenTree = value
@@ -132,9 +130,7 @@ extension PathStep: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> PathStep {
     let object = try WireObjectReader<PathStepField>(tree)
     var routeTree, tabTree: JSONValue?
-    var present = 0
-    object.sort { field, value in
-      present += 1
+    let present = object.sort { field, value in
       switch field {
       case .route: routeTree = value
       case .tab: tabTree = value

@@ -65,9 +65,7 @@ extension NavigationEvent: WireValue, Codable {
 
   static func read(object: WireObjectReader<EventField>) throws(WireFailure) -> NavigationEvent {
     var sessionTree, seqTree, atTree, originTree, operationTree, causeTree, hashTree: JSONValue?
-    var present = 0
-    object.sort { field, value in
-      present += 1
+    let present = object.sort { field, value in
       switch field {
       case .session: sessionTree = value
       case .seq: seqTree = value

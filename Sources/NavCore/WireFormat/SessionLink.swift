@@ -30,9 +30,7 @@ extension SessionLink: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> SessionLink {
     let object = try WireObjectReader<SessionLinkField>(tree)
     var sessionTree, seqTree: JSONValue?
-    var present = 0
-    object.sort { field, value in
-      present += 1
+    let present = object.sort { field, value in
       switch field {
       case .session: sessionTree = value
       case .seq: seqTree = value

@@ -44,19 +44,21 @@ struct WireObjectReader<Field: WireField> {
     }
   }
 
-  /// Hands each member that names a field to `take`, in one pass (no key is hashed); members
-  /// that name none are left for `refuseUnknown`.
-  func sort(_ take: (Field, JSONValue) -> Void) {
-    switch members {
-    case .tree(let members):
-      for (key, value) in members {
-        if let field = Field.named(key) { take(field, value) }
-      }
-    case .list(let members):
-      for (key, value) in members {
-        if let field = Field.named(key) { take(field, value) }
-      }
+  /// Hands each member that names a field to `take`, in one pass (no key is hashed), and
+  /// returns how many did; members that name none are left for `refuseUnknown`.
+  @discardableResult
+  func sort(_ take: (Field, JSONValue) -> Void) -> Int {
+    var named = 0
+    func offer(_ key: String, _ value: JSONValue) {
+      guard let field = Field.named(key) else { return }
+      named += 1
+      take(field, value)
     }
+    switch members {
+    case .tree(let members): for (key, value) in members { offer(key, value) }
+    case .list(let members): for (key, value) in members { offer(key, value) }
+    }
+    return named
   }
 
   /// Refuses any member outside `allowed` (the allowed fields, in the order messages list them),
