@@ -75,12 +75,8 @@ extension SessionStore {
   }
 
   /// The session's state after event `seq` (see the synchronous `state(of:at:)`).
-  public func state(of session: SessionID, at seq: Int? = nil) async throws(StoreError) -> (state: AnyCoordinator, seq: Int) {
-    let result = try await offloaded { () throws(StoreError) in
-      let (state, seq) = try self.state(of: session, at: seq)
-      return StateAt(state: state, seq: seq)
-    }
-    return (result.state, result.seq)
+  public func state(of session: SessionID, at seq: Int? = nil) async throws(StoreError) -> SessionState {
+    try await offloaded { () throws(StoreError) in try self.state(of: session, at: seq) }
   }
 
   /// The session's state in the app's own screen type (see the synchronous `restore`).
@@ -140,11 +136,6 @@ extension SessionStore {
 }
 
 /// A state and its seq, as one `Sendable` value (a tuple cannot conform).
-private struct StateAt: Sendable {
-  var state: AnyCoordinator
-  var seq: Int
-}
-
 /// A value handed from the calling task to the store's queue, which alone uses it from then on
 /// (the caller gave it up through `sending`).
 private struct UncheckedTransfer<Value>: @unchecked Sendable {

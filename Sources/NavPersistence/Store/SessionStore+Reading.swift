@@ -2,14 +2,14 @@ import NavCore
 
 extension SessionStore {
   /// The session's state after event `seq` (default: its last event), and that seq.
-  public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> (state: AnyCoordinator, seq: Int) {
+  public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> SessionState {
     try read { engine in
       let count = try engine.eventCount(of: session)
       let target = seq ?? count
       guard (1...count).contains(target) else {
         throw StoreError.seqBeyondHistory(session: session, seq: target, last: count)
       }
-      return (try engine.rehydrate(session, at: target), target)
+      return SessionState(session: session, seq: target, state: try engine.rehydrate(session, at: target))
     }
   }
 
@@ -24,12 +24,12 @@ extension SessionStore {
   public func restore<Screen: NavigationScreen>(
     _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
   ) throws(StoreError) -> RestoredSession<Screen> {
-    let (stored, at) = try state(of: session, at: seq)
+    let stored = try state(of: session, at: seq)
     do {
-      let restored = try stored.restoring(as: type, policy: policy)
-      return RestoredSession(session: session, seq: at, state: restored.state, dropped: restored.dropped)
+      let restored = try stored.state.restoring(as: type, policy: policy)
+      return RestoredSession(session: session, seq: stored.seq, state: restored.state, dropped: restored.dropped)
     } catch {
-      throw .cannotRestore(session: session, seq: at, error)
+      throw .cannotRestore(session: session, seq: stored.seq, error)
     }
   }
 

@@ -35,7 +35,8 @@ struct DemoCommand: ParsableCommand {
     let events = sessions.map(\.events.count).reduce(0, +)
     print("Built \(path): \(sessions.count) sessions, \(events) events of a sample app.\n")
     let replayed = try SessionID("demo-numbers")
-    let (state, seq) = try storeCall { () throws(StoreError) in try store.state(of: replayed, at: 5) }
+    let current = try storeCall { () throws(StoreError) in try store.state(of: replayed, at: 5) }
+    let (state, seq) = (current.state, current.seq)
     try ReplayPlayer(host: .navigationView, delayMilliseconds: 650, speed: noWait ? nil : 2, json: false)
       .play(session: replayed, seq: seq, state: state)
     let db = path == "navstore-demo.sqlite" ? "--db navstore-demo.sqlite" : "--db '\(path)'"

@@ -51,7 +51,8 @@ struct ReplayCommand: ParsableCommand {
   func run() throws {
     let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
-    let (state, seq) = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let current = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let (state, seq) = (current.state, current.seq)
     try ReplayPlayer(host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json)
       .play(session: id, seq: seq, state: state)
   }

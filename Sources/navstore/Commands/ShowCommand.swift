@@ -32,7 +32,8 @@ struct ShowCommand: ParsableCommand {
   func run() throws {
     let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
-    let (state, seq) = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let current = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let (state, seq) = (current.state, current.seq)
     if json {
       print(try WireFormat.canonicalString(state))
     } else {
