@@ -71,17 +71,35 @@ import Testing
       try store.importJSONLines(from: LineReader(handle: handle))
     }
     try expectUnchanged { try importFile() }
-    do {
-      try importFile()
-      Issue.record("the import was accepted")
-    } catch {
-      guard case .invalidLine(let line, let problem) = error else {
-        Issue.record("unexpected error \(error)")
-        return
+    // The same lines from memory: the same refusal, at the same line, and nothing kept.
+    try expectUnchanged { try store.importJSONLines(from: LinesInMemory(lines)) }
+    func expectLine4Refused(_ importLines: () throws(StoreError) -> Void) {
+      do {
+        try importLines()
+        Issue.record("the import was accepted")
+      } catch {
+        guard case .invalidLine(let line, let problem) = error else {
+          Issue.record("unexpected error \(error)")
+          return
+        }
+        #expect(line == 4)
+        #expect(problem.field == "op.withNavigation")
       }
-      #expect(line == 4)
-      #expect(problem.field == "op.withNavigation")
     }
+    expectLine4Refused { () throws(StoreError) in try importFile() }
+    expectLine4Refused { () throws(StoreError) in _ = try store.importJSONLines(from: LinesInMemory(lines)) }
+  }
+
+  /// Lines in memory import as a file's do.
+  @Test func linesInMemoryImport() throws {
+    let lines = [
+      #"{"session":"m","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"a","withNavigation":true}]}}}"#,
+      "  ",
+      #"{"session":"m","at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"b"}}"#,
+    ]
+    let summary = try store.importJSONLines(from: LinesInMemory(lines))
+    #expect(summary.appended == 2)
+    #expect(try store.state(of: sessionID("m")).state == .stack(stack("R+a", "↑b")))
   }
 
   @Test func aRejectedRecordingWritesNothing() throws {

@@ -40,13 +40,13 @@ extension SessionStore {
   }
 
   /// Imports JSON Lines events (see the synchronous `importJSONLines(from:batchSize:progress:)`).
-  /// The reader is handed over to the store for the import.
+  /// The source is handed over to the store for the import.
   @discardableResult
   public func importJSONLines(
-    from reader: sending LineReader, batchSize: Int? = nil,
+    from source: sending some JSONLinesSource, batchSize: Int? = nil,
     progress: (@Sendable (_ lines: Int, _ bytes: Int) -> Void)? = nil
   ) async throws(StoreError) -> ImportSummary {
-    let reader = UncheckedTransfer(reader)
+    let reader = UncheckedTransfer(source)
     return try await offloaded { () throws(StoreError) in
       try self.importJSONLines(from: reader.value, batchSize: batchSize, progress: progress)
     }

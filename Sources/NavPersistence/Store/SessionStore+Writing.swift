@@ -38,8 +38,9 @@ extension SessionStore {
   /// the batches committed so far.
   @discardableResult
   public func importJSONLines(
-    from reader: LineReader, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
+    from source: some JSONLinesSource, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
   ) throws(StoreError) -> ImportSummary {
+    var reader = source
     var summary = ImportSummary()
     var finished = false
     var first = true
@@ -54,7 +55,7 @@ extension SessionStore {
         while batchSize.map({ inBatch < $0 }) ?? true {
           let next: ArraySlice<UInt8>?
           do throws(LineReaderError) {
-            next = try reader.next()
+            next = try reader.nextLine()
           } catch {
             throw StoreError.unreadableInput(error)
           }
