@@ -30,7 +30,7 @@ struct AppendCommand: ParsableCommand {
   var at: String?
 
   @Option(help: "app (the app navigated) or user (the host reported a gesture).")
-  var origin: String = EventOrigin.app.rawValue
+  var origin: EventOrigin = .app
 
   @Option(help: "The app action that caused it (JSON, @FILE or @-), kept for audits.")
   var cause: String?
@@ -40,7 +40,6 @@ struct AppendCommand: ParsableCommand {
 
   func validate() throws {
     _ = try parseSessionID(session)
-    guard EventOrigin(rawValue: origin) != nil else { throw ValidationError("--origin must be app or user, not '\(origin)'") }
     if let at { _ = try parseTime(at, option: "--at") }
     if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
   }
@@ -50,7 +49,7 @@ struct AppendCommand: ParsableCommand {
     let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
     let time = try at.map { try parseTime($0, option: "--at") } ?? now()
     let event = AnyEvent(
-      session: try parseSessionID(session), seq: expectSeq, at: time, origin: EventOrigin(rawValue: origin) ?? .app,
+      session: try parseSessionID(session), seq: expectSeq, at: time, origin: origin,
       operation: operation, cause: causeValue)
     let opened = try store.open(forWriting: true)
     let outcome = try storeCall { () throws(StoreError) in try opened.append(event) }
