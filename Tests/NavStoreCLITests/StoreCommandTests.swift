@@ -122,14 +122,14 @@ import Testing
     (["append", "s-1", "--op", #"{"op":"pop"}"#], "navstore: session 's-1', seq 5: pop at the top coordinator rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"),
     (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"], "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (another writer appended first; re-read the session and retry)"),
     (["append", "s-1", "--op", #"{"op":"goBack""#], "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"),
-    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: --at: "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
+    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
     (["append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "robot"], "navstore: The value 'robot' is invalid for '--origin <origin>'. Please provide one of 'app' and 'user'."),
     (["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"),
     (["import", "/"], "navstore: '/' is a folder; import reads a JSON Lines file, or - for standard input"),
     (["init", "--db", ""], "navstore: --db: the store path is empty"),
     (["sessions", "--db", "/"], "navstore: '/' is a folder; give --db the path of a store file inside it"),
     (["history", "s-1", "--from", "7"], "navstore: session 's-1' has events up to seq 4; there is no seq 7"),
-    (["history", String(repeating: "x", count: 129)], "navstore: invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
+    (["history", String(repeating: "x", count: 129)], "navstore: The value '\(String(repeating: "x", count: 129))' is invalid for '<session>': invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
   ])
   func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
     try seedSession()

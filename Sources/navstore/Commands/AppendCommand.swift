@@ -20,14 +20,14 @@ struct AppendCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOption
 
-  @Argument(help: "The session id.")
-  var session: String
+  @Argument(help: "The session id.", transform: sessionArgument)
+  var session: SessionID
 
   @Option(help: "The operation (wire-format JSON, @FILE or @-).")
   var op: String
 
-  @Option(help: "When it happened, like 2026-11-21T10:15:30.250Z (default: now).")
-  var at: String?
+  @Option(help: "When it happened, like 2026-11-21T10:15:30.250Z (default: now).", transform: timeArgument)
+  var at: Timestamp?
 
   @Option(help: "app (the app navigated) or user (the host reported a gesture).")
   var origin: EventOrigin = .app
@@ -39,17 +39,15 @@ struct AppendCommand: ParsableCommand {
   var expectSeq: Int?
 
   func validate() throws {
-    _ = try parseSessionID(session)
-    if let at { _ = try parseTime(at, option: "--at") }
     if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
   }
 
   func run() throws {
     let operation = try JSONInput.decode(AnyOperation.self, from: op, option: "--op")
     let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
-    let time = try at.map { try parseTime($0, option: "--at") } ?? now()
+    let time = at ?? now()
     let event = AnyEvent(
-      session: try parseSessionID(session), seq: expectSeq, at: time, origin: origin,
+      session: session, seq: expectSeq, at: time, origin: origin,
       operation: operation, cause: causeValue)
     let opened = try store.open(forWriting: true)
     let outcome = try storeCall { () throws(StoreError) in try opened.append(event) }

@@ -48,19 +48,14 @@ struct ExportCommand: ParsableCommand {
   @Option(help: "Write to this file instead of standard output.")
   var out: String?
 
-  @Option(help: "Only this session.")
-  var session: String?
+  @Option(help: "Only this session.", transform: sessionArgument)
+  var session: SessionID?
 
-  @Option(help: "Only rows from this time on, like 2026-11-21T00:00:00.000Z.")
-  var since: String?
-
-  func validate() throws {
-    if let session { _ = try parseSessionID(session) }
-    if let since { _ = try parseTime(since, option: "--since") }
-  }
+  @Option(help: "Only rows from this time on, like 2026-11-21T00:00:00.000Z.", transform: timeArgument)
+  var since: Timestamp?
 
   func run() throws {
-    let filter = ExportFilter(session: try session.map(parseSessionID), since: try since.map { try parseTime($0, option: "--since") })
+    let filter = ExportFilter(session: session, since: since)
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
     let progress = ProgressCounter(label: "exporting", unit: "rows")

@@ -18,8 +18,8 @@ struct HistoryCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOption
 
-  @Argument(help: "The session id.")
-  var session: String
+  @Argument(help: "The session id.", transform: sessionArgument)
+  var session: SessionID
 
   @Option(help: "The first seq to print.")
   var from: Int = 1
@@ -31,16 +31,14 @@ struct HistoryCommand: ParsableCommand {
   var json = false
 
   func validate() throws {
-    _ = try parseSessionID(session)
     guard from >= 1 else { throw ValidationError("--from must be 1 or more, not \(from)") }
     if let to, to < from { throw ValidationError("--to (\(to)) must not be before --from (\(from))") }
   }
 
   func run() throws {
-    let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
     try storeCall { () throws(StoreError) in
-      try opened.replayHistory(of: id, from: from, to: to) { event, state in
+      try opened.replayHistory(of: session, from: from, to: to) { event, state in
         if json {
           print(try WireFormat.canonicalString(event))
         } else {

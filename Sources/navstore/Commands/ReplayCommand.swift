@@ -22,8 +22,8 @@ struct ReplayCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOption
 
-  @Argument(help: "The session id.")
-  var session: String
+  @Argument(help: "The session id.", transform: sessionArgument)
+  var session: SessionID
 
   @Option(help: "Replay the state after this event (default: the last).")
   var at: Int?
@@ -40,7 +40,6 @@ struct ReplayCommand: ParsableCommand {
   var json = false
 
   func validate() throws {
-    _ = try parseSessionID(session)
     if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
     guard speed.isFinite, speed >= 0.001, speed <= 1000 else {
       throw ValidationError("--speed must be from 0.001 to 1000, not \(speed)")
@@ -49,11 +48,10 @@ struct ReplayCommand: ParsableCommand {
   }
 
   func run() throws {
-    let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
-    let current = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
     let (state, seq) = (current.state, current.seq)
     try ReplayPlayer(host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json)
-      .play(session: id, seq: seq, state: state)
+      .play(session: session, seq: seq, state: state)
   }
 }

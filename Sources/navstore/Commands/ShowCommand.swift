@@ -15,8 +15,8 @@ struct ShowCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOption
 
-  @Argument(help: "The session id.")
-  var session: String
+  @Argument(help: "The session id.", transform: sessionArgument)
+  var session: SessionID
 
   @Option(help: "Show the state after this event (default: the last).")
   var at: Int?
@@ -25,19 +25,17 @@ struct ShowCommand: ParsableCommand {
   var json = false
 
   func validate() throws {
-    _ = try parseSessionID(session)
     if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
   }
 
   func run() throws {
-    let id = try parseSessionID(session)
     let opened = try store.open(forWriting: false)
-    let current = try storeCall { () throws(StoreError) in try opened.state(of: id, at: at) }
+    let current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
     let (state, seq) = (current.state, current.seq)
     if json {
       print(try WireFormat.canonicalString(state))
     } else {
-      print("session \(id) after seq \(seq)")
+      print("session \(session) after seq \(seq)")
       print(TreeText.render(state))
     }
   }

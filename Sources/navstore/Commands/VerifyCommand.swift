@@ -27,20 +27,15 @@ struct VerifyCommand: ParsableCommand {
   @Flag(name: .shortAndLong, help: "Print one line per session, intact or not.")
   var verbose = false
 
-  @Argument(help: "The sessions to check (default: all).")
-  var sessions: [String] = []
-
-  func validate() throws {
-    for session in sessions { _ = try parseSessionID(session) }
-  }
+  @Argument(help: "The sessions to check (default: all).", transform: sessionArgument)
+  var sessions: [SessionID] = []
 
   func run() throws {
-    let ids = try sessions.map(parseSessionID)
     let opened = try store.open(forWriting: false)
     let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
     let summary = try storeCall { () throws(StoreError) in
-      try opened.verify(ids.isEmpty ? nil : ids) { result in
+      try opened.verify(sessions.isEmpty ? nil : sessions) { result in
         checked += 1
         progress.update(checked)
         if let failure = result.failure {

@@ -38,8 +38,9 @@ struct StoreOption: ParsableArguments {
   }
 }
 
-/// A session id argument, validated before the command runs.
-func parseSessionID(_ text: String) throws -> SessionID {
+/// A session id argument, read once by the argument parser: a bad one is refused before the
+/// command runs, with the parser naming the argument and the id saying what is wrong.
+func sessionArgument(_ text: String) throws -> SessionID {
   do {
     return try SessionID(text)
   } catch {
@@ -47,12 +48,12 @@ func parseSessionID(_ text: String) throws -> SessionID {
   }
 }
 
-/// A time argument (`--at`, `--since`), validated before the command runs.
-func parseTime(_ text: String, option: String) throws -> Timestamp {
+/// A time argument (`--at`, `--since`), read once by the argument parser.
+func timeArgument(_ text: String) throws -> Timestamp {
   do {
     return try Timestamp(rfc3339: text)
   } catch {
-    throw ValidationError("\(option): \(error)")
+    throw ValidationError(error.description)
   }
 }
 
