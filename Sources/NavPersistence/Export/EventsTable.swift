@@ -5,11 +5,11 @@ import NavCore
 extension StoreEngine {
   /// Calls `body` with each stored event in (session, seq) order: the statement on its row
   /// (columns session_id, seq, at, origin, op, cause, hash) and the row's session id, checked.
-  func forEachEventsRow(filter: ExportFilter, _ body: (SQLiteStatement, SessionID) throws -> Void) throws {
+  func forEachEventsRow(filter: ExportFilter, _ body: (SQLiteStatement, SessionID) throws(StoreError) -> Void) throws(StoreError) {
     let statement = try eventsQuery(session: filter.session, since: filter.since)
     defer { statement.reset() }
     var session: (id: SessionID, stored: [UInt8])?
-    while try statement.step() {
+    while try step(statement) {
       // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
       if let current = session, statement.withTextBytes(0, { $0.elementsEqual(current.stored) }) {
         try body(statement, current.id)

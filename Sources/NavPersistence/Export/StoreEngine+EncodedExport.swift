@@ -9,13 +9,13 @@ extension StoreEngine {
   /// shorter) and `progress` with the row count after each row. Returns the row count.
   func exportEncoded(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?,
-    write: ([UInt8]) throws -> Void
-  ) throws -> Int {
+    write: ([UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) -> Int {
     let chunkSize = 1 << 16
     var csv = CSVRowWriter(capacity: chunkSize + 4096)
     if let header = ExportEncoding.header(table, format: format) { csv.bytes.append(contentsOf: header.utf8) }
     var rows = 0
-    func rowWritten(_ buffer: inout [UInt8]) throws {
+    func rowWritten(_ buffer: inout [UInt8]) throws(StoreError) {
       rows += 1
       progress?(rows)
       if buffer.count >= chunkSize {
@@ -24,13 +24,13 @@ extension StoreEngine {
       }
     }
     if table == .events, format == .csv {
-      try forEachEventsRow(filter: filter) { statement, session in
+      try forEachEventsRow(filter: filter) { statement, session throws(StoreError) in
         try Self.writeEventsRow(statement, session: session, into: &csv)
         csv.endRow()
         try rowWritten(&csv.bytes)
       }
     } else {
-      try export(table, format: format, filter: filter) { row in
+      try export(table, format: format, filter: filter) { row throws(StoreError) in
         ExportEncoding.append(row, table: table, format: format, to: &csv.bytes)
         try rowWritten(&csv.bytes)
       }

@@ -3,10 +3,10 @@ import NavCore
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.
 extension StoreEngine {
-  func export(_ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws -> Void) throws {
+  func export(_ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
     switch table {
     case .sessions:
-      try forEachSessionSummary { summary in
+      try forEachSessionSummary { summary throws(StoreError) in
         if let session = filter.session, session != summary.id { return }
         if let since = filter.since, let last = summary.lastAt, last < since { return }
         var span = ExportValue.null
@@ -23,7 +23,7 @@ extension StoreEngine {
           ]))
       }
     case .events:
-      try forEachEventsRow(filter: filter) { statement, session in
+      try forEachEventsRow(filter: filter) { statement, session throws(StoreError) in
         var row = ExportValuesWriter()
         try Self.writeEventsRow(statement, session: session, into: &row)
         // The JSON Lines form is the wire format: the whole event, not the flat row.
@@ -33,7 +33,7 @@ extension StoreEngine {
     case .screenViews, .transitions:
       var replay = ScreenViewReplay(table: table, since: filter.since)
       // Views begin before `since` and end after it: the whole history is replayed.
-      try forEachEventsRow(filter: ExportFilter(session: filter.session)) { statement, session in
+      try forEachEventsRow(filter: ExportFilter(session: filter.session)) { statement, session throws(StoreError) in
         try replay.apply(try StoredEventRow(statement, session: session).decoded(), emit)
       }
       try replay.finishSession(emit)
@@ -42,7 +42,7 @@ extension StoreEngine {
 
   /// The events query of an export, bound: columns session_id, seq, at, origin, op, cause, hash.
   /// The caller resets the statement when done.
-  func eventsQuery(session: SessionID?, since: Timestamp?) throws -> SQLiteStatement {
+  func eventsQuery(session: SessionID?, since: Timestamp?) throws(StoreError) -> SQLiteStatement {
     var conditions: [String] = []
     var values: [SQLiteValue] = []
     if let session {
@@ -54,9 +54,9 @@ extension StoreEngine {
       values.append(.integer(since.millisecondsSince1970))
     }
     let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    let statement = try connection.statement(
+    let statement = try prepare(
       "SELECT session_id, seq, at, origin, op, cause, hash FROM events\(whereClause) ORDER BY session_id, seq")
-    try statement.bind(values)
+    try bind(statement, values)
     return statement
   }
 }
@@ -82,7 +82,7 @@ private struct ScreenViewReplay {
     self.since = since
   }
 
-  mutating func apply(_ event: AnyEvent, _ emit: (ExportRow) throws -> Void) throws {
+  mutating func apply(_ event: AnyEvent, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
     if event.session != session {
       try finishSession(emit)
       session = event.session
@@ -112,12 +112,12 @@ private struct ScreenViewReplay {
   }
 
   /// Ends the session in progress: its visible screen is still visible, up to its last event.
-  mutating func finishSession(_ emit: (ExportRow) throws -> Void) throws {
+  mutating func finishSession(_ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
     try close(at: nil, emit)
     open = nil
   }
 
-  private func close(at exit: Timestamp?, _ emit: (ExportRow) throws -> Void) throws {
+  private func close(at exit: Timestamp?, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
     guard table == .screenViews, let open, let session, include(open.enteredAt) else { return }
     let end = exit ?? lastAt ?? open.enteredAt
     try emit(

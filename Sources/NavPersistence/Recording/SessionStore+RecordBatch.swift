@@ -12,8 +12,9 @@ extension SessionStore {
   func recordBatch(
     session: SessionID, changes: [RecordedChange], known: RecordedHead?, link: SessionLink?
   ) throws(StoreError) -> RecordBatchOutcome {
-    try write { engine in
-        var head = try known ?? engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) }
+    try write { engine throws(StoreError) in
+        var head: RecordedHead?
+        if let known { head = known } else { head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) } }
         var skipped: [StoreError] = []
         for change in changes {
           let operations: [AnyOperation]

@@ -8,19 +8,20 @@ import Synchronization
 final class ReaderPool: Sendable {
   private let idle = Mutex<[StoreEngine]>([])
   private let idleLimit: Int
-  private let open: @Sendable () throws -> StoreEngine
+  private let open: @Sendable () throws(StoreError) -> StoreEngine
 
   /// A pool that opens connections with `open`, keeping up to `idleLimit` of them; `first`, an
   /// already open one, is kept from the start.
-  init(idleLimit: Int, first: StoreEngine? = nil, open: @escaping @Sendable () throws -> StoreEngine) {
+  init(idleLimit: Int, first: StoreEngine? = nil, open: @escaping @Sendable () throws(StoreError) -> StoreEngine) {
     self.idleLimit = max(1, idleLimit)
     self.open = open
     if let first { idle.withLock { $0.append(first) } }
   }
 
   /// Runs `body` with a reader of its own.
-  func withEngine<T>(_ body: (StoreEngine) throws -> T) throws -> T {
-    let engine = try idle.withLock { $0.popLast() } ?? open()
+  func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+    let engine: StoreEngine
+    if let idleEngine = idle.withLock({ $0.popLast() }) { engine = idleEngine } else { engine = try open() }
     defer {
       idle.withLock { idle in
         if idle.count < idleLimit { idle.append(engine) }

@@ -9,10 +9,10 @@ extension SessionStore {
   public func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
-    try read { engine in
+    try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var rows = 0
-      try engine.export(table, format: format, filter: filter) { row in
+      try engine.export(table, format: format, filter: filter) { row throws(StoreError) in
         try StoreEngine.callingBack { try emit(row) }
         rows += 1
       }
@@ -32,9 +32,9 @@ extension SessionStore {
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
     write: ([UInt8]) throws -> Void
   ) throws(StoreError) -> Int {
-    try read { engine in
+    try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
-      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk in
+      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk throws(StoreError) in
         try StoreEngine.callingBack { try write(chunk) }
       }
     }

@@ -3,7 +3,7 @@ import NavCore
 extension SessionStore {
   /// The session's state after event `seq` (default: its last event), and that seq.
   public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> SessionState {
-    try read { engine in
+    try read { engine throws(StoreError) in
       let count = try engine.eventCount(of: session)
       let target = seq ?? count
       guard (1...count).contains(target) else {
@@ -35,10 +35,10 @@ extension SessionStore {
 
   /// The session's events from `from` to `to` (inclusive), with their hashes.
   public func history(of session: SessionID, from: Int = 1, to: Int? = nil) throws(StoreError) -> [AnyEvent] {
-    try read { engine in
+    try read { engine throws(StoreError) in
       _ = try engine.eventCount(of: session)
       var events: [AnyEvent] = []
-      try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { events.append(try $0.decoded()) }
+      try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { row throws(StoreError) in events.append(try row.decoded()) }
       return events
     }
   }
@@ -54,8 +54,8 @@ extension SessionStore {
   /// Calls `body` with every session, ordered by id, in one read transaction and constant
   /// memory. `body`'s errors come back as `.caller`.
   public func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
-    try read { engine in
-      try engine.forEachSessionSummary { summary in try StoreEngine.callingBack { try body(summary) } }
+    try read { engine throws(StoreError) in
+      try engine.forEachSessionSummary { summary throws(StoreError) in try StoreEngine.callingBack { try body(summary) } }
     }
   }
 
@@ -63,7 +63,7 @@ extension SessionStore {
   /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
   /// sessions.
   public func latestSession() throws(StoreError) -> SessionSummary? {
-    try read { engine in try engine.latestSessionSummary() }
+    try read { engine throws(StoreError) in try engine.latestSessionSummary() }
   }
 
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
@@ -71,12 +71,12 @@ extension SessionStore {
   public func replayHistory(
     of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
   ) throws(StoreError) {
-    try read { engine in
+    try read { engine throws(StoreError) in
       let count = try engine.eventCount(of: session)
       let first = max(1, from)
       guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
       var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
-      try engine.forEachEvent(of: session, from: first, to: to ?? count) { row in
+      try engine.forEachEvent(of: session, from: first, to: to ?? count) { row throws(StoreError) in
         let event = try row.decoded()
         do {
           state = try event.operation.apply(to: state)
@@ -104,16 +104,16 @@ extension SessionStore {
   public func verify(
     _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
   ) throws(StoreError) -> VerificationSummary {
-    try read { engine in
+    try read { engine throws(StoreError) in
       var summary = VerificationSummary()
-      func check(_ id: SessionID) throws {
+      func check(_ id: SessionID) throws(StoreError) {
         let result = try engine.verify(id)
         summary.add(result)
         try StoreEngine.callingBack { try each(result) }
       }
       if let sessions {
-        if let unknown = try sessions.first(where: { try !engine.sessionExists($0) }) {
-          throw StoreError.unknownSession(unknown)
+        for session in sessions where try !engine.sessionExists(session) {
+          throw StoreError.unknownSession(session)
         }
         for id in sessions { try check(id) }
       } else {

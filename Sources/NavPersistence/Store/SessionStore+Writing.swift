@@ -5,23 +5,23 @@ extension SessionStore {
   /// identical stored event, which is then skipped); `event.hash`, when given, must match.
   @discardableResult
   public func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
-    try write { engine in try engine.append(event) }
+    try write { engine throws(StoreError) in try engine.append(event) }
   }
 
   /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
   /// the events as stored and which of them were already stored (see `BatchOutcome`).
   @discardableResult
   public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
-    try write { engine in
+    try write { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
       for (index, event) in events.enumerated() {
-        do {
+        do throws(StoreError) {
           let appended = try engine.append(event)
           outcome.events.append(appended.event)
           if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(index) }
-        } catch let error as StoreError {
-          throw StoreError.lineFailed(line: index + 1, error)
+        } catch {
+          throw error.isStorageFailure ? error : StoreError.lineFailed(line: index + 1, error)
         }
       }
       return outcome
@@ -45,7 +45,7 @@ extension SessionStore {
     var finished = false
     var first = true
     while !finished {
-      try write { engine in
+      try write { engine throws(StoreError) in
         if first {
           try engine.beginImportCount()
           first = false
@@ -71,14 +71,14 @@ extension SessionStore {
           } catch {
             throw StoreError.invalidLine(line: reader.lineNumber, error)
           }
-          do {
+          do throws(StoreError) {
             let outcome = try engine.append(event)
             if outcome.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
             // Consecutive events of one session (the usual order) are counted once without a lookup.
             if event.session != lastSession, try engine.isFirstInImport(event.session) { summary.sessions += 1 }
             lastSession = event.session
-          } catch let error as StoreError {
-            throw StoreError.lineFailed(line: reader.lineNumber, error)
+          } catch {
+            throw error.isStorageFailure ? error : StoreError.lineFailed(line: reader.lineNumber, error)
           }
           inBatch += 1
         }
@@ -96,13 +96,15 @@ extension SessionStore {
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil
   ) throws(StoreError) -> [AppendOutcome] {
-    try write { engine in
+    try write { engine throws(StoreError) in
       let head = try engine.head(of: session)
       guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
       let operations = try Self.operations(recording: session, from: before, to: after)
-      return try operations.map { operation in
-        try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause))
+      var outcomes: [AppendOutcome] = []
+      for operation in operations {
+        outcomes.append(try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause)))
       }
+      return outcomes
     }
   }
 

@@ -34,10 +34,14 @@ public final class SessionStore: Sendable {
     self.path = path
     self.options = options
     let engine = StoreEngine(connection: try StoreOpening.open(path: path, options: options), options: options, path: path)
-    let open: @Sendable () throws -> StoreEngine = {
-      let connection = try SQLiteConnection(
-        path: path, mode: .readOnly, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
-      return StoreEngine(connection: connection, options: options, path: path)
+    let open: @Sendable () throws(StoreError) -> StoreEngine = { () throws(StoreError) in
+      do throws(SQLiteError) {
+        let connection = try SQLiteConnection(
+          path: path, mode: .readOnly, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        return StoreEngine(connection: connection, options: options, path: path)
+      } catch {
+        throw StoreError.from(error, path: path)  // opening a reader failed
+      }
     }
     switch options.access {
     case .readOnly:
@@ -56,7 +60,9 @@ public final class SessionStore: Sendable {
 
   /// The schema version of the store.
   public func schemaVersion() throws(StoreError) -> Int {
-    try read { engine in Int(try engine.connection.integer("PRAGMA user_version") ?? 0) }
+    try read { engine throws(StoreError) in
+      Int(try engine.sql { () throws(SQLiteError) in try engine.connection.integer("PRAGMA user_version") } ?? 0)
+    }
   }
 
   /// The newest schema version this build of NavStore knows.
@@ -64,45 +70,24 @@ public final class SessionStore: Sendable {
 
   // MARK: Connections
 
-  /// Runs `body` in one immediate write transaction on the writer, every error a `StoreError`.
-  func write<T>(_ body: (StoreEngine) throws -> T) throws(StoreError) -> T {
+  /// Runs `body` in one immediate write transaction on the writer.
+  func write<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     guard let writer else { throw .readOnly(path: path) }
-    do {
-      return try writer.withEngine { engine in
-        do {
-          return try engine.write { try body(engine) }
-        } catch {
-          throw engine.classify(error)
-        }
-      }
-    } catch {
-      throw error as? StoreError ?? .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+    return try writer.withEngine { engine throws(StoreError) in
+      try engine.write { () throws(StoreError) in try body(engine) }
     }
   }
 
-  /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own,
-  /// every error a `StoreError`.
-  func read<T>(_ body: (StoreEngine) throws -> T) throws(StoreError) -> T {
-    func reading(_ engine: StoreEngine) throws(StoreError) -> T {
-      do {
-        return try engine.read { try body(engine) }
-      } catch {
-        throw engine.classify(error)
+  /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own.
+  func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+    if let readers {
+      return try readers.withEngine { engine throws(StoreError) in
+        try engine.read { () throws(StoreError) in try body(engine) }
       }
     }
-    do {
-      if let readers {
-        return try readers.withEngine { engine in try reading(engine) }
-      }
-      guard let writer else { throw StoreError.readOnly(path: path) }
-      return try writer.withEngine { engine in try reading(engine) }
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SQLiteError {
-      // Opening a reader failed.
-      throw .from(error, path: path)
-    } catch {
-      throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+    guard let writer else { throw StoreError.readOnly(path: path) }
+    return try writer.withEngine { engine throws(StoreError) in
+      try engine.read { () throws(StoreError) in try body(engine) }
     }
   }
 }

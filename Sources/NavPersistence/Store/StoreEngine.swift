@@ -45,14 +45,34 @@ final class StoreEngine: @unchecked Sendable {
     heads = HeadCache(capacity: options.headCacheCapacity)
   }
 
-  /// Any error of the engine's work as a `StoreError`. Errors of callers' closures arrive here
-  /// already wrapped in `.caller`; anything else unforeseen keeps its text.
-  func classify(_ error: any Error) -> StoreError {
-    switch error {
-    case let error as StoreError: error
-    case let error as SQLiteError: StoreError.from(error, path: path)
-    default: StoreError.sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
+  /// SQLite work on this engine's connection, its failure classified for the store's file
+  /// (a full disk, a lock held too long, a failing disk, or another SQLite error).
+  func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw StoreError.from(error, path: path)
     }
+  }
+
+  func prepare(_ text: String) throws(StoreError) -> SQLiteStatement {
+    try sql { () throws(SQLiteError) in try connection.statement(text) }
+  }
+
+  func run(_ text: String) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try connection.execute(text) }
+  }
+
+  func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
+    try sql { () throws(SQLiteError) in try statement.step() }
+  }
+
+  func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try statement.bind(values) }
+  }
+
+  func execute(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try statement.execute(values) }
   }
 
   /// Runs a closure the caller gave the store, wrapping what it throws as the caller's error.
@@ -66,48 +86,59 @@ final class StoreEngine: @unchecked Sendable {
 
   // MARK: Transactions
 
-  func write<T>(_ body: () throws -> T) throws -> T {
+  /// One immediate write transaction: the write lock is taken up front (so a conflict
+  /// surfaces as `.busy` at `BEGIN`, not halfway through), committed when `body` returns and
+  /// rolled back when it throws.
+  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
     guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
     transactionsBegun &+= 1
     transaction = transactionsBegun
     defer { transaction = 0 }
-    return try connection.immediateTransaction(body)
+    try run("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try run("COMMIT")
+      return result
+    } catch {
+      try? connection.execute("ROLLBACK")
+      throw error
+    }
   }
 
-  private func statementsForAppending() throws -> AppendStatements {
+  private func statementsForAppending() throws(StoreError) -> AppendStatements {
     if let appendStatements { return appendStatements }
     let statements = AppendStatements(
-      insertSession: try connection.statement(
+      insertSession: try prepare(
         "INSERT INTO sessions (id, restored_from_session, restored_from_seq) VALUES (?, ?, ?)"),
-      insertEvent: try connection.statement(
+      insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-      updateSession: try connection.statement(
+      updateSession: try prepare(
         "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
       ),
-      insertSnapshot: try connection.statement("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
+      insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
     appendStatements = statements
     return statements
   }
 
   /// A read transaction: every query in `body` sees the same snapshot of the file.
-  func read<T>(_ body: () throws -> T) throws -> T {
-    try connection.execute("BEGIN")
+  func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try run("BEGIN")
     defer { try? connection.execute("COMMIT") }
     return try body()
   }
 
   // MARK: Sessions
 
-  func sessionRow(_ session: SessionID) throws -> SessionRow? {
-    let statement = try connection.statement("SELECT event_count, head_hash FROM sessions WHERE id = ?")
+  func sessionRow(_ session: SessionID) throws(StoreError) -> SessionRow? {
+    let statement = try prepare("SELECT event_count, head_hash FROM sessions WHERE id = ?")
     defer { statement.reset() }
-    try statement.bind([.text(session.rawValue)])
-    guard try statement.step() else { return nil }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return nil }
     return SessionRow(count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1))
   }
 
   /// The session's last seq; throws `.unknownSession` when there is no such session.
-  func eventCount(of session: SessionID) throws -> Int {
+  func eventCount(of session: SessionID) throws(StoreError) -> Int {
     guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
     return row.count
   }
@@ -115,29 +146,29 @@ final class StoreEngine: @unchecked Sendable {
   /// Calls `body` with every session id in the store, in order: those with a session row and
   /// those with events, so a session whose row was emptied or deleted behind the store's back
   /// is still checked. SQLite merges the three tables' key orders, so nothing is gathered.
-  func forEachSessionID(_ body: (SessionID) throws -> Void) throws {
-    let statement = try connection.statement(
+  func forEachSessionID(_ body: (SessionID) throws(StoreError) -> Void) throws(StoreError) {
+    let statement = try prepare(
       "SELECT id FROM sessions UNION SELECT session_id FROM events UNION SELECT session_id FROM snapshots ORDER BY 1")
     defer { statement.reset() }
-    while try statement.step() {
+    while try step(statement) {
       try body(try Self.storedSessionID(statement.text(0)))
     }
   }
 
   /// Whether a session has a row, events or snapshots (the ids `forEachSessionID` lists).
-  func sessionExists(_ session: SessionID) throws -> Bool {
-    let statement = try connection.statement(
+  func sessionExists(_ session: SessionID) throws(StoreError) -> Bool {
+    let statement = try prepare(
       """
       SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?1) OR EXISTS (SELECT 1 FROM events WHERE session_id = ?1)
         OR EXISTS (SELECT 1 FROM snapshots WHERE session_id = ?1)
       """)
     defer { statement.reset() }
-    try statement.bind([.text(session.rawValue)])
-    return try statement.step() && statement.int(0) == 1
+    try bind(statement, [.text(session.rawValue)])
+    return try step(statement) && statement.int(0) == 1
   }
 
   /// A session id read back from the file, which a hand edit may have made invalid.
-  static func storedSessionID(_ text: String) throws -> SessionID {
+  static func storedSessionID(_ text: String) throws(StoreError) -> SessionID {
     if let id = try? SessionID(text) { return id }
     throw StoreError.unreadableSessionID(stored: text)
   }
@@ -147,26 +178,26 @@ final class StoreEngine: @unchecked Sendable {
     "id, event_count, first_at, last_at, depth, restored_from_session, restored_from_seq"
 
   /// Calls `body` with every session that has events, ordered by id, one row at a time.
-  func forEachSessionSummary(_ body: (SessionSummary) throws -> Void) throws {
-    let statement = try connection.statement(
+  func forEachSessionSummary(_ body: (SessionSummary) throws(StoreError) -> Void) throws(StoreError) {
+    let statement = try prepare(
       "SELECT \(Self.summaryColumns) FROM sessions WHERE event_count > 0 ORDER BY id")
     defer { statement.reset() }
-    while try statement.step() {
+    while try step(statement) {
       try body(try Self.summary(from: statement))
     }
   }
 
   /// The session whose last event is the newest (ties go to the greatest id), through the
   /// `last_at` index: one step, however many sessions the store holds.
-  func latestSessionSummary() throws -> SessionSummary? {
-    let statement = try connection.statement(
+  func latestSessionSummary() throws(StoreError) -> SessionSummary? {
+    let statement = try prepare(
       "SELECT \(Self.summaryColumns) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC LIMIT 1")
     defer { statement.reset() }
-    guard try statement.step() else { return nil }
+    guard try step(statement) else { return nil }
     return try Self.summary(from: statement)
   }
 
-  private static func summary(from statement: SQLiteStatement) throws -> SessionSummary {
+  private static func summary(from statement: SQLiteStatement) throws(StoreError) -> SessionSummary {
     let session = try storedSessionID(statement.text(0))
     var link: SessionLink?
     if !statement.isNull(5), !statement.isNull(6) {
@@ -181,12 +212,12 @@ final class StoreEngine: @unchecked Sendable {
 
   /// Whether the session row's link columns say what its start event says (both empty when it
   /// has no link).
-  private func storedLinkMatches(_ link: SessionLink?, of session: SessionID) throws -> Bool {
-    let statement = try connection.statement(
+  private func storedLinkMatches(_ link: SessionLink?, of session: SessionID) throws(StoreError) -> Bool {
+    let statement = try prepare(
       "SELECT restored_from_session, restored_from_seq FROM sessions WHERE id = ?")
     defer { statement.reset() }
-    try statement.bind([.text(session.rawValue)])
-    guard try statement.step() else { return link == nil }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return link == nil }
     guard let link else { return statement.isNull(0) && statement.isNull(1) }
     return !statement.isNull(0) && !statement.isNull(1)
       && statement.text(0).utf8.elementsEqual(link.session.rawValue.utf8) && statement.int64(1) == Int64(link.seq)
@@ -194,8 +225,16 @@ final class StoreEngine: @unchecked Sendable {
 
   /// The session's last seq and state, from the cache when it is still true. `row` saves a query
   /// when the caller has just read the session's row.
-  func head(of session: SessionID, row knownRow: SessionRow? = nil) throws -> Head? {
-    guard let row = try knownRow ?? sessionRow(session), row.count > 0 else { return nil }
+  func head(of session: SessionID, row knownRow: SessionRow? = nil) throws(StoreError) -> Head? {
+    let row: SessionRow
+    if let knownRow {
+      row = knownRow
+    } else if let stored = try sessionRow(session) {
+      row = stored
+    } else {
+      return nil
+    }
+    guard row.count > 0 else { return nil }
     if var cached = heads.get(session), cached.seq == row.count, cached.hash == row.headHash {
       if cached.transaction != transaction {
         cached.transaction = transaction
@@ -210,9 +249,10 @@ final class StoreEngine: @unchecked Sendable {
 
   // MARK: Appending
 
-  func append(_ event: AnyEvent) throws -> AppendOutcome {
+  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
     let session = event.session
-    let row = try rowWrittenInThisTransaction(session) ?? sessionRow(session)
+    let row: SessionRow?
+    if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
     let count = row?.count ?? 0
     guard count < Int.max else {
       throw StoreError.unreadableHistory(session: session, seq: count, reason: "the session's event count is impossible; run 'navstore verify'")
@@ -272,16 +312,16 @@ final class StoreEngine: @unchecked Sendable {
     let statements = try statementsForAppending()
     if row == nil {
       let link = event.operation.restoredFrom
-      try statements.insertSession.execute([
+      try execute(statements.insertSession, [
         .text(session.rawValue), link.map { .text($0.session.rawValue) } ?? .null, link.map { .int($0.seq) } ?? .null,
       ])
     }
-    try statements.insertEvent.execute([
+    try execute(statements.insertEvent, [
       .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
       .utf8Text(operationBytes), .optionalText(event.cause?.canonicalString),
       .blob(hash),
     ])
-    try statements.updateSession.execute([
+    try execute(statements.updateSession, [
       .int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue),
     ])
     if next % options.snapshotInterval == 0 {
@@ -291,7 +331,7 @@ final class StoreEngine: @unchecked Sendable {
       } catch {
         throw StoreError.unencodable(error)
       }
-      try statements.insertSnapshot.execute([.text(session.rawValue), .int(next), .utf8Text(snapshot)])
+      try execute(statements.insertSnapshot, [.text(session.rawValue), .int(next), .utf8Text(snapshot)])
     }
     heads.insert(Head(seq: next, hash: hash, state: state, transaction: transaction), for: session)
     return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)
@@ -308,32 +348,32 @@ final class StoreEngine: @unchecked Sendable {
   /// Whether `session` is named for the first time in the import under way, kept in a
   /// temporary table (on disk beyond SQLite's small cache) rather than a set in memory, so an
   /// import of any number of sessions counts them in constant memory.
-  func isFirstInImport(_ session: SessionID) throws -> Bool {
-    let statement = try connection.statement("INSERT OR IGNORE INTO temp.imported_sessions (id) VALUES (?)")
-    try statement.execute([.text(session.rawValue)])
+  func isFirstInImport(_ session: SessionID) throws(StoreError) -> Bool {
+    let statement = try prepare("INSERT OR IGNORE INTO temp.imported_sessions (id) VALUES (?)")
+    try execute(statement, [.text(session.rawValue)])
     return connection.changes == 1
   }
 
   /// Empties (creating when needed) the table `isFirstInImport` fills.
-  func beginImportCount() throws {
-    try connection.execute("CREATE TEMP TABLE IF NOT EXISTS imported_sessions (id TEXT PRIMARY KEY) WITHOUT ROWID")
-    try connection.execute("DELETE FROM temp.imported_sessions")
+  func beginImportCount() throws(StoreError) {
+    try run("CREATE TEMP TABLE IF NOT EXISTS imported_sessions (id TEXT PRIMARY KEY) WITHOUT ROWID")
+    try run("DELETE FROM temp.imported_sessions")
   }
 
   // MARK: Reading events
 
-  func storedEventRow(_ session: SessionID, seq: Int) throws -> StoredEventRow? {
+  func storedEventRow(_ session: SessionID, seq: Int) throws(StoreError) -> StoredEventRow? {
     var found: StoredEventRow?
     try forEachEvent(of: session, from: seq, to: seq) { found = $0 }
     return found
   }
 
-  func forEachEvent(of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws -> Void) throws {
-    let statement = try connection.statement(
+  func forEachEvent(of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws(StoreError) -> Void) throws(StoreError) {
+    let statement = try prepare(
       "SELECT seq, at, origin, op, cause, hash FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
     defer { statement.reset() }
-    try statement.bind([.text(session.rawValue), .int(from), .int(to)])
-    while try statement.step() {
+    try bind(statement, [.text(session.rawValue), .int(from), .int(to)])
+    while try step(statement) {
       try body(
         StoredEventRow(
           session: session, seq: statement.int(0), at: statement.int64(1), origin: statement.text(2),
@@ -343,14 +383,14 @@ final class StoreEngine: @unchecked Sendable {
   }
 
   /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
-  func rehydrate(_ session: SessionID, at seq: Int) throws -> AnyCoordinator {
+  func rehydrate(_ session: SessionID, at seq: Int) throws(StoreError) -> AnyCoordinator {
     var state: AnyCoordinator?
     var replayedUpTo = 0
-    let snapshot = try connection.statement(
+    let snapshot = try prepare(
       "SELECT seq, state FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1")
     defer { snapshot.reset() }
-    try snapshot.bind([.text(session.rawValue), .int(seq)])
-    if try snapshot.step() {
+    try bind(snapshot, [.text(session.rawValue), .int(seq)])
+    if try step(snapshot) {
       replayedUpTo = snapshot.int(0)
       do {
         state = try WireFormat.decode(AnyCoordinator.self, from: snapshot.textBytes(1))
@@ -358,7 +398,7 @@ final class StoreEngine: @unchecked Sendable {
         throw StoreError.unreadableHistory(session: session, seq: replayedUpTo, reason: "snapshot: \(error)")
       }
     }
-    try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row in
+    try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
       let event = try row.decoded()
       do {
         state = try event.operation.apply(to: state)
@@ -374,16 +414,16 @@ final class StoreEngine: @unchecked Sendable {
 
   // MARK: Verifying
 
-  func verify(_ session: SessionID) throws -> VerificationResult {
+  func verify(_ session: SessionID) throws(StoreError) -> VerificationResult {
     func failure(_ seq: Int, _ reason: String) -> VerificationResult {
       VerificationResult(session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason))
     }
     let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis)
     var snapshots: [Int: [UInt8]] = [:]
-    let snapshotQuery = try connection.statement("SELECT seq, state FROM snapshots WHERE session_id = ?")
+    let snapshotQuery = try prepare("SELECT seq, state FROM snapshots WHERE session_id = ?")
     defer { snapshotQuery.reset() }
-    try snapshotQuery.bind([.text(session.rawValue)])
-    while try snapshotQuery.step() { snapshots[snapshotQuery.int(0)] = snapshotQuery.textBytes(1) }
+    try bind(snapshotQuery, [.text(session.rawValue)])
+    while try step(snapshotQuery) { snapshots[snapshotQuery.int(0)] = snapshotQuery.textBytes(1) }
 
     var expectedSeq = 1
     var previous = HashChain.genesis

@@ -126,6 +126,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether the failure is the store's or its disk's rather than the data's: such a failure
+  /// during an import or a batch is reported as it is, not as the fault of the line it
+  /// happened on.
+  var isStorageFailure: Bool {
+    switch self {
+    case .diskFull, .busy, .diskFailed, .sqlite, .readOnly, .reentrantWrite: true
+    default: false
+    }
+  }
+
   /// Classifies a SQLite failure on the store at `path`.
   static func from(_ error: SQLiteError, path: String) -> StoreError {
     if error.isFull { return .diskFull(error) }

@@ -21,10 +21,10 @@ final class WriterLock: Sendable {
   }
 
   /// Runs `body` with the writer, waiting for other threads' writes to finish first.
-  func withEngine<T>(_ body: (StoreEngine) throws -> T) throws -> T {
+  func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     let me = Self.currentThread
     if owner.load(ordering: .acquiring) == me { throw StoreError.reentrantWrite }
-    return try engine.withLock { engine in
+    return try engine.withLock { engine throws(StoreError) in
       owner.store(me, ordering: .releasing)
       defer { owner.store(0, ordering: .releasing) }
       return try body(engine)
