@@ -92,7 +92,7 @@ package final class SQLiteConnection {
   /// Runs `body` in an immediate transaction: the write lock is taken up front (so a conflict
   /// surfaces as `SQLITE_BUSY` at `BEGIN`, not halfway through), committed when `body` returns
   /// and rolled back when anything throws.
-  package func immediateTransaction<T>(_ body: () throws -> T) throws -> T {
+  package func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
     try execute("BEGIN IMMEDIATE")
     do {
       let result = try body()

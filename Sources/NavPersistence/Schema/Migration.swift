@@ -27,10 +27,10 @@ enum Migrator {
 
   /// Applies the migrations the database lacks; returns the version it ends at.
   @discardableResult
-  static func migrate(_ connection: SQLiteConnection, now: Int64) throws -> Int {
+  static func migrate(_ connection: SQLiteConnection, now: Int64) throws(SQLiteError) -> Int {
     var current = try version(of: connection)
     for migration in migrations where migration.version > current {
-      try connection.immediateTransaction {
+      try connection.immediateTransaction { () throws(SQLiteError) in
         // Another process may have migrated between our read and this transaction.
         guard try version(of: connection) < migration.version else { return }
         // Created in the same transaction, so no other opener ever sees a half-made store.

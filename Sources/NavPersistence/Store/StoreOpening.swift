@@ -23,22 +23,33 @@ enum StoreOpening {
     } catch {
       throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY ? .readOnly(path: path) : .from(error, path: path)
     }
-    do {
-      // Reading the header is what tells a database from any other file.
-      _ = try connection.integer("PRAGMA schema_version")
-      // The version and the tables in one statement, so one snapshot: another process creating
-      // the store at this moment is seen either before its first migration or after it.
-      let (version, tableCount) = try versionAndTableCount(connection)
-      let latest = Migrator.latestVersion
-      if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
-      let hasTables = tableCount > 0
-      if version == 0, hasTables { throw StoreError.notAStore(path: path) }
-      switch options.access {
-      case .readOnly:
-        if version == 0 { throw StoreError.notAStore(path: path) }
-        if version < latest { throw StoreError.olderSchema(path: path, found: version, supported: latest) }
-      case .readWrite:
-        if connection.isReadOnly { throw StoreError.readOnly(path: path) }
+    // A SQLite failure here says what the file is: not a database, damaged, read-only.
+    func checked<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+      do {
+        return try body()
+      } catch {
+        if error.code == SQLITE_NOTADB { throw .notADatabase(path: path) }
+        if error.code == SQLITE_CORRUPT { throw .damaged(path: path) }
+        if error.code == SQLITE_READONLY { throw .readOnly(path: path) }
+        throw .from(error, path: path)
+      }
+    }
+    // Reading the header is what tells a database from any other file.
+    _ = try checked { () throws(SQLiteError) in try connection.integer("PRAGMA schema_version") }
+    // The version and the tables in one statement, so one snapshot: another process creating
+    // the store at this moment is seen either before its first migration or after it.
+    let (version, tableCount) = try checked { () throws(SQLiteError) in try versionAndTableCount(connection) }
+    let latest = Migrator.latestVersion
+    if version > latest { throw StoreError.newerSchema(path: path, found: version, supported: latest) }
+    let hasTables = tableCount > 0
+    if version == 0, hasTables { throw StoreError.notAStore(path: path) }
+    switch options.access {
+    case .readOnly:
+      if version == 0 { throw StoreError.notAStore(path: path) }
+      if version < latest { throw StoreError.olderSchema(path: path, found: version, supported: latest) }
+    case .readWrite:
+      if connection.isReadOnly { throw StoreError.readOnly(path: path) }
+      try checked { () throws(SQLiteError) in
         try enableWAL(connection, waitingUpTo: options.busyTimeoutMilliseconds)
         try connection.execute("PRAGMA synchronous = \(options.durability == .full ? "FULL" : "NORMAL")")
         try Migrator.migrate(connection, now: Int64(Date().timeIntervalSince1970 * 1000))
@@ -46,15 +57,6 @@ enum StoreOpening {
           try connection.execute("PRAGMA max_page_count = \(max(1, pages))")
         }
       }
-    } catch let error as StoreError {
-      throw error
-    } catch let error as SQLiteError {
-      if error.code == SQLITE_NOTADB { throw .notADatabase(path: path) }
-      if error.code == SQLITE_CORRUPT { throw .damaged(path: path) }
-      if error.code == SQLITE_READONLY { throw .readOnly(path: path) }
-      throw .from(error, path: path)
-    } catch {
-      throw .sqlite(SQLiteError(extendedCode: SQLITE_ERROR, message: "\(error)"))
     }
     return connection
   }
