@@ -61,6 +61,8 @@ import Testing
     #expect(await eventually { screen.shown.count == 3 })
     let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
+    // A plan the clock did not finish would be awaited forever: the test stops at its failure.
+    guard finished else { return }
     await player.settled()
     #expect(screen.shown == Array(plan.steps.dropFirst()))
     #expect(player.shown == Self.deepLink)
@@ -88,6 +90,8 @@ import Testing
     #expect(await eventually { player.shown == Self.launch })
     let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
+    // A plan the clock did not finish would be awaited forever: the test stops at its failure.
+    guard finished else { return }
     await player.settled()
     #expect(player.shown == Self.launch)
     // Nothing of the first plan was shown after the change: the sheet never appeared.
@@ -163,6 +167,8 @@ import Testing
     try player.change { try $0.apply(.selectTab(1)) }
     let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
+    // A plan the clock did not finish would be awaited forever: the test stops at its failure.
+    guard finished else { return }
     await player.settled()
     #expect(player.shown == .tabs([Self.launch, .stack(stack("R+settings", "↑profile"))], selected: 1))
   }
@@ -194,6 +200,7 @@ import Testing
         }
         let finished = await clock.advance(until: { !player.isPlaying })
         #expect(finished)
+        guard finished else { return }
         await player.settled()
         #expect(player.shown == changes.last?.0, "\(host)")
         for (before, after) in zip([start] + screen.shown, screen.shown) {

@@ -45,12 +45,13 @@ final class PlaybackLog: Sendable {
 
 extension TestClock where Duration == Swift.Duration {
   /// Moves the clock on by `step` at a time until `isDone` holds; `false` if it does not
-  /// within 10 s of real time. Unlike `run()`, this cannot end early while a player has yet to
+  /// within 60 s of real time (generous: the whole suite running beside it on two cores once
+  /// made 10 s too short). Unlike `run()`, this cannot end early while a player has yet to
   /// schedule its next sleep.
   func advance(
     by step: Duration = .milliseconds(50), isolation: isolated (any Actor)? = #isolation, until isDone: () async -> Bool
   ) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
     while !(await isDone()) {
       guard ContinuousClock.now < deadline else { return false }
       await advance(by: step)

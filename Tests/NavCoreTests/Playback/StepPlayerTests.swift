@@ -79,6 +79,11 @@ import Testing
     }
     let finished = await clock.advance(until: { applied == 6 })
     #expect(finished)
+    // A plan the clock did not finish would be awaited forever: stop it, and the test fails.
+    guard finished else {
+      playing.cancel()
+      return
+    }
     try await playing.value
     #expect(routes == Self.deepLink)
     #expect(applied == 6)
@@ -92,6 +97,11 @@ import Testing
     }
     let finished = await clock.advance(until: { await model.routes == Self.deepLink })
     #expect(finished)
+    // A plan the clock did not finish would be awaited forever: stop it, and the test fails.
+    guard finished else {
+      playing.cancel()
+      return
+    }
     try await playing.value
   }
 
