@@ -91,17 +91,32 @@ package final class SQLiteConnection {
 
   /// Runs `body` in an immediate transaction: the write lock is taken up front (so a conflict
   /// surfaces as `SQLITE_BUSY` at `BEGIN`, not halfway through), committed when `body` returns
-  /// and rolled back when anything throws.
-  package func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
-    try execute("BEGIN IMMEDIATE")
+  /// and rolled back when anything throws. `classify` turns a failure of `BEGIN` or `COMMIT`
+  /// into the body's error type, so a caller with errors of its own keeps them typed.
+  package func immediateTransaction<T, Failure: Error>(
+    _ body: () throws(Failure) -> T, classify: (SQLiteError) -> Failure
+  ) throws(Failure) -> T {
+    func run(_ sql: String) throws(Failure) {
+      do {
+        try execute(sql)
+      } catch {
+        throw classify(error)
+      }
+    }
+    try run("BEGIN IMMEDIATE")
     do {
       let result = try body()
-      try execute("COMMIT")
+      try run("COMMIT")
       return result
     } catch {
       try? execute("ROLLBACK")
       throw error
     }
+  }
+
+  /// `immediateTransaction` for SQLite work alone.
+  package func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    try immediateTransaction(body, classify: { $0 })
   }
 
   /// Rows changed by the last statement.

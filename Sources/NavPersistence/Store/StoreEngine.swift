@@ -94,15 +94,7 @@ final class StoreEngine: @unchecked Sendable {
     transactionsBegun &+= 1
     transaction = transactionsBegun
     defer { transaction = 0 }
-    try run("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try run("COMMIT")
-      return result
-    } catch {
-      try? connection.execute("ROLLBACK")
-      throw error
-    }
+    return try connection.immediateTransaction(body, classify: { StoreError.from($0, path: path) })
   }
 
   private func statementsForAppending() throws(StoreError) -> AppendStatements {
