@@ -71,10 +71,7 @@ public struct JSONParser {
       members.append((key, value))
       return true
     }
-    parser.skipWhitespace()
-    if parser.index < bytes.count {
-      throw parser.error("unexpected text after the JSON value")
-    }
+    try parser.finishDocument()
     return .members(members)
   }
 
@@ -102,11 +99,16 @@ public struct JSONParser {
   fileprivate mutating func parseDocument() throws(JSONParseError) -> JSONValue {
     skipWhitespace()
     let value = try parseValue()
+    try finishDocument()
+    return value
+  }
+
+  /// After the document's one value: only whitespace may follow.
+  fileprivate mutating func finishDocument() throws(JSONParseError) {
     skipWhitespace()
     if index < bytes.count {
       throw error("unexpected text after the JSON value")
     }
-    return value
   }
 
   // MARK: Values

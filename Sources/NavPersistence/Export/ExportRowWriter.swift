@@ -61,12 +61,12 @@ struct CSVRowWriter: ExportRowWriter {
 
   mutating func integer(_ value: Int64) {
     separate()
-    DecimalDigits.append(value, to: &bytes)
+    ExportEncoding.appendCSVField(.integer(value), to: &bytes)
   }
 
   mutating func time(_ time: Timestamp) {
     separate()
-    time.appendRFC3339(to: &bytes)
+    ExportEncoding.appendCSVField(.time(time), to: &bytes)
   }
 
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer) {
