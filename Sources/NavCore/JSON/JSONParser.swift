@@ -50,16 +50,34 @@ public struct JSONParser {
   /// rather than as a dictionary: a wire-format reader goes through them once, and building
   /// (allocating, hashing) a dictionary for that costs more than the rest of the parse.
   /// Checks exactly what `parse` checks, duplicate keys included.
-  static func parseDocumentMembers(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ParsedDocument {
+  ///
+  /// `reading` says, key by key, how much of each member's value to build; a reader that needs
+  /// a few members of a large object (the export's headline of an operation) builds only
+  /// those, and the document is refused or accepted exactly as when it is built whole.
+  static func parseDocumentMembers(
+    _ bytes: UnsafeBufferPointer<UInt8>, reading: ((String) -> MemberReading)? = nil
+  ) throws(JSONParseError) -> ParsedDocument {
     var parser = JSONParser(bytes)
     parser.skipWhitespace()
     guard parser.index < bytes.count, bytes[parser.index] == UInt8(ascii: "{") else {
       return .value(try parser.parseDocument())
     }
-    var members: [(String, JSONValue)] = []
-    members.reserveCapacity(4)
-    var keys: Set<String>?  // once the object is large
-    try parser.parseMembers { key, value in
+    var members = MemberList()
+    try parser.parseMembers(reading: reading) { key, value in members.add(key, value) }
+    try parser.finishDocument()
+    return .members(members.members)
+  }
+
+  /// An object's members in document order, refusing a repeated key as a dictionary would.
+  struct MemberList {
+    private(set) var members: [(String, JSONValue)] = []
+    /// The keys, once the object is large.
+    private var keys: Set<String>?
+
+    init() { members.reserveCapacity(4) }
+
+    /// Adds a member; false when its key is already there.
+    mutating func add(_ key: String, _ value: JSONValue) -> Bool {
       // An object of the wire format has a handful of members: comparing is cheaper than
       // hashing, until there are many.
       if keys == nil, members.count >= 16 { keys = Set(members.map(\.0)) }
@@ -71,8 +89,6 @@ public struct JSONParser {
       members.append((key, value))
       return true
     }
-    try parser.finishDocument()
-    return .members(members)
   }
 
   /// A parsed document: an object's members, or any other value.
@@ -87,12 +103,12 @@ public struct JSONParser {
   }
 
   /// The input, borrowed for the parse: every value made from it is copied out.
-  private let bytes: UnsafeBufferPointer<UInt8>
-  fileprivate var index = 0
-  private var depth = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  var index = 0
+  var depth = 0
   private var checksIntegerExactness = true
 
-  private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
 
@@ -104,7 +120,7 @@ public struct JSONParser {
   }
 
   /// After the document's one value: only whitespace may follow.
-  fileprivate mutating func finishDocument() throws(JSONParseError) {
+  mutating func finishDocument() throws(JSONParseError) {
     skipWhitespace()
     if index < bytes.count {
       throw error("unexpected text after the JSON value")
@@ -113,12 +129,19 @@ public struct JSONParser {
 
   // MARK: Values
 
-  private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+  mutating func parseValue() throws(JSONParseError) -> JSONValue {
     guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()
     case UInt8(ascii: "\""): return .string(try parseString())
+    default: return try parseLiteralOrNumber()
+    }
+  }
+
+  /// `true`, `false`, `null` or a number: the values that never need the heap.
+  mutating func parseLiteralOrNumber() throws(JSONParseError) -> JSONValue {
+    switch bytes[index] {
     case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
     case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
     case UInt8(ascii: "n"): try expectLiteral("null"); return .null
@@ -127,14 +150,14 @@ public struct JSONParser {
     }
   }
 
-  private mutating func enterContainer() throws(JSONParseError) {
+  mutating func enterContainer() throws(JSONParseError) {
     depth += 1
     if depth > Self.maximumDepth {
       throw error("nesting deeper than \(Self.maximumDepth) levels")
     }
   }
 
-  private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+  mutating func parseObject() throws(JSONParseError) -> JSONValue {
     var members: [String: JSONValue] = [:]
     try parseMembers { key, value in members.updateValue(value, forKey: key) == nil }
     return .object(members)
@@ -142,7 +165,10 @@ public struct JSONParser {
 
   /// Parses an object's members, handing each to `add`, which says whether the key was new;
   /// a repeated key is refused, pointing at its second occurrence.
-  private mutating func parseMembers(_ add: (String, JSONValue) -> Bool) throws(JSONParseError) {
+  /// `reading`, when given, chooses how each member's value is read (see `MemberReading`).
+  mutating func parseMembers(
+    reading: ((String) -> MemberReading)? = nil, _ add: (String, JSONValue) -> Bool
+  ) throws(JSONParseError) {
     try enterContainer()
     index += 1
     skipWhitespace()
@@ -160,7 +186,7 @@ public struct JSONParser {
       skipWhitespace()
       guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
       skipWhitespace()
-      let value = try parseValue()
+      let value = if let reading { try parseValue(reading(key)) } else { try parseValue() }
       if !add(key, value) {
         index = keyOffset
         throw error("duplicate key \"\(key)\" in an object")
@@ -196,7 +222,7 @@ public struct JSONParser {
 
   // MARK: Strings
 
-  private mutating func parseString() throws(JSONParseError) -> String {
+  mutating func parseString() throws(JSONParseError) -> String {
     index += 1  // opening quote
     let start = index
     // Fast path: no escapes, so the bytes between the quotes are the string.
@@ -412,13 +438,13 @@ public struct JSONParser {
     index += expected.count
   }
 
-  private mutating func consume(_ byte: UInt8) -> Bool {
+  mutating func consume(_ byte: UInt8) -> Bool {
     guard index < bytes.count, bytes[index] == byte else { return false }
     index += 1
     return true
   }
 
-  fileprivate mutating func skipWhitespace() {
+  mutating func skipWhitespace() {
     while index < bytes.count {
       switch bytes[index] {
       case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -441,7 +467,7 @@ public struct JSONParser {
     return String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
-  fileprivate func error(_ message: String) -> JSONParseError {
+  func error(_ message: String) -> JSONParseError {
     JSONParser.error(message, at: index, in: bytes)
   }
 

@@ -14,13 +14,20 @@ public enum ScreenName {
     case .string(let string):
       return string
     case .object(let members):
-      if members.count == 1, let only = members.keys.first { return only }
-      if case .string(let name)? = members["name"] { return name }
-      if case .string(let type)? = members["type"] { return type }
-      return unknown
+      return of(members: members.lazy.map { ($0.key, $0.value) })
     default:
       return unknown
     }
+  }
+
+  /// The name of an object screen from its members: its only key, else its `name` or `type`
+  /// string. (The export reads screens as member lists, without building a dictionary.)
+  static func of(members: some Collection<(String, JSONValue)>) -> String {
+    if members.count == 1, let only = members.first { return only.0 }
+    for wanted in ["name", "type"] {
+      if let member = members.first(where: { $0.0 == wanted }), case .string(let text) = member.1 { return text }
+    }
+    return unknown
   }
 
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).

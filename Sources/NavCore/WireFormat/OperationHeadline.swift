@@ -1,15 +1,16 @@
 /// What a list of stored events shows of each operation: its name, the screen it shows and
 /// its path, read by the codec from the stored text without building the operation.
 ///
-/// The events export reads it for every row, so it reads only what it shows: the name, the
+/// The events export reads it for every row, so it builds only what it shows: the name, the
 /// fields the name allows (the same checks, in the same words, as reading the whole
-/// operation), the path and the screen. The rest of the operation (a hosted flow, a whole
-/// state) is checked as JSON but not read; `verify` and the JSON Lines export read it all.
+/// operation), the path and the screen's name. The rest of the operation (a screen's payload,
+/// a hosted flow, a whole state) is checked as JSON by the same parser, with the same errors,
+/// but not built; `verify` and the JSON Lines export read it all.
 package struct OperationHeadline: Sendable {
   /// The operation's name.
   package var name: String
-  /// The screen it shows, for the operations that carry one.
-  package var screen: JSONValue?
+  /// The name of the screen it shows (`ScreenName.of`), for the operations that carry one.
+  package var screenName: String?
   /// The coordinator it changes.
   package var path: CoordinatorPath
 
@@ -29,7 +30,7 @@ package struct OperationHeadline: Sendable {
   package init(storedOperation bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) {
     let document: JSONParser.ParsedDocument
     do {
-      document = try JSONParser.parseDocumentMembers(bytes)
+      document = try JSONParser.parseDocumentMembers(bytes, reading: Self.reading)
     } catch {
       throw WireFormatError(field: "", message: error.description)
     }
@@ -43,10 +44,21 @@ package struct OperationHeadline: Sendable {
       let (name, path) = try AnyOperation.readNameAndPath(fields)
       self.name = name.rawValue
       self.path = path
-      // (`JSONValue` is nil-literal expressible: absence is spelled out so it is not `null`.)
-      screen = name.fields.contains(.screen) ? .some(try fields.readScreen()) : Optional<JSONValue>.none
+      // The screen member holds its name already (see `reading`), or is a string or other value.
+      screenName = name.fields.contains(.screen) ? ScreenName.of(try fields.readScreen() as JSONValue) : nil
     } catch {
       throw error.wireFormatError
+    }
+  }
+
+  /// What the headline builds of each member: the name and the path whole, of an object
+  /// screen only its name (as a string, which `ScreenName.of` gives back unchanged), nothing of
+  /// the rest.
+  private static func reading(_ key: String) -> MemberReading {
+    switch OperationField.named(key) {
+    case .op?, .path?: .whole
+    case .screen?: .outline { .string(ScreenName.of(members: $0)) }
+    default: .checked
     }
   }
 }

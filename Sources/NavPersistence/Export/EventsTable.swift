@@ -46,7 +46,7 @@ extension StoreEngine {
     row.time(Timestamp(millisecondsSince1970: statement.int64(2)))
     statement.withTextBytes(3) { row.storedText($0) }
     row.text(operation.name)
-    if let screen = operation.screen { row.text(ScreenName.of(screen)) } else { row.null() }
+    if let screen = operation.screenName { row.text(screen) } else { row.null() }
     row.text(path)
     statement.withTextBytes(4) { row.storedText($0) }
     if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }

@@ -33,20 +33,23 @@ public enum HashChain {
   }
 
   /// Appends the lowercase hex of `bytes` to a buffer (exports write hashes by the million):
-  /// the digits are written on the stack, then copied in one go.
+  /// each byte's two digits are looked up in a table of all 256, written on the stack, then
+  /// copied in one go.
   static func appendHex(_ bytes: UnsafeRawBufferPointer, to text: inout [UInt8]) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 2) { digits in
-      var position = 0
-      for byte in bytes {
-        digits[position] = hexDigit(byte >> 4)
-        digits[position + 1] = hexDigit(byte & 0x0F)
-        position += 2
+      let output = UnsafeMutableRawBufferPointer(digits)
+      hexPairs.withUnsafeBufferPointer { pairs in
+        for (offset, byte) in bytes.enumerated() {
+          output.storeBytes(of: pairs[Int(byte)], toByteOffset: offset &* 2, as: UInt16.self)
+        }
       }
       text.append(contentsOf: UnsafeBufferPointer(digits))
     }
   }
 
-  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+  /// The two lowercase hex digits of every byte value, as they lie in memory.
+  private static let hexPairs: [UInt16] = (0...255).map { byte in
+    let digits = Array("0123456789abcdef".utf8)
+    return UInt16(littleEndian: UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0x0F]) << 8)
   }
 }
