@@ -6,10 +6,9 @@ enum MemberReading {
   case whole
   /// Strings, numbers and literals; an array or object is checked only.
   case scalar
-  /// An object's members in order, each value read as `.scalar`, handed to the closure, whose
-  /// result stands for the object; any other value as `.scalar`. Names a screen
-  /// (`ScreenName.of(members:)`) without building its payload or a dictionary.
-  case outline(([(String, JSONValue)]) -> JSONValue)
+  /// A screen's name (`ScreenName.of`) as a string, found while checking the screen: its
+  /// payload is not built. Any other value as `.scalar`.
+  case screenName
   /// Nothing: the value is checked only.
   case checked
 }
@@ -32,11 +31,17 @@ extension JSONParser {
     switch reading {
     case .whole:
       return try parseValue()
-    case .outline(let summary) where byte == UInt8(ascii: "{"):
-      var members = MemberList()
-      try parseMembers(reading: { _ in .scalar }) { key, value in members.add(key, value) }
-      return summary(members.members)
-    case .scalar, .outline:
+    case .screenName where byte == UInt8(ascii: "{"):
+      let start = index
+      let startDepth = depth
+      var outline: ObjectOutline? = ObjectOutline()
+      try checkObject(outline: &outline)
+      if let outline, let name = outline.screenName(in: bytes) { return .string(name) }
+      // Checked, but not plainly enough to name from its bytes: built, then named.
+      index = start
+      depth = startDepth
+      return .string(ScreenName.of(try parseObject()))
+    case .scalar, .screenName:
       guard isContainer else { return try parseValue() }
       try checkValue()
       return .null
@@ -67,7 +72,9 @@ extension JSONParser {
   /// hostile input cannot make the check quadratic.
   private static let pairwiseKeyLimit = 16
 
-  private mutating func checkObject() throws(JSONParseError) {
+  /// `outline`, when given, is filled with what names the object as a screen; it is set to
+  /// `nil` when the object is not plain enough for that (then the building parser names it).
+  private mutating func checkObject(outline: inout ObjectOutline?) throws(JSONParseError) {
     let start = index
     let startDepth = depth
     try enterContainer()
@@ -77,37 +84,48 @@ extension JSONParser {
       depth -= 1
       return
     }
-    // The keys' byte ranges, compared as bytes: for plain keys that is string equality.
-    var keys: [Range<Int>] = []
+    // The keys' byte ranges, compared as bytes: for plain keys that is string equality. They
+    // are kept on one stack for the whole document, so nested objects allocate nothing.
+    let firstKey = keyRanges.count
+    defer { keyRanges.removeSubrange(firstKey...) }
     while true {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw error("expected a string key in an object")
       }
       let keyOffset = index
-      guard let key = try checkString(), keys.count < Self.pairwiseKeyLimit else {
+      guard let key = try checkString(), keyRanges.count - firstKey < Self.pairwiseKeyLimit else {
         // A key that is not plain, or many keys: the building parser decides.
         index = start
         depth = startDepth
         _ = try parseObject()
+        outline = nil
         return
       }
       skipWhitespace()
       guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
       skipWhitespace()
-      try checkValue()
+      let isString = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
+      let plainString = isString ? try checkString() : nil
+      if !isString { try checkValue() }
       // After the value, as `parseMembers` does, so that the first error is the same one.
-      if keys.contains(where: { bytes[$0].elementsEqual(bytes[key]) }) {
+      if keyRanges[firstKey...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) {
         index = keyOffset
         throw error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
       }
-      keys.append(key)
+      keyRanges.append(key)
+      outline?.add(key: key, plainString: plainString, isString: isString, in: bytes)
       skipWhitespace()
       if consume(UInt8(ascii: ",")) { continue }
       if consume(UInt8(ascii: "}")) { break }
       throw error("expected ',' or '}' after an object member")
     }
     depth -= 1
+  }
+
+  private mutating func checkObject() throws(JSONParseError) {
+    var noOutline: ObjectOutline?
+    try checkObject(outline: &noOutline)
   }
 
   private mutating func checkArray() throws(JSONParseError) {
@@ -146,5 +164,36 @@ extension JSONParser {
     }
     _ = try parseString()  // an escape, other UTF-8, a control character or no end
     return nil
+  }
+}
+
+/// What names an object as a screen (`ScreenName.of`), gathered from its bytes while it is
+/// checked: how many members it has, its first key, and its `name` and `type` strings.
+struct ObjectOutline {
+  private var count = 0
+  private var firstKey: Range<Int>?
+  private var name: Range<Int>?
+  private var type: Range<Int>?
+  /// False once a `name` or `type` string had escapes or other UTF-8, so that only the
+  /// building parser can read it.
+  private var plain = true
+
+  /// Counts a member: its key, and its value's bytes when the value is a plain string.
+  mutating func add(key: Range<Int>, plainString: Range<Int>?, isString: Bool, in bytes: UnsafeBufferPointer<UInt8>) {
+    count += 1
+    if firstKey == nil { firstKey = key }
+    let keyBytes = bytes[key]
+    let wanted = keyBytes.elementsEqual("name".utf8) ? \ObjectOutline.name : keyBytes.elementsEqual("type".utf8) ? \ObjectOutline.type : nil
+    guard let wanted, isString else { return }
+    if let plainString { self[keyPath: wanted] = plainString } else { plain = false }
+  }
+
+  /// The screen name, or `nil` when the bytes alone cannot tell it.
+  func screenName(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard plain else { return nil }
+    func text(_ range: Range<Int>?) -> String? {
+      range.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    }
+    return ScreenName.named(memberCount: count, onlyKey: text(firstKey), name: text(name), type: text(type))
   }
 }

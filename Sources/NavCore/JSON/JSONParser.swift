@@ -107,6 +107,8 @@ public struct JSONParser {
   var index = 0
   var depth = 0
   private var checksIntegerExactness = true
+  /// The keys of the objects being checked, innermost last (see `checkObject`).
+  var keyRanges: [Range<Int>] = []
 
   init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes

@@ -14,20 +14,20 @@ public enum ScreenName {
     case .string(let string):
       return string
     case .object(let members):
-      return of(members: members.lazy.map { ($0.key, $0.value) })
+      func string(_ key: String) -> String? {
+        if case .string(let text)? = members[key] { text } else { nil }
+      }
+      return named(memberCount: members.count, onlyKey: members.keys.first, name: string("name"), type: string("type"))
     default:
       return unknown
     }
   }
 
-  /// The name of an object screen from its members: its only key, else its `name` or `type`
-  /// string. (The export reads screens as member lists, without building a dictionary.)
-  static func of(members: some Collection<(String, JSONValue)>) -> String {
-    if members.count == 1, let only = members.first { return only.0 }
-    for wanted in ["name", "type"] {
-      if let member = members.first(where: { $0.0 == wanted }), case .string(let text) = member.1 { return text }
-    }
-    return unknown
+  /// The rule for an object screen, from what it takes: its only key, else its `name` string,
+  /// else its `type` string. (The export finds these in a screen's bytes, without building it.)
+  static func named(memberCount: Int, onlyKey: String?, name: String?, type: String?) -> String {
+    if memberCount == 1, let onlyKey { return onlyKey }
+    return name ?? type ?? unknown
   }
 
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).

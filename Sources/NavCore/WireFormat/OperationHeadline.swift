@@ -44,7 +44,7 @@ package struct OperationHeadline: Sendable {
       let (name, path) = try AnyOperation.readNameAndPath(fields)
       self.name = name.rawValue
       self.path = path
-      // The screen member holds its name already (see `reading`), or is a string or other value.
+      // An object screen was read as its name (see `reading`), which `ScreenName.of` keeps.
       screenName = name.fields.contains(.screen) ? ScreenName.of(try fields.readScreen() as JSONValue) : nil
     } catch {
       throw error.wireFormatError
@@ -57,7 +57,7 @@ package struct OperationHeadline: Sendable {
   private static func reading(_ key: String) -> MemberReading {
     switch OperationField.named(key) {
     case .op?, .path?: .whole
-    case .screen?: .outline { .string(ScreenName.of(members: $0)) }
+    case .screen?: .screenName
     default: .checked
     }
   }

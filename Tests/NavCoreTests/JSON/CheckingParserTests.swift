@@ -126,6 +126,42 @@ import Testing
     #expect(compared > FuzzTests.cases / 4, "seed \(seed): too few readable operations to compare")
   }
 
+  /// Screens that reach each way the headline names one: from the bytes, or built when the
+  /// bytes alone cannot tell (escapes, other UTF-8, many members).
+  static let screens: [String] = [
+    #"{"detail":{"id":7}}"#,
+    #"{"id":7,"name":"cart"}"#,
+    #"{"id":7,"type":"cart"}"#,
+    #"{"name":7,"type":"cart"}"#,
+    #"{"name":"caf\u00e9","type":"x"}"#,
+    "{\"name\":\"caf\u{E9}\",\"id\":1}",
+    #"{"d\u00e9tail":{}}"#,
+    "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"name\":\"big\"}",
+    #"{"a":1,"b":2}"#,
+    #"{}"#,
+    #""home""#,
+    #"[1,2]"#,
+    #"42"#,
+    #"null"#,
+  ]
+
+  @Test(arguments: screens) func theHeadlineNamesAScreenAsScreenNameDoes(_ screen: String) throws {
+    let text = #"{"op":"push","screen":"# + screen + "}"
+    let headline = try Self.headline(Array(text.utf8)).get()
+    #expect(headline.screenName == ScreenName.of(try JSONParser.parse(screen)))
+  }
+
+  @Test func theHeadlineNamesRandomScreensAsScreenNameDoes() throws {
+    let seed = UInt64.random(in: 0...UInt64.max)
+    var rng = SeededRandom(seed: seed)
+    for _ in 0..<FuzzTests.cases {
+      let screen = RandomTrees.json(depth: 3, using: &rng)
+      let text = try WireFormat.canonicalBytes(AnyOperation.push(screen))
+      let headline = try Self.headline(text).get()
+      #expect(headline.screenName == ScreenName.of(screen), "seed \(seed): \(String(decoding: text, as: UTF8.self))")
+    }
+  }
+
   @Test func theHeadlineNamesAScreenWithoutItsPayloadAndRefusesABrokenOne() throws {
     let named = try #require(try? Self.headline(Array(#"{"op":"push","screen":{"detail":{"id":7,"tags":["a"]}}}"#.utf8)).get())
     #expect(named.name == "push")
