@@ -6,25 +6,26 @@ import Synchronization
 /// writer for it). A read takes an idle connection, or opens one when all are busy, so a read
 /// inside another read's callback still works; at most `idleLimit` stay open between reads.
 final class ReaderPool: Sendable {
-  private let idle = Mutex<[StoreEngine]>([])
+  private let idle: Mutex<[StoreEngine]>
   private let idleLimit: Int
   private let open: @Sendable () throws(StoreError) -> StoreEngine
 
   /// A pool that opens connections with `open`, keeping up to `idleLimit` of them; `first`, an
   /// already open one, is kept from the start.
-  init(idleLimit: Int, first: StoreEngine? = nil, open: @escaping @Sendable () throws(StoreError) -> StoreEngine) {
+  init(idleLimit: Int, first: sending StoreEngine? = nil, open: @escaping @Sendable () throws(StoreError) -> StoreEngine) {
     self.idleLimit = max(1, idleLimit)
     self.open = open
-    if let first { idle.withLock { $0.append(first) } }
+    idle = Mutex(first.map { [$0] } ?? [])
   }
 
-  /// Runs `body` with a reader of its own.
+  /// Runs `body` with a reader of its own, taken from the idle ones (or opened) and put back.
   func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     let engine: StoreEngine
-    if let idleEngine = idle.withLock({ $0.popLast() }) { engine = idleEngine } else { engine = try open() }
+    if let loan = idle.withLock({ $0.popLast().map(EngineLoan.init) }) { engine = loan.engine } else { engine = try open() }
     defer {
+      let loan = EngineLoan(engine: engine)
       idle.withLock { idle in
-        if idle.count < idleLimit { idle.append(engine) }
+        if idle.count < idleLimit { idle.append(loan.engine) }
       }
     }
     return try body(engine)

@@ -135,7 +135,6 @@ extension SessionStore {
   }
 }
 
-/// A state and its seq, as one `Sendable` value (a tuple cannot conform).
 /// A value handed from the calling task to the store's queue, which alone uses it from then on
 /// (the caller gave it up through `sending`).
 private struct UncheckedTransfer<Value>: @unchecked Sendable {

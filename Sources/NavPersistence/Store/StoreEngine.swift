@@ -9,10 +9,10 @@ import NavCore
 /// session row still has the same seq and head hash, which holds it true across rollbacks and
 /// other processes' writes; a head written in the transaction under way stands for the row.
 ///
-/// `@unchecked Sendable` because it is only ever used by one thread at a time: the writer inside
-/// `WriterLock`, a reader between leaving and re-entering `ReaderPool`. The locks, not the type
-/// system, make its use exclusive.
-final class StoreEngine: @unchecked Sendable {
+/// Not `Sendable`: it is used by one thread at a time, the writer's inside `WriterLock`, a
+/// reader's between leaving and re-entering `ReaderPool`, which lend it to the work at hand
+/// (`EngineLoan`) and own it otherwise.
+final class StoreEngine {
   typealias Head = HeadCache.Head
 
   struct SessionRow {

@@ -16,7 +16,7 @@ final class WriterLock: Sendable {
   /// The holding thread's identity, or 0.
   private let owner = Atomic<UInt>(0)
 
-  init(_ engine: StoreEngine) {
+  init(_ engine: sending StoreEngine) {
     self.engine = Mutex(engine)
   }
 
@@ -27,7 +27,7 @@ final class WriterLock: Sendable {
     return try engine.withLock { engine throws(StoreError) in
       owner.store(me, ordering: .releasing)
       defer { owner.store(0, ordering: .releasing) }
-      return try body(engine)
+      return try body(EngineLoan(engine: engine).engine)
     }
   }
 
