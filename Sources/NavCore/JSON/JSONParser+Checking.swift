@@ -77,50 +77,36 @@ extension JSONParser {
   private mutating func checkObject(outline: inout ObjectOutline?) throws(JSONParseError) {
     let start = index
     let startDepth = depth
-    try enterContainer()
-    index += 1
-    skipWhitespace()
-    if consume(UInt8(ascii: "}")) {
-      depth -= 1
-      return
-    }
     // The keys' byte ranges, compared as bytes: for plain keys that is string equality. They
     // are kept on one stack for the whole document, so nested objects allocate nothing.
     let firstKey = keyRanges.count
     defer { keyRanges.removeSubrange(firstKey...) }
-    while true {
-      skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-        throw error("expected a string key in an object")
-      }
-      let keyOffset = index
-      guard let key = try checkString(), keyRanges.count - firstKey < Self.pairwiseKeyLimit else {
+    try readContainer(closing: UInt8(ascii: "}")) { parser throws(JSONParseError) in
+      let keyOffset = parser.index
+      guard let key = try parser.checkString(), parser.keyRanges.count - firstKey < Self.pairwiseKeyLimit else {
         // A key that is not plain, or many keys: the building parser decides.
-        index = start
-        depth = startDepth
-        _ = try parseObject()
+        parser.index = start
+        parser.depth = startDepth
+        _ = try parser.parseObject()
         outline = nil
-        return
+        return false
       }
-      skipWhitespace()
-      guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
-      skipWhitespace()
-      let isString = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
-      let plainString = isString ? try checkString() : nil
-      if !isString { try checkValue() }
+      parser.skipWhitespace()
+      guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after an object key") }
+      parser.skipWhitespace()
+      let isString = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "\"")
+      let plainString = isString ? try parser.checkString() : nil
+      if !isString { try parser.checkValue() }
       // After the value, as `parseMembers` does, so that the first error is the same one.
-      if keyRanges[firstKey...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) {
-        index = keyOffset
-        throw error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
+      let bytes = parser.bytes
+      if parser.keyRanges[firstKey...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) {
+        parser.index = keyOffset
+        throw parser.error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
       }
-      keyRanges.append(key)
+      parser.keyRanges.append(key)
       outline?.add(key: key, plainString: plainString, isString: isString, in: bytes)
-      skipWhitespace()
-      if consume(UInt8(ascii: ",")) { continue }
-      if consume(UInt8(ascii: "}")) { break }
-      throw error("expected ',' or '}' after an object member")
+      return true
     }
-    depth -= 1
   }
 
   private mutating func checkObject() throws(JSONParseError) {
@@ -129,22 +115,10 @@ extension JSONParser {
   }
 
   private mutating func checkArray() throws(JSONParseError) {
-    try enterContainer()
-    index += 1
-    skipWhitespace()
-    if consume(UInt8(ascii: "]")) {
-      depth -= 1
-      return
+    try readContainer(closing: UInt8(ascii: "]")) { parser throws(JSONParseError) in
+      try parser.checkValue()
+      return true
     }
-    while true {
-      skipWhitespace()
-      try checkValue()
-      skipWhitespace()
-      if consume(UInt8(ascii: ",")) { continue }
-      if consume(UInt8(ascii: "]")) { break }
-      throw error("expected ',' or ']' after an array element")
-    }
-    depth -= 1
   }
 
   /// Checks a string; returns the range of its bytes between the quotes when it is plain

@@ -171,54 +171,57 @@ public struct JSONParser {
   mutating func parseMembers(
     reading: ((String) -> MemberReading)? = nil, _ add: (String, JSONValue) -> Bool
   ) throws(JSONParseError) {
+    try readContainer(closing: UInt8(ascii: "}")) { parser throws(JSONParseError) in
+      let keyOffset = parser.index
+      let key = try parser.parseString()
+      parser.skipWhitespace()
+      guard parser.consume(UInt8(ascii: ":")) else { throw parser.error("expected ':' after an object key") }
+      parser.skipWhitespace()
+      let value = if let reading { try parser.parseValue(reading(key)) } else { try parser.parseValue() }
+      if !add(key, value) {
+        parser.index = keyOffset
+        throw parser.error("duplicate key \"\(key)\" in an object")
+      }
+      return true
+    }
+  }
+
+  /// The punctuation of an array or an object, written once for every reader of one: the
+  /// opening bracket, the nesting depth, the commas, the closing bracket, and their errors.
+  /// `item` reads one element, or one member from its key's opening quote, and returns false
+  /// when it has read the whole container itself (the checking path handing an object over to
+  /// the building one).
+  mutating func readContainer(
+    closing: UInt8, _ item: (inout JSONParser) throws(JSONParseError) -> Bool
+  ) throws(JSONParseError) {
+    let isObject = closing == UInt8(ascii: "}")
     try enterContainer()
     index += 1
     skipWhitespace()
-    if consume(UInt8(ascii: "}")) {
+    if consume(closing) {
       depth -= 1
       return
     }
     while true {
       skipWhitespace()
-      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      if isObject, index >= bytes.count || bytes[index] != UInt8(ascii: "\"") {
         throw error("expected a string key in an object")
       }
-      let keyOffset = index
-      let key = try parseString()
-      skipWhitespace()
-      guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after an object key") }
-      skipWhitespace()
-      let value = if let reading { try parseValue(reading(key)) } else { try parseValue() }
-      if !add(key, value) {
-        index = keyOffset
-        throw error("duplicate key \"\(key)\" in an object")
-      }
+      guard try item(&self) else { return }
       skipWhitespace()
       if consume(UInt8(ascii: ",")) { continue }
-      if consume(UInt8(ascii: "}")) { break }
-      throw error("expected ',' or '}' after an object member")
+      if consume(closing) { break }
+      throw error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element")
     }
     depth -= 1
   }
 
   private mutating func parseArray() throws(JSONParseError) -> JSONValue {
-    try enterContainer()
-    index += 1
     var elements: [JSONValue] = []
-    skipWhitespace()
-    if consume(UInt8(ascii: "]")) {
-      depth -= 1
-      return .array(elements)
+    try readContainer(closing: UInt8(ascii: "]")) { parser throws(JSONParseError) in
+      elements.append(try parser.parseValue())
+      return true
     }
-    while true {
-      skipWhitespace()
-      elements.append(try parseValue())
-      skipWhitespace()
-      if consume(UInt8(ascii: ",")) { continue }
-      if consume(UInt8(ascii: "]")) { break }
-      throw error("expected ',' or ']' after an array element")
-    }
-    depth -= 1
     return .array(elements)
   }
 
