@@ -16,6 +16,37 @@ if arguments.first == "--child" {
   exit(0)
 }
 
+let usage = """
+  usage: navstore-benchmarks [--quick] [--only SCENARIO] [--json FILE]
+    --quick          smaller sizes, for CI
+    --only SCENARIO  run one scenario (1 to 9) alone
+    --json FILE      where the results go as JSON (default: benchmarks.json)
+  """
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(usage)
+  exit(0)
+}
+/// Refuses the command line with one line and the usage: a typo must not start a full run.
+func refuse(_ problem: String) -> Never {
+  FileHandle.standardError.write(Data("navstore-benchmarks: \(problem)\n\(usage)\n".utf8))
+  exit(2)
+}
+var position = 0
+while position < arguments.count {
+  switch arguments[position] {
+  case "--quick": position += 1
+  case "--only":
+    guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...9).contains(scenario) else {
+      refuse("--only needs a scenario number from 1 to 9")
+    }
+    position += 2
+  case "--json":
+    guard position + 1 < arguments.count else { refuse("--json needs a file name") }
+    position += 2
+  default: refuse("unknown argument '\(arguments[position])'")
+  }
+}
+
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? "benchmarks.json"
 let sizes = quick ? Sizes.quick : Sizes.full
