@@ -59,6 +59,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A closure the caller passed in (an export's sink, a progress or replay callback) threw;
   /// the error is the caller's own, unchanged, and the store's transaction was rolled back.
   case caller(CallerError)
+  /// A checkpoint or proof could not be used (a bad signature, another store's, no record).
+  case checkpoint(CheckpointError)
   /// A write was started from inside a callback of a write on the same thread (an import's
   /// `progress` closure appending, say), which would wait for itself forever. Reads work there.
   case reentrantWrite
@@ -109,6 +111,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "the state cannot be written in the wire format: \(error)"
     case .unreadableHistory(let session, let seq, let reason):
       "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
+    case .checkpoint(let error):
+      error.description
     case .unreadableSessionID(let stored):
       "the store holds the session id \(stored.debugDescription), which is not a valid one: the file was edited outside NavStore"
     case .diskFull(let error):

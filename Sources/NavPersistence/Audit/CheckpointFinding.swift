@@ -1,0 +1,59 @@
+import NavCore
+
+/// What an audit against a checkpoint found of one session the checkpoint names.
+public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
+  /// The session as the checkpoint committed to it.
+  public var entry: CheckpointEntry
+  /// What the store holds of it now.
+  public var status: Status
+
+  /// What the store holds of a session the checkpoint names.
+  public enum Status: Sendable, Hashable {
+    /// The event at the checkpointed seq has the checkpointed chain value; `later` events
+    /// were appended since (the chain extends the checkpoint).
+    case intact(later: Int)
+    /// The session has fewer events than it had at the checkpoint (its counters fixed or not).
+    case truncated(events: Int)
+    /// The event at the checkpointed seq has another chain value: history up to it was
+    /// rewritten (a whole chain recomputed, or the event replaced).
+    case rewritten
+    /// The session is gone: no row, no events.
+    case vanished
+  }
+
+  /// Whether the store still holds what the checkpoint committed to.
+  public var isIntact: Bool {
+    if case .intact = status { return true }
+    return false
+  }
+
+  public var description: String {
+    let at = "\(entry.session) at seq \(entry.seq)"
+    switch status {
+    case .intact(let later): return "\(at): ok" + (later > 0 ? " (\(later) event\(later == 1 ? "" : "s") since)" : "")
+    case .truncated(let events):
+      return "\(at): TRUNCATED, the session now has \(events) event\(events == 1 ? "" : "s")"
+    case .rewritten: return "\(at): REWRITTEN, the chain value there is not the checkpoint's"
+    case .vanished: return "\(at): VANISHED, the session is no longer in the store"
+    }
+  }
+}
+
+/// The outcome of an audit against a checkpoint.
+public struct CheckpointAudit: Sendable, Hashable {
+  /// The checkpoint, as its signed text states it.
+  public var checkpoint: Checkpoint
+  /// The sessions it names, checked.
+  public var sessions = 0
+  /// Those not intact.
+  public var problems = 0
+  /// The first session not intact.
+  public var firstProblem: CheckpointFinding?
+
+  mutating func add(_ finding: CheckpointFinding) {
+    sessions += 1
+    guard !finding.isIntact else { return }
+    problems += 1
+    if firstProblem == nil { firstProblem = finding }
+  }
+}

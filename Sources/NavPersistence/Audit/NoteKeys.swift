@@ -1,0 +1,138 @@
+import Crypto
+import Foundation
+
+/// An Ed25519 key that signs notes, in the text form of the signed-note format (C2SP
+/// `signed-note`, as Go's checksum database, Sigsum and Rekor use it):
+/// `PRIVATE+KEY+<name>+<key hash>+<base64 of 0x01 and the 32-byte seed>`.
+///
+/// The name says whose signature it is (a person, a team, a service); the key hash, the first
+/// four bytes of SHA-256 over the name and the public key, lets a verifier pick the signature
+/// line that is meant for its key.
+public struct NoteSigner: Sendable {
+  /// The key's name.
+  public let name: String
+  /// The 32-byte Ed25519 seed. (Crypto's key types are not `Sendable`; their bytes are.)
+  private let seed: [UInt8]
+
+  /// A new random key.
+  public init(name: String) throws(NoteError) {
+    try NoteKeyName.check(name)
+    self.name = name
+    seed = Array(Curve25519.Signing.PrivateKey().rawRepresentation)
+  }
+
+  /// A key from its text form.
+  public init(text: String) throws(NoteError) {
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", omittingEmptySubsequences: false)
+    guard fields.count == 5, fields[0] == "PRIVATE", fields[1] == "KEY" else {
+      throw .malformedKey("a signing key reads PRIVATE+KEY+<name>+<hash>+<key>")
+    }
+    let name = String(fields[2])
+    try NoteKeyName.check(name)
+    guard let bytes = Data(base64Encoded: String(fields[4])), bytes.count == 33, bytes.first == NoteKeyName.ed25519 else {
+      throw .malformedKey("the signing key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
+    }
+    guard (try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst())) != nil else {
+      throw .malformedKey("the signing key '\(name)' is not a valid Ed25519 key")
+    }
+    self.name = name
+    seed = Array(bytes.dropFirst())
+    guard fields[3] == NoteKeyName.hashText(verifier.keyHash) else {
+      throw .malformedKey("the signing key '\(name)' has a key hash that does not match its key")
+    }
+  }
+
+  /// The text form, to keep in a file only its owner can read.
+  public var text: String {
+    "PRIVATE+KEY+\(name)+\(NoteKeyName.hashText(verifier.keyHash))+"
+      + Data([NoteKeyName.ed25519] + seed).base64EncodedString()
+  }
+
+  /// The public half, to hand to verifiers.
+  public var verifier: NoteVerifier {
+    NoteVerifier(name: name, publicKey: privateKey.map { Array($0.publicKey.rawRepresentation) } ?? [])
+  }
+
+  private var privateKey: Curve25519.Signing.PrivateKey? {
+    try? Curve25519.Signing.PrivateKey(rawRepresentation: seed)  // checked when made
+  }
+
+  /// The signature of `message`.
+  func signature(for message: [UInt8]) throws(NoteError) -> [UInt8] {
+    guard let privateKey else { throw .signingFailed("the key's seed is not an Ed25519 seed") }
+    do {
+      return Array(try privateKey.signature(for: message))
+    } catch {
+      throw .signingFailed(String(describing: error))
+    }
+  }
+}
+
+/// The public half of a `NoteSigner`, in the verifier-key text form of the signed-note format:
+/// `<name>+<key hash>+<base64 of 0x01 and the 32-byte public key>`.
+public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
+  /// The key's name, as signature lines give it.
+  public let name: String
+  /// The 32-byte Ed25519 public key.
+  private let publicKey: [UInt8]
+
+  init(name: String, publicKey: [UInt8]) {
+    self.name = name
+    self.publicKey = publicKey
+  }
+
+  /// A verifier key from its text form.
+  public init(text: String) throws(NoteError) {
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", omittingEmptySubsequences: false)
+    guard fields.count == 3 else {
+      throw .malformedKey("a verifier key reads <name>+<hash>+<key>, as `navstore keygen` prints it")
+    }
+    let name = String(fields[0])
+    try NoteKeyName.check(name)
+    guard let bytes = Data(base64Encoded: String(fields[2])), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
+      (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes.dropFirst())) != nil
+    else {
+      throw .malformedKey("the verifier key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
+    }
+    self.name = name
+    publicKey = Array(bytes.dropFirst())
+    guard fields[1] == NoteKeyName.hashText(keyHash) else {
+      throw .malformedKey("the verifier key '\(name)' has a key hash that does not match its key")
+    }
+  }
+
+  /// The text form.
+  public var description: String {
+    "\(name)+\(NoteKeyName.hashText(keyHash))+" + Data([NoteKeyName.ed25519] + publicKey).base64EncodedString()
+  }
+
+  /// The first four bytes of SHA-256(name || "\n" || 0x01 || public key).
+  var keyHash: [UInt8] {
+    var hasher = SHA256()
+    hasher.update(data: Array(name.utf8) + [0x0A, NoteKeyName.ed25519] + publicKey)
+    return Array(hasher.finalize().prefix(4))
+  }
+
+  func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+    guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: publicKey) else { return false }
+    return key.isValidSignature(signature, for: message)
+  }
+}
+
+/// What names and key texts of the signed-note format allow.
+enum NoteKeyName {
+  /// The algorithm byte of Ed25519 keys.
+  static let ed25519: UInt8 = 0x01
+
+  /// A key name is non-empty printable text without spaces or `+`.
+  static func check(_ name: String) throws(NoteError) {
+    guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "+" }) else {
+      throw .malformedKey("a key name must be non-empty, without spaces, control characters or '+' (got \"\(name)\")")
+    }
+  }
+
+  /// The key hash as eight lowercase hex digits.
+  static func hashText(_ hash: [UInt8]) -> String {
+    HashChain.hex(hash)
+  }
+}

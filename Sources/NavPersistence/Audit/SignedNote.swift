@@ -1,0 +1,115 @@
+import Foundation
+
+/// A text and the signatures over it, in the signed-note format (C2SP `signed-note`):
+///
+///     <text: lines, each ending in a newline>
+///     <a blank line>
+///     — <key name> <base64 of the key hash and the signature>
+///
+/// One note may carry several signatures; a verifier uses the line whose name and key hash are
+/// its key's, and ignores the others. The text is signed byte for byte, its final newline
+/// included, so no byte of it can change unseen.
+public struct SignedNote: Sendable, Hashable {
+  /// The signed text, ending in a newline.
+  public let text: String
+  /// The signature lines, as they follow the text.
+  public let signatures: [Signature]
+
+  /// One signature line.
+  public struct Signature: Sendable, Hashable {
+    /// The signing key's name.
+    public let name: String
+    /// The signing key's hash (4 bytes).
+    public let keyHash: [UInt8]
+    /// The Ed25519 signature (64 bytes).
+    public let bytes: [UInt8]
+  }
+
+  /// The text, signed by `signer`.
+  public init(text: String, signedBy signer: NoteSigner) throws(NoteError) {
+    try Self.checkText(text)
+    self.text = text
+    let signature = try signer.signature(for: Array(text.utf8))
+    signatures = [Signature(name: signer.name, keyHash: signer.verifier.keyHash, bytes: signature)]
+  }
+
+  /// Reads a note from its full text (as `serialized` writes it).
+  public init(parsing note: String) throws(NoteError) {
+    guard let split = note.range(of: "\n\n", options: .backwards) else {
+      throw .malformedNote("a signed note is its text, a blank line, then signature lines; no blank line was found")
+    }
+    let text = String(note[..<split.lowerBound]) + "\n"
+    try Self.checkText(text)
+    let lines = note[split.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
+    guard lines.last == "" else { throw .malformedNote("a signed note ends with a newline") }
+    var signatures: [Signature] = []
+    for line in lines.dropLast() {
+      signatures.append(try Self.signature(parsing: line))
+    }
+    guard !signatures.isEmpty else { throw .malformedNote("the note has no signature line") }
+    self.text = text
+    self.signatures = signatures
+  }
+
+  /// The note as a file holds it.
+  public var serialized: String {
+    text + "\n" + signatures.map { "— \($0.name) " + Data($0.keyHash + $0.bytes).base64EncodedString() + "\n" }.joined()
+  }
+
+  /// Checks the note's signature by `verifier`: the note must carry a line of that key (name
+  /// and key hash), and its signature must hold for the text.
+  public func verify(with verifier: NoteVerifier) throws(NoteError) {
+    let mine = signatures.filter { $0.name == verifier.name && $0.keyHash == verifier.keyHash }
+    guard !mine.isEmpty else {
+      let others = signatures.map(\.name).joined(separator: ", ")
+      throw .unknownKey("the note is not signed by the key '\(verifier.name)' (it carries signatures by: \(others))")
+    }
+    guard mine.contains(where: { verifier.isValidSignature($0.bytes, for: Array(text.utf8)) }) else {
+      throw .badSignature("the signature by '\(verifier.name)' does not hold for the note's text: the note was changed after it was signed, or signed with another key of that name")
+    }
+  }
+
+  private static func checkText(_ text: String) throws(NoteError) {
+    guard text.hasSuffix("\n"), !text.hasPrefix("\n") else { throw .malformedNote("a note's text is lines, each ending in a newline") }
+    guard !text.contains("\n\n") else { throw .malformedNote("a note's text has no blank line") }
+    guard text.unicodeScalars.allSatisfy({ $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {
+      throw .malformedNote("a note's text has no control characters but newlines")
+    }
+  }
+
+  private static func signature(parsing line: Substring) throws(NoteError) -> Signature {
+    let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0] == "—" else {
+      throw .malformedNote("a signature line reads '— <name> <signature>' (got \"\(line)\")")
+    }
+    let name = String(parts[1])
+    try NoteKeyName.check(name)
+    guard let bytes = Data(base64Encoded: String(parts[2])), bytes.count == 4 + 64 else {
+      throw .malformedNote("the signature by '\(name)' is not base64 of a key hash and an Ed25519 signature")
+    }
+    return Signature(name: name, keyHash: Array(bytes.prefix(4)), bytes: Array(bytes.dropFirst(4)))
+  }
+}
+
+/// Why a key or a signed note was refused.
+public enum NoteError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// A key's text is not a key of the signed-note format.
+  case malformedKey(String)
+  /// A note's text is not a signed note.
+  case malformedNote(String)
+  /// The note carries no signature by the verifier's key.
+  case unknownKey(String)
+  /// The verifier's signature line is there, but does not hold.
+  case badSignature(String)
+  /// The signing library failed.
+  case signingFailed(String)
+
+  public var description: String {
+    switch self {
+    case .malformedKey(let reason), .malformedNote(let reason), .unknownKey(let reason), .badSignature(let reason):
+      reason
+    case .signingFailed(let reason):
+      "signing failed: \(reason)"
+    }
+  }
+}
