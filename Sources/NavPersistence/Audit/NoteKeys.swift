@@ -23,7 +23,8 @@ public struct NoteSigner: Sendable {
 
   /// A key from its text form.
   public init(text: String) throws(NoteError) {
-    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", omittingEmptySubsequences: false)
+    // Base64 has '+' in its alphabet: the key is whatever follows the fourth '+'.
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 4, omittingEmptySubsequences: false)
     guard fields.count == 5, fields[0] == "PRIVATE", fields[1] == "KEY" else {
       throw .malformedKey("a signing key reads PRIVATE+KEY+<name>+<hash>+<key>")
     }
@@ -83,7 +84,8 @@ public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
 
   /// A verifier key from its text form.
   public init(text: String) throws(NoteError) {
-    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", omittingEmptySubsequences: false)
+    // Base64 has '+' in its alphabet: the key is whatever follows the second '+'.
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
     guard fields.count == 3 else {
       throw .malformedKey("a verifier key reads <name>+<hash>+<key>, as `navstore keygen` prints it")
     }

@@ -1,0 +1,169 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// Checkpoints against the store's own owner: each tampering a hash chain alone can miss is
+/// found against a signed checkpoint, naming the session and seq, and a forged or foreign
+/// checkpoint is refused.
+@Suite struct CheckpointTests {
+  let folder: TemporaryFolder
+  let path: String
+  let signer: NoteSigner
+  let time = Timestamp(millisecondsSince1970: 1_795_000_100_000)
+
+  init() throws {
+    folder = try TemporaryFolder()
+    path = folder.path("c.sqlite")
+    signer = try NoteSigner(name: "auditor")
+    let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 4))
+    for session in ["a", "b", "c"] {
+      try store.append(event(session, .start(.stack(stack("R+home")))))
+      for index in 0..<6 { try store.append(event(session, .push(.string("\(session)\(index)")), offset: Int64(index + 1))) }
+    }
+  }
+
+  var store: SessionStore { get throws { try SessionStore(path: path) } }
+
+  func checkpoint() throws -> SignedNote { try store.checkpoint(signedBy: signer, at: time) }
+
+  /// Changes the file as someone with write access would: SQL, the append-only triggers dropped.
+  func tamper(_ sql: String) throws {
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(
+      """
+      DROP TRIGGER IF EXISTS events_are_append_only_update; DROP TRIGGER IF EXISTS events_are_append_only_delete;
+      DROP TRIGGER IF EXISTS checkpoint_sessions_are_append_only_update; DROP TRIGGER IF EXISTS checkpoint_sessions_are_append_only_delete;
+      DROP TRIGGER IF EXISTS checkpoints_are_append_only_delete; PRAGMA foreign_keys = OFF;
+      """)
+    try connection.execute(sql)
+  }
+
+  /// The audit's findings that are not intact, as "session@seq: status".
+  func problems(_ note: SignedNote) throws -> [String] {
+    var found: [String] = []
+    try store.audit(against: note, key: signer.verifier) { finding in
+      if !finding.isIntact { found.append("\(finding.entry.session)@\(finding.entry.seq): \(finding.status)") }
+    }
+    return found
+  }
+
+  /// Cuts a session's last events and fixes its counters and head, so the chain alone holds.
+  func truncate(_ session: String, to seq: Int) throws {
+    try tamper(
+      """
+      DELETE FROM snapshots WHERE session_id = '\(session)' AND seq > \(seq);
+      DELETE FROM events WHERE session_id = '\(session)' AND seq > \(seq);
+      UPDATE sessions SET event_count = \(seq),
+        head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)) WHERE id = '\(session)';
+      """)
+  }
+
+  @Test func anIntactStoreAuditsCleanAndLaterEventsExtendTheCheckpoint() throws {
+    let note = try checkpoint()
+    #expect(try problems(note).isEmpty)
+    try store.append(event("a", .pop(), offset: 100))
+    try store.append(event("d", .start(.stack(stack("R")))))
+    var later: [String: Int] = [:]
+    let audit = try store.audit(against: note, key: signer.verifier) { finding in
+      if case .intact(let count) = finding.status { later[finding.entry.session.rawValue] = count }
+    }
+    #expect(audit.sessions == 3 && audit.problems == 0)
+    #expect(later == ["a": 1, "b": 0, "c": 0])
+  }
+
+  @Test func theTextIsDeterministicForTheSameStateAndTime() throws {
+    let first = try checkpoint()
+    let second = try checkpoint()
+    #expect(first.text == second.text)
+    #expect(first == second)  // swift-crypto signs Ed25519 deterministically
+    let parsed = try Checkpoint(text: first.text)
+    #expect(parsed.sessionCount == 3 && parsed.eventCount == 21 && parsed.time == time)
+    #expect(parsed.origin == Checkpoint.origin(ofStore: try store.identity()))
+  }
+
+  @Test func aTruncationWithItsCountersFixedIsFoundOnlyAgainstACheckpoint() throws {
+    let note = try checkpoint()
+    try truncate("b", to: 4)
+    #expect(try store.verify().allSatisfy(\.isIntact), "the chain alone cannot see a clean cut")
+    #expect(try problems(note) == ["b@7: truncated(events: 4)"])
+  }
+
+  @Test func aWholeChainRewrittenConsistentlyIsFoundOnlyAgainstACheckpoint() throws {
+    let note = try checkpoint()
+    try tamper("DELETE FROM snapshots WHERE session_id = 'c'; DELETE FROM events WHERE session_id = 'c'; DELETE FROM sessions WHERE id = 'c';")
+    let rewriter = try SessionStore(path: path)
+    try rewriter.append(event("c", .start(.stack(stack("R+home")))))
+    for index in 0..<6 { try rewriter.append(event("c", .push(.string("forged\(index)")), offset: Int64(index + 1))) }
+    #expect(try store.verify().allSatisfy(\.isIntact), "a chain recomputed whole is consistent")
+    #expect(try problems(note) == ["c@7: rewritten"])
+  }
+
+  @Test func aVanishedSessionIsFoundOnlyAgainstACheckpoint() throws {
+    let note = try checkpoint()
+    try tamper("DELETE FROM snapshots WHERE session_id = 'a'; DELETE FROM events WHERE session_id = 'a'; DELETE FROM sessions WHERE id = 'a';")
+    #expect(try store.verify().allSatisfy(\.isIntact))
+    #expect(try problems(note) == ["a@7: vanished"])
+  }
+
+  @Test func aChangedEventIsFoundByTheChainBesideTheCheckpoint() throws {
+    let note = try checkpoint()
+    try tamper("UPDATE events SET op = replace(op, 'b2', 'b9') WHERE session_id = 'b' AND seq = 4")
+    #expect(try store.verify().first { !$0.isIntact }?.failure?.seq == 4)
+    #expect(try problems(note).isEmpty, "the stored chain value at seq 7 is unchanged; the chain check finds the edit")
+  }
+
+  @Test func aNoteSignedByAnotherKeyOrEditedIsRefused() throws {
+    let note = try checkpoint()
+    let forger = try NoteSigner(name: "auditor")
+    let forged = try SignedNote(text: note.text, signedBy: forger)
+    #expect(throws: StoreError.self) { try store.audit(against: forged, key: signer.verifier) }
+    let edited = note.serialized.replacingOccurrences(of: "\n3\n", with: "\n2\n")
+    #expect(throws: StoreError.self) { try store.audit(against: try SignedNote(parsing: edited), key: signer.verifier) }
+  }
+
+  @Test func aCheckpointOfAnotherStoreIsRefused() throws {
+    let otherPath = folder.path("other.sqlite")
+    let other = try SessionStore(path: otherPath)
+    try other.append(event("a", .start(.stack(stack("R+home")))))
+    let foreign = try other.checkpoint(signedBy: signer, at: time)
+    #expect(throws: StoreError.checkpoint(.otherStore(checkpoint: try Checkpoint(text: foreign.text).origin, store: Checkpoint.origin(ofStore: try store.identity())))) {
+      try store.audit(against: foreign, key: signer.verifier)
+    }
+  }
+
+  @Test func anAlteredOrRemovedRecordOfTheCheckpointIsRefused() throws {
+    let note = try checkpoint()
+    let root = HashChain.hex(try Checkpoint(text: note.text).rootHash)
+    try tamper("UPDATE checkpoint_sessions SET seq = 5 WHERE session_id = 'b'")
+    #expect(throws: StoreError.checkpoint(.recordAltered(root: root))) { try store.audit(against: note, key: signer.verifier) }
+    try tamper("DELETE FROM checkpoint_sessions; DELETE FROM checkpoints;")
+    #expect(throws: StoreError.checkpoint(.unrecorded(root: root))) { try store.audit(against: note, key: signer.verifier) }
+  }
+
+  @Test func everySessionsProofVerifiesWithoutTheStoreAndNoAlteredOneDoes() throws {
+    let note = try checkpoint()
+    for session in ["a", "b", "c"] {
+      let proof = try store.proof(of: sessionID(session), in: note)
+      let read = try SessionProof(json: proof.json)
+      #expect(read == proof)
+      #expect(try read.verify(with: signer.verifier).rootHash == (try Checkpoint(text: note.text)).rootHash)
+      var wrongSeq = read
+      wrongSeq.entry.seq += 1
+      #expect(throws: CheckpointError.self) { try wrongSeq.verify(with: signer.verifier) }
+      var wrongIndex = read
+      wrongIndex.index = (read.index + 1) % read.size
+      #expect(throws: CheckpointError.self) { try wrongIndex.verify(with: signer.verifier) }
+      #expect(throws: CheckpointError.self) { try read.verify(with: try NoteSigner(name: "auditor").verifier) }
+    }
+    #expect(throws: StoreError.checkpoint(.notInCheckpoint(sessionID("zzz")))) { try store.proof(of: sessionID("zzz"), in: note) }
+  }
+
+  @Test func theCheckpointTablesAreAppendOnly() throws {
+    _ = try checkpoint()
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    #expect(throws: SQLiteError.self) { try connection.execute("DELETE FROM checkpoints") }
+    #expect(throws: SQLiteError.self) { try connection.execute("UPDATE checkpoint_sessions SET seq = 1") }
+  }
+}
