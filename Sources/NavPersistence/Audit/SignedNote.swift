@@ -61,6 +61,10 @@ public struct SignedNote: Sendable, Hashable {
   public func verify(with verifier: NoteVerifier) throws(NoteError) {
     let mine = signatures.filter { $0.name == verifier.name && $0.keyHash == verifier.keyHash }
     guard !mine.isEmpty else {
+      if let namesake = signatures.first(where: { $0.name == verifier.name }) {
+        throw .unknownKey(
+          "the note's signature by '\(verifier.name)' is from another key of that name (key hash \(NoteKeyName.hashText(namesake.keyHash)), the verifier key's is \(NoteKeyName.hashText(verifier.keyHash)))")
+      }
       let others = signatures.map(\.name).joined(separator: ", ")
       throw .unknownKey("the note is not signed by the key '\(verifier.name)' (it carries signatures by: \(others))")
     }

@@ -13,13 +13,18 @@ struct VerifyCommand: ParsableCommand {
       Exits non-zero naming the first bad session and seq. Sessions are checked one at a time, \
       so a store of any size verifies in constant memory.
 
-      verify proves the history was not edited, removed or reordered since it was written; it \
-      cannot tell a chain rewritten whole by someone with write access (anchor the head hash \
-      elsewhere for that; see README).
+      The chain alone proves the history was not edited, removed or reordered since it was \
+      written; it cannot see a chain rewritten whole, or cut short with its counters fixed, by \
+      someone with write access. --checkpoint also audits every session of a signed checkpoint \
+      (navstore checkpoint): each must still have, at the checkpointed seq, that chain value. \
+      --proof checks one session's proof (navstore prove) without the store, and --history that \
+      session's exported events against it.
 
       Examples:
         navstore verify
         navstore verify --verbose s-1 s-2
+        navstore verify --checkpoint checkpoints/2026-11-23.note --key auditor.pub
+        navstore verify --proof s-1.proof.json --key auditor.pub --history s-1.jsonl
       """)
 
   @OptionGroup var store: StoreOption
@@ -30,7 +35,34 @@ struct VerifyCommand: ParsableCommand {
   @Argument(help: "The sessions to check (default: all).", transform: sessionArgument)
   var sessions: [SessionID] = []
 
+  @Option(help: "Also audit the store against this signed checkpoint (needs --key).")
+  var checkpoint: String?
+
+  @Option(help: "Check this proof of one session, without the store (needs --key).")
+  var proof: String?
+
+  @Option(help: "The verifier key of the checkpoint's signer: its text, or a file holding it.")
+  var key: String?
+
+  @Option(help: "With --proof: the session's history as JSON Lines, checked against the proof.")
+  var history: String?
+
+  func validate() throws {
+    if checkpoint != nil, proof != nil { throw ValidationError("--checkpoint and --proof are two different checks; give one") }
+    if checkpoint != nil || proof != nil, key == nil {
+      throw ValidationError("--checkpoint and --proof need --key, the verifier key of the checkpoint's signer")
+    }
+    if key != nil, checkpoint == nil, proof == nil { throw ValidationError("--key goes with --checkpoint or --proof") }
+    if history != nil, proof == nil { throw ValidationError("--history goes with --proof") }
+    if proof != nil, !sessions.isEmpty { throw ValidationError("--proof checks the one session it proves; name no sessions") }
+  }
+
   func run() throws {
+    if let proof, let key {
+      try ProofCheck(proofPath: proof, key: AuditFiles.verifier(key), historyPath: history).run()
+      return
+    }
+    let audit = try checkpoint.map { path throws(CLIError) in (try AuditFiles.note(path, option: "--checkpoint"), try AuditFiles.verifier(key ?? "")) }
     let opened = try store.open(forWriting: false)
     let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
@@ -50,9 +82,24 @@ struct VerifyCommand: ParsableCommand {
     progress.finish()
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)")
+    let checkpointProblem = try audit.flatMap { note, verifier throws(CLIError) in try self.audit(opened, against: note, key: verifier) }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.reason)")
     }
+    if let checkpointProblem { throw CLIError("against the checkpoint, \(checkpointProblem)") }
+  }
+
+  /// Audits the store against a checkpoint, printing each session not intact (and with
+  /// --verbose every session) and a summary; returns the first problem.
+  private func audit(_ opened: SessionStore, against note: SignedNote, key: NoteVerifier) throws(CLIError) -> CheckpointFinding? {
+    let result = try storeCall { () throws(StoreError) in
+      try opened.audit(against: note, key: key) { finding in
+        if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
+      }
+    }
+    let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
+    print("checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, \(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)")
+    return result.firstProblem
   }
 
   private static func events(_ count: Int) -> String { "\(count) event\(count == 1 ? "" : "s")" }
