@@ -71,8 +71,8 @@ import Testing
     #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(details)")
   }
 
-  /// A store written before schema 2 (no link columns, no index) migrates on open, keeps every
-  /// event, and verifies.
+  /// A store written before schema 2 (no link columns, no index, and none of schemas 3 and 4's
+  /// tables) migrates on open, keeps every event, and verifies.
   @Test func aSchemaOneStoreMigrates() throws {
     let path = folder.path("old.sqlite")
     do {
@@ -83,6 +83,15 @@ import Testing
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(
       """
+      DROP TRIGGER events_are_append_only_delete;
+      CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
+      BEGIN
+        SELECT RAISE(ABORT, 'events are append-only');
+      END;
+      DROP TABLE tombstones;
+      DROP TABLE checkpoint_sessions;
+      DROP TABLE checkpoints;
+      DROP TABLE store_identity;
       DROP INDEX sessions_by_last_at;
       ALTER TABLE sessions DROP COLUMN restored_from_seq;
       ALTER TABLE sessions DROP COLUMN restored_from_session;
@@ -96,5 +105,6 @@ import Testing
     #expect(try store.verify().allSatisfy(\.isIntact))
     #expect(try store.latestSession()?.eventCount == 2)
     #expect(try store.sessions().first?.restoredFrom == nil)
+    #expect(try store.identity().count == 32, "the migration made the store an identity")
   }
 }

@@ -17,14 +17,25 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     /// The event at the checkpointed seq has another chain value: history up to it was
     /// rewritten (a whole chain recomputed, or the event replaced).
     case rewritten
-    /// The session is gone: no row, no events.
+    /// The session is gone: no row, no events, and no tombstone.
     case vanished
+    /// The session was forgotten through the store (`forget`, `prune`) at this time: an
+    /// erasure on record, not tampering.
+    case forgotten(at: Timestamp)
   }
 
   /// Whether the store still holds what the checkpoint committed to.
   public var isIntact: Bool {
     if case .intact = status { return true }
     return false
+  }
+
+  /// Whether the finding is tampering (a session forgotten through the store is not).
+  public var isProblem: Bool {
+    switch status {
+    case .intact, .forgotten: false
+    case .truncated, .rewritten, .vanished: true
+    }
   }
 
   public var description: String {
@@ -34,7 +45,8 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     case .truncated(let events):
       return "\(at): TRUNCATED, the session now has \(events) event\(events == 1 ? "" : "s")"
     case .rewritten: return "\(at): REWRITTEN, the chain value there is not the checkpoint's"
-    case .vanished: return "\(at): VANISHED, the session is no longer in the store"
+    case .vanished: return "\(at): VANISHED, the session is no longer in the store, and no tombstone says it was forgotten"
+    case .forgotten(let time): return "\(at): forgotten at \(time) (an erasure on record, not tampering)"
     }
   }
 }
@@ -45,14 +57,17 @@ public struct CheckpointAudit: Sendable, Hashable {
   public var checkpoint: Checkpoint
   /// The sessions it names, checked.
   public var sessions = 0
-  /// Those not intact.
+  /// Those forgotten since, through the store.
+  public var forgotten = 0
+  /// Those neither intact nor forgotten: tampering.
   public var problems = 0
-  /// The first session not intact.
+  /// The first session tampered with.
   public var firstProblem: CheckpointFinding?
 
   mutating func add(_ finding: CheckpointFinding) {
     sessions += 1
-    guard !finding.isIntact else { return }
+    if case .forgotten = finding.status { forgotten += 1 }
+    guard finding.isProblem else { return }
     problems += 1
     if firstProblem == nil { firstProblem = finding }
   }

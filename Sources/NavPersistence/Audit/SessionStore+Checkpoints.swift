@@ -104,6 +104,7 @@ extension SessionStore {
 extension StoreEngine {
   /// What the store holds now of a session a checkpoint names.
   func status(of entry: CheckpointEntry) throws(StoreError) -> CheckpointFinding.Status {
+    if let forgotten = try forgottenAt(entry.session) { return .forgotten(at: forgotten) }
     let last = try prepare("SELECT max(seq) FROM events WHERE session_id = ?")
     defer { last.reset() }
     try bind(last, [.text(entry.session.rawValue)])

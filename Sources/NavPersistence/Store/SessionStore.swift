@@ -78,6 +78,13 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// Runs `body` on the writer outside any transaction, for what SQLite runs only there
+  /// (`VACUUM`).
+  func withWriterOutsideTransactions<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+    guard let writer else { throw .readOnly(path: path) }
+    return try writer.withEngine(body)
+  }
+
   /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own.
   func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     if let readers {

@@ -45,6 +45,11 @@ final class StoreEngine {
     heads = HeadCache(capacity: options.headCacheCapacity)
   }
 
+  /// Forgets the cached head of a session whose rows are being deleted.
+  func dropCachedHead(of session: SessionID) {
+    _ = heads.remove(session)
+  }
+
   /// SQLite work on this engine's connection, its failure classified for the store's file
   /// (a full disk, a lock held too long, a failing disk, or another SQLite error).
   func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
@@ -246,6 +251,9 @@ final class StoreEngine {
     let row: SessionRow?
     if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
     let count = row?.count ?? 0
+    if count == 0, let forgotten = try forgottenAt(session) {
+      throw StoreError.forgottenSession(session, at: forgotten)
+    }
     guard count < Int.max else {
       throw StoreError.unreadableHistory(session: session, seq: count, reason: "the session's event count is impossible; run 'navstore verify'")
     }

@@ -61,6 +61,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case caller(CallerError)
   /// A checkpoint or proof could not be used (a bad signature, another store's, no record).
   case checkpoint(CheckpointError)
+  /// The session was forgotten (`forget`, `prune`): its id is not used again.
+  case forgottenSession(SessionID, at: Timestamp)
   /// A write was started from inside a callback of a write on the same thread (an import's
   /// `progress` closure appending, say), which would wait for itself forever. Reads work there.
   case reentrantWrite
@@ -113,6 +115,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
     case .checkpoint(let error):
       error.description
+    case .forgottenSession(let session, let time):
+      "the session '\(session)' was forgotten at \(time); its id is not used again (choose another)"
     case .unreadableSessionID(let stored):
       "the store holds the session id \(stored.debugDescription), which is not a valid one: the file was edited outside NavStore"
     case .diskFull(let error):

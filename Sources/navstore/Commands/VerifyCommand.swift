@@ -98,7 +98,8 @@ struct VerifyCommand: ParsableCommand {
       }
     }
     let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
-    print("checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, \(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)")
+    let forgotten = result.forgotten > 0 ? ", \(result.forgotten) forgotten since" : ""
+    print("checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, \(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)\(forgotten)")
     return result.firstProblem
   }
 

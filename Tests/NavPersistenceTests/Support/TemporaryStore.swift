@@ -31,7 +31,9 @@ func dump(_ path: String) throws -> String {
     if tables.text(1).hasPrefix("CREATE TABLE") { names.append(tables.text(0)) }
   }
   for name in names {
-    let rows = try connection.statement("SELECT * FROM \"\(name)\" ORDER BY 1, 2")
+    // Ordered by every column, so that the dump does not depend on how rows were stored.
+    let columns = try connection.statement("SELECT * FROM \"\(name)\" LIMIT 0").columnCount
+    let rows = try connection.statement("SELECT * FROM \"\(name)\" ORDER BY " + (1...max(1, columns)).map(String.init).joined(separator: ", "))
     while try rows.step() {
       lines.append(name + ": " + (0..<rows.columnCount).map { "\(rows.value($0))" }.joined(separator: " | "))
     }

@@ -1,0 +1,19 @@
+import NavCore
+
+/// What is left of a forgotten session: its id, when it was forgotten, and its last seq and
+/// chain value then, nothing of what it showed. Audits against checkpoints made before the
+/// erasure report the session as forgotten at this time, not as tampered with.
+public struct Tombstone: Sendable, Hashable, CustomStringConvertible {
+  /// The forgotten session.
+  public var session: SessionID
+  /// When it was forgotten.
+  public var forgottenAt: Timestamp
+  /// Its last seq then.
+  public var lastSeq: Int
+  /// Its chain value after that event (32 bytes).
+  public var headHash: [UInt8]
+
+  public var description: String {
+    "\(session): forgotten at \(forgottenAt) (\(lastSeq) event\(lastSeq == 1 ? "" : "s"), last chain value \(HashChain.hex(headHash)))"
+  }
+}

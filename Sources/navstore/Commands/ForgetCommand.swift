@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavPersistence
+
+/// `navstore forget`: erase sessions, keeping tombstones.
+struct ForgetCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "forget",
+    abstract: "Erase sessions (events and snapshots), leaving tombstones audits recognize.",
+    discussion: """
+      For erasure requests: in one transaction, each session's snapshots, events and row are \
+      deleted, and a tombstone keeps its id, the time, and its last seq and chain value, nothing \
+      of what it showed. Audits against older checkpoints report it as forgotten, not tampered \
+      with. A forgotten id is not used again. All or nothing: an unknown or already forgotten \
+      session refuses the whole call. --vacuum then gives the space back to the file system.
+
+      Examples:
+        navstore forget s-1 s-2
+        navstore forget user-42-launch-7 --vacuum
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The sessions to forget.", transform: sessionArgument)
+  var sessions: [SessionID]
+
+  @Flag(help: "Give the freed space back to the file system (VACUUM; needs the store to itself).")
+  var vacuum = false
+
+  func validate() throws {
+    if sessions.isEmpty { throw ValidationError("name the sessions to forget") }
+  }
+
+  func run() throws {
+    let opened = try store.open(forWriting: true)
+    let tombstones = try storeCall { () throws(StoreError) in try opened.forget(sessions, at: now()) }
+    for tombstone in tombstones { print("forgot \(tombstone)") }
+    if vacuum { try reclaim(opened) }
+  }
+}
+
+/// `navstore prune`: erase the sessions past a retention limit.
+struct PruneCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prune",
+    abstract: "Erase every session whose last event is older than a time, leaving tombstones.",
+    discussion: """
+      For retention limits: forgets (as 'navstore forget' does, in one transaction) every \
+      session whose last event is before --before. --dry-run lists them without erasing.
+
+      Examples:
+        navstore prune --before 2026-05-01T00:00:00.000Z --dry-run
+        navstore prune --before 2026-05-01T00:00:00.000Z --vacuum
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Option(help: "Forget sessions whose last event is before this time, like 2026-05-01T00:00:00.000Z.", transform: timeArgument)
+  var before: Timestamp
+
+  @Flag(help: "List the sessions that would be forgotten; change nothing.")
+  var dryRun = false
+
+  @Flag(help: "Give the freed space back to the file system (VACUUM; needs the store to itself).")
+  var vacuum = false
+
+  func run() throws {
+    if dryRun {
+      let opened = try store.open(forWriting: false)
+      let sessions = try storeCall { () throws(StoreError) in try opened.sessions(lastBefore: before) }
+      for session in sessions { print("would forget \(session)") }
+      print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
+      return
+    }
+    let opened = try store.open(forWriting: true)
+    let tombstones = try storeCall { () throws(StoreError) in try opened.prune(before: before, at: now()) }
+    for tombstone in tombstones { print("forgot \(tombstone)") }
+    print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
+    if vacuum { try reclaim(opened) }
+  }
+}
+
+/// Runs `VACUUM` and says how much space came back.
+private func reclaim(_ store: SessionStore) throws(CLIError) {
+  let (before, after) = try storeCall { () throws(StoreError) in try store.reclaimSpace() }
+  print("space given back: \(megabytes(before)) → \(megabytes(after))")
+}
+
+private func megabytes(_ bytes: Int64) -> String {
+  bytes < 1_000_000 ? "\((bytes + 500) / 1_000) kB" : String(format: "%.1f MB", Double(bytes) / 1_000_000)
+}
