@@ -21,12 +21,13 @@ extension StoreEngine {
     }
   }
 
-  /// Writes the events columns of the statement's row: the stored event's fields, and the
+  /// Writes the events columns of the statement's row (with `operation` and `cause` empty when
+  /// omitting payloads): the stored event's fields, and the
   /// operation's name, screen and path as the codec reads them from the stored operation
   /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
   /// export and by `verify`).
   static func writeEventsRow(
-    _ statement: SQLiteStatement, session: SessionID, into row: inout some ExportRowWriter
+    _ statement: SQLiteStatement, session: SessionID, omittingPayloads: Bool, into row: inout some ExportRowWriter
   ) throws(StoreError) {
     let seq = statement.int64(1)
     let read = statement.withTextBytes(4) { bytes in
@@ -48,8 +49,13 @@ extension StoreEngine {
     row.text(operation.name)
     if let screen = operation.screenName { row.text(screen) } else { row.null() }
     row.text(path)
-    statement.withTextBytes(4) { row.storedText($0) }
-    if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }
+    if omittingPayloads {
+      row.null()  // operation
+      row.null()  // cause
+    } else {
+      statement.withTextBytes(4) { row.storedText($0) }
+      if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }
+    }
     statement.withBlobBytes(6) { row.hashHex($0) }
   }
 }

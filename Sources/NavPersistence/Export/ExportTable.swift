@@ -32,18 +32,24 @@ public enum ExportFormat: String, CaseIterable, Sendable {
   case jsonl
 }
 
-/// Which rows an export keeps.
+/// Which rows an export keeps, and what of them.
 public struct ExportFilter: Sendable, Hashable {
   /// Only this session.
   public var session: SessionID?
   /// Only rows whose time is at or after this: an event's `at`, a view's `entered_at`, a
   /// transition's `at`, a session's `last_at`.
   public var since: Timestamp?
+  /// Leave out what can hold personal data: the events table's `operation` (screen payloads,
+  /// whole states) and `cause` (the app's actions) are empty; screen names, operation names,
+  /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
+  /// are whole wire-format events, so they cannot omit payloads: that export is refused.
+  public var omitsPayloads: Bool
 
   /// Creates a filter.
-  public init(session: SessionID? = nil, since: Timestamp? = nil) {
+  public init(session: SessionID? = nil, since: Timestamp? = nil, omitsPayloads: Bool = false) {
     self.session = session
     self.since = since
+    self.omitsPayloads = omitsPayloads
   }
 }
 

@@ -25,7 +25,7 @@ extension StoreEngine {
     }
     if table == .events, format == .csv {
       try forEachEventsRow(filter: filter) { statement, session throws(StoreError) in
-        try Self.writeEventsRow(statement, session: session, into: &csv)
+        try Self.writeEventsRow(statement, session: session, omittingPayloads: filter.omitsPayloads, into: &csv)
         csv.endRow()
         try rowWritten(&csv.bytes)
       }

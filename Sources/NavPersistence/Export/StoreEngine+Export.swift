@@ -25,7 +25,7 @@ extension StoreEngine {
     case .events:
       try forEachEventsRow(filter: filter) { statement, session throws(StoreError) in
         var row = ExportValuesWriter()
-        try Self.writeEventsRow(statement, session: session, into: &row)
+        try Self.writeEventsRow(statement, session: session, omittingPayloads: filter.omitsPayloads, into: &row)
         // The JSON Lines form is the wire format: the whole event, not the flat row.
         let event = format == .jsonl ? try StoredEventRow(statement, session: session).decoded() : nil
         try emit(ExportRow(values: row.values, event: event))

@@ -9,7 +9,8 @@ extension SessionStore {
   public func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
-    try read { engine throws(StoreError) in
+    try Self.checkPayloads(table, format: format, filter: filter)
+    return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var rows = 0
       try engine.export(table, format: format, filter: filter) { row throws(StoreError) in
@@ -32,11 +33,17 @@ extension SessionStore {
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
     write: ([UInt8]) throws -> Void
   ) throws(StoreError) -> Int {
-    try read { engine throws(StoreError) in
+    try Self.checkPayloads(table, format: format, filter: filter)
+    return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk throws(StoreError) in
         try StoreEngine.callingBack { try write(chunk) }
       }
     }
+  }
+
+  /// The events table's JSON Lines are whole wire-format events: they cannot leave payloads out.
+  private static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError) {
+    if filter.omitsPayloads, table == .events, format == .jsonl { throw .payloadsInWireFormat }
   }
 }

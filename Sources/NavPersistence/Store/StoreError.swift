@@ -61,6 +61,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case caller(CallerError)
   /// A checkpoint or proof could not be used (a bad signature, another store's, no record).
   case checkpoint(CheckpointError)
+  /// An export was asked to omit payloads from the events' JSON Lines, which are whole
+  /// wire-format events.
+  case payloadsInWireFormat
   /// The session was forgotten (`forget`, `prune`): its id is not used again.
   case forgottenSession(SessionID, at: Timestamp)
   /// A write was started from inside a callback of a write on the same thread (an import's
@@ -115,6 +118,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
     case .checkpoint(let error):
       error.description
+    case .payloadsInWireFormat:
+      "the events' JSON Lines are whole wire-format events (they import back), so they cannot omit payloads; export the events as CSV instead"
     case .forgottenSession(let session, let time):
       "the session '\(session)' was forgotten at \(time); its id is not used again (choose another)"
     case .unreadableSessionID(let stored):

@@ -32,9 +32,15 @@ struct ExportCommand: ParsableCommand {
 
       CSV has a header row and RFC 4180 quoting. Rows stream from SQLite in constant memory.
 
+      Columns that can hold personal data: the events' operation (screen payloads, whole \
+      states) and cause (the app's actions); session ids, if the app makes them from user ids. \
+      --omit-payloads leaves operation and cause empty, for handing analytics to people who \
+      must not see user data; the other tables hold screen names, not payloads.
+
       Examples:
         navstore export --table screen-views --format csv --out views.csv
         navstore export --table events --format jsonl --session s-1 --since 2026-11-21T00:00:00.000Z
+        navstore export --table events --format csv --omit-payloads --out events-for-analysts.csv
       """)
 
   @OptionGroup var store: StoreOption
@@ -54,8 +60,17 @@ struct ExportCommand: ParsableCommand {
   @Option(help: "Only rows from this time on, like 2026-11-21T00:00:00.000Z.", transform: timeArgument)
   var since: Timestamp?
 
+  @Flag(help: "Leave out what can hold personal data: the events' operation and cause columns are empty (CSV only).")
+  var omitPayloads = false
+
+  func validate() throws {
+    if omitPayloads, table == .events, format == .jsonl {
+      throw ValidationError("--omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv")
+    }
+  }
+
   func run() throws {
-    let filter = ExportFilter(session: session, since: since)
+    let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads)
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
     let progress = ProgressCounter(label: "exporting", unit: "rows")

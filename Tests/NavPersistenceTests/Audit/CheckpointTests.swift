@@ -160,6 +160,32 @@ import Testing
     #expect(throws: StoreError.checkpoint(.notInCheckpoint(sessionID("zzz")))) { try store.proof(of: sessionID("zzz"), in: note) }
   }
 
+  /// Every tampering of `TamperingTests`, and those the chain alone cannot see: each is found by
+  /// the chain and the checkpoint together (what `navstore verify --checkpoint` runs), and the
+  /// last three only with the checkpoint.
+  static let tamperings: [(name: String, sql: String, chainAloneFinds: Bool)] = [
+    ("a changed byte of an operation", "UPDATE events SET op = replace(op, 'b2', 'b9') WHERE session_id = 'b' AND seq = 4", true),
+    ("a changed time", "UPDATE events SET at = at + 1 WHERE session_id = 'b' AND seq = 3", true),
+    ("a deleted event", "DELETE FROM events WHERE session_id = 'b' AND seq = 5", true),
+    ("two swapped events", "UPDATE events SET seq = 1000 WHERE session_id = 'b' AND seq = 5; UPDATE events SET seq = 5 WHERE session_id = 'b' AND seq = 6; UPDATE events SET seq = 6 WHERE session_id = 'b' AND seq = 1000;", true),
+    ("the last event removed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq = 7; DELETE FROM events WHERE session_id = 'b' AND seq = 7", true),
+    ("a changed snapshot", "UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 'b' AND seq = 4", true),
+    ("a session row emptied", "UPDATE sessions SET event_count = 0 WHERE id = 'b'", true),
+    ("a truncation with its counters fixed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq > 4; DELETE FROM events WHERE session_id = 'b' AND seq > 4; UPDATE sessions SET event_count = 4, head_hash = (SELECT hash FROM events WHERE session_id = 'b' AND seq = 4) WHERE id = 'b';", false),
+    ("a vanished session", "DELETE FROM snapshots WHERE session_id = 'b'; DELETE FROM events WHERE session_id = 'b'; DELETE FROM sessions WHERE id = 'b';", false),
+  ]
+
+  @Test(arguments: tamperings.indices) func eachTamperingIsFoundAgainstACheckpoint(_ index: Int) throws {
+    let tampering = Self.tamperings[index]
+    let note = try checkpoint()
+    try tamper(tampering.sql)
+    let chainFailures = try store.verify().filter { !$0.isIntact }.map(\.session.rawValue)
+    let auditProblems = try problems(note)
+    #expect(chainFailures.isEmpty != tampering.chainAloneFinds, "\(tampering.name): the chain alone \(tampering.chainAloneFinds ? "finds" : "cannot find") it")
+    #expect(!chainFailures.isEmpty || !auditProblems.isEmpty, "\(tampering.name) is found with the checkpoint")
+    #expect((chainFailures + auditProblems.map { String($0.prefix(1)) }).allSatisfy { $0 == "b" }, "\(tampering.name): only session b is named")
+  }
+
   @Test func theCheckpointTablesAreAppendOnly() throws {
     _ = try checkpoint()
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))

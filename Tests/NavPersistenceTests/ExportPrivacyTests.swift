@@ -1,0 +1,62 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// `omitsPayloads`: exports for people who must not see user data keep names, paths and times,
+/// and nothing of screens' payloads or the app's actions.
+@Suite struct ExportPrivacyTests {
+  let folder: TemporaryFolder
+  let store: SessionStore
+  static let secret = "alice@example.com"
+
+  init() throws {
+    folder = try TemporaryFolder()
+    store = try SessionStore(path: folder.path("p.sqlite"))
+    try store.append(event("s", .start(.stack(stack("R+home")))))
+    var push = event("s", .push(.object(["profile": .object(["email": .string(Self.secret)])])), offset: 1)
+    push.cause = .object(["openedProfile": .object(["email": .string(Self.secret)])])
+    try store.append(push)
+    try store.append(event("s", .presentSheet(.object(["name": .string("settings"), "owner": .string(Self.secret)])), offset: 2))
+  }
+
+  func text(_ table: ExportTable, _ format: ExportFormat, omitting: Bool) throws -> String {
+    var bytes: [UInt8] = []
+    try store.exportEncoded(table, format: format, filter: ExportFilter(omitsPayloads: omitting)) { bytes += $0 }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  @Test func theEventsKeepNamesAndTimesAndLoseOperationAndCause() throws {
+    let full = try text(.events, .csv, omitting: false)
+    #expect(full.contains(Self.secret), "the full export has the payloads")
+    let omitted = try text(.events, .csv, omitting: true)
+    #expect(!omitted.contains(Self.secret))
+    var rows: [[ExportValue]] = []
+    try store.export(.events, filter: ExportFilter(omitsPayloads: true)) { rows.append($0.values) }
+    var fullRows: [[ExportValue]] = []
+    try store.export(.events) { fullRows.append($0.values) }
+    let operation = ExportTable.events.columns.firstIndex(of: "operation") ?? -1
+    let cause = ExportTable.events.columns.firstIndex(of: "cause") ?? -1
+    #expect(rows.count == 3 && rows.allSatisfy { $0[operation] == .null && $0[cause] == .null })
+    // Every other column is the full export's: names, paths, times, hashes.
+    let kept = ExportTable.events.columns.indices.filter { $0 != operation && $0 != cause }
+    #expect(rows.map { row in kept.map { row[$0] } } == fullRows.map { row in kept.map { row[$0] } })
+    #expect(rows.map { $0[5] } == [.null, .text("profile"), .text("settings")])
+  }
+
+  @Test func theOtherTablesHoldNoPayloadsEitherWay() throws {
+    for table in [ExportTable.sessions, .screenViews, .transitions] {
+      for format in ExportFormat.allCases {
+        let omitted = try text(table, format, omitting: true)
+        #expect(!omitted.contains(Self.secret), "\(table.rawValue) \(format.rawValue)")
+        #expect(omitted == (try text(table, format, omitting: false)))
+      }
+    }
+  }
+
+  @Test func theEventsWireFormatCannotOmitPayloads() throws {
+    #expect(throws: StoreError.payloadsInWireFormat) { try text(.events, .jsonl, omitting: true) }
+    #expect(throws: StoreError.payloadsInWireFormat) { try store.export(.events, format: .jsonl, filter: ExportFilter(omitsPayloads: true)) { _ in } }
+  }
+}
