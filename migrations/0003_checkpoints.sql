@@ -17,9 +17,11 @@ CREATE TABLE checkpoints (
 CREATE INDEX checkpoints_by_root ON checkpoints (root_hash);
 
 -- The tree's leaves: every session at the checkpoint, in id order (the leaf's position). The
--- signed root commits to them, so a record altered here no longer gives the root.
+-- signed root commits to them, so a record altered here no longer gives the root. They are
+-- written as the sessions are read, before their checkpoint's row (which needs the root): the
+-- reference is checked when the transaction commits.
 CREATE TABLE checkpoint_sessions (
-  checkpoint_id INTEGER NOT NULL REFERENCES checkpoints (id),
+  checkpoint_id INTEGER NOT NULL REFERENCES checkpoints (id) DEFERRABLE INITIALLY DEFERRED,
   position      INTEGER NOT NULL CHECK (position >= 0),
   session_id    TEXT    NOT NULL,
   seq           INTEGER NOT NULL CHECK (seq >= 1),

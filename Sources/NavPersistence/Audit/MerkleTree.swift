@@ -6,6 +6,10 @@ import Crypto
 ///
 /// Leaves and inner nodes are hashed with different prefixes (0x00, 0x01), so no inner node can
 /// pass for a leaf. A tree of `n` leaves splits at the largest power of two below `n`.
+///
+/// Roots and proofs are built from leaves streamed in order (`RootBuilder`, `ProofBuilder`),
+/// in memory that grows with the tree's height, not its size: a store of half a million
+/// sessions is checkpointed without holding them.
 public enum MerkleTree {
   /// The hash of one leaf's data: SHA-256(0x00 || data).
   public static func leafHash(_ data: [UInt8]) -> [UInt8] {
@@ -27,33 +31,17 @@ public enum MerkleTree {
   /// The root of the tree over `leafHashes` (already hashed with `leafHash`); the root of no
   /// leaves is the hash of nothing, as RFC 6962 defines it.
   public static func root(ofLeafHashes leafHashes: [[UInt8]]) -> [UInt8] {
-    guard !leafHashes.isEmpty else { return Array(SHA256.hash(data: [UInt8]())) }
-    return subtreeRoot(leafHashes[...])
+    var builder = RootBuilder()
+    for leaf in leafHashes { builder.append(leaf) }
+    return builder.root
   }
 
   /// The audit path of leaf `index` (RFC 6962's PATH): the sibling hashes from the leaf up to
   /// the root. `nil` when `index` is not a leaf of the tree.
   public static func inclusionProof(of index: Int, inLeafHashes leafHashes: [[UInt8]]) -> [[UInt8]]? {
-    guard leafHashes.indices.contains(index) else { return nil }
-    var path: [[UInt8]] = []
-    var leaves = leafHashes[...]
-    var position = index
-    // Down from the root, keeping the half that holds the leaf; the other half's root is a
-    // sibling. The path lists siblings from the leaf up, so they are gathered, then reversed.
-    while leaves.count > 1 {
-      let split = largestPowerOfTwo(below: leaves.count)
-      let left = leaves.prefix(split)
-      let right = leaves.dropFirst(split)
-      if position < split {
-        path.append(subtreeRoot(right))
-        leaves = left
-      } else {
-        path.append(subtreeRoot(left))
-        leaves = right
-        position -= split
-      }
-    }
-    return path.reversed()
+    guard var builder = ProofBuilder(index: index, size: leafHashes.count) else { return nil }
+    for leaf in leafHashes { builder.append(leaf) }
+    return builder.path
   }
 
   /// Whether `proof` shows the leaf `leafHash`, at `index` in a tree of `size` leaves, under
@@ -84,10 +72,78 @@ public enum MerkleTree {
     return sn == 0 && hash == root
   }
 
-  private static func subtreeRoot(_ leaves: ArraySlice<[UInt8]>) -> [UInt8] {
-    if leaves.count == 1, let only = leaves.first { return only }
-    let split = largestPowerOfTwo(below: leaves.count)
-    return nodeHash(subtreeRoot(leaves.prefix(split)), subtreeRoot(leaves.dropFirst(split)))
+  /// The root of a tree whose leaves arrive one at a time, in order. It keeps the roots of the
+  /// complete subtrees so far, one per bit of the count (a binary counter's carries are the
+  /// merges); the root folds them from the right, which is RFC 6962's split at the largest
+  /// power of two.
+  public struct RootBuilder: Sendable {
+    /// Complete subtrees, largest (leftmost) first: their leaf counts and roots.
+    private var subtrees: [(count: Int, hash: [UInt8])] = []
+    /// The leaves appended.
+    public private(set) var count = 0
+
+    /// An empty tree.
+    public init() {}
+
+    /// Appends the next leaf's hash.
+    public mutating func append(_ leafHash: [UInt8]) {
+      count += 1
+      subtrees.append((1, leafHash))
+      while subtrees.count >= 2, subtrees[subtrees.count - 1].count == subtrees[subtrees.count - 2].count {
+        let right = subtrees.removeLast()
+        let left = subtrees.removeLast()
+        subtrees.append((left.count * 2, nodeHash(left.hash, right.hash)))
+      }
+    }
+
+    /// The root of the leaves so far.
+    public var root: [UInt8] {
+      guard var hash = subtrees.last?.hash else { return Array(SHA256.hash(data: [UInt8]())) }
+      for subtree in subtrees.dropLast().reversed() { hash = nodeHash(subtree.hash, hash) }
+      return hash
+    }
+  }
+
+  /// The audit path of one leaf, from the leaves streamed in order: each sibling on the path is
+  /// the root of a range of leaves (known from the index and the size alone), built as its
+  /// leaves go by.
+  public struct ProofBuilder: Sendable {
+    /// The siblings' ranges, from the leaf up, and their builders.
+    private let ranges: [Range<Int>]
+    private var builders: [RootBuilder]
+    private var next = 0
+
+    /// A builder for the path of leaf `index` in a tree of `size` leaves; `nil` when there is
+    /// no such leaf.
+    public init?(index: Int, size: Int) {
+      guard index >= 0, index < size else { return nil }
+      var ranges: [Range<Int>] = []
+      var leaves = 0..<size
+      // Down from the root, keeping the half that holds the leaf; the other half is a sibling.
+      while leaves.count > 1 {
+        let split = leaves.lowerBound + largestPowerOfTwo(below: leaves.count)
+        if index < split {
+          ranges.append(split..<leaves.upperBound)
+          leaves = leaves.lowerBound..<split
+        } else {
+          ranges.append(leaves.lowerBound..<split)
+          leaves = split..<leaves.upperBound
+        }
+      }
+      self.ranges = ranges.reversed()
+      builders = Array(repeating: RootBuilder(), count: ranges.count)
+    }
+
+    /// Appends the next leaf's hash (leaves 0, 1, 2, ... in order).
+    public mutating func append(_ leafHash: [UInt8]) {
+      defer { next += 1 }
+      // The ranges are few (the tree's height): a linear search is the cheap one.
+      guard let sibling = ranges.firstIndex(where: { $0.contains(next) }) else { return }
+      builders[sibling].append(leafHash)
+    }
+
+    /// The path, once every leaf was appended.
+    public var path: [[UInt8]] { builders.map(\.root) }
   }
 
   /// The largest power of two strictly below `count` (which is at least 2).

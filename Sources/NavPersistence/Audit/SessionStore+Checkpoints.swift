@@ -12,21 +12,7 @@ extension SessionStore {
   /// signer that signs deterministically (swift-crypto's does; Apple's CryptoKit randomizes,
   /// and either signature verifies).
   public func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
-    try write { engine throws(StoreError) in
-      let identity = try engine.storeIdentity()
-      let (entries, events) = try engine.checkpointEntries()
-      let checkpoint = Checkpoint(
-        origin: Checkpoint.origin(ofStore: identity), sessionCount: entries.count,
-        rootHash: MerkleTree.root(ofLeafHashes: entries.map(\.leafHash)), eventCount: events, time: time)
-      let note: SignedNote
-      do throws(NoteError) {
-        note = try SignedNote(text: checkpoint.text, signedBy: signer)
-      } catch {
-        throw .checkpoint(.signature(error))
-      }
-      try engine.record(checkpoint, note: note, entries: entries)
-      return note
-    }
+    try write { engine throws(StoreError) in try engine.writeCheckpoint(signedBy: signer, at: time) }
   }
 
   /// Audits the store against a checkpoint: checks the note's signature by `key`, that the
@@ -40,9 +26,9 @@ extension SessionStore {
   ) throws(StoreError) -> CheckpointAudit {
     let checkpoint = try Self.verifiedCheckpoint(note, key: key)
     return try read { engine throws(StoreError) in
-      let entries = try Self.recordedEntries(of: checkpoint, in: engine)
+      let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
-      for entry in entries {
+      try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in
         let finding = CheckpointFinding(entry: entry, status: try engine.status(of: entry))
         audit.add(finding)
         try StoreEngine.callingBack { try each(finding) }
@@ -61,14 +47,16 @@ extension SessionStore {
       throw .checkpoint(error)
     }
     return try read { engine throws(StoreError) in
-      let entries = try Self.recordedEntries(of: checkpoint, in: engine)
-      guard let index = entries.firstIndex(where: { $0.session == session }) else {
+      let id = try engine.recordedCheckpoint(checkpoint)
+      var found: (entry: CheckpointEntry, index: Int)?
+      try engine.forEachRecordedEntry(of: id) { entry, position throws(StoreError) in
+        if entry.session == session { found = (entry, position) }
+      }
+      guard let found, var path = MerkleTree.ProofBuilder(index: found.index, size: checkpoint.sessionCount) else {
         throw StoreError.checkpoint(.notInCheckpoint(session))
       }
-      let hashes = entries.map(\.leafHash)
-      return SessionProof(
-        note: note, entry: entries[index], index: index, size: entries.count,
-        path: MerkleTree.inclusionProof(of: index, inLeafHashes: hashes) ?? [])
+      try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in path.append(entry.leafHash) }
+      return SessionProof(note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
     }
   }
 
@@ -83,35 +71,5 @@ extension SessionStore {
     } catch {
       throw .checkpoint(error)
     }
-  }
-
-  /// The store's record of the checkpoint's leaves, once it is known to be this store's and
-  /// to give the signed root.
-  private static func recordedEntries(of checkpoint: Checkpoint, in engine: StoreEngine) throws(StoreError) -> [CheckpointEntry] {
-    let origin = Checkpoint.origin(ofStore: try engine.storeIdentity())
-    guard checkpoint.origin == origin else {
-      throw .checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
-    }
-    let root = HashChain.hex(checkpoint.rootHash)
-    guard let entries = try engine.recordedEntries(root: checkpoint.rootHash) else { throw .checkpoint(.unrecorded(root: root)) }
-    guard entries.count == checkpoint.sessionCount, MerkleTree.root(ofLeafHashes: entries.map(\.leafHash)) == checkpoint.rootHash else {
-      throw .checkpoint(.recordAltered(root: root))
-    }
-    return entries
-  }
-}
-
-extension StoreEngine {
-  /// What the store holds now of a session a checkpoint names.
-  func status(of entry: CheckpointEntry) throws(StoreError) -> CheckpointFinding.Status {
-    if let forgotten = try forgottenAt(entry.session) { return .forgotten(at: forgotten) }
-    let last = try prepare("SELECT max(seq) FROM events WHERE session_id = ?")
-    defer { last.reset() }
-    try bind(last, [.text(entry.session.rawValue)])
-    guard try step(last), !last.isNull(0) else { return .vanished }
-    let lastSeq = last.int(0)
-    guard lastSeq >= entry.seq else { return .truncated(events: lastSeq) }
-    guard try storedHash(of: entry.session, seq: entry.seq) == entry.hash else { return .rewritten }
-    return .intact(later: lastSeq - entry.seq)
   }
 }

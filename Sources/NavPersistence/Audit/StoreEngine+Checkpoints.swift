@@ -1,6 +1,8 @@
 import NavCore
 
-/// The checkpoint tables of schema 3 (`migrations/0003_checkpoints.sql`).
+/// The checkpoint tables of schema 3 (`migrations/0003_checkpoints.sql`). Sessions and leaves
+/// stream through these in id order, one row at a time: the memory of a checkpoint, an audit
+/// or a proof grows with the Merkle tree's height, not the number of sessions.
 extension StoreEngine {
   /// The store's identity, made once when the store was created.
   func storeIdentity() throws(StoreError) -> String {
@@ -10,52 +12,73 @@ extension StoreEngine {
     return statement.text(0)
   }
 
-  /// Every session with events, in id order (SQLite's byte order of the ids), as a checkpoint
-  /// commits to it; and the number of events in all.
-  func checkpointEntries() throws(StoreError) -> (entries: [CheckpointEntry], events: Int) {
-    let statement = try prepare("SELECT id, event_count, head_hash FROM sessions WHERE event_count > 0 ORDER BY id")
-    defer { statement.reset() }
-    var entries: [CheckpointEntry] = []
-    var events = 0
-    while try step(statement) {
-      let session = try Self.storedSessionID(statement.text(0))
-      guard !statement.isNull(2) else {
-        throw StoreError.unreadableHistory(session: session, seq: statement.int(1), reason: "the session has events but no head hash")
-      }
-      entries.append(CheckpointEntry(session: session, seq: statement.int(1), hash: statement.blob(2)))
-      events += statement.int(1)
-    }
-    return (entries, events)
-  }
-
-  /// Keeps a checkpoint the store wrote, with its leaves.
-  func record(_ checkpoint: Checkpoint, note: SignedNote, entries: [CheckpointEntry]) throws(StoreError) {
-    try execute(
-      try prepare("INSERT INTO checkpoints (made_at, root_hash, note) VALUES (?, ?, ?)"),
-      [.integer(checkpoint.time.millisecondsSince1970), .blob(checkpoint.rootHash), .text(note.serialized)])
-    let id = connection.lastInsertedRow
+  /// Writes a checkpoint of every session with events, in id order (SQLite's byte order of the
+  /// ids), signed by `signer`, and keeps it with its leaves; in the caller's write transaction.
+  func writeCheckpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
+    let id = try sql { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM checkpoints") } ?? 1
+    let sessions = try prepare("SELECT id, event_count, head_hash FROM sessions WHERE event_count > 0 ORDER BY id")
+    defer { sessions.reset() }
     let insert = try prepare("INSERT INTO checkpoint_sessions (checkpoint_id, position, session_id, seq, hash) VALUES (?, ?, ?, ?, ?)")
-    for (position, entry) in entries.enumerated() {
-      try execute(insert, [.integer(id), .integer(Int64(position)), .text(entry.session.rawValue), .integer(Int64(entry.seq)), .blob(entry.hash)])
+    var tree = MerkleTree.RootBuilder()
+    var events = 0
+    while try step(sessions) {
+      let session = try Self.storedSessionID(sessions.text(0))
+      guard !sessions.isNull(2) else {
+        throw StoreError.unreadableHistory(session: session, seq: sessions.int(1), reason: "the session has events but no head hash")
+      }
+      let entry = CheckpointEntry(session: session, seq: sessions.int(1), hash: sessions.blob(2))
+      try execute(insert, [.integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)), .blob(entry.hash)])
+      tree.append(entry.leafHash)
+      events += entry.seq
     }
+    let checkpoint = Checkpoint(
+      origin: Checkpoint.origin(ofStore: try storeIdentity()), sessionCount: tree.count, rootHash: tree.root,
+      eventCount: events, time: time)
+    let note: SignedNote
+    do throws(NoteError) {
+      note = try SignedNote(text: checkpoint.text, signedBy: signer)
+    } catch {
+      throw .checkpoint(.signature(error))
+    }
+    try execute(
+      try prepare("INSERT INTO checkpoints (id, made_at, root_hash, note) VALUES (?, ?, ?, ?)"),
+      [.integer(id), .integer(time.millisecondsSince1970), .blob(checkpoint.rootHash), .text(note.serialized)])
+    return note
   }
 
-  /// The leaves of the recorded checkpoint with this root, in their order; `nil` when the
-  /// store holds no checkpoint with it.
-  func recordedEntries(root: [UInt8]) throws(StoreError) -> [CheckpointEntry]? {
+  /// The store's record of `checkpoint`, once it is known to be this store's and to give the
+  /// signed root: its id, for `forEachRecordedEntry`.
+  func recordedCheckpoint(_ checkpoint: Checkpoint) throws(StoreError) -> Int64 {
+    let origin = Checkpoint.origin(ofStore: try storeIdentity())
+    guard checkpoint.origin == origin else {
+      throw StoreError.checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
+    }
+    let root = HashChain.hex(checkpoint.rootHash)
     let find = try prepare("SELECT id FROM checkpoints WHERE root_hash = ? ORDER BY id LIMIT 1")
     defer { find.reset() }
-    try bind(find, [.blob(root)])
-    guard try step(find) else { return nil }
+    try bind(find, [.blob(checkpoint.rootHash)])
+    guard try step(find) else { throw StoreError.checkpoint(.unrecorded(root: root)) }
     let id = find.int64(0)
-    let leaves = try prepare("SELECT session_id, seq, hash FROM checkpoint_sessions WHERE checkpoint_id = ? ORDER BY position")
-    defer { leaves.reset() }
-    try bind(leaves, [.integer(id)])
-    var entries: [CheckpointEntry] = []
-    while try step(leaves) {
-      entries.append(CheckpointEntry(session: try Self.storedSessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2)))
+    var tree = MerkleTree.RootBuilder()
+    try forEachRecordedEntry(of: id) { entry, position throws(StoreError) in
+      guard position == tree.count else { throw StoreError.checkpoint(.recordAltered(root: root)) }
+      tree.append(entry.leafHash)
     }
-    return entries
+    guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else {
+      throw StoreError.checkpoint(.recordAltered(root: root))
+    }
+    return id
+  }
+
+  /// Calls `body` with every leaf of a recorded checkpoint and its position, in order.
+  func forEachRecordedEntry(of checkpoint: Int64, _ body: (CheckpointEntry, Int) throws(StoreError) -> Void) throws(StoreError) {
+    let leaves = try prepare("SELECT session_id, seq, hash, position FROM checkpoint_sessions WHERE checkpoint_id = ? ORDER BY position")
+    defer { leaves.reset() }
+    try bind(leaves, [.integer(checkpoint)])
+    while try step(leaves) {
+      let entry = CheckpointEntry(session: try Self.storedSessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
+      try body(entry, leaves.int(3))
+    }
   }
 
   /// The chain value stored with an event, if the event is there.
@@ -65,5 +88,18 @@ extension StoreEngine {
     try bind(statement, [.text(session.rawValue), .integer(Int64(seq))])
     guard try step(statement) else { return nil }
     return statement.blob(0)
+  }
+
+  /// What the store holds now of a session a checkpoint names.
+  func status(of entry: CheckpointEntry) throws(StoreError) -> CheckpointFinding.Status {
+    if let forgotten = try forgottenAt(entry.session) { return .forgotten(at: forgotten) }
+    let last = try prepare("SELECT max(seq) FROM events WHERE session_id = ?")
+    defer { last.reset() }
+    try bind(last, [.text(entry.session.rawValue)])
+    guard try step(last), !last.isNull(0) else { return .vanished }
+    let lastSeq = last.int(0)
+    guard lastSeq >= entry.seq else { return .truncated(events: lastSeq) }
+    guard try storedHash(of: entry.session, seq: entry.seq) == entry.hash else { return .rewritten }
+    return .intact(later: lastSeq - entry.seq)
   }
 }
