@@ -87,6 +87,10 @@ import Testing
     let checked = try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "h.jsonl")
     #expect(checked.status == 0, "\(checked.stderr)")
     #expect(checked.stdoutLines.last == "the history matches it: its events 1 to 9 give that chain value")
+    // The same history with Windows line breaks.
+    let history = try String(contentsOfFile: path("h.jsonl"), encoding: .utf8)
+    try history.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path("crlf.jsonl"), atomically: true, encoding: .utf8)
+    #expect(try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "crlf.jsonl").status == 0)
 
     // Another history (a line dropped) does not match; an altered proof does not hold.
     let lines = try String(contentsOfFile: path("h.jsonl"), encoding: .utf8).split(separator: "\n")
@@ -103,6 +107,7 @@ import Testing
   @Test(arguments: [
     ["verify", "--checkpoint", "c.note"], ["verify", "--key", "k.pub"], ["verify", "--history", "h.jsonl"],
     ["verify", "--checkpoint", "c.note", "--proof", "p.json", "--key", "k.pub"], ["verify", "--proof", "p.json", "--key", "k.pub", "s-1"],
+    ["verify", "--checkpoint", "c.note", "--key", "k.pub", "s-1"],
   ])
   func aMisusedVerifyIsRefusedBeforeItRuns(_ arguments: [String]) throws {
     let result = try NavStoreProcess.run(arguments, in: folder)

@@ -42,17 +42,23 @@ public struct Checkpoint: Sendable, Hashable {
       throw .malformed("a NavStore checkpoint has five lines: origin, sessions, root hash, events, time")
     }
     guard lines[0].hasPrefix("navstore/") else { throw .malformed("the origin line does not name a NavStore store: \"\(lines[0])\"") }
-    guard let sessions = Int(lines[1]), sessions >= 0 else { throw .malformed("the session count is not a number: \"\(lines[1])\"") }
+    guard let sessions = Self.decimal(lines[1]) else { throw .malformed("the session count is not a number: \"\(lines[1])\"") }
     guard let root = Data(base64Encoded: String(lines[2])), root.count == 32 else {
       throw .malformed("the root hash is not base64 of 32 bytes: \"\(lines[2])\"")
     }
-    guard lines[3].hasPrefix("events "), let events = Int(lines[3].dropFirst(7)), events >= 0 else {
+    guard lines[3].hasPrefix("events "), let events = Self.decimal(lines[3].dropFirst(7)) else {
       throw .malformed("the events line reads 'events <count>': \"\(lines[3])\"")
     }
     guard lines[4].hasPrefix("time "), let time = try? Timestamp(rfc3339: String(lines[4].dropFirst(5))) else {
       throw .malformed("the time line reads 'time <RFC 3339 time>': \"\(lines[4])\"")
     }
     self.init(origin: String(lines[0]), sessionCount: sessions, rootHash: Array(root), eventCount: events, time: time)
+  }
+
+  /// A count as the checkpoint writes it: decimal digits, no sign, no leading zero.
+  private static func decimal(_ text: Substring) -> Int? {
+    guard let value = Int(text), value >= 0, String(value) == text else { return nil }
+    return value
   }
 
   /// A checkpoint from its parts.
@@ -84,10 +90,9 @@ public struct CheckpointEntry: Sendable, Hashable {
   /// The leaf's data: the RFC 8785 text of `{"hash": "<hex>", "seq": <seq>, "session": "<id>"}`,
   /// so that anyone can rebuild it with a JSON library and SHA-256.
   public var leafData: [UInt8] {
-    let object: JSONValue = .object([
+    JSONValue.object([
       "hash": .string(HashChain.hex(hash)), "seq": .number(Double(seq)), "session": .string(session.rawValue),
-    ])
-    return (try? WireFormat.canonicalBytes(object)) ?? []  // strings and an integer: always writable
+    ]).canonicalBytes
   }
 
   /// The leaf's hash in the tree.

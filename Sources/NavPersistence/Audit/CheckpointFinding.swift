@@ -17,8 +17,11 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     /// The event at the checkpointed seq has another chain value: history up to it was
     /// rewritten (a whole chain recomputed, or the event replaced).
     case rewritten
-    /// The session is gone: no row, no events, and no tombstone.
+    /// The session's events are gone, and no tombstone says it was forgotten.
     case vanished
+    /// A tombstone says the session was forgotten at this time, before the checkpoint that
+    /// names it: the tombstone was made up.
+    case forgottenBeforeCheckpoint(at: Timestamp)
     /// The session was forgotten through the store (`forget`, `prune`) at this time: an
     /// erasure on record, not tampering.
     case forgotten(at: Timestamp)
@@ -34,7 +37,7 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
   public var isProblem: Bool {
     switch status {
     case .intact, .forgotten: false
-    case .truncated, .rewritten, .vanished: true
+    case .truncated, .rewritten, .vanished, .forgottenBeforeCheckpoint: true
     }
   }
 
@@ -47,6 +50,8 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     case .rewritten: return "\(at): REWRITTEN, the chain value there is not the checkpoint's"
     case .vanished: return "\(at): VANISHED, the session is no longer in the store, and no tombstone says it was forgotten"
     case .forgotten(let time): return "\(at): forgotten at \(time) (an erasure on record, not tampering)"
+    case .forgottenBeforeCheckpoint(let time):
+      return "\(at): FALSE TOMBSTONE, it says the session was forgotten at \(time), before the checkpoint"
     }
   }
 }

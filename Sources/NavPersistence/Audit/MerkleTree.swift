@@ -148,8 +148,6 @@ public enum MerkleTree {
 
   /// The largest power of two strictly below `count` (which is at least 2).
   private static func largestPowerOfTwo(below count: Int) -> Int {
-    var power = 1
-    while power << 1 < count { power <<= 1 }
-    return power
+    1 << (Int.bitWidth - 1 - (count - 1).leadingZeroBitCount)
   }
 }

@@ -13,12 +13,22 @@ public struct NoteSigner: Sendable {
   public let name: String
   /// The 32-byte Ed25519 seed. (Crypto's key types are not `Sendable`; their bytes are.)
   private let seed: [UInt8]
+  /// The public half, to hand to verifiers.
+  public let verifier: NoteVerifier
 
   /// A new random key.
   public init(name: String) throws(NoteError) {
-    try NoteKeyName.check(name)
+    try Self.checkName(name)
+    let key = Curve25519.Signing.PrivateKey()
     self.name = name
-    seed = Array(Curve25519.Signing.PrivateKey().rawRepresentation)
+    seed = Array(key.rawRepresentation)
+    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation))
+  }
+
+  /// Refuses a name the format does not allow: empty, or with spaces, control characters or
+  /// `+`.
+  public static func checkName(_ name: String) throws(NoteError) {
+    try NoteKeyName.check(name)
   }
 
   /// A key from its text form.
@@ -33,11 +43,12 @@ public struct NoteSigner: Sendable {
     guard let bytes = Data(base64Encoded: String(fields[4])), bytes.count == 33, bytes.first == NoteKeyName.ed25519 else {
       throw .malformedKey("the signing key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }
-    guard (try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst())) != nil else {
+    guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst()) else {
       throw .malformedKey("the signing key '\(name)' is not a valid Ed25519 key")
     }
     self.name = name
     seed = Array(bytes.dropFirst())
+    verifier = NoteVerifier(name: name, publicKey: Array(key.publicKey.rawRepresentation))
     guard fields[3] == NoteKeyName.hashText(verifier.keyHash) else {
       throw .malformedKey("the signing key '\(name)' has a key hash that does not match its key")
     }
@@ -49,20 +60,10 @@ public struct NoteSigner: Sendable {
       + Data([NoteKeyName.ed25519] + seed).base64EncodedString()
   }
 
-  /// The public half, to hand to verifiers.
-  public var verifier: NoteVerifier {
-    NoteVerifier(name: name, publicKey: privateKey.map { Array($0.publicKey.rawRepresentation) } ?? [])
-  }
-
-  private var privateKey: Curve25519.Signing.PrivateKey? {
-    try? Curve25519.Signing.PrivateKey(rawRepresentation: seed)  // checked when made
-  }
-
   /// The signature of `message`.
   func signature(for message: [UInt8]) throws(NoteError) -> [UInt8] {
-    guard let privateKey else { throw .signingFailed("the key's seed is not an Ed25519 seed") }
     do {
-      return Array(try privateKey.signature(for: message))
+      return Array(try Curve25519.Signing.PrivateKey(rawRepresentation: seed).signature(for: message))
     } catch {
       throw .signingFailed(String(describing: error))
     }
@@ -126,9 +127,13 @@ enum NoteKeyName {
   /// The algorithm byte of Ed25519 keys.
   static let ed25519: UInt8 = 0x01
 
-  /// A key name is non-empty printable text without spaces or `+`.
+  /// A key name is non-empty printable text without spaces (of any script), control
+  /// characters or `+`, as Go's `sumdb/note` requires.
   static func check(_ name: String) throws(NoteError) {
-    guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "+" }) else {
+    let allowed = name.unicodeScalars.allSatisfy { scalar in
+      scalar != "+" && !scalar.properties.isWhitespace && scalar.properties.generalCategory != .control
+    }
+    guard !name.isEmpty, allowed else {
       throw .malformedKey("a key name must be non-empty, without spaces, control characters or '+' (got \"\(name)\")")
     }
   }

@@ -20,6 +20,10 @@ extension SessionStore {
   /// calls `each` with what the store holds of every session the checkpoint names. Sessions
   /// begun since are not its concern, nor events appended since (the chain extends it).
   /// `each`'s errors come back as `.caller`.
+  ///
+  /// It compares the chain value stored at each checkpointed seq; that the events before it
+  /// still give that value is `verify`'s to check. Run both (`navstore verify --checkpoint`
+  /// does), or an edit inside a history that left the stored chain values alone goes unseen.
   @discardableResult
   public func audit(
     against note: SignedNote, key: NoteVerifier, each: (CheckpointFinding) throws -> Void = { _ in }
@@ -29,7 +33,7 @@ extension SessionStore {
       let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
       try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in
-        let finding = CheckpointFinding(entry: entry, status: try engine.status(of: entry))
+        let finding = CheckpointFinding(entry: entry, status: try engine.status(of: entry, checkpointMadeAt: checkpoint.time))
         audit.add(finding)
         try StoreEngine.callingBack { try each(finding) }
       }

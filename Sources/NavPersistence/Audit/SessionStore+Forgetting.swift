@@ -11,7 +11,8 @@ extension SessionStore {
   public func forget(_ sessions: [SessionID], at time: Timestamp) throws(StoreError) -> [Tombstone] {
     try write { engine throws(StoreError) in
       var tombstones: [Tombstone] = []
-      for session in Set(sessions).sorted(by: { $0.rawValue < $1.rawValue }) {
+      // In id order as SQLite orders them (by bytes), as listings and checkpoints do.
+      for session in Set(sessions).sorted(by: { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }) {
         tombstones.append(try engine.forget(session, at: time))
       }
       return tombstones

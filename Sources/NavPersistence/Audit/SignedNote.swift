@@ -42,11 +42,17 @@ public struct SignedNote: Sendable, Hashable {
     try Self.checkText(text)
     let lines = note[split.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
     guard lines.last == "" else { throw .malformedNote("a signed note ends with a newline") }
+    guard lines.count - 1 <= Self.maximumSignatures else {
+      throw .malformedNote("the note has more than \(Self.maximumSignatures) signature lines")
+    }
     var signatures: [Signature] = []
     for line in lines.dropLast() {
-      signatures.append(try Self.signature(parsing: line))
+      // A line of a kind this reader does not know (a witness's cosignature, another
+      // algorithm) is skipped, as the format asks; a line that is no signature line at all
+      // is refused.
+      if let signature = try Self.signature(parsing: line) { signatures.append(signature) }
     }
-    guard !signatures.isEmpty else { throw .malformedNote("the note has no signature line") }
+    guard !signatures.isEmpty else { throw .malformedNote("the note has no Ed25519 signature line") }
     self.text = text
     self.signatures = signatures
   }
@@ -81,16 +87,21 @@ public struct SignedNote: Sendable, Hashable {
     }
   }
 
-  private static func signature(parsing line: Substring) throws(NoteError) -> Signature {
+  /// Go's `sumdb/note` reads at most this many signatures; so does this reader.
+  static let maximumSignatures = 100
+
+  /// One signature line: an Ed25519 signature, or `nil` for a well-formed line of another kind.
+  private static func signature(parsing line: Substring) throws(NoteError) -> Signature? {
     let parts = line.split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0] == "—" else {
       throw .malformedNote("a signature line reads '— <name> <signature>' (got \"\(line)\")")
     }
     let name = String(parts[1])
     try NoteKeyName.check(name)
-    guard let bytes = Data(base64Encoded: String(parts[2])), bytes.count == 4 + 64 else {
-      throw .malformedNote("the signature by '\(name)' is not base64 of a key hash and an Ed25519 signature")
+    guard let bytes = Data(base64Encoded: String(parts[2])), bytes.count >= 5 else {
+      throw .malformedNote("the signature by '\(name)' is not base64 of a key hash and a signature")
     }
+    guard bytes.count == 4 + 64 else { return nil }
     return Signature(name: name, keyHash: Array(bytes.prefix(4)), bytes: Array(bytes.dropFirst(4)))
   }
 }

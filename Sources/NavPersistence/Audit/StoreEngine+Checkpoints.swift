@@ -16,20 +16,33 @@ extension StoreEngine {
   /// ids), signed by `signer`, and keeps it with its leaves; in the caller's write transaction.
   func writeCheckpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
     let id = try sql { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM checkpoints") } ?? 1
-    let sessions = try prepare("SELECT id, event_count, head_hash FROM sessions WHERE event_count > 0 ORDER BY id")
+    // Each session's counters, and the chain value stored with the event they name: a
+    // checkpoint signs what the events say, never counters that disagree with them.
+    let sessions = try prepare(
+      """
+      SELECT s.id, s.event_count, s.head_hash, e.hash FROM sessions s
+      LEFT JOIN events e ON e.session_id = s.id AND e.seq = s.event_count
+      WHERE s.event_count > 0 ORDER BY s.id
+      """)
     defer { sessions.reset() }
     let insert = try prepare("INSERT INTO checkpoint_sessions (checkpoint_id, position, session_id, seq, hash) VALUES (?, ?, ?, ?, ?)")
     var tree = MerkleTree.RootBuilder()
     var events = 0
     while try step(sessions) {
       let session = try Self.storedSessionID(sessions.text(0))
-      guard !sessions.isNull(2) else {
-        throw StoreError.unreadableHistory(session: session, seq: sessions.int(1), reason: "the session has events but no head hash")
+      let seq = sessions.int(1)
+      guard !sessions.isNull(2), !sessions.isNull(3), sessions.blob(2) == sessions.blob(3) else {
+        throw StoreError.unreadableHistory(
+          session: session, seq: seq, reason: "the session's counters disagree with its events; run 'navstore verify' before checkpointing")
       }
-      let entry = CheckpointEntry(session: session, seq: sessions.int(1), hash: sessions.blob(2))
+      let entry = CheckpointEntry(session: session, seq: seq, hash: sessions.blob(2))
       try execute(insert, [.integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)), .blob(entry.hash)])
       tree.append(entry.leafHash)
-      events += entry.seq
+      let (total, overflow) = events.addingReportingOverflow(seq)
+      guard !overflow else {
+        throw StoreError.unreadableHistory(session: session, seq: seq, reason: "the sessions' event counts are impossible; run 'navstore verify'")
+      }
+      events = total
     }
     let checkpoint = Checkpoint(
       origin: Checkpoint.origin(ofStore: try storeIdentity()), sessionCount: tree.count, rootHash: tree.root,
@@ -90,14 +103,23 @@ extension StoreEngine {
     return statement.blob(0)
   }
 
-  /// What the store holds now of a session a checkpoint names.
-  func status(of entry: CheckpointEntry) throws(StoreError) -> CheckpointFinding.Status {
-    if let forgotten = try forgottenAt(entry.session) { return .forgotten(at: forgotten) }
+  /// What the store holds now of a session the checkpoint `made` at that time names.
+  ///
+  /// A tombstone counts only where it is consistent: the session has no events left, it was
+  /// forgotten after the checkpoint, and at or after the checkpointed seq (with that chain value
+  /// when at it). Otherwise the session is judged by its events as if there were none.
+  func status(of entry: CheckpointEntry, checkpointMadeAt made: Timestamp) throws(StoreError) -> CheckpointFinding.Status {
     let last = try prepare("SELECT max(seq) FROM events WHERE session_id = ?")
     defer { last.reset() }
     try bind(last, [.text(entry.session.rawValue)])
-    guard try step(last), !last.isNull(0) else { return .vanished }
-    let lastSeq = last.int(0)
+    let lastSeq = try step(last) && !last.isNull(0) ? last.int(0) : nil
+    if lastSeq == nil, let tombstone = try tombstone(of: entry.session) {
+      guard tombstone.lastSeq >= entry.seq else { return .truncated(events: tombstone.lastSeq) }
+      guard tombstone.lastSeq != entry.seq || tombstone.headHash == entry.hash else { return .rewritten }
+      guard tombstone.forgottenAt >= made else { return .forgottenBeforeCheckpoint(at: tombstone.forgottenAt) }
+      return .forgotten(at: tombstone.forgottenAt)
+    }
+    guard let lastSeq else { return .vanished }
     guard lastSeq >= entry.seq else { return .truncated(events: lastSeq) }
     guard try storedHash(of: entry.session, seq: entry.seq) == entry.hash else { return .rewritten }
     return .intact(later: lastSeq - entry.seq)

@@ -4,16 +4,25 @@ import NavCore
 extension StoreEngine {
   /// When the session was forgotten, if it was.
   func forgottenAt(_ session: SessionID) throws(StoreError) -> Timestamp? {
-    let statement = try prepare("SELECT forgotten_at FROM tombstones WHERE session_id = ?")
+    try tombstone(of: session)?.forgottenAt
+  }
+
+  /// The session's tombstone, if it was forgotten.
+  func tombstone(of session: SessionID) throws(StoreError) -> Tombstone? {
+    let statement = try prepare("SELECT forgotten_at, last_seq, head_hash FROM tombstones WHERE session_id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return nil }
-    return Timestamp(millisecondsSince1970: statement.int64(0))
+    return Tombstone(
+      session: session, forgottenAt: Timestamp(millisecondsSince1970: statement.int64(0)), lastSeq: statement.int(1),
+      headHash: statement.blob(2))
   }
 
   /// Deletes a session's snapshots, events and row, after writing its tombstone (which the
-  /// events' append-only trigger requires): in the caller's write transaction.
+  /// events' append-only trigger requires): in the caller's write transaction. The deleted
+  /// content is overwritten in the file's pages (`secure_delete`), not merely unlinked.
   func forget(_ session: SessionID, at time: Timestamp) throws(StoreError) -> Tombstone {
+    try run("PRAGMA secure_delete = ON")
     if let forgotten = try forgottenAt(session) { throw StoreError.forgottenSession(session, at: forgotten) }
     guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
     let tombstone = Tombstone(session: session, forgottenAt: time, lastSeq: row.count, headHash: row.headHash)

@@ -121,7 +121,4 @@ package final class SQLiteConnection {
 
   /// Rows changed by the last statement.
   package var changes: Int { Int(sqlite3_changes64(handle)) }
-
-  /// The rowid of the last row inserted on this connection.
-  package var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 }

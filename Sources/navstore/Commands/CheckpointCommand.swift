@@ -40,8 +40,11 @@ struct CheckpointCommand: ParsableCommand {
       return
     }
     try AuditFiles.create(out, contents: note.serialized, option: "--out")
-    if let checkpoint = try? Checkpoint(text: note.text) {
+    do {
+      let checkpoint = try Checkpoint(text: note.text)
       print("checkpoint of \(checkpoint.sessionCount) sessions and \(checkpoint.eventCount) events written to \(out)")
+    } catch {
+      throw CLIError("the checkpoint written to \(out) does not read back: \(error)")
     }
   }
 }

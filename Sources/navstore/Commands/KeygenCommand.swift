@@ -24,7 +24,7 @@ struct KeygenCommand: ParsableCommand {
 
   func validate() throws {
     do {
-      _ = try NoteSigner(name: name)
+      try NoteSigner.checkName(name)
     } catch {
       throw ValidationError("--name: \(error)")
     }

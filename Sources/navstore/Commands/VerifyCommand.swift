@@ -55,6 +55,9 @@ struct VerifyCommand: ParsableCommand {
     if key != nil, checkpoint == nil, proof == nil { throw ValidationError("--key goes with --checkpoint or --proof") }
     if history != nil, proof == nil { throw ValidationError("--history goes with --proof") }
     if proof != nil, !sessions.isEmpty { throw ValidationError("--proof checks the one session it proves; name no sessions") }
+    if checkpoint != nil, !sessions.isEmpty {
+      throw ValidationError("--checkpoint audits every session it names, with their chains; name no sessions")
+    }
   }
 
   func run() throws {

@@ -39,7 +39,8 @@ struct ProofCheck {
     let text = try AuditFiles.text(path, option: "--history")
     var chain = HashChain.genesis
     var next = 1
-    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where !line.isEmpty {
+    // Any line break, CRLF included (Swift reads "\r\n" as one character).
+    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
       let event: AnyEvent
       do {
         event = try WireFormat.decode(AnyEvent.self, from: String(line))
@@ -47,8 +48,11 @@ struct ProofCheck {
         throw CLIError("--history: line \(number + 1) is not an event: \(error)")
       }
       guard event.session == session else { continue }
-      guard event.seq == nil || event.seq == next else {
-        throw CLIError("--history: line \(number + 1) is seq \(event.seq ?? 0) of \(session), expected \(next)")
+      // A stored event has its seq, and its chain value covers it: a line without one cannot
+      // be the event that was checkpointed.
+      guard event.seq == next else {
+        let found = event.seq.map { "seq \($0)" } ?? "an event without a seq"
+        throw CLIError("--history: line \(number + 1) is \(found) of \(session), expected seq \(next) (export the history with 'navstore export --table events --format jsonl')")
       }
       do {
         chain = try HashChain.hash(of: event, after: chain)

@@ -186,6 +186,19 @@ import Testing
     #expect((chainFailures + auditProblems.map { String($0.prefix(1)) }).allSatisfy { $0 == "b" }, "\(tampering.name): only session b is named")
   }
 
+  @Test func aCheckpointIsRefusedWhenASessionsCountersDisagreeWithItsEvents() throws {
+    try tamper("UPDATE sessions SET head_hash = zeroblob(32) WHERE id = 'c'")
+    #expect(throws: StoreError.self) { try checkpoint() }
+    try tamper("UPDATE sessions SET head_hash = (SELECT hash FROM events WHERE session_id = 'c' AND seq = 7), event_count = 9 WHERE id = 'c'")
+    #expect(throws: StoreError.self) { try checkpoint() }
+  }
+
+  @Test(arguments: ["+3", "03", "-0", " 3", "3 "])
+  func aCheckpointWithACountNotWrittenAsNavStoreWritesItIsRefused(_ count: String) throws {
+    let text = try checkpoint().text.replacingOccurrences(of: "\n3\n", with: "\n\(count)\n")
+    #expect(throws: CheckpointError.self) { try Checkpoint(text: text) }
+  }
+
   @Test func theCheckpointTablesAreAppendOnly() throws {
     _ = try checkpoint()
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))

@@ -66,6 +66,41 @@ import Testing
     #expect(audit.problems == 1 && audit.firstProblem?.status == .vanished)
   }
 
+  /// A tombstone counts only where it is consistent with the checkpoint: a session cut short
+  /// and then forgotten is still a truncation; a tombstone made up by SQL, dated before the
+  /// checkpoint or with another chain value, is found.
+  @Test func aTombstoneDoesNotHideWhatCameBeforeIt() throws {
+    let note = try store.checkpoint(signedBy: signer, at: time)
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(
+      """
+      DROP TRIGGER events_are_append_only_delete;
+      DELETE FROM snapshots WHERE session_id = 'alpha-session' AND seq > 4;
+      DELETE FROM events WHERE session_id = 'alpha-session' AND seq > 4;
+      UPDATE sessions SET event_count = 4, head_hash = (SELECT hash FROM events WHERE session_id = 'alpha-session' AND seq = 4)
+        WHERE id = 'alpha-session';
+      CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
+      WHEN NOT EXISTS (SELECT 1 FROM tombstones WHERE session_id = OLD.session_id)
+      BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+      """)
+    try store.forget([sessionID("alpha-session")], at: time)
+    // Made up by SQL: dated before the checkpoint, and with another chain value at its seq.
+    try connection.execute(
+      """
+      INSERT INTO tombstones VALUES ('beta-session', \(time.millisecondsSince1970 - 1), 7, (SELECT head_hash FROM sessions WHERE id = 'beta-session'));
+      INSERT INTO tombstones VALUES ('gamma-session', \(time.millisecondsSince1970 + 1), 7, zeroblob(32));
+      DELETE FROM snapshots WHERE session_id IN ('beta-session', 'gamma-session');
+      DELETE FROM events WHERE session_id IN ('beta-session', 'gamma-session');
+      DELETE FROM sessions WHERE id IN ('beta-session', 'gamma-session');
+      """)
+    var statuses: [String: CheckpointFinding.Status] = [:]
+    let audit = try store.audit(against: note, key: signer.verifier) { statuses[$0.entry.session.rawValue] = $0.status }
+    #expect(statuses["alpha-session"] == .truncated(events: 4))
+    #expect(statuses["beta-session"] == .forgottenBeforeCheckpoint(at: Timestamp(millisecondsSince1970: time.millisecondsSince1970 - 1)))
+    #expect(statuses["gamma-session"] == .rewritten)
+    #expect(audit.problems == 3 && audit.forgotten == 0)
+  }
+
   @Test func forgettingIsAllOrNothing() throws {
     let before = try dump(path)
     #expect(throws: StoreError.unknownSession(sessionID("nobody"))) {

@@ -85,9 +85,20 @@ import Testing
     #expect(throws: NoteError.self) { try NoteVerifier(text: text) }
   }
 
+  @Test func aSignatureLineOfAnotherKindIsSkippedAndTooManyAreRefused() throws {
+    let verifier = try NoteVerifier(text: Self.goVerifier)
+    let cosignature = "— witness " + Data([1, 2, 3, 4] + Array(repeating: 7, count: 72)).base64EncodedString() + "\n"
+    try SignedNote(parsing: Self.goNote + cosignature).verify(with: verifier)
+    let flood = String(repeating: cosignature, count: 100)
+    #expect(throws: NoteError.self) { try SignedNote(parsing: Self.goNote + flood) }
+  }
+
   @Test func aKeyNameWithASpaceOrPlusIsRefused() {
     #expect(throws: NoteError.self) { try NoteSigner(name: "a b") }
     #expect(throws: NoteError.self) { try NoteSigner(name: "a+b") }
     #expect(throws: NoteError.self) { try NoteSigner(name: "") }
+    #expect(throws: NoteError.self) { try NoteSigner(name: "a\u{00A0}b") }
+    #expect(throws: NoteError.self) { try NoteSigner(name: "a\u{0085}b") }
+    #expect(throws: NoteError.self) { try NoteSigner(name: "a\u{2003}b") }
   }
 }
