@@ -37,6 +37,9 @@ final class StoreEngine {
   /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
   private var transaction: UInt64 = 0
   private var transactionsBegun: UInt64 = 0
+  /// The write transaction in which the store was seen to have no tombstones (0: not seen):
+  /// a new session then needs no lookup of its id among the forgotten ones.
+  private var noTombstonesIn: UInt64 = 0
 
   init(connection: SQLiteConnection, options: StoreOptions, path: String) {
     self.connection = connection
@@ -251,7 +254,7 @@ final class StoreEngine {
     let row: SessionRow?
     if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
     let count = row?.count ?? 0
-    if count == 0, let forgotten = try forgottenAt(session) {
+    if count == 0, try mayBeForgotten(), let forgotten = try forgottenAt(session) {
       throw StoreError.forgottenSession(session, at: forgotten)
     }
     guard count < Int.max else {
@@ -340,6 +343,15 @@ final class StoreEngine {
   /// The session's row as this transaction left it, when its head is cached from this very
   /// transaction: the writer holds the lock, so nobody else changed it, and a batch reads each
   /// session's row once instead of once per event.
+  /// Whether any session was ever forgotten, asked once per write transaction (nearly every
+  /// store has no tombstones, and an import begins thousands of sessions in one transaction).
+  private func mayBeForgotten() throws(StoreError) -> Bool {
+    if transaction != 0, noTombstonesIn == transaction { return false }
+    let any = try sql { () throws(SQLiteError) in try connection.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") } == 1
+    if !any, transaction != 0 { noTombstonesIn = transaction }
+    return any
+  }
+
   private func rowWrittenInThisTransaction(_ session: SessionID) -> SessionRow? {
     guard transaction != 0, let head = heads.peek(session), head.transaction == transaction else { return nil }
     return SessionRow(count: head.seq, headHash: head.hash)
