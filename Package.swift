@@ -30,11 +30,16 @@ let package = Package(
     ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
     .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["embed-migrations"]),
+    .target(
+      name: "NavReport",
+      dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
+    ),
     .executableTarget(
       name: "navstore",
       dependencies: [
         "NavCore",
         "NavPersistence",
+        "NavReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -64,6 +69,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),
   ],
   swiftLanguageModes: [.v6]

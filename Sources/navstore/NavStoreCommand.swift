@@ -24,6 +24,7 @@ struct NavStoreCommand: ParsableCommand {
       DemoCommand.self, InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
+      ReportCommand.self,
     ]
   )
 

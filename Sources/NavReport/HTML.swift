@@ -1,0 +1,28 @@
+/// Text from the store made safe to place in HTML: in element content and in quoted attribute
+/// values alike, so a screen named `<script>alert(1)</script>` shows as those characters and
+/// runs nothing.
+enum HTML {
+  /// The text with `&`, `<`, `>`, `"` and `'` replaced by entities, and control characters
+  /// (which a session id or screen name from another machine may hold) shown as `U+XXXX`.
+  static func escape(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": escaped += "&amp;"
+      case "<": escaped += "&lt;"
+      case ">": escaped += "&gt;"
+      case "\"": escaped += "&quot;"
+      case "'": escaped += "&#39;"
+      case "\n", "\t": escaped.unicodeScalars.append(scalar)
+      default:
+        if scalar.properties.generalCategory == .control {
+          escaped += "U+" + String(scalar.value, radix: 16, uppercase: true)
+        } else {
+          escaped.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return escaped
+  }
+}

@@ -1,0 +1,115 @@
+import NavCore
+import NavPersistence
+
+/// Everything one session's report shows, read from the store in one go.
+///
+/// A report shows at most `windowSize` events (2,000 by default): all of them for most
+/// sessions; for a long one, those around the chosen seq (`--at`), the header saying which. The
+/// page stays small enough to open in a browser at once whatever the session's length, and the
+/// window moves with `--at`.
+public struct SessionReport: Sendable {
+  /// The session.
+  public var session: SessionID
+  /// Its number of events, in all.
+  public var eventCount: Int
+  /// Its first and last event's times.
+  public var firstAt: Timestamp
+  public var lastAt: Timestamp
+  /// Its last chain value, hex.
+  public var headHash: String
+  /// Whether it verifies (checked when the report is made).
+  public var verification: VerificationResult
+  /// The session it continues, if it began by restoring one.
+  public var restoredFrom: SessionLink?
+  /// The events shown, in order.
+  public var events: [Event]
+  /// The states after the shown events, each once; events refer to them by index.
+  public var states: [AnyCoordinator]
+  /// The seq whose state and restore plan the page opens on.
+  public var focus: Int
+  /// Whether screens' payloads and causes were left out.
+  public var omitsPayloads: Bool
+
+  /// One event as the page shows it.
+  public struct Event: Sendable {
+    public var seq: Int
+    public var at: Timestamp
+    public var origin: EventOrigin
+    /// The operation in a few words (`push numberDetail`).
+    public var summary: String
+    /// The screen on top after it, and its presentation layer (0: the base stack; each sheet or
+    /// cover on the way up adds one).
+    public var screen: String?
+    public var layer: Int
+    /// The app's action, as JSON (nil when there is none, or payloads are omitted).
+    public var cause: String?
+    /// The state after it, in `states`.
+    public var state: Int
+  }
+
+  /// The number of events a report shows at most.
+  public static let windowSize = 2_000
+
+  /// Reads the report of `session`, opening on `focus` (default: the last event).
+  public static func load(
+    _ session: SessionID, from store: SessionStore, focus: Int? = nil, omitsPayloads: Bool = false,
+    windowSize: Int = SessionReport.windowSize
+  ) throws(StoreError) -> SessionReport {
+    let first = try store.history(of: session, from: 1, to: 1)
+    let count = try store.state(of: session).seq
+    let last = try store.history(of: session, from: count, to: count)
+    guard let start = first.first, let end = last.last else { throw StoreError.unknownSession(session) }
+    let chosen = min(max(1, focus ?? count), count)
+    if let focus, focus > count { throw StoreError.seqBeyondHistory(session: session, seq: focus, last: count) }
+    let size = max(1, windowSize)
+    let lower = max(1, min(chosen - size / 2, count - size + 1))
+    let upper = min(count, lower + size - 1)
+    var events: [Event] = []
+    var states: [AnyCoordinator] = []
+    var stateIndex: [AnyCoordinator: Int] = [:]
+    try store.replayHistory(of: session, from: lower, to: upper) { event, state in
+      let index: Int
+      if let known = stateIndex[state] {
+        index = known
+      } else {
+        index = states.count
+        states.append(state)
+        stateIndex[state] = index
+      }
+      events.append(
+        Event(
+          seq: event.seq ?? 0, at: event.at, origin: event.origin, summary: event.operation.summary,
+          screen: state.visibleScreen?.name, layer: state.presentationLayer,
+          cause: omitsPayloads ? nil : event.cause.map(\.canonicalString), state: index))
+    }
+    guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
+    return SessionReport(
+      session: session, eventCount: count, firstAt: start.at, lastAt: end.at, headHash: end.hash ?? "",
+      verification: verification, restoredFrom: start.operation.restoredFrom, events: events, states: states, focus: chosen, omitsPayloads: omitsPayloads)
+  }
+
+  /// The seqs shown.
+  public var window: ClosedRange<Int> { (events.first?.seq ?? 1)...(events.last?.seq ?? 1) }
+
+  /// Whether the page shows every event of the session.
+  public var isWhole: Bool { events.count == eventCount }
+}
+
+extension Coordinator {
+  /// How many sheets and covers are stacked up to the visible screen: the timeline's lane.
+  var presentationLayer: Int {
+    var layer = 0
+    var current = self
+    while true {
+      switch current {
+      case .stack(let routes):
+        layer += routes.count(where: \.isPresented)
+        guard let child = routes.last?.child else { return layer }
+        current = child
+      case .tabs(let tabs, let selected):
+        guard tabs.indices.contains(selected) else { return layer }
+        current = tabs[selected]
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import NavCore
+
+/// The timeline: each period a screen was on top as a bar on a time axis, in a lane per
+/// presentation layer (a sheet or cover above the stack it covers), and each event as a mark
+/// below: a triangle for the user's gestures, a circle for the app's own changes, so shape, not
+/// only colour, tells them apart. An inline SVG, scaled to the page's width.
+enum TimelineSVG {
+  /// One bar: a screen on top from one event until the next change.
+  struct Bar: Equatable {
+    var screen: String
+    var layer: Int
+    var firstSeq: Int
+    var start: Timestamp
+    var end: Timestamp
+    var milliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+  }
+
+  /// The bars of the events shown: consecutive events that leave the same screen on top, in the
+  /// same layer, make one bar, which lasts until the next bar begins (the last one until the
+  /// last event). So the bars add up to the span of the events shown.
+  static func bars(of events: [SessionReport.Event]) -> [Bar] {
+    var bars: [Bar] = []
+    for event in events {
+      let screen = event.screen ?? "?"
+      if let last = bars.last, last.screen == screen, last.layer == event.layer { continue }
+      if !bars.isEmpty { bars[bars.count - 1].end = event.at }
+      bars.append(Bar(screen: screen, layer: event.layer, firstSeq: event.seq, start: event.at, end: event.at))
+    }
+    if let last = events.last, !bars.isEmpty { bars[bars.count - 1].end = last.at }
+    return bars
+  }
+
+  static let width = 1_000.0
+  static let laneHeight = 30.0
+  static let left = 110.0
+
+  static func render(_ report: SessionReport) -> String {
+    let bars = bars(of: report.events)
+    let layers = (bars.map(\.layer).max() ?? 0) + 1
+    guard let first = report.events.first, let last = report.events.last else { return "" }
+    let start = Double(first.at.millisecondsSince1970)
+    let span = max(1, Double(last.at.millisecondsSince1970) - start)
+    let plot = width - left - 10
+    func x(_ time: Timestamp) -> Double { left + (Double(time.millisecondsSince1970) - start) / span * plot }
+    func y(layer: Int) -> Double { 10 + Double(layers - 1 - layer) * laneHeight }
+    let marksY = 10 + Double(layers) * laneHeight + 8
+    let height = marksY + 34
+    var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
+    svg += "<title id=\"timeline-title\">Screens on top over time, \(bars.count) periods, and \(report.events.count) events</title>"
+    for layer in 0..<layers {
+      let label = layer == 0 ? "base stack" : "presented \(layer)"
+      svg += "<text class=\"lane-label\" x=\"4\" y=\"\(format(y(layer: layer) + 19))\">\(label)</text>"
+      svg += "<line class=\"lane\" x1=\"\(Int(left))\" x2=\"\(Int(width - 10))\" y1=\"\(format(y(layer: layer) + laneHeight - 2))\" y2=\"\(format(y(layer: layer) + laneHeight - 2))\"/>"
+    }
+    for bar in bars {
+      let barX = x(bar.start)
+      let barWidth = max(1.5, x(bar.end) - barX)
+      svg += "<g class=\"bar layer\(min(bar.layer, 5))\" data-seq=\"\(bar.firstSeq)\" data-ms=\"\(bar.milliseconds)\">"
+      svg += "<title>\(HTML.escape(bar.screen)): \(bar.milliseconds) ms from seq \(bar.firstSeq)</title>"
+      svg += "<rect x=\"\(format(barX))\" y=\"\(format(y(layer: bar.layer) + 3))\" width=\"\(format(barWidth))\" height=\"\(Int(laneHeight - 8))\" rx=\"3\"/>"
+      if barWidth > 60 {
+        svg += "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">\(HTML.escape(shortened(bar.screen, to: Int(barWidth / 7))))</text>"
+      }
+      svg += "</g>"
+    }
+    svg += "<text class=\"lane-label\" x=\"4\" y=\"\(format(marksY + 5))\">events</text>"
+    for event in report.events {
+      let markX = format(x(event.at))
+      switch event.origin {
+      case .user:
+        svg += "<path class=\"mark user\" d=\"M\(markX) \(format(marksY - 6)) l5 10 h-10 z\"><title>seq \(event.seq): user</title></path>"
+      case .app:
+        svg += "<circle class=\"mark app\" cx=\"\(markX)\" cy=\"\(format(marksY))\" r=\"3.5\"><title>seq \(event.seq): app</title></circle>"
+      }
+    }
+    svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
+    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(Int64(span)))</text>"
+    return svg + "</svg>"
+  }
+
+  static func duration(_ milliseconds: Int64) -> String {
+    if milliseconds < 1_000 { return "\(milliseconds) ms" }
+    let seconds = Double(milliseconds) / 1_000
+    if seconds < 120 { return String(format1(seconds)) + " s" }
+    let minutes = seconds / 60
+    if minutes < 120 { return String(format1(minutes)) + " min" }
+    return String(format1(minutes / 60)) + " h"
+  }
+
+  private static func format(_ value: Double) -> String { format1(value) }
+
+  private static func format1(_ value: Double) -> String {
+    let tenths = (value * 10).rounded()
+    let whole = Int(tenths / 10)
+    let fraction = Int(abs(tenths).truncatingRemainder(dividingBy: 10))
+    return fraction == 0 ? "\(whole)" : "\(whole).\(fraction)"
+  }
+
+  private static func shortened(_ text: String, to length: Int) -> String {
+    text.count <= length ? text : String(text.prefix(max(1, length - 1))) + "…"
+  }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import NavCore
+import NavPersistence
+import NavReport
+
+/// `navstore report`: a session as a page that support and QA open in a browser.
+struct ReportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "report",
+    abstract: "Write a session (or every session) as a self-contained HTML page.",
+    discussion: """
+      One HTML file per session, with everything inline (CSS, script, SVG): it opens offline \
+      and from file://, attached to a ticket. It shows the session's facts and whether it \
+      verifies, a timeline of the screens on top (a lane per presentation layer; the user's \
+      gestures marked apart from the app's changes), the events, the state after any chosen \
+      event, and the restore plan to it under a chosen host profile. A long session shows \
+      2,000 events around --at (default: the last). --all writes one page per session and an \
+      index.html into --out. --omit-payloads leaves screens' payloads and causes out.
+
+      Examples:
+        navstore report demo-onboarding --out onboarding.html
+        navstore report demo-tabs --at 5
+        navstore report --all --out reports
+      """)
+
+  @OptionGroup var store: StoreOption
+
+  @Argument(help: "The session (or --all).", transform: sessionArgument)
+  var session: SessionID?
+
+  @Flag(help: "Every session, one page each, and an index; needs --out DIR.")
+  var all = false
+
+  @Option(help: "The file to write (default: the session id, made safe, .html); with --all, the folder.")
+  var out: String?
+
+  @Option(help: "The seq the page opens on (default: the last).")
+  var at: Int?
+
+  @Flag(help: "Leave screens' payloads and causes out (screen names stay).")
+  var omitPayloads = false
+
+  func validate() throws {
+    if all, session != nil { throw ValidationError("give a session or --all, not both") }
+    if !all, session == nil { throw ValidationError("name a session, or give --all") }
+    if all, out == nil { throw ValidationError("--all needs --out DIR, the folder the pages go to") }
+    if all, at != nil { throw ValidationError("--at chooses one session's seq; it does not go with --all") }
+    if let at, at < 1 { throw ValidationError("--at: seqs start at 1 (got \(at))") }
+  }
+
+  func run() throws {
+    let opened = try store.open(forWriting: false)
+    if all, let out {
+      try writeAll(opened, into: out)
+      return
+    }
+    guard let session else { return }
+    let report = try storeCall { () throws(StoreError) in
+      try SessionReport.load(session, from: opened, focus: at, omitsPayloads: omitPayloads)
+    }
+    let path = out ?? ReportFileName.of(session)
+    try write(ReportPage.html(report), to: path)
+    print("wrote \(path) (\(report.events.count) of \(report.eventCount) events)")
+  }
+
+  private func writeAll(_ opened: SessionStore, into folder: String) throws(CLIError) {
+    do {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw CLIError("--out: cannot create the folder '\(folder)': \(LineReaderError.systemReason(for: error))")
+    }
+    let summaries = try storeCall { () throws(StoreError) in try opened.sessions() }
+    let progress = ProgressCounter(label: "reporting", unit: "sessions")
+    var entries: [IndexPage.Entry] = []
+    for (index, summary) in summaries.enumerated() {
+      let report = try storeCall { () throws(StoreError) in
+        try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
+      }
+      let file = ReportFileName.of(summary.id)
+      try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))
+      entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
+      progress.update(index + 1)
+    }
+    progress.finish()
+    let index = (folder as NSString).appendingPathComponent("index.html")
+    try write(IndexPage.html(entries), to: index)
+    print("wrote \(entries.count) report\(entries.count == 1 ? "" : "s") and \(index)")
+  }
+
+  private func write(_ html: String, to path: String) throws(CLIError) {
+    do {
+      try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw CLIError("cannot write '\(path)': \(LineReaderError.systemReason(for: error))")
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavReport
+import NavTestSupport
+import Testing
+
+/// The report page from Swift: what it shows, that it fetches nothing, and that text from the
+/// store is escaped.
+@Suite struct ReportPageTests {
+  let folder: URL
+  let store: SessionStore
+  static let base: Int64 = 1_795_000_000_000
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-report-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    store = try SessionStore(path: folder.appendingPathComponent("r.sqlite").path)
+  }
+
+  func append(_ session: String, _ operation: AnyOperation, at offset: Int64, origin: EventOrigin = .app, cause: JSONValue? = nil) throws {
+    var event = AnyEvent(
+      session: try SessionID(session), at: Timestamp(millisecondsSince1970: Self.base + offset), origin: origin, operation: operation)
+    event.cause = cause
+    try store.append(event)
+  }
+
+  /// A session with a push, a sheet over it, a hosted flow, user gestures and causes.
+  func seedSession() throws {
+    try append("s-1", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
+    try append("s-1", .push(.object(["numberDetail": .object(["number": .number(3)])])), at: 1_500, cause: .object(["tapped": .number(3)]))
+    try append("s-1", .presentSheet(.string("settings"), withNavigation: true), at: 4_000, origin: .user)
+    try append("s-1", .push(.string("about"), at: .top), at: 4_600)
+    try append("s-1", .dismiss(), at: 9_000, origin: .user)
+    try append("s-1", .pop(), at: 12_250)
+  }
+
+  func page(_ session: String = "s-1", focus: Int? = nil, omitting: Bool = false) throws -> (SessionReport, String) {
+    let report = try SessionReport.load(try SessionID(session), from: store, focus: focus, omitsPayloads: omitting)
+    return (report, ReportPage.html(report))
+  }
+
+  @Test func everyEventsSeqAndEveryScreenNameAppear() throws {
+    try seedSession()
+    let (report, html) = try page()
+    #expect(report.events.count == 6 && report.isWhole)
+    for seq in 1...6 { #expect(html.contains("data-seq=\"\(seq)\""), "seq \(seq)") }
+    for screen in ["home", "numberDetail", "settings", "about"] { #expect(html.contains(">\(screen)<"), "\(screen)") }
+    #expect(html.contains("verified"))
+    #expect(html.contains(report.headHash) && report.headHash.count == 64)
+  }
+
+  @Test func theTimelinesBarsAddUpToTheSessionsSpan() throws {
+    try seedSession()
+    let (_, html) = try page()
+    let durations = try matches(#"data-ms="(\d+)""#, in: html).compactMap { Int64($0) }
+    #expect(durations.count >= 4)
+    #expect(durations.reduce(0, +) == 12_250)
+    // The sheet is drawn in a lane above the base stack.
+    #expect(html.contains("class=\"bar layer1\""))
+    // The user's gestures are triangles, the app's changes circles.
+    #expect(try matches(#"class="mark (user)""#, in: html).count == 2)
+    #expect(try matches(#"class="mark (app)""#, in: html).count == 4)
+  }
+
+  @Test func nothingInThePageReferencesTheNetwork() throws {
+    try seedSession()
+    let (_, html) = try page()
+    for pattern in [#"(?i)https?:"#, #"(?i)\bsrc\s*="#, #"(?i)@import"#, #"(?i)url\("#, #"(?i)<link\b"#, #"(?i)fetch\("#, #"(?i)XMLHttpRequest"#] {
+      #expect(try matches(pattern, in: html).isEmpty, "\(pattern)")
+    }
+    #expect(try matches(#"<script\b"#, in: html).count == 1, "only the page's own inline script")
+  }
+
+  @Test func textFromTheStoreIsEscaped() throws {
+    let hostile = "<script>alert(1)</script>"
+    try append("x<b>y", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string(hostile))])), at: 0, cause: .string("\"><img onerror=alert(2)>"))
+    try append("x<b>y", .push(.object(["name": .string("<i>n</i>"), "note": .string(hostile)])), at: 10)
+    let (_, html) = try page("x<b>y")
+    #expect(!html.contains(hostile))
+    #expect(!html.contains("<b>y"))
+    #expect(!html.contains("<img"))
+    #expect(!html.contains("<i>n</i>"))
+    #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(try matches(#"<script\b"#, in: html).count == 1)
+  }
+
+  @Test func payloadsAndCausesCanBeLeftOut() throws {
+    try seedSession()
+    let (_, full) = try page()
+    let (_, omitted) = try page(omitting: true)
+    #expect(full.contains("&quot;number&quot;:3") && full.contains("tapped"))
+    #expect(!omitted.contains("&quot;number&quot;") && !omitted.contains("tapped"))
+    #expect(omitted.contains(">numberDetail<"))
+  }
+
+  @Test func aLongSessionShowsAWindowAroundTheChosenSeq() throws {
+    try append("long", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
+    for index in 1..<2_500 {
+      try append("long", index.isMultiple(of: 2) ? .pop() : .push(.string("detail")), at: Int64(index) * 10)
+    }
+    let last = try SessionReport.load(try SessionID("long"), from: store)
+    #expect(last.events.count == SessionReport.windowSize && last.window == 501...2_500 && last.focus == 2_500)
+    let early = try SessionReport.load(try SessionID("long"), from: store, focus: 10)
+    #expect(early.window == 1...2_000 && early.focus == 10)
+    let html = ReportPage.html(early)
+    #expect(html.contains("events 1 to 2000 of 2500"))
+    #expect(throws: StoreError.self) { try SessionReport.load(try SessionID("long"), from: store, focus: 2_501) }
+  }
+
+  @Test func fileNamesAreSafeAndDistinct() throws {
+    let ids = ["s-1", "a/b", "a_b", "../etc", ".hidden", "é 会话", String(repeating: "x", count: 128)]
+    let names = try ids.map { ReportFileName.of(try SessionID($0)) }
+    #expect(Set(names).count == names.count)
+    #expect(names.first == "s-1.html")
+    for name in names {
+      #expect(!name.hasPrefix("."))
+      #expect(name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) })
+      #expect(name.count <= 100)
+    }
+  }
+
+  private func matches(_ pattern: String, in text: String) throws -> [String] {
+    let regex = try NSRegularExpression(pattern: pattern)
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+      let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+      return Range(range, in: text).map { String(text[$0]) } ?? ""
+    }
+  }
+}
