@@ -1,5 +1,6 @@
-/// The page's script, inline: choosing an event (a click, Enter or Space on its row, or the
-/// slider) shows the state after it and its restore plan under the chosen host profile. The
+/// The page's script, inline: choosing an event (a click, Enter or Space on its row, the
+/// slider, or `#seq=N` in the link) shows the state after it and its restore plan under the
+/// chosen host profile. The
 /// states and plans are in the page as templates, so nothing is fetched. Without the script the
 /// page still shows the opening state and plan, and the whole table.
 enum ReportScript {
@@ -47,7 +48,9 @@ enum ReportScript {
           if (event.key === "Enter" || event.key === " ") { event.preventDefault(); show(row.getAttribute("data-seq")); }
         });
       });
-      show(document.body.getAttribute("data-focus"));
+      // A link may choose the event: page.html#seq=5.
+      var chosen = /(?:^#|&)seq=(\\d+)/.exec(window.location.hash);
+      show(chosen ? chosen[1] : document.body.getAttribute("data-focus"));
       document.documentElement.setAttribute("data-script", "ran");
     })();
     """

@@ -22,6 +22,7 @@ enum ReportStyle {
     svg.timeline text { fill: var(--fg); font-size: 12px; }
     svg.timeline .lane { stroke: var(--line); }
     svg.timeline .bar rect { stroke: var(--bg); stroke-width: 1; }
+    svg.timeline.dense .bar rect { stroke: none; }
     svg.timeline .bar-label { fill: #ffffff; font-size: 11px; pointer-events: none; }
     .layer0 rect { fill: var(--l0); } .layer1 rect { fill: var(--l1); } .layer2 rect { fill: var(--l2); }
     .layer3 rect { fill: var(--l3); } .layer4 rect { fill: var(--l4); } .layer5 rect { fill: var(--l5); }

@@ -33,6 +33,9 @@ enum TimelineSVG {
   static let width = 1_000.0
   static let laneHeight = 30.0
   static let left = 110.0
+  /// Past this many events, one mark per event would be a smear: the marks give way to the
+  /// counts, said in the legend, and the bars lose their outlines.
+  static let markedEventsLimit = 400
 
   static func render(_ report: SessionReport) -> String {
     let bars = bars(of: report.events)
@@ -45,7 +48,8 @@ enum TimelineSVG {
     func y(layer: Int) -> Double { 10 + Double(layers - 1 - layer) * laneHeight }
     let marksY = 10 + Double(layers) * laneHeight + 8
     let height = marksY + 34
-    var svg = "<svg class=\"timeline\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
+    let dense = report.events.count > markedEventsLimit
+    var svg = "<svg class=\"timeline\(dense ? " dense" : "")\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
     svg += "<title id=\"timeline-title\">Screens on top over time, \(bars.count) periods, and \(report.events.count) events</title>"
     for layer in 0..<layers {
       let label = layer == 0 ? "base stack" : "presented \(layer)"
@@ -64,7 +68,12 @@ enum TimelineSVG {
       svg += "</g>"
     }
     svg += "<text class=\"lane-label\" x=\"4\" y=\"\(format(marksY + 5))\">events</text>"
-    for event in report.events {
+    if dense {
+      let gestures = report.events.count { $0.origin == .user }
+      svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(marksY + 5))\">\(gestures) user gestures (&#9650;) and "
+        + "\(report.events.count - gestures) app changes (&#9679;): too many to mark; see the table</text>"
+    }
+    for event in report.events where !dense {
       let markX = format(x(event.at))
       switch event.origin {
       case .user:
