@@ -105,6 +105,9 @@ import Testing
     #expect(early.window == 1...2_000 && early.focus == 10)
     let html = ReportPage.html(early)
     #expect(html.contains("events 1 to 2000 of 2500"))
+    // Too many events to mark one by one: the timeline gives their counts.
+    #expect(html.contains(">0 user gestures (&#9650;) and 2000 app changes (&#9679;): too many to mark"))
+    #expect(!html.contains("class=\"mark "))
     #expect(throws: StoreError.self) { try SessionReport.load(try SessionID("long"), from: store, focus: 2_501) }
   }
 
