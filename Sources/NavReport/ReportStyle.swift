@@ -26,7 +26,7 @@ enum ReportStyle {
     svg.timeline .bar-label { fill: #ffffff; font-size: 11px; pointer-events: none; }
     .layer0 rect { fill: var(--l0); } .layer1 rect { fill: var(--l1); } .layer2 rect { fill: var(--l2); }
     .layer3 rect { fill: var(--l3); } .layer4 rect { fill: var(--l4); } .layer5 rect { fill: var(--l5); }
-    .layer1 .bar-label, .layer4 .bar-label { fill: #000000; }
+    svg.timeline .layer1 .bar-label, svg.timeline .layer4 .bar-label { fill: #000000; }
     svg.timeline .mark.user { fill: var(--l5); } svg.timeline .mark.app { fill: var(--muted); }
     .legend { font-size: .85rem; color: var(--muted); margin: .2rem 0 0; }
     .explorer { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }

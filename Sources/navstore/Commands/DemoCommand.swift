@@ -51,6 +51,7 @@ struct DemoCommand: ParsableCommand {
         navstore verify \(db)
         navstore export --table screen-views --format csv \(db)
         navstore export --table transitions --format jsonl \(db)
+        navstore report demo-tabs --out demo-tabs.html \(db)
       """)
   }
 
