@@ -6,10 +6,14 @@ import NavPersistence
 public enum IndexPage {
   /// One session's line.
   public struct Entry: Sendable {
+    /// The session as `sessions` lists it.
     public var summary: SessionSummary
+    /// Whether it verified when its page was made.
     public var verified: Bool
+    /// Its page's file name, relative to the index.
     public var file: String
 
+    /// An entry from its parts.
     public init(summary: SessionSummary, verified: Bool, file: String) {
       self.summary = summary
       self.verified = verified

@@ -1,5 +1,6 @@
 import Crypto
 import NavCore
+import NavPersistence
 
 /// File names for reports, made from session ids: safe on every file system (letters, digits,
 /// `.`, `-` and `_` only, no leading dot, not too long), and distinct for distinct ids (an id
@@ -17,15 +18,8 @@ public enum ReportFileName {
     if safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
     if safe.count > 80 { safe = String(safe.prefix(80)) }
     if safe != id {
-      let digest = SHA256.hash(data: Array(id.utf8)).prefix(4).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-      safe += "-" + digest
+      safe += "-" + HashChain.hex(Array(SHA256.hash(data: Array(id.utf8)).prefix(4)))
     }
     return safe + ".html"
-  }
-}
-
-extension String {
-  func leftPadded(to width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
   }
 }

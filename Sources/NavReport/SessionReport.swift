@@ -12,8 +12,9 @@ public struct SessionReport: Sendable {
   public var session: SessionID
   /// Its number of events, in all.
   public var eventCount: Int
-  /// Its first and last event's times.
+  /// Its first event's time.
   public var firstAt: Timestamp
+  /// Its last event's time.
   public var lastAt: Timestamp
   /// Its last chain value, hex.
   public var headHash: String
@@ -32,8 +33,11 @@ public struct SessionReport: Sendable {
 
   /// One event as the page shows it.
   public struct Event: Sendable {
+    /// The event's seq.
     public var seq: Int
+    /// When it happened.
     public var at: Timestamp
+    /// Whether the user's gesture or the app made it.
     public var origin: EventOrigin
     /// The operation in a few words (`push numberDetail`).
     public var summary: String
