@@ -2,6 +2,14 @@
 /// values alike, so a screen named `<script>alert(1)</script>` shows as those characters and
 /// runs nothing.
 enum HTML {
+  /// The start of a page, through `</head>`: UTF-8, a phone's viewport, the escaped `title`,
+  /// and the reports' inline style.
+  static func documentHead(title: String) -> String {
+    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+      + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      + "<title>\(escape(title))</title><style>\(ReportStyle.css)</style></head>"
+  }
+
   /// The text with `&`, `<`, `>`, `"` and `'` replaced by entities, and control characters
   /// (which a session id or screen name from another machine may hold) shown as `U+XXXX`.
   static func escape(_ text: String) -> String {

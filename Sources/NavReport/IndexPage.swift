@@ -23,9 +23,8 @@ public enum IndexPage {
 
   /// The page's HTML.
   public static func html(_ entries: [Entry]) -> String {
-    var page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-    page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>NavStore sessions</title>"
-    page += "<style>\(ReportStyle.css)</style></head><body><header><h1>NavStore sessions</h1>"
+    var page = HTML.documentHead(title: "NavStore sessions")
+    page += "<body><header><h1>NavStore sessions</h1>"
     page += "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"); each links to its report.</p></header>"
     page += "<main><div class=\"table-wrap\"><table><thead><tr><th>Session</th><th>Events</th><th>First event</th>"
       + "<th>Span</th><th>Depth</th><th>Verification</th></tr></thead><tbody>"

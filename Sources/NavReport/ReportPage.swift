@@ -10,11 +10,9 @@ public enum ReportPage {
 
   /// The page's HTML.
   public static func html(_ report: SessionReport) -> String {
-    let title = "NavStore report: \(HTML.escape(report.session.rawValue))"
-    var page = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-    page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-    page += "<title>\(title)</title><style>\(ReportStyle.css)</style></head>"
-    page += "<body data-focus=\"\(report.focus)\"><header><h1>\(title)</h1>\(facts(report))</header><main>"
+    let title = "NavStore report: \(report.session.rawValue)"
+    var page = HTML.documentHead(title: title)
+    page += "<body data-focus=\"\(report.focus)\"><header><h1>\(HTML.escape(title))</h1>\(facts(report))</header><main>"
     page += "<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline-wrap\">\(TimelineSVG.render(report))</div>"
     page += "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
     page += "Marks: &#9650; the user's gestures, &#9679; the app's own changes.</p></section>"
