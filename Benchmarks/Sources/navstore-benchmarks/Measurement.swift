@@ -4,18 +4,52 @@ import Foundation
 /// faster than the anchor).
 struct Measurement: Encodable {
   var scenario: String
+  /// Our time: the median of the pairs' when the scenario ran in pairs.
   var ours: Double
   var anchorName: String
+  /// The anchor's time, likewise.
   var anchor: Double?
   var unit: String
   var rows: Int
   var note: String
+  /// Each round of an interleaved comparison (empty for a scenario measured once).
+  var pairs: [Pair] = []
 
-  /// Anchor time over ours: the throughput ratio the targets are written in.
-  var ratio: Double? { anchor.map { $0 / ours } }
+  /// A scenario compared in interleaved rounds: times and ratio are the pairs' medians.
+  init(scenario: String, pairs: [Pair], anchorName: String, unit: String = "s", rows: Int, note: String) {
+    self.init(
+      scenario: scenario, ours: median(pairs.map(\.ours)), anchorName: anchorName, anchor: median(pairs.map(\.anchor)), unit: unit,
+      rows: rows, note: note)
+    self.pairs = pairs
+  }
+
+  /// A scenario measured once, or a figure without an anchor.
+  init(scenario: String, ours: Double, anchorName: String, anchor: Double?, unit: String, rows: Int, note: String) {
+    self.scenario = scenario
+    self.ours = ours
+    self.anchorName = anchorName
+    self.anchor = anchor
+    self.unit = unit
+    self.rows = rows
+    self.note = note
+  }
+
+  /// Anchor time over ours, the throughput ratio the targets are written in: the median of the
+  /// pairs' ratios when there are pairs (not the ratio of the median times).
+  var ratio: Double? {
+    if !pairs.isEmpty { return median(pairs.map(\.ratio)) }
+    return anchor.map { $0 / ours }
+  }
+
+  /// The lowest and highest of the pairs' ratios.
+  var ratioRange: ClosedRange<Double>? {
+    let ratios = pairs.map(\.ratio)
+    guard let low = ratios.min(), let high = ratios.max() else { return nil }
+    return low...high
+  }
 
   enum CodingKeys: String, CodingKey {
-    case scenario, ours, anchorName = "anchor_name", anchor, ratio, unit, rows, note
+    case scenario, ours, anchorName = "anchor_name", anchor, ratio, ratioMin = "ratio_min", ratioMax = "ratio_max", unit, rows, note, pairs
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -25,9 +59,12 @@ struct Measurement: Encodable {
     try container.encode(anchorName, forKey: .anchorName)
     try container.encodeIfPresent(anchor, forKey: .anchor)
     try container.encodeIfPresent(ratio, forKey: .ratio)
+    try container.encodeIfPresent(ratioRange?.lowerBound, forKey: .ratioMin)
+    try container.encodeIfPresent(ratioRange?.upperBound, forKey: .ratioMax)
     try container.encode(unit, forKey: .unit)
     try container.encode(rows, forKey: .rows)
     try container.encode(note, forKey: .note)
+    if !pairs.isEmpty { try container.encode(pairs, forKey: .pairs) }
   }
 }
 
@@ -58,13 +95,20 @@ func format(_ value: Double, _ unit: String) -> String {
   }
 }
 
+/// `0.92x (0.89 to 0.94, 5 pairs)`, or `0.92x` for a scenario measured once.
+func ratioText(_ result: Measurement) -> String {
+  guard let ratio = result.ratio else { return "-" }
+  guard let range = result.ratioRange, result.pairs.count > 1 else { return String(format: "%.2fx", ratio) }
+  return String(format: "%.2fx (%.2f to %.2f, %d pairs)", ratio, range.lowerBound, range.upperBound, result.pairs.count)
+}
+
 func printTable(_ results: [Measurement]) {
   let header = ["scenario", "ours", "anchor", "anchor time", "ratio", "rows", "note"]
   var lines = [header]
   for result in results {
     lines.append([
       result.scenario, format(result.ours, result.unit), result.anchorName,
-      result.anchor.map { format($0, result.unit) } ?? "-", result.ratio.map { String(format: "%.2fx", $0) } ?? "-",
+      result.anchor.map { format($0, result.unit) } ?? "-", ratioText(result),
       String(result.rows), result.note,
     ])
   }

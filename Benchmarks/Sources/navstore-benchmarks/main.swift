@@ -17,8 +17,9 @@ if arguments.first == "--child" {
 }
 
 let usage = """
-  usage: navstore-benchmarks [--quick] [--only SCENARIO] [--json FILE]
-    --quick          smaller sizes, for CI
+  usage: navstore-benchmarks [--quick] [--runs N] [--only SCENARIO] [--json FILE]
+    --quick          smaller sizes, for CI (and 3 rounds unless --runs)
+    --runs N         rounds of ours against the anchor, after a warm-up (default 5)
     --only SCENARIO  run one scenario (1 to 9) alone
     --json FILE      where the results go as JSON (default: benchmarks.json)
   """
@@ -43,6 +44,11 @@ while position < arguments.count {
   case "--json":
     guard position + 1 < arguments.count else { refuse("--json needs a file name") }
     position += 2
+  case "--runs":
+    guard position + 1 < arguments.count, let runs = Int(arguments[position + 1]), (1...100).contains(runs) else {
+      refuse("--runs needs a number of rounds from 1 to 100")
+    }
+    position += 2
   default: refuse("unknown argument '\(arguments[position])'")
   }
 }
@@ -50,29 +56,38 @@ while position < arguments.count {
 let quick = arguments.contains("--quick")
 let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? "benchmarks.json"
 let sizes = quick ? Sizes.quick : Sizes.full
+// Rounds of each anchored comparison (1, 2, 4), after a warm-up round.
+let rounds = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? (quick ? 3 : 5)
 // --only N runs scenario N alone (for profiling one thing).
 let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
 func wanted(_ scenario: Int) -> Bool { only.map { $0 == scenario } ?? true }
-print("NavStore benchmarks (\(quick ? "quick" : "full") run, SQLite \(SQLiteLibrary.version))")
+print("NavStore benchmarks (\(quick ? "quick" : "full") run, \(rounds) interleaved rounds after a warm-up, SQLite \(SQLiteLibrary.version))")
 var results: [Measurement] = []
 
 if wanted(1) {
   print("1 append...")
-  results.append(try Scenarios.append(try Workload.make(count: sizes.append)))
+  results.append(try Scenarios.append(try Workload.make(count: sizes.append), rounds: rounds))
 }
 if [2, 3, 4, 6].contains(where: wanted) {
   print("generating \(sizes.importCount) events...")
   let big = try Workload.make(count: sizes.importCount)
   print("2 import...")
-  let (versusRaw, versusGRDB, importedStore) = try Scenarios.bulkImport(big, batch: 10_000)
-  if wanted(2) { results += [versusRaw, versusGRDB] }
+  let importedStore: String
+  if wanted(2) {
+    let (versusRaw, versusGRDB, store) = try Scenarios.bulkImport(big, batch: 10_000, rounds: rounds)
+    results += [versusRaw, versusGRDB]
+    importedStore = store
+  } else {
+    var seconds = 0.0
+    importedStore = try Scenarios.importOurs(big, batch: 10_000, seconds: &seconds)
+  }
   if wanted(3) {
     print("3 rehydrate...")
     results += try Scenarios.rehydrate(storePath: importedStore, session: big.session, at: sizes.rehydrateAt)
   }
   if wanted(4) {
     print("4 export...")
-    results.append(try Scenarios.export(storePath: importedStore, rows: big.events.count))
+    results.append(try Scenarios.export(storePath: importedStore, rows: big.events.count, rounds: rounds))
   }
   if wanted(6) {
     print("6 size and memory...")
