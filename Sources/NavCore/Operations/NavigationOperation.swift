@@ -104,12 +104,16 @@ extension NavigationOperation {
 
   /// Remove the top `count` routes.
   public static func goBack(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
+  /// `goBack` with its count labelled as the wire format names it: `.goBack(count: 2)`.
+  public static func goBack(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
   /// Keep routes `0...index`.
   public static func goBackTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBackTo(index: index), at: path) }
   /// Keep only the root.
   public static func goBackToRoot(at path: CoordinatorPath = .top) -> Self { Self(.goBackToRoot, at: path) }
   /// Remove the top `count` pushes.
   public static func pop(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
+  /// `pop` with its count labelled as the wire format names it: `.pop(count: 5)`.
+  public static func pop(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
   /// Pop down to `index`.
   public static func popTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.popTo(index: index), at: path) }
   /// Pop down to the root.
@@ -120,6 +124,8 @@ extension NavigationOperation {
   }
   /// Dismiss the `count`-th presented route from the top, with everything above it.
   public static func dismiss(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
+  /// `dismiss` with its count labelled as the wire format names it: `.dismiss(count: 2)`.
+  public static func dismiss(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
   /// Dismiss every presented route.
   public static func dismissAll(at path: CoordinatorPath = .top) -> Self { Self(.dismissAll, at: path) }
   /// Replace the stack.

@@ -68,7 +68,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
   /// test says otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
   public init(
     store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil,
-    now: @escaping @Sendable () -> Timestamp = { Timestamp.now() },
+    now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
     onFailure: (@Sendable (RecordingFailure) -> Void)? = nil
   ) {
     self.store = store

@@ -40,6 +40,9 @@ struct AppendCommand: ParsableCommand {
 
   func validate() throws {
     if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
+    if op == "@-", cause == "@-" {
+      throw ValidationError("--op and --cause cannot both read standard input (@-); give one of them as @FILE or inline")
+    }
   }
 
   func run() throws {

@@ -84,7 +84,9 @@ struct VerifyCommand: ParsableCommand {
     }
     progress.finish()
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
-    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)")
+    // An empty store says so, after the summary scripts read.
+    let empty = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""
+    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(empty)")
     let checkpointProblem = try audit.flatMap { note, verifier throws(CLIError) in try self.audit(opened, against: note, key: verifier) }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.reason)")

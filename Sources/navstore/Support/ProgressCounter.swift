@@ -21,7 +21,9 @@ final class ProgressCounter {
     guard now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastDrawn) > 0.1 else { return }
     lastDrawn = now
     shown = true
-    try? FileHandle.standardError.write(contentsOf: Data("\r\(label): \(count) \(unit)\u{1B}[K".utf8))
+    // The unit is given plural ("rows"); one of them is singular.
+    let counted = count == 1 && unit.hasSuffix("s") ? String(unit.dropLast()) : unit
+    try? FileHandle.standardError.write(contentsOf: Data("\r\(label): \(count) \(counted)\u{1B}[K".utf8))
   }
 
   /// Erases the counter, before a line of output or at the end; the next update draws it again.

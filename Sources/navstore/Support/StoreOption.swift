@@ -48,10 +48,12 @@ func sessionArgument(_ text: String) throws -> SessionID {
   }
 }
 
-/// A time argument (`--at`, `--since`), read once by the argument parser.
+/// A time argument (`--at`, `--since`), read once by the argument parser. A plain date
+/// (`2026-11-21`) is that day's midnight, UTC.
 func timeArgument(_ text: String) throws -> Timestamp {
+  let isPlainDate = text.count == 10 && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
   do {
-    return try Timestamp(rfc3339: text)
+    return try Timestamp(rfc3339: isPlainDate ? text + "T00:00:00.000Z" : text)
   } catch {
     throw ValidationError(error.description)
   }
@@ -68,5 +70,5 @@ func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
 
 /// The current time, for events recorded from the command line without `--at`.
 func now() -> Timestamp {
-  Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+  Timestamp.now
 }

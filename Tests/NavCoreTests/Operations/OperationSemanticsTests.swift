@@ -78,4 +78,12 @@ import Testing
     try routes.pop(9_999)
     #expect(routes.count == 2)
   }
+
+  @Test func countsCanBeLabelledAsTheWireFormatNamesThem() throws {
+    #expect(AnyOperation.pop(count: 2) == .pop(2))
+    #expect(AnyOperation.goBack(count: 3, at: [.route(0)]) == .goBack(3, at: [.route(0)]))
+    #expect(AnyOperation.dismiss(count: 2) == .dismiss(2))
+    #expect(try WireFormat.canonicalString(AnyOperation.pop(count: 5)) == #"{"count":5,"op":"pop"}"#)
+    #expect(AnyOperation.pop() == .pop(1))
+  }
 }
