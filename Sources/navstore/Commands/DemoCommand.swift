@@ -47,7 +47,7 @@ struct DemoCommand: ParsableCommand {
         navstore history demo-numbers \(db)
         navstore show demo-tabs \(db)
         navstore show demo-numbers --at 6 \(db)
-        navstore replay demo-onboarding --host navigation-stack \(db)
+        navstore replay demo-onboarding --at 7 --host navigation-stack \(db)
         navstore verify \(db)
         navstore export --table screen-views --format csv \(db)
         navstore export --table transitions --format jsonl \(db)
