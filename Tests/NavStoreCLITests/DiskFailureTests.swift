@@ -13,6 +13,8 @@ import Testing
     let input = folder.appendingPathComponent("in.jsonl").path
     let store = folder.appendingPathComponent("limited.sqlite").path
     try writeOneEventSessions(20_000, to: input)
+    // The store exists before the import (a failed import that created it would remove it).
+    #expect(try NavStoreProcess.run(["init", "--db", store]).status == 0)
 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -32,6 +34,6 @@ import Testing
       "\(stderr)")
     let verify = try NavStoreProcess.run(["verify", "--db", store])
     #expect(verify.status == 0)
-    #expect(verify.stdout == "verified 0 sessions, 0 events: 0 problems\n")
+    #expect(verify.stdout == "verified 0 sessions, 0 events: 0 problems (the store has no sessions yet)\n")
   }
 }

@@ -8,6 +8,7 @@ import Testing
   init() throws {
     folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-newcomer-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    #expect(try NavStoreProcess.run(["demo", "--db", "d.sqlite", "--no-wait"], in: folder).status == 0)
   }
 
   func navstore(_ arguments: String..., stdin: String = "") throws -> NavStoreProcess.Result {
@@ -21,7 +22,6 @@ import Testing
   }
 
   @Test func sinceTakesAPlainDateAsMidnightUTC() throws {
-    #expect(try navstore("demo", "--db", "d.sqlite", "--no-wait").status == 0)
     let byDate = try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21")
     let byTime = try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21T00:00:00.000Z")
     #expect(byDate.status == 0, "\(byDate.stderr)")
@@ -34,5 +34,45 @@ import Testing
     let result = try navstore("verify", "--db", "e.sqlite")
     #expect(result.status == 0)
     #expect(result.stdoutLines == ["verified 0 sessions, 0 events: 0 problems (the store has no sessions yet)"])
+  }
+
+  @Test(arguments: [
+    (["replay", "demo-tabs", "--at", "-1"], "--at must be 1 or more, not -1"),
+    (["replay", "demo-tabs", "--speed", "-1"], "--speed must be from 0.001 to 1000, not -1.0"),
+    (["replay", "demo-tabs", "--delay-ms", "-5"], "--delay-ms must be from 0 to 86400000 (one day), not -5"),
+    (["show", "demo-tabs", "--at", "-2"], "--at must be 1 or more, not -2"),
+    (["history", "demo-tabs", "--from", "-3"], "--from must be 1 or more, not -3"),
+  ])
+  func aNegativeNumberGetsItsRangeNotMissingValue(_ arguments: [String], _ message: String) throws {
+    let result = try NavStoreProcess.run(arguments + ["--db", "d.sqlite"], in: folder)
+    #expect(result.status == 64)
+    #expect(result.stderrLines == ["navstore: \(message)"])
+  }
+
+  @Test func aByteOrderMarkIsReadPastAndABadLineIsNamedOnce() throws {
+    let bom = Data([0xEF, 0xBB, 0xBF])
+    let start = #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}},"origin":"app","session":"s-1"}"#
+    try (bom + Data((start + "\n").utf8)).write(to: folder.appendingPathComponent("bom.jsonl"))
+    let imported = try navstore("import", "bom.jsonl", "--db", "b.sqlite")
+    #expect(imported.status == 0, "\(imported.stderr)")
+    try (bom + Data(#"{"op":"push","screen":"list"}"#.utf8)).write(to: folder.appendingPathComponent("op.json"))
+    #expect(try navstore("append", "s-1", "--op", "@op.json", "--db", "b.sqlite").stdout == "2\n")
+    try Data("{bad\n".utf8).write(to: folder.appendingPathComponent("bad.jsonl"))
+    let bad = try navstore("import", "bad.jsonl", "--db", "new.sqlite")
+    #expect(bad.stderrLines == ["navstore: line 1, column 2: invalid JSON: expected a string key in an object"])
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new.sqlite").path), "a failed import leaves no new store")
+  }
+
+  @Test func initSaysWhatItDid() throws {
+    let created = try navstore("init", "--db", "i.sqlite")
+    #expect(created.stdout == "4\n" && created.stderrLines == ["navstore: created i.sqlite (schema 4)"])
+    let again = try navstore("init", "--db", "i.sqlite")
+    #expect(again.stdout == "4\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 4; nothing to do"])
+  }
+
+  @Test func anUnquotedStringSaysQuotesAreMissing() throws {
+    let result = try navstore("append", "s-1", "--op", #"{"op":"pop"}"#, "--cause", "notjson", "--db", "q.sqlite")
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("a string needs its quotes"))
   }
 }

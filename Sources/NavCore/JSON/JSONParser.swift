@@ -438,7 +438,7 @@ public struct JSONParser {
     guard index + expected.count <= bytes.count,
       bytes[index..<index + expected.count].elementsEqual(expected)
     else {
-      throw error("unexpected text, expected \(literal)")
+      throw error("unexpected text, expected \(literal) (or any JSON value; a string needs its quotes)")
     }
     index += expected.count
   }

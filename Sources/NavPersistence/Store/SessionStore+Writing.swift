@@ -59,11 +59,14 @@ extension SessionStore {
           } catch {
             throw StoreError.unreadableInput(error)
           }
-          guard let line = next else {
+          guard let bytes = next else {
             finished = true
             return
           }
           progress?(reader.lineNumber, reader.bytesRead)
+          // A file saved by some editors begins with a UTF-8 byte order mark: it is not JSON, and
+          // not data either.
+          let line = reader.lineNumber == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
           if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
           let event: AnyEvent
           do throws(WireFormatError) {

@@ -107,7 +107,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .cannotRestore(let session, let seq, let error):
       "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
-      "line \(line): \(error)"
+      Self.describe(line: line, error)
     case .lineFailed(let line, let error):
       "line \(line): \(error)"
     case .unreadableInput(let error):
@@ -155,5 +155,17 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     if error.isBusy { return .busy(error) }
     if error.isIOError { return .diskFailed(path: path, error) }
     return .sqlite(error)
+  }
+}
+
+extension StoreError {
+  /// `line 3: ...`; for JSON that does not parse, `line 3, column 7: invalid JSON: ...` rather
+  /// than naming the line twice (a line of JSON Lines is always the JSON's line 1).
+  fileprivate static func describe(line: Int, _ error: WireFormatError) -> String {
+    let prefix = "invalid JSON at line 1, column "
+    guard error.field.isEmpty, error.message.hasPrefix(prefix) else { return "line \(line): \(error)" }
+    let rest = error.message.dropFirst(prefix.count)
+    guard let colon = rest.firstIndex(of: ":") else { return "line \(line): \(error)" }
+    return "line \(line), column \(rest[..<colon]): invalid JSON\(rest[colon...])"
   }
 }

@@ -35,7 +35,7 @@ struct AppendCommand: ParsableCommand {
   @Option(help: "The app action that caused it (JSON, @FILE or @-), kept for audits.")
   var cause: String?
 
-  @Option(name: .customLong("expect-seq"), help: "Append only if this event becomes this seq (optimistic concurrency).")
+  @Option(name: .customLong("expect-seq"), parsing: .unconditional, help: "Append only if this event becomes this seq (optimistic concurrency).")
   var expectSeq: Int?
 
   func validate() throws {

@@ -19,7 +19,7 @@ struct DemoCommand: ParsableCommand {
         navstore demo --db /tmp/demo.sqlite --no-wait
       """)
 
-  @Option(name: .customLong("db"), help: "The demo store (default: navstore-demo.sqlite).")
+  @Option(name: .customLong("db"), help: "The demo store.")
   var path: String = "navstore-demo.sqlite"
 
   @Flag(help: "Replay without waiting between steps.")

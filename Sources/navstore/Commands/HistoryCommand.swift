@@ -21,10 +21,10 @@ struct HistoryCommand: ParsableCommand {
   @Argument(help: "The session id.", transform: sessionArgument)
   var session: SessionID
 
-  @Option(help: "The first seq to print.")
+  @Option(parsing: .unconditional, help: "The first seq to print.")
   var from: Int = 1
 
-  @Option(help: "The last seq to print (default: the last).")
+  @Option(parsing: .unconditional, help: "The last seq to print (default: the last).")
   var to: Int?
 
   @Flag(help: "Print wire-format JSON Lines with hashes.")

@@ -24,10 +24,10 @@ struct ImportCommand: ParsableCommand {
   @Argument(help: "The file to import, or - for standard input.")
   var file: String
 
-  @Option(help: "Commit every N lines instead of once at the end.")
+  @Option(parsing: .unconditional, help: "Commit every N lines instead of once at the end.")
   var batch: Int?
 
-  @Option(help: "Refuse a line longer than this many bytes (default: 16 MiB).")
+  @Option(parsing: .unconditional, help: "Refuse a line longer than this many bytes (default: 16 MiB).")
   var maxLineBytes: Int = LineReader.defaultMaximumLineLength
 
   func validate() throws {
@@ -49,10 +49,22 @@ struct ImportCommand: ParsableCommand {
       }
       handle = opened
     }
+    let path = store.resolvedPath
+    let existed = FileManager.default.fileExists(atPath: path)
     let opened = try store.open(forWriting: true)
     let progress = ProgressCounter(label: "importing", unit: "lines")
-    let summary = try storeCall { () throws(StoreError) in
-      try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch) { lines, _ in progress.update(lines) }
+    let summary: ImportSummary
+    do {
+      summary = try storeCall { () throws(StoreError) in
+        try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch) { lines, _ in progress.update(lines) }
+      }
+    } catch {
+      progress.finish()
+      // An import that created the store and kept nothing leaves no empty store behind.
+      if !existed, (try? opened.sessions().isEmpty) == true {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      }
+      throw error
     }
     progress.finish()
     print("imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"

@@ -25,12 +25,12 @@ struct ReplayCommand: ParsableCommand {
   @Argument(help: "The session id.", transform: sessionArgument)
   var session: SessionID
 
-  @Option(help: "Replay the state after this event (default: the last).")
+  @Option(parsing: .unconditional, help: "Replay the state after this event (default: the last).")
   var at: Int?
 
   @OptionGroup var planning: PlanningOptions
 
-  @Option(help: "Play faster (2 = twice as fast) or slower (0.5).")
+  @Option(parsing: .unconditional, help: "Play faster (2 = twice as fast) or slower (0.5).")
   var speed: Double = 1
 
   @Flag(help: "Print every step at once, without waiting.")

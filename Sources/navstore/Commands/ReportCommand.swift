@@ -35,7 +35,7 @@ struct ReportCommand: ParsableCommand {
   @Option(help: "The file to write (default: the session id, made safe, .html); with --all, the folder.")
   var out: String?
 
-  @Option(help: "The seq the page opens on (default: the last).")
+  @Option(parsing: .unconditional, help: "The seq the page opens on (default: the last).")
   var at: Int?
 
   @Flag(help: "Leave screens' payloads and causes out (screen names stay).")

@@ -18,7 +18,7 @@ struct ShowCommand: ParsableCommand {
   @Argument(help: "The session id.", transform: sessionArgument)
   var session: SessionID
 
-  @Option(help: "Show the state after this event (default: the last).")
+  @Option(parsing: .unconditional, help: "Show the state after this event (default: the last).")
   var at: Int?
 
   @Flag(help: "Print Coordinator JSON.")

@@ -16,7 +16,7 @@ struct PlanningOptions: ParsableArguments {
   @Option(help: "The host profile: navigation-view (one change per step), navigation-stack (pushes join the previous step), navigation-stack-17 (also every dismissal in one step).")
   var host: HostProfile = .default
 
-  @Option(name: .customLong("delay-ms"), help: "Milliseconds between steps.")
+  @Option(name: .customLong("delay-ms"), parsing: .unconditional, help: "Milliseconds between steps.")
   var delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds
 
   /// One day: a longer delay between two navigation steps is a mistake, and would overflow times.

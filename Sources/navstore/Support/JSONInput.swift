@@ -6,6 +6,12 @@ import NavPersistence
 enum JSONInput {
   /// The text of a JSON argument.
   static func text(of argument: String, option: String) throws(CLIError) -> [UInt8] {
+    let bytes = try rawText(of: argument, option: option)
+    // A file saved by some editors begins with a UTF-8 byte order mark, which is not JSON.
+    return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+  }
+
+  private static func rawText(of argument: String, option: String) throws(CLIError) -> [UInt8] {
     guard argument.hasPrefix("@") else { return Array(argument.utf8) }
     let path = String(argument.dropFirst())
     if path == "-" {
