@@ -75,4 +75,18 @@ import Testing
     #expect(result.status != 0)
     #expect(result.stderr.contains("a string needs its quotes"))
   }
+
+  /// Every line of every command's help fits 80 columns (the usage line, which the argument
+  /// parser writes, aside), so each example can be copied whole from a terminal.
+  @Test(arguments: [
+    "demo", "init", "append", "import", "sessions", "show", "history", "replay", "verify", "export", "plan", "keygen",
+    "checkpoint", "prove", "forget", "prune", "report",
+  ])
+  func helpFitsEightyColumns(_ command: String) throws {
+    let help = try NavStoreProcess.run([command, "--help"], in: folder)
+    #expect(help.status == 0)
+    for line in help.stdoutLines where !line.hasPrefix("USAGE:") {
+      #expect(line.count <= 80, "\(command): \(line)")
+    }
+  }
 }

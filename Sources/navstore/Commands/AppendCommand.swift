@@ -13,8 +13,10 @@ struct AppendCommand: ParsableCommand {
       given inline, as @FILE, or as @- for standard input.
 
       Examples:
-        navstore append s-1 --op '{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}'
-        navstore append s-1 --op '{"op":"push","screen":"numbersList"}' --cause '{"listTapped":{}}'
+        navstore append s-1 --op \\
+          '{"op":"start","state":{"routes":[{"style":"root","screen":"home"}]}}'
+        navstore append s-1 --op '{"op":"push","screen":"numbersList"}' \\
+          --cause '{"listTapped":{}}'
         navstore append s-1 --op '{"op":"goBack"}' --origin user --expect-seq 3
       """)
 

@@ -39,8 +39,10 @@ struct ExportCommand: ParsableCommand {
 
       Examples:
         navstore export --table screen-views --format csv --out views.csv
-        navstore export --table events --format jsonl --session s-1 --since 2026-11-21T00:00:00.000Z
-        navstore export --table events --format csv --omit-payloads --out events-for-analysts.csv
+        navstore export --table events --format jsonl --session s-1 \\
+          --since 2026-11-21T00:00:00.000Z
+        navstore export --table events --format csv --omit-payloads \\
+          --out events-for-analysts.csv
       """)
 
   @OptionGroup var store: StoreOption

@@ -12,8 +12,8 @@ struct PlanCommand: ParsableCommand {
       as @FILE, or as @- for standard input.
 
       Examples:
-        navstore plan --from '{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}' \\
-                      --to @deep-link.json
+        navstore plan --from '{"routes":[{"style":"root","screen":"home"}]}' \\
+          --to @deep-link.json
         navstore plan --from @a.json --to @b.json --host navigation-stack --json
       """
   )
