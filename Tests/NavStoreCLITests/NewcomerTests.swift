@@ -89,4 +89,27 @@ import Testing
       #expect(line.count <= 80, "\(command): \(line)")
     }
   }
+
+  /// A seq conflict says what is wrong: behind the next seq, someone got there first; ahead of
+  /// it, events are missing; into a new session, the history must begin at 1.
+  @Test func aSeqConflictSaysWhatIsActuallyWrong() throws {
+    let ahead = try navstore("append", "demo-tabs", "--op", #"{"op":"pop"}"#, "--expect-seq", "20", "--db", "d.sqlite")
+    #expect(ahead.stderrLines == ["navstore: session 'demo-tabs': the event was to be seq 20, but the next seq is 13 (seqs 13 to 19 are missing before it: import the events in order, from seq 13)"])
+    let history = try navstore("history", "demo-tabs", "--json", "--db", "d.sqlite").stdoutLines
+    try history.suffix(3).joined(separator: "\n").write(to: folder.appendingPathComponent("tail.jsonl"), atomically: true, encoding: .utf8)
+    let fromThree = try navstore("import", "tail.jsonl", "--db", "fresh.sqlite")
+    #expect(fromThree.stderrLines == ["navstore: line 1: session 'demo-tabs': the event was to be seq 10, but the next seq is 1 (the session has no events yet: its history must begin at seq 1)"])
+  }
+
+  @Test func aSecondImportOfLinesWithoutSeqsSaysWhy() throws {
+    let lines = [
+      #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}},"session":"q"}"#,
+      #"{"at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"a"},"session":"q"}"#,
+    ].joined(separator: "\n")
+    try lines.write(to: folder.appendingPathComponent("noseq.jsonl"), atomically: true, encoding: .utf8)
+    #expect(try navstore("import", "noseq.jsonl", "--db", "q.sqlite").status == 0)
+    let again = try navstore("import", "noseq.jsonl", "--db", "q.sqlite")
+    #expect(again.status != 0 && again.stderrLines.count == 1)
+    #expect(again.stderr.contains("a line without a seq is appended after the session's events, so importing a file again appends it again"))
+  }
 }

@@ -50,7 +50,7 @@ import Testing
       #expect(results.filter { $0.status == 0 }.count == 1, "round \(round): \(results.map(\.stderr))")
       for loser in results where loser.status != 0 {
         #expect(
-          loser.stderrLines == ["navstore: session 's': the event was to be seq \(seq), but the next seq is \(seq + 1) (another writer appended first; re-read the session and retry)"],
+          loser.stderrLines == ["navstore: session 's': the event was to be seq \(seq), but the next seq is \(seq + 1) (seq \(seq) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"],
           "round \(round)")
       }
     }

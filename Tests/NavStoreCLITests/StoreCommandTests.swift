@@ -121,7 +121,7 @@ import Testing
     (["show", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["show", "s-1", "--at", "9"], "navstore: session 's-1' has events up to seq 4; there is no seq 9"),
     (["append", "s-1", "--op", #"{"op":"pop"}"#], "navstore: session 's-1', seq 5: pop at the top coordinator rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"),
-    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"], "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (another writer appended first; re-read the session and retry)"),
+    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"], "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (seq 3 is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"),
     (["append", "s-1", "--op", #"{"op":"goBack""#], "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"),
     (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
     (["append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "robot"], "navstore: The value 'robot' is invalid for '--origin <origin>'. Please provide one of 'app' and 'user'."),

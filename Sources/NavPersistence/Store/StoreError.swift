@@ -97,7 +97,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .rejected(let session, let seq, let error):
       "session '\(session)', seq \(seq): \(error)"
     case .conflict(let session, let expected, let actual):
-      "session '\(session)': the event was to be seq \(expected), but the next seq is \(actual) (another writer appended first; re-read the session and retry)"
+      Self.describeConflict(session: session, expected: expected, actual: actual)
     case .cannotRecord(let session, let reason):
       "session '\(session)': cannot record the change: \(reason)"
     case .hashMismatch(let session, let seq, let claimed, let computed):
@@ -108,6 +108,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
       Self.describe(line: line, error)
+    case .lineFailed(let line, .rejected(_, _, let rejection)) where rejection.reason == .alreadyStarted:
+      // Only a line without a seq can start a session that has events (one with a seq is a
+      // duplicate or a conflict): the file was most likely imported before.
+      "line \(line): \(error(ofLine: self)) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` write them, are skipped when already stored)"
     case .lineFailed(let line, let error):
       "line \(line): \(error)"
     case .unreadableInput(let error):
@@ -167,5 +171,30 @@ extension StoreError {
     let rest = error.message.dropFirst(prefix.count)
     guard let colon = rest.firstIndex(of: ":") else { return "line \(line): \(error)" }
     return "line \(line), column \(rest[..<colon]): invalid JSON\(rest[colon...])"
+  }
+}
+
+extension StoreError {
+  /// A seq conflict in the words of what happened. Behind the session's next seq, another
+  /// writer got there first (or the event is of another history); ahead of it, events are
+  /// missing in between, which no retry mends.
+  fileprivate static func describeConflict(session: SessionID, expected: Int, actual: Int) -> String {
+    let was = "session '\(session)': the event was to be seq \(expected), but the next seq is \(actual)"
+    if expected < actual {
+      return was + " (seq \(expected) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
+    }
+    if actual == 1 {
+      return was + " (the session has no events yet: its history must begin at seq 1)"
+    }
+    let missing = expected - 1 == actual ? "seq \(actual) is" : "seqs \(actual) to \(expected - 1) are"
+    return was + " (\(missing) missing before it: import the events in order, from seq \(actual))"
+  }
+}
+
+extension StoreError {
+  /// The failure inside `lineFailed`.
+  fileprivate func error(ofLine failure: StoreError) -> StoreError {
+    if case .lineFailed(_, let inner) = failure { return inner }
+    return failure
   }
 }

@@ -11,8 +11,9 @@ struct ImportCommand: ParsableCommand {
       All lines are one transaction unless --batch N. A bad line stops the import, names its \
       line number, and keeps nothing of its transaction; so does a line longer than \
       --max-line-bytes, refused as soon as that many bytes arrive without a newline. Events \
-      already stored with the same content are skipped, so importing a file twice is harmless; \
-      the events export imports as it is.
+      with a seq that are already stored with the same content are skipped, so importing a \
+      file twice is harmless when its lines carry seqs (history --json and the events export \
+      write them); a line without a seq is appended after the session's events.
 
       Examples:
         navstore import device-42.jsonl
