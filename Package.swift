@@ -69,6 +69,10 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    .testTarget(
+      name: "ReadmeTests",
+      dependencies: ["NavCore", "NavPersistence", .product(name: "Clocks", package: "swift-clocks")]
+    ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),
   ],
