@@ -179,3 +179,35 @@ import Testing
     return (0...(haystack.count - needle.count)).contains { start in Array(haystack[start..<start + needle.count]) == needle }
   }
 }
+
+/// Issue 18's API gaps: a typed event appends as it is, and states print as trees.
+@Suite struct TypedAPITests {
+  enum Screen: Codable, Hashable, Sendable { case home, numbersList, numberDetail(number: Int) }
+
+  @Test func aTypedEventAppendsAndReadsBack() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-typed-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try SessionStore(path: folder.appendingPathComponent("t.sqlite").path)
+    let id = try SessionID("typed")
+    let start = NavigationEvent<Screen>(
+      session: id, at: Timestamp.now, operation: .start(.stack([.root(.home, withNavigation: true)])))
+    try store.append(start)
+    try store.append(NavigationEvent<Screen>(session: id, at: Timestamp.now, operation: .presentSheet(.numberDetail(number: 3))))
+    let restored = try store.restore(id, as: Screen.self)
+    #expect(restored.state == .stack([.root(.home, withNavigation: true), .sheet(.numberDetail(number: 3))]))
+  }
+
+  @Test func aStatePrintsAsTheTreeTheCLIShows() {
+    let state: Coordinator<Screen> = .stack([
+      .root(.home, withNavigation: true), .sheet(.numbersList, withNavigation: true), .push(.numberDetail(number: 3)),
+    ])
+    #expect("\(state)" == """
+      stack
+        [0] root, navigation   home
+        [1] sheet, navigation  numbersList
+        [2] push               numberDetail
+      """)
+    #expect("\(Route<Screen>.sheet(.numbersList, withNavigation: true))" == "sheet, navigation  numbersList")
+  }
+}

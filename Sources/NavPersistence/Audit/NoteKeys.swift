@@ -40,7 +40,9 @@ public struct NoteSigner: Sendable {
     }
     let name = String(fields[2])
     try NoteKeyName.check(name)
-    guard let bytes = Data(base64Encoded: String(fields[4])), bytes.count == 33, bytes.first == NoteKeyName.ed25519 else {
+    guard let bytes = Data(base64Encoded: String(fields[4])), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
+      bytes.base64EncodedString() == fields[4]
+    else {
       throw .malformedKey("the signing key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }
     guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst()) else {
@@ -93,7 +95,7 @@ public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
     let name = String(fields[0])
     try NoteKeyName.check(name)
     guard let bytes = Data(base64Encoded: String(fields[2])), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
-      (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes.dropFirst())) != nil
+      bytes.base64EncodedString() == fields[2], (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes.dropFirst())) != nil
     else {
       throw .malformedKey("the verifier key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }

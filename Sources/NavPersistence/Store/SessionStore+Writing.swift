@@ -8,6 +8,20 @@ extension SessionStore {
     try write { engine throws(StoreError) in try engine.append(event) }
   }
 
+  /// Appends one event of an app's own screen type: its screens go through their `Codable`
+  /// conformance into the wire format's JSON, as the store keeps them.
+  @discardableResult
+  public func append<Screen: NavigationScreen>(_ event: NavigationEvent<Screen>) throws(StoreError) -> AppendOutcome {
+    if let untyped = event as? AnyEvent { return try append(untyped) }
+    let stored: AnyEvent
+    do {
+      stored = try WireFormat.decode(AnyEvent.self, from: try WireFormat.tree(of: event))
+    } catch {
+      throw StoreError.unencodable(error)
+    }
+    return try append(stored)
+  }
+
   /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
   /// the events as stored and which of them were already stored (see `BatchOutcome`).
   @discardableResult

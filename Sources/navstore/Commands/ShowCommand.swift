@@ -36,7 +36,7 @@ struct ShowCommand: ParsableCommand {
       print(try WireFormat.canonicalString(state))
     } else {
       print("session \(session) after seq \(seq)")
-      print(TreeText.render(state))
+      print(state.description)
     }
   }
 }

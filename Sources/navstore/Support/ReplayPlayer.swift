@@ -22,7 +22,7 @@ struct ReplayPlayer {
       let pace = speed.map { $0 == 1 ? "" : " at \($0)x speed" } ?? ", without waiting"
       print("Replaying \(session) after seq \(seq) under \(host): \(steps.count) step\(steps.count == 1 ? "" : "s"), \(delayMilliseconds) ms apart\(pace)")
       print("launch state:")
-      print(TreeText.render(launch).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+      print(launch.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
     }
     Interruption.install()
     let started = Date()

@@ -102,3 +102,20 @@ import Testing
     #expect(throws: NoteError.self) { try NoteSigner(name: "a\u{2003}b") }
   }
 }
+
+extension SignedNoteTests {
+  /// A signature's base64 has one spelling: the last character's unused bits changed (which a
+  /// lenient decoder reads as the same bytes) is refused. Found by `StoreProofProperties`.
+  @Test func aSignatureInNonCanonicalBase64IsRefused() throws {
+    let line = try #require(Self.goNote.split(separator: "\n").last)
+    let encoded = try #require(line.split(separator: " ").last)
+    // "...AnAM=": the last significant character before the padding carries unused bits.
+    let last = encoded.index(encoded.endIndex, offsetBy: -2)
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+    let value = try #require(alphabet.firstIndex(of: encoded[last]))
+    let twin = String(encoded[..<last]) + String(alphabet[value ^ 1]) + String(encoded[encoded.index(after: last)...])
+    #expect(Data(base64Encoded: twin) == Data(base64Encoded: String(encoded)), "the twin decodes to the same bytes")
+    let note = Self.goNote.replacingOccurrences(of: String(encoded), with: twin)
+    #expect(throws: NoteError.self) { try SignedNote(parsing: note) }
+  }
+}
