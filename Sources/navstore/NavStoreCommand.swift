@@ -43,7 +43,7 @@ struct NavStoreCommand: ParsableCommand {
       if status == .success { exit(withError: error) }
       let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
       try? FileHandle.standardError.write(contentsOf: Data("navstore: \(message)\n".utf8))
-      Foundation.exit(status.rawValue)
+      Foundation.exit((error as? CLIError)?.exitStatus ?? status.rawValue)
     }
   }
 }

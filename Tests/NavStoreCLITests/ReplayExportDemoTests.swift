@@ -70,7 +70,10 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 20)
   }
 
-  @Test func ctrlCStopsAReplayCleanly() throws {
+  /// Ctrl-C (SIGINT) and SIGTERM stop a replay with one line and the shell's status for the
+  /// signal: 130 and 143.
+  @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+  func aSignalStopsAReplayCleanly(_ signal: Int32, _ status: Int32) throws {
     try seed()
     let process = Process()
     process.executableURL = NavStoreProcess.binary
@@ -83,12 +86,12 @@ import Testing
     let started = Date()
     try process.run()
     usleep(500_000)
-    process.interrupt()
+    kill(process.processIdentifier, signal)
     process.waitUntilExit()
-    #expect(Date().timeIntervalSince(started) < 3, "the replay ran on after Ctrl-C")
+    #expect(Date().timeIntervalSince(started) < 3, "the replay ran on after the signal")
     let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(process.terminationStatus != 0)
+    #expect(process.terminationReason == .exit && process.terminationStatus == status)
     #expect(stderr == "navstore: replay interrupted before step 2 of 5\n")
     #expect(stdout.hasSuffix("step 1 at 0 ms\n  + push numberDetail\n"))
   }

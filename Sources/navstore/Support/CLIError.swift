@@ -4,8 +4,12 @@
 /// terminal: what was wrong and, where it helps, what to do.
 struct CLIError: Error, CustomStringConvertible {
   let description: String
+  /// The exit status, when not 1: 128 plus the signal's number for a command a signal
+  /// stopped (130 for Ctrl-C, 143 for SIGTERM), as shells report it.
+  let exitStatus: Int32
 
-  init(_ description: String) {
+  init(_ description: String, exitStatus: Int32 = 1) {
     self.description = description
+    self.exitStatus = exitStatus
   }
 }

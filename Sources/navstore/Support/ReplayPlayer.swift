@@ -33,7 +33,7 @@ struct ReplayPlayer {
         let elapsed = Date().timeIntervalSince(started) * 1000
         let wait = min(max(0, (due - elapsed).rounded(.up)), Double(Int32.max))
         guard Interruption.sleep(milliseconds: Int(wait)) else {
-          throw CLIError("replay interrupted before step \(step.step) of \(steps.count)")
+          throw CLIError("replay interrupted before step \(step.step) of \(steps.count)", exitStatus: Interruption.exitStatus)
         }
       }
       if json {
