@@ -112,4 +112,16 @@ import Testing
     #expect(again.status != 0 && again.stderrLines.count == 1)
     #expect(again.stderr.contains("a line without a seq is appended after the session's events, so importing a file again appends it again"))
   }
+
+  /// A screen name with a control character keeps the output's lines: it is printed escaped.
+  @Test func controlCharactersInScreenNamesArePrintedEscaped() throws {
+    let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
+    #expect(try navstore("append", "c-1", "--op", start, "--db", "c.sqlite").status == 0)
+    #expect(try navstore("append", "c-1", "--op", #"{"op":"push","screen":"line\nbreak\u001b[31m"}"#, "--db", "c.sqlite").status == 0)
+    let history = try navstore("history", "c-1", "--db", "c.sqlite")
+    #expect(history.stdoutLines.count == 2)
+    #expect(history.stdoutLines.last?.hasSuffix(#"→ line\nbreak\u{1B}[31m"#) == true, "\(history.stdout)")
+    let show = try navstore("show", "c-1", "--db", "c.sqlite")
+    #expect(show.stdoutLines.last == #"  [1] push              line\nbreak\u{1B}[31m"#, "\(show.stdout)")
+  }
 }

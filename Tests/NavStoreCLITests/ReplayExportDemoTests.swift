@@ -39,7 +39,7 @@ import Testing
       "step 1 at 0 ms", "  + push numberDetail",
       "step 2 at 650 ms", "  + push a,b",
       "step 3 at 1300 ms", #"  + push say "hi""#,
-      "step 4 at 1950 ms", "  + push line", "break",
+      "step 4 at 1950 ms", #"  + push line\nbreak"#,
     ])
   }
 

@@ -20,7 +20,7 @@ extension Coordinator: CustomStringConvertible {
       let width = routes.map { $0.styleText.count }.max() ?? 0
       for (index, route) in routes.enumerated() {
         let label = route.styleText
-        lines.append(indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  " + route.screenName)
+        lines.append(indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  " + ScreenName.printable(route.screenName))
         if let child = route.child {
           render(child, indent: indent + "      ", into: &lines)
         }
@@ -38,11 +38,11 @@ extension Coordinator: CustomStringConvertible {
 /// One route in a line: `sheet, navigation  numbersList`, and what it hosts.
 extension Route: CustomStringConvertible {
   public var description: String {
-    styleText + "  " + screenName + (child.map { ", hosting \($0.shapeSummary)" } ?? "")
+    styleText + "  " + ScreenName.printable(screenName) + (child.map { ", hosting \($0.shapeSummary)" } ?? "")
   }
 
-  /// `push`, or `sheet, navigation`: the style as the tree prints it.
-  var styleText: String {
+  /// `push`, or `sheet, navigation`: the style as the tree prints it (and `replay`).
+  public var styleText: String {
     style.withNavigation ? "\(style.name), navigation" : style.name
   }
 }

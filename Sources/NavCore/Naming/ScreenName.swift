@@ -8,6 +8,28 @@ public enum ScreenName {
   /// The name used when the rule finds nothing.
   public static let unknown = "?"
 
+  /// `text` safe for one line of a terminal: control characters (a newline in a screen name
+  /// or session id from another machine) written as escapes (`\n`, `\t`, `\u{1B}`), so
+  /// output keeps its lines and its terminal state.
+  public static func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    var printable = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": printable += "\\n"
+      case "\t": printable += "\\t"
+      case "\r": printable += "\\r"
+      default:
+        if scalar.properties.generalCategory == .control {
+          printable += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        } else {
+          printable.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return printable
+  }
+
   /// The name of an untyped screen.
   public static func of(_ screen: JSONValue) -> String {
     switch screen {

@@ -43,7 +43,7 @@ struct HistoryCommand: ParsableCommand {
           print(try WireFormat.canonicalString(event))
         } else {
           let screen = state.visibleScreen?.name ?? ScreenName.unknown
-          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(event.operation.summary)  → \(screen)")
+          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(ScreenName.printable(screen))")
         }
       }
     }

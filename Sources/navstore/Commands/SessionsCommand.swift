@@ -36,7 +36,7 @@ struct SessionsCommand: ParsableCommand {
     var count = 0
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
-        idWidth = max(idWidth, session.id.rawValue.count)
+        idWidth = max(idWidth, ScreenName.printable(session.id.rawValue).count)
         count += 1
       }
     }
@@ -50,7 +50,7 @@ struct SessionsCommand: ParsableCommand {
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
         print(
-          pad(session.id.rawValue, idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
+          pad(ScreenName.printable(session.id.rawValue), idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
             + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
             + padLeft(String(session.depth), 5) + "  " + (session.restoredFrom?.description ?? "-"))
       }

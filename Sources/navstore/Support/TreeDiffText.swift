@@ -44,17 +44,18 @@ enum TreeDiffText {
     return changes.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
   }
 
-  /// "  (in route 0 > tab 1)" for a place inside a child, nothing at the top.
+  /// " in [route 0, tab 1]" for a place inside a child, nothing at the top: the path as
+  /// `history` and `plan` write it.
   private static func context(_ place: [Step]) -> String {
-    place.count > 1 ? "  (in " + place.dropLast().map(\.description).joined(separator: " > ") + ")" : ""
+    place.count > 1 ? " in [" + place.dropLast().map(\.description).joined(separator: ", ") + "]" : ""
   }
 
   private static func flatten(_ coordinator: AnyCoordinator, at place: [Step], into entries: inout [[Step]: Entry]) {
     switch coordinator {
     case .stack(let routes):
       for (index, route) in routes.enumerated() {
-        let label = route.style.withNavigation ? "\(route.style.name) (navigation)" : route.style.name
-        entries[place + [.route(index)]] = Entry(label: label, screen: route.screenName)
+        // Styles as `show` prints them (`sheet, navigation`).
+        entries[place + [.route(index)]] = Entry(label: route.styleText, screen: ScreenName.printable(route.screenName))
         if let child = route.child { flatten(child, at: place + [.route(index)], into: &entries) }
       }
     case .tabs(let tabs, let selected):
