@@ -36,7 +36,7 @@ import Testing
       "Replaying s after seq 5 under navigation-view: 5 steps, 650 ms apart, without waiting",
       "launch state:", "  stack", "    [0] root, navigation  home",
       "step 0 at 0 ms: no change",
-      "step 1 at 0 ms", "  + push numberDetail",
+      "step 1 at 0 ms", "  + push numberDetail(number: 1)",
       "step 2 at 650 ms", "  + push a,b",
       "step 3 at 1300 ms", #"  + push say "hi""#,
       "step 4 at 1950 ms", #"  + push line\nbreak"#,
@@ -93,7 +93,7 @@ import Testing
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationReason == .exit && process.terminationStatus == status)
     #expect(stderr == "navstore: replay interrupted before step 2 of 5\n")
-    #expect(stdout.hasSuffix("step 1 at 0 ms\n  + push numberDetail\n"))
+    #expect(stdout.hasSuffix("step 1 at 0 ms\n  + push numberDetail(number: 1)\n"))
   }
 
   @Test(arguments: ["events", "sessions", "screen-views", "transitions"])

@@ -206,7 +206,7 @@ import Testing
       stack
         [0] root, navigation   home
         [1] sheet, navigation  numbersList
-        [2] push               numberDetail
+        [2] push               numberDetail(number: 3)
       """)
     #expect("\(Route<Screen>.sheet(.numbersList, withNavigation: true))" == "sheet, navigation  numbersList")
   }

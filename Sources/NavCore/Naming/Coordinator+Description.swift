@@ -20,7 +20,7 @@ extension Coordinator: CustomStringConvertible {
       let width = routes.map { $0.styleText.count }.max() ?? 0
       for (index, route) in routes.enumerated() {
         let label = route.styleText
-        lines.append(indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  " + ScreenName.printable(route.screenName))
+        lines.append(indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  " + ScreenName.compact(route.screen))
         if let child = route.child {
           render(child, indent: indent + "      ", into: &lines)
         }
@@ -38,7 +38,7 @@ extension Coordinator: CustomStringConvertible {
 /// One route in a line: `sheet, navigation  numbersList`, and what it hosts.
 extension Route: CustomStringConvertible {
   public var description: String {
-    styleText + "  " + ScreenName.printable(screenName) + (child.map { ", hosting \($0.shapeSummary)" } ?? "")
+    styleText + "  " + ScreenName.compact(screen) + (child.map { ", hosting \($0.shapeSummary)" } ?? "")
   }
 
   /// `push`, or `sheet, navigation`: the style as the tree prints it (and `replay`).

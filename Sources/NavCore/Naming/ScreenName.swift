@@ -52,6 +52,39 @@ public enum ScreenName {
     return name ?? type ?? unknown
   }
 
+  /// A screen as a person reads it in a terminal: its name, and what it carries in a Swift-like
+  /// form, `numberDetail(number: 3)`, shortened past `width` characters. Screens that carry
+  /// nothing print as their name. Control characters are escaped (`printable`).
+  public static func compact(_ screen: JSONValue, width: Int = 60) -> String {
+    let text: String
+    switch screen {
+    case .string(let name):
+      text = name
+    case .object(let members) where members.count == 1:
+      let (name, payload) = (members.keys.first ?? unknown, members.values.first ?? .null)
+      if case .object(let fields) = payload {
+        text = fields.isEmpty ? name : name + "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \(value($0.value))" }.joined(separator: ", ") + ")"
+      } else {
+        text = name + "(" + value(payload) + ")"
+      }
+    default:
+      text = of(screen) + " " + screen.canonicalString
+    }
+    let printed = printable(text)
+    return printed.count > width ? String(printed.prefix(max(1, width - 1))) + "…" : printed
+  }
+
+  /// A typed screen in the compact form, through the JSON it encodes to.
+  public static func compact<Screen: Encodable>(_ screen: Screen, width: Int = 60) -> String {
+    guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }
+    return compact(tree, width: width)
+  }
+
+  /// A payload's value: strings quoted, everything else as its JSON.
+  private static func value(_ value: JSONValue) -> String {
+    value.canonicalString
+  }
+
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).
   public static func of<Screen: Encodable>(_ screen: Screen) -> String {
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }

@@ -42,10 +42,20 @@ struct HistoryCommand: ParsableCommand {
         if json {
           print(try WireFormat.canonicalString(event))
         } else {
-          let screen = state.visibleScreen?.name ?? ScreenName.unknown
-          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(ScreenName.printable(screen))")
+          let screen = Self.visibleScreen(of: state)
+          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(screen)")
         }
       }
     }
+  }
+
+  /// The screen on top, in its compact form (`numberDetail(number: 3)`), so screens of one
+  /// name but different payloads read apart.
+  private static func visibleScreen(of state: AnyCoordinator) -> String {
+    guard let visible = state.visibleScreen else { return ScreenName.unknown }
+    guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator), routes.indices.contains(visible.index) else {
+      return ScreenName.printable(visible.name)
+    }
+    return ScreenName.compact(routes[visible.index].screen)
   }
 }

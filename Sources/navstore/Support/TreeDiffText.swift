@@ -55,7 +55,7 @@ enum TreeDiffText {
     case .stack(let routes):
       for (index, route) in routes.enumerated() {
         // Styles as `show` prints them (`sheet, navigation`).
-        entries[place + [.route(index)]] = Entry(label: route.styleText, screen: ScreenName.printable(route.screenName))
+        entries[place + [.route(index)]] = Entry(label: route.styleText, screen: ScreenName.compact(route.screen))
         if let child = route.child { flatten(child, at: place + [.route(index)], into: &entries) }
       }
     case .tabs(let tabs, let selected):
