@@ -124,4 +124,18 @@ import Testing
     let show = try navstore("show", "c-1", "--db", "c.sqlite")
     #expect(show.stdoutLines.last == #"  [1] push              line\nbreak\u{1B}[31m"#, "\(show.stdout)")
   }
+
+  /// Wide characters take two columns: the sessions table stays aligned.
+  @Test func wideCharactersKeepTheSessionsTableAligned() throws {
+    let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
+    for id in ["会话-1", "s-2"] {
+      #expect(try navstore("append", id, "--op", start, "--at", "2026-11-21T10:00:00.000Z", "--db", "w.sqlite").status == 0)
+    }
+    let lines = try navstore("sessions", "--db", "w.sqlite").stdoutLines
+    #expect(lines.count == 3)
+    // The events column ends at the same terminal column on every line: "会话" is 4 columns,
+    // so "会话-1" gets 3 spaces fewer than "s-2" (ids in SQLite's byte order).
+    #expect(lines[1].hasPrefix("s-2           1  "), "\(lines)")
+    #expect(lines[2].hasPrefix("会话-1        1  "), "\(lines)")
+  }
 }

@@ -36,7 +36,7 @@ struct SessionsCommand: ParsableCommand {
     var count = 0
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
-        idWidth = max(idWidth, ScreenName.printable(session.id.rawValue).count)
+        idWidth = max(idWidth, TerminalWidth.of(ScreenName.printable(session.id.rawValue)))
         count += 1
       }
     }
@@ -44,7 +44,7 @@ struct SessionsCommand: ParsableCommand {
       print("no sessions yet (add one with 'navstore append' or 'navstore import')")
       return
     }
-    func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+    func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
     func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
     print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH  RESTORED FROM")
     try storeCall { () throws(StoreError) in
