@@ -32,7 +32,7 @@ public enum IndexPage {
       let summary = entry.summary
       var span = ""
       if let first = summary.firstAt, let last = summary.lastAt {
-        span = TimelineSVG.duration(last.millisecondsSince1970 - first.millisecondsSince1970)
+        span = TimelineSVG.duration(last.millisecondsSince1970.subtractingReportingOverflow(first.millisecondsSince1970).partialValue)
       }
       page += "<tr><td><a href=\"\(HTML.escape(entry.file))\">\(HTML.escape(summary.id.rawValue))</a></td>"
       page += "<td>\(summary.eventCount)</td><td>\(summary.firstAt?.rfc3339 ?? "")</td><td>\(span)</td><td>\(summary.depth)</td>"

@@ -1,3 +1,4 @@
+import Foundation
 import NavCore
 import NavPersistence
 
@@ -25,7 +26,8 @@ public enum ReportPage {
   }
 
   private static func facts(_ report: SessionReport) -> String {
-    let span = report.lastAt.millisecondsSince1970 - report.firstAt.millisecondsSince1970
+    // Times are read as stored; a damaged store's could be far apart enough to overflow.
+    let span = report.lastAt.millisecondsSince1970.subtractingReportingOverflow(report.firstAt.millisecondsSince1970).partialValue
     var facts = "<dl class=\"facts\">"
     facts += "<dt>Session</dt><dd>\(HTML.escape(report.session.rawValue))</dd>"
     facts += "<dt>First event</dt><dd>\(report.firstAt.rfc3339)</dd><dt>Last event</dt><dd>\(report.lastAt.rfc3339)</dd>"
@@ -43,10 +45,17 @@ public enum ReportPage {
     }
     if !report.isWhole {
       facts += "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "
-        + "run <code>navstore report \(HTML.escape(report.session.rawValue)) --at SEQ</code> for others</dd>"
+        + "run <code>navstore report \(HTML.escape(shellQuoted(report.session.rawValue))) --at SEQ</code> for others</dd>"
     }
     if report.omitsPayloads { facts += "<dt>Payloads</dt><dd>left out (screens by name only, no causes)</dd>" }
     return facts + "</dl>"
+  }
+
+  /// A session id as a shell word: single-quoted unless it is plain, so a command pasted from
+  /// the page runs nothing the id holds.
+  private static func shellQuoted(_ id: String) -> String {
+    let plain = id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+    return plain ? id : "'" + id.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   private static func explorer(_ report: SessionReport) -> String {

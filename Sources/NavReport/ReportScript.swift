@@ -50,7 +50,8 @@ enum ReportScript {
       });
       // A link may choose the event: page.html#seq=5.
       var chosen = /(?:^#|&)seq=(\\d+)/.exec(window.location.hash);
-      show(chosen ? chosen[1] : document.body.getAttribute("data-focus"));
+      var seq = chosen ? String(parseInt(chosen[1], 10)) : null;
+      show(seq && bySeq[seq] ? seq : document.body.getAttribute("data-focus"));
       document.documentElement.setAttribute("data-script", "ran");
     })();
     """

@@ -65,7 +65,7 @@ public struct SessionReport: Sendable {
     guard let start = first.first, let end = last.last else { throw StoreError.unknownSession(session) }
     let chosen = min(max(1, focus ?? count), count)
     if let focus, focus > count { throw StoreError.seqBeyondHistory(session: session, seq: focus, last: count) }
-    let size = max(1, windowSize)
+    let size = min(max(1, windowSize), count)
     let lower = max(1, min(chosen - size / 2, count - size + 1))
     let upper = min(count, lower + size - 1)
     var events: [Event] = []

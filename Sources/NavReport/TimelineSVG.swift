@@ -12,7 +12,7 @@ enum TimelineSVG {
     var firstSeq: Int
     var start: Timestamp
     var end: Timestamp
-    var milliseconds: Int64 { end.millisecondsSince1970 - start.millisecondsSince1970 }
+    var milliseconds: Int64 { end.millisecondsSince1970.subtractingReportingOverflow(start.millisecondsSince1970).partialValue }
   }
 
   /// The bars of the events shown: consecutive events that leave the same screen on top, in the
@@ -83,7 +83,7 @@ enum TimelineSVG {
       }
     }
     svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
-    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(Int64(span)))</text>"
+    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(Int64(exactly: span.rounded()) ?? Int64.max))</text>"
     return svg + "</svg>"
   }
 

@@ -123,6 +123,14 @@ import Testing
     }
   }
 
+  @Test func indexIsReservedAndNamesThatWouldCollideGetACounter() throws {
+    #expect(ReportFileName.of(try SessionID("index")) != "index.html")
+    var taken: Set<String> = ["index.html"]
+    let names = try ["Demo", "demo", "a_b", "a b"].map { ReportFileName.unique(try SessionID($0), taken: &taken) }
+    #expect(Set(names.map { $0.lowercased() }).count == 4, "\(names)")
+    #expect(names[0] == "Demo.html" && names[1] == "demo-2.html")
+  }
+
   private func matches(_ pattern: String, in text: String) throws -> [String] {
     let regex = try NSRegularExpression(pattern: pattern)
     return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in

@@ -8,19 +8,26 @@ public enum ScreenName {
   /// The name used when the rule finds nothing.
   public static let unknown = "?"
 
-  /// `text` safe for one line of a terminal: control characters (a newline in a screen name
-  /// or session id from another machine) written as escapes (`\n`, `\t`, `\u{1B}`), so
-  /// output keeps its lines and its terminal state.
+  /// `text` safe for one line of a terminal: control and format characters (a newline in a
+  /// screen name from another machine, a right-to-left override) written as escapes (`\n`,
+  /// `\t`, `\u{1B}`, `\u{202E}`), and a backslash as `\\`, so output keeps its lines, its
+  /// terminal state and its reading order.
   public static func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+      // Format characters include the bidirectional overrides that make text display as
+      // something else; a backslash is escaped so an escape cannot be faked.
+      scalar == "\\" || [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+    }
+    guard text.unicodeScalars.contains(where: needsEscape) else { return text }
     var printable = ""
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\n": printable += "\\n"
       case "\t": printable += "\\t"
       case "\r": printable += "\\r"
+      case "\\": printable += "\\\\"
       default:
-        if scalar.properties.generalCategory == .control {
+        if needsEscape(scalar) {
           printable += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         } else {
           printable.unicodeScalars.append(scalar)

@@ -61,14 +61,24 @@ struct ImportCommand: ParsableCommand {
       }
     } catch {
       progress.finish()
-      // An import that created the store and kept nothing leaves no empty store behind.
-      if !existed, (try? opened.sessions().isEmpty) == true {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-      }
+      if !existed { Self.removeIfEmpty(path) }
       throw error
     }
     progress.finish()
     print("imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
       + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
+  }
+
+  /// Removes a store this import created and kept nothing in, so a failed import leaves no
+  /// empty store behind. Only under an exclusive lock on an empty store: another process that
+  /// is writing to it (or has written) keeps it. A process that opened the new file but has
+  /// not begun to write in it yet is the one case this cannot see.
+  private static func removeIfEmpty(_ path: String) {
+    guard let connection = try? SQLiteConnection(path: path, mode: .readWrite(create: false), busyTimeoutMilliseconds: 0) else { return }
+    guard (try? connection.execute("BEGIN EXCLUSIVE")) != nil else { return }
+    defer { try? connection.execute("ROLLBACK") }
+    let rows = (try? connection.integer("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events)")) ?? nil
+    guard rows == 0 else { return }
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }
 }

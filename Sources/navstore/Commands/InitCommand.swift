@@ -23,7 +23,7 @@ struct InitCommand: ParsableCommand {
     // What it did, for people, on stderr; the version, for scripts, on stdout.
     let did: String
     switch before {
-    case nil: did = "created \(path) (schema \(version))"
+    case nil, 0?: did = "created \(path) (schema \(version))"
     case version?: did = "\(path) is already at schema \(version); nothing to do"
     case let old?: did = "migrated \(path) from schema \(old) to \(version)"
     }

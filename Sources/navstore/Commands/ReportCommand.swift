@@ -73,11 +73,12 @@ struct ReportCommand: ParsableCommand {
     let summaries = try storeCall { () throws(StoreError) in try opened.sessions() }
     let progress = ProgressCounter(label: "reporting", unit: "sessions")
     var entries: [IndexPage.Entry] = []
+    var taken: Set<String> = ["index.html"]
     for (index, summary) in summaries.enumerated() {
       let report = try storeCall { () throws(StoreError) in
         try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
       }
-      let file = ReportFileName.of(summary.id)
+      let file = ReportFileName.unique(summary.id, taken: &taken)
       try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))
       entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
       progress.update(index + 1)

@@ -24,7 +24,9 @@ struct ReplayPlayer {
       print("launch state:")
       print(launch.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
     }
-    Interruption.install()
+    // Signals are caught only while the replay waits between steps, where it checks for them;
+    // without waiting (--no-wait) they keep their default, which stops the process at once.
+    if speed != nil { Interruption.install() }
     let started = Date()
     var previous = launch
     for step in steps {
