@@ -6,10 +6,8 @@ import NavPersistence
 enum AuditFiles {
   /// A text file's contents.
   static func text(_ path: String, option: String) throws(CLIError) -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw CLIError("\(option): cannot read the file '\(path)' (does it exist and is it readable?)")
-    }
-    guard let text = String(data: data, encoding: .utf8) else { throw CLIError("\(option): '\(path)' is not UTF-8 text") }
+    let bytes = try JSONInput.fileBytes(path, option: option)
+    guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(option): '\(path)' is not UTF-8 text") }
     return text
   }
 

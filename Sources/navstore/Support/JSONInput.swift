@@ -21,6 +21,11 @@ enum JSONInput {
         throw CLIError("\(option): cannot read standard input (\(LineReaderError.systemReason(for: error)))")
       }
     }
+    return try fileBytes(path, option: option)
+  }
+
+  /// A file's bytes, or an error naming the option and the file.
+  static func fileBytes(_ path: String, option: String) throws(CLIError) -> [UInt8] {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw CLIError("\(option): cannot read the file '\(path)' (does it exist and is it readable?)")
     }
