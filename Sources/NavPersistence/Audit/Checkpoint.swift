@@ -43,7 +43,7 @@ public struct Checkpoint: Sendable, Hashable {
     }
     guard lines[0].hasPrefix("navstore/") else { throw .malformed("the origin line does not name a NavStore store: \"\(lines[0])\"") }
     guard let sessions = Self.decimal(lines[1]) else { throw .malformed("the session count is not a number: \"\(lines[1])\"") }
-    guard let root = Data(base64Encoded: String(lines[2])), root.count == 32, root.base64EncodedString() == lines[2] else {
+    guard let root = NoteKeyName.canonicalBase64(lines[2]), root.count == 32 else {
       throw .malformed("the root hash is not base64 of 32 bytes: \"\(lines[2])\"")
     }
     guard lines[3].hasPrefix("events "), let events = Self.decimal(lines[3].dropFirst(7)) else {

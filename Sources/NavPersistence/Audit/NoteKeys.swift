@@ -40,9 +40,7 @@ public struct NoteSigner: Sendable {
     }
     let name = String(fields[2])
     try NoteKeyName.check(name)
-    guard let bytes = Data(base64Encoded: String(fields[4])), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
-      bytes.base64EncodedString() == fields[4]
-    else {
+    guard let bytes = NoteKeyName.canonicalBase64(fields[4]), bytes.count == 33, bytes.first == NoteKeyName.ed25519 else {
       throw .malformedKey("the signing key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }
     guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst()) else {
@@ -94,8 +92,8 @@ public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
     }
     let name = String(fields[0])
     try NoteKeyName.check(name)
-    guard let bytes = Data(base64Encoded: String(fields[2])), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
-      bytes.base64EncodedString() == fields[2], (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes.dropFirst())) != nil
+    guard let bytes = NoteKeyName.canonicalBase64(fields[2]), bytes.count == 33, bytes.first == NoteKeyName.ed25519,
+      (try? Curve25519.Signing.PublicKey(rawRepresentation: bytes.dropFirst())) != nil
     else {
       throw .malformedKey("the verifier key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }
@@ -138,6 +136,13 @@ enum NoteKeyName {
     guard !name.isEmpty, allowed else {
       throw .malformedKey("a key name must be non-empty, without spaces, control characters or '+' (got \"\(name)\")")
     }
+  }
+
+  /// Bytes from base64 written the one canonical way: a decoder that ignores the last
+  /// character's unused bits would let one key or signature be written several ways.
+  static func canonicalBase64(_ text: Substring) -> Data? {
+    guard let bytes = Data(base64Encoded: String(text)), bytes.base64EncodedString() == text else { return nil }
+    return bytes
   }
 
   /// The key hash as eight lowercase hex digits.

@@ -98,9 +98,7 @@ public struct SignedNote: Sendable, Hashable {
     }
     let name = String(parts[1])
     try NoteKeyName.check(name)
-    // Canonical base64 only: a decoder that ignores the last character's unused bits would let
-    // one signature be written several ways.
-    guard let bytes = Data(base64Encoded: String(parts[2])), bytes.count >= 5, bytes.base64EncodedString() == parts[2] else {
+    guard let bytes = NoteKeyName.canonicalBase64(parts[2]), bytes.count >= 5 else {
       throw .malformedNote("the signature by '\(name)' is not base64 of a key hash and a signature")
     }
     guard bytes.count == 4 + 64 else { return nil }
