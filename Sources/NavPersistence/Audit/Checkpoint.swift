@@ -89,10 +89,12 @@ public struct CheckpointEntry: Sendable, Hashable {
 
   /// The leaf's data: the RFC 8785 text of `{"hash": "<hex>", "seq": <seq>, "session": "<id>"}`,
   /// so that anyone can rebuild it with a JSON library and SHA-256.
-  public var leafData: [UInt8] {
-    JSONValue.object([
-      "hash": .string(HashChain.hex(hash)), "seq": .number(Double(seq)), "session": .string(session.rawValue),
-    ]).canonicalBytes
+  public var leafData: [UInt8] { json.canonicalBytes }
+
+  /// `{"hash": "<hex>", "seq": <seq>, "session": "<id>"}`: the leaf's data, and the entry in a
+  /// proof.
+  var json: JSONValue {
+    .object(["hash": .string(HashChain.hex(hash)), "seq": .number(Double(seq)), "session": .string(session.rawValue)])
   }
 
   /// The leaf's hash in the tree.

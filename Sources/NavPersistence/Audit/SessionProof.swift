@@ -35,9 +35,7 @@ public struct SessionProof: Sendable, Hashable {
   public var json: String {
     JSONValue.object([
       "checkpoint": .string(note.serialized),
-      "entry": .object([
-        "hash": .string(HashChain.hex(entry.hash)), "seq": .number(Double(entry.seq)), "session": .string(entry.session.rawValue),
-      ]),
+      "entry": entry.json,
       "index": .number(Double(index)),
       "path": .array(path.map { .string(HashChain.hex($0)) }),
       "size": .number(Double(size)),
