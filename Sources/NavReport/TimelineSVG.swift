@@ -90,15 +90,14 @@ enum TimelineSVG {
   static func duration(_ milliseconds: Int64) -> String {
     if milliseconds < 1_000 { return "\(milliseconds) ms" }
     let seconds = Double(milliseconds) / 1_000
-    if seconds < 120 { return String(format1(seconds)) + " s" }
+    if seconds < 120 { return format(seconds) + " s" }
     let minutes = seconds / 60
-    if minutes < 120 { return String(format1(minutes)) + " min" }
-    return String(format1(minutes / 60)) + " h"
+    if minutes < 120 { return format(minutes) + " min" }
+    return format(minutes / 60) + " h"
   }
 
-  private static func format(_ value: Double) -> String { format1(value) }
-
-  private static func format1(_ value: Double) -> String {
+  /// A number to one decimal, without a trailing `.0`.
+  private static func format(_ value: Double) -> String {
     let tenths = (value * 10).rounded()
     let whole = Int(tenths / 10)
     let fraction = Int(abs(tenths).truncatingRemainder(dividingBy: 10))

@@ -70,9 +70,9 @@ public enum ScreenName {
     case .object(let members) where members.count == 1:
       let (name, payload) = (members.keys.first ?? unknown, members.values.first ?? .null)
       if case .object(let fields) = payload {
-        text = fields.isEmpty ? name : name + "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \(value($0.value))" }.joined(separator: ", ") + ")"
+        text = fields.isEmpty ? name : name + "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.canonicalString)" }.joined(separator: ", ") + ")"
       } else {
-        text = name + "(" + value(payload) + ")"
+        text = name + "(" + payload.canonicalString + ")"
       }
     default:
       text = of(screen) + " " + screen.canonicalString
@@ -85,11 +85,6 @@ public enum ScreenName {
   public static func compact<Screen: Encodable>(_ screen: Screen, width: Int = 60) -> String {
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }
     return compact(tree, width: width)
-  }
-
-  /// A payload's value: strings quoted, everything else as its JSON.
-  private static func value(_ value: JSONValue) -> String {
-    value.canonicalString
   }
 
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).

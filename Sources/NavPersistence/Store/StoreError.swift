@@ -108,10 +108,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
       Self.describe(line: line, error)
-    case .lineFailed(let line, .rejected(_, _, let rejection)) where rejection.reason == .alreadyStarted:
+    case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
       // Only a line without a seq can start a session that has events (one with a seq is a
       // duplicate or a conflict): the file was most likely imported before.
-      "line \(line): \(error(ofLine: self)) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` write them, are skipped when already stored)"
+      "line \(line): \(failure) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` write them, are skipped when already stored)"
     case .lineFailed(let line, let error):
       "line \(line): \(error)"
     case .unreadableInput(let error):
@@ -192,9 +192,9 @@ extension StoreError {
 }
 
 extension StoreError {
-  /// The failure inside `lineFailed`.
-  fileprivate func error(ofLine failure: StoreError) -> StoreError {
-    if case .lineFailed(_, let inner) = failure { return inner }
-    return failure
+  /// A `start` refused because its session has already started.
+  fileprivate var isAlreadyStartedRejection: Bool {
+    if case .rejected(_, _, let rejection) = self { return rejection.reason == .alreadyStarted }
+    return false
   }
 }
