@@ -60,8 +60,11 @@ extension StoreEngine {
   }
 
   /// The store's record of `checkpoint`, once it is known to be this store's and to give the
-  /// signed root: its id, for `forEachRecordedEntry`.
-  func recordedCheckpoint(_ checkpoint: Checkpoint) throws(StoreError) -> Int64 {
+  /// signed root: its id, for `forEachRecordedEntry`. `each` sees every leaf on the way, for a
+  /// caller that can use them before the root is known to hold (a proof finding its entry).
+  func recordedCheckpoint(
+    _ checkpoint: Checkpoint, each: (CheckpointEntry, Int) -> Void = { _, _ in }
+  ) throws(StoreError) -> Int64 {
     let origin = Checkpoint.origin(ofStore: try storeIdentity())
     guard checkpoint.origin == origin else {
       throw StoreError.checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
@@ -76,6 +79,7 @@ extension StoreEngine {
     try forEachRecordedEntry(of: id) { entry, position throws(StoreError) in
       guard position == tree.count else { throw StoreError.checkpoint(.recordAltered(root: root)) }
       tree.append(entry.leafHash)
+      each(entry, position)
     }
     guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else {
       throw StoreError.checkpoint(.recordAltered(root: root))
