@@ -25,6 +25,11 @@ package final class SQLiteStatement {
     sqlite3_finalize(handle)
   }
 
+  /// The failure `code` just returned on this statement, with SQLite's message.
+  func error(_ code: Int32) -> SQLiteError {
+    SQLiteError.last(on: connection, code: code, sql: sql)
+  }
+
   /// Clears the previous run: bindings and position.
   package func reset() {
     sqlite3_reset(handle)

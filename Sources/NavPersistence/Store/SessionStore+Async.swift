@@ -134,10 +134,3 @@ extension SessionStore {
     }
   }
 }
-
-/// A value handed from the calling task to the store's queue, which alone uses it from then on
-/// (the caller gave it up through `sending`).
-private struct UncheckedTransfer<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

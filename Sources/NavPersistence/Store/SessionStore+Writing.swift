@@ -24,20 +24,32 @@ extension SessionStore {
 
   /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
   /// the events as stored and which of them were already stored (see `BatchOutcome`).
+  ///
+  /// A batch of `AppendPipeline.chunkSize` events or more is prepared on a second thread
+  /// (applied, encoded, hashed) while this one stores the events before them.
   @discardableResult
   public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try write { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
-      for (index, event) in events.enumerated() {
-        do throws(StoreError) {
-          let appended = try engine.append(event)
-          outcome.events.append(appended.event)
-          if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(index) }
-        } catch {
-          throw error.isStorageFailure ? error : StoreError.lineFailed(line: index + 1, error)
-        }
+      func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
+        let stored = try engine.append(entry)
+        outcome.events.append(stored.event)
+        if stored.wasAlreadyStored { outcome.alreadyStoredPositions.append(entry.position - 1) }
       }
+      guard events.count >= AppendPipeline.chunkSize else {
+        for (index, event) in events.enumerated() {
+          try store(AppendPipeline.Entry(prepared: nil, event: event, position: index + 1))
+        }
+        return outcome
+      }
+      let pipeline = appendPipeline()
+      defer { pipeline.stop() }
+      for (index, event) in events.enumerated() {
+        try pipeline.submit(event, position: index + 1, write: store)
+        while let ready = pipeline.next(waiting: false) { try store(ready) }
+      }
+      try pipeline.drain(write: store)
       return outcome
     }
   }
@@ -47,9 +59,12 @@ extension SessionStore {
   /// All lines are one transaction, or one per `batchSize` lines. The first bad line (not an
   /// event, refused by the store, or longer than the reader's limit) stops the import with an
   /// error naming it, and rolls back its transaction: batches committed before it stay.
-  /// `progress` is called after each line with the line count and the bytes read. Memory stays
-  /// flat whatever the number of lines or sessions; reads of the store go on meanwhile and see
-  /// the batches committed so far.
+  /// `progress` is called after each line is read, with the line count and the bytes read.
+  /// Memory stays flat whatever the number of lines or sessions; reads of the store go on
+  /// meanwhile and see the batches committed so far.
+  ///
+  /// Lines are read and decoded on the calling thread, and prepared on a second one (applied,
+  /// encoded, hashed) while the calling thread stores the lines before them.
   @discardableResult
   public func importJSONLines(
     from source: some JSONLinesSource, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
@@ -58,24 +73,42 @@ extension SessionStore {
     var summary = ImportSummary()
     var finished = false
     var first = true
+    let pipeline = appendPipeline()
+    defer { pipeline.stop() }
     while !finished {
       try write { engine throws(StoreError) in
         if first {
           try engine.beginImportCount()
           first = false
         }
-        var inBatch = 0
         var lastSession: SessionID?
+        func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
+          let stored = try engine.append(entry)
+          if stored.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
+          // Consecutive events of one session (the usual order) are counted once without a lookup.
+          let session = entry.event.session
+          if session != lastSession {
+            do throws(StoreError) {
+              if try engine.isFirstInImport(session) { summary.sessions += 1 }
+            } catch {
+              throw error.isStorageFailure ? error : StoreError.lineFailed(line: entry.position, error)
+            }
+          }
+          lastSession = session
+        }
+        var inBatch = 0
         while batchSize.map({ inBatch < $0 }) ?? true {
           let next: ArraySlice<UInt8>?
           do throws(LineReaderError) {
             next = try reader.nextLine()
           } catch {
+            // A line before this one may have been refused: that is the import's first error.
+            try pipeline.drain(write: store)
             throw StoreError.unreadableInput(error)
           }
           guard let bytes = next else {
             finished = true
-            return
+            break
           }
           progress?(reader.lineNumber, reader.bytesRead)
           // A file saved by some editors begins with a UTF-8 byte order mark: it is not JSON, and
@@ -86,23 +119,31 @@ extension SessionStore {
           do throws(WireFormatError) {
             event = try WireFormat.decode(AnyEvent.self, from: line)
           } catch {
+            try pipeline.drain(write: store)
             throw StoreError.invalidLine(line: reader.lineNumber, error)
           }
-          do throws(StoreError) {
-            let outcome = try engine.append(event)
-            if outcome.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
-            // Consecutive events of one session (the usual order) are counted once without a lookup.
-            if event.session != lastSession, try engine.isFirstInImport(event.session) { summary.sessions += 1 }
-            lastSession = event.session
-          } catch {
-            throw error.isStorageFailure ? error : StoreError.lineFailed(line: reader.lineNumber, error)
-          }
+          try pipeline.submit(event, position: reader.lineNumber, write: store)
+          while let ready = pipeline.next(waiting: false) { try store(ready) }
           inBatch += 1
         }
+        try pipeline.drain(write: store)
       }
       summary.transactions += 1
     }
     return summary
+  }
+
+  /// A pipeline preparing events for this store's writer, reading heads it has not seen on a
+  /// reader of the store's file (an in-memory store has none: such events go to the writer).
+  private func appendPipeline() -> AppendPipeline {
+    let readers = readers
+    return AppendPipeline(snapshotInterval: options.snapshotInterval, headCapacity: options.headCacheCapacity) { session in
+      guard let readers else { return nil }
+      let head = try? readers.withEngine { engine throws(StoreError) in
+        try engine.read { () throws(StoreError) in try engine.head(of: session) }
+      }
+      return head.flatMap { $0 }.map { EventPreparer.Expected(seq: $0.seq, hash: $0.hash, state: $0.state) }
+    }
   }
 
   /// Records an app action from the states before and after it: appends the operations `diff`

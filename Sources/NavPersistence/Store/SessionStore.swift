@@ -27,7 +27,7 @@ public final class SessionStore: Sendable {
   private let writer: WriterLock?
   /// `nil` for an in-memory database, which other connections cannot see: reads then go
   /// through the writer.
-  private let readers: ReaderPool?
+  let readers: ReaderPool?
 
   /// Opens (and for writers, creates and migrates) the store at `path`.
   public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {

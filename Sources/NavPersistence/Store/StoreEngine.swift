@@ -22,7 +22,7 @@ final class StoreEngine {
 
   /// The statements every append runs, fetched once: finding a statement by its SQL hashes
   /// the whole text, four times per event.
-  private struct AppendStatements {
+  struct AppendStatements {
     let insertSession: SQLiteStatement
     let insertEvent: SQLiteStatement
     let updateSession: SQLiteStatement
@@ -32,10 +32,12 @@ final class StoreEngine {
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
-  private var heads: HeadCache
+  var heads: HeadCache
   private var appendStatements: AppendStatements?
+  /// The row of the session the last prepared event was written to (see `appendPrepared`).
+  var lastPreparedRow: (session: SessionID, row: SessionRow, transaction: UInt64)?
   /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
-  private var transaction: UInt64 = 0
+  private(set) var transaction: UInt64 = 0
   private var transactionsBegun: UInt64 = 0
   /// The write transaction in which the store was seen to have no tombstones (0: not seen):
   /// a new session then needs no lookup of its id among the forgotten ones.
@@ -105,7 +107,7 @@ final class StoreEngine {
     return try connection.immediateTransaction(body, classify: { StoreError.from($0, path: path) })
   }
 
-  private func statementsForAppending() throws(StoreError) -> AppendStatements {
+  func statementsForAppending() throws(StoreError) -> AppendStatements {
     if let appendStatements { return appendStatements }
     let statements = AppendStatements(
       insertSession: try prepare(
@@ -251,6 +253,7 @@ final class StoreEngine {
 
   func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
     let session = event.session
+    lastPreparedRow = nil
     let row: SessionRow?
     if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
     let count = row?.count ?? 0
@@ -283,76 +286,37 @@ final class StoreEngine {
     // Should a write fail, the cache simply has no head for the session and rehydrates.
     let previousHash = count == 0 ? HashChain.genesis : try head(of: session, row: row)?.hash ?? HashChain.genesis
     var running = count == 0 ? nil : heads.remove(session)?.state
-    let state: AnyCoordinator
+    let prepared: PreparedEvent
     do {
-      state = try event.operation.apply(toSession: &running)
+      prepared = try PreparedEvent.prepare(
+        event, afterSeq: count, hash: previousHash, state: &running, snapshotInterval: options.snapshotInterval)
     } catch {
-      if let running {
+      if case .rejected = error, let running {
         heads.insert(Head(seq: count, hash: previousHash, state: running, transaction: transaction), for: session)
       }
-      throw StoreError.rejected(session: session, seq: next, error)
+      throw error
     }
-    running = nil
-    var stored = event
-    stored.seq = next
-    stored.hash = nil
-    // One encoding serves both the hash and the stored operation text.
-    let eventBytes: [UInt8]
-    let operationBytes: [UInt8]
-    do {
-      (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
-    } catch {
-      throw StoreError.unencodable(error)  // a time past 9999, an integer a double cannot hold
+    try writeRows(of: prepared, insertingSession: row == nil)
+    guard let state = running else {
+      throw StoreError.unreadableHistory(session: session, seq: next, reason: "the operation left no state")
     }
-    let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: previousHash)
-    let hashText = HashChain.hex(hash)
-    if let claimed = event.hash, claimed != hashText {
-      throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
-    }
-    stored.hash = hashText
-
-    let at = event.at.millisecondsSince1970
-    let statements = try statementsForAppending()
-    if row == nil {
-      let link = event.operation.restoredFrom
-      try execute(statements.insertSession, [
-        .text(session.rawValue), link.map { .text($0.session.rawValue) } ?? .null, link.map { .int($0.seq) } ?? .null,
-      ])
-    }
-    try execute(statements.insertEvent, [
-      .text(session.rawValue), .int(next), .integer(at), .text(event.origin.rawValue),
-      .utf8Text(operationBytes), .optionalText(event.cause?.canonicalString),
-      .blob(hash),
-    ])
-    try execute(statements.updateSession, [
-      .int(next), .integer(at), .integer(at), .blob(hash), .int(state.visibleDepth), .text(session.rawValue),
-    ])
-    if next % options.snapshotInterval == 0 {
-      let snapshot: [UInt8]
-      do {
-        snapshot = try WireFormat.canonicalBytes(state)
-      } catch {
-        throw StoreError.unencodable(error)
-      }
-      try execute(statements.insertSnapshot, [.text(session.rawValue), .int(next), .utf8Text(snapshot)])
-    }
-    heads.insert(Head(seq: next, hash: hash, state: state, transaction: transaction), for: session)
-    return AppendOutcome(event: stored, state: state, wasAlreadyStored: false)
+    heads.insert(Head(seq: next, hash: prepared.hash, state: state, transaction: transaction), for: session)
+    return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)
   }
 
-  /// The session's row as this transaction left it, when its head is cached from this very
-  /// transaction: the writer holds the lock, so nobody else changed it, and a batch reads each
-  /// session's row once instead of once per event.
   /// Whether any session was ever forgotten, asked once per write transaction (nearly every
   /// store has no tombstones, and an import begins thousands of sessions in one transaction).
-  private func mayBeForgotten() throws(StoreError) -> Bool {
+  func mayBeForgotten() throws(StoreError) -> Bool {
     if transaction != 0, noTombstonesIn == transaction { return false }
     let any = try sql { () throws(SQLiteError) in try connection.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") } == 1
     if !any, transaction != 0 { noTombstonesIn = transaction }
     return any
   }
 
-  private func rowWrittenInThisTransaction(_ session: SessionID) -> SessionRow? {
+  /// The session's row as this transaction left it, when its head is cached from this very
+  /// transaction: the writer holds the lock, so nobody else changed it, and a batch reads each
+  /// session's row once instead of once per event.
+  func rowWrittenInThisTransaction(_ session: SessionID) -> SessionRow? {
     guard transaction != 0, let head = heads.peek(session), head.transaction == transaction else { return nil }
     return SessionRow(count: head.seq, headHash: head.hash)
   }

@@ -1,0 +1,74 @@
+import NavCore
+
+/// An event made ready to store: applied, written in the wire format, hashed into its
+/// session's chain, with the snapshot its seq calls for. What remains is SQLite's work.
+///
+/// It was prepared on the assumption that the session's head was `previousSeq` and
+/// `previousHash`; the writer stores it only when the session's row still says so (the hash
+/// chain binds the whole history, so an equal head hash means an equal state).
+struct PreparedEvent: Sendable {
+  /// The event as stored: its seq and hash set.
+  var event: AnyEvent
+  /// The session's seq before this event (0 for a new session).
+  var previousSeq: Int
+  /// The chain value before this event (`HashChain.genesis` for a new session).
+  var previousHash: [UInt8]
+  /// The chain value after this event.
+  var hash: [UInt8]
+  /// The stored operation: its RFC 8785 text.
+  var operationBytes: [UInt8]
+  /// The visible depth of the state after this event, for the session row.
+  var depth: Int
+  /// The state after this event in the wire format, when its seq is a snapshot's.
+  var snapshot: [UInt8]?
+
+  /// The event's seq.
+  var seq: Int { previousSeq + 1 }
+
+  /// Prepares `event` as the session's next after `previousSeq` and `previousHash`, editing
+  /// `running` (the state after `previousSeq`, `nil` for a new session) in place: it is the
+  /// new state when this returns, and unchanged when the operation is refused. Throws what an
+  /// append throws for the event itself: `.rejected`, `.unencodable`, `.hashMismatch`.
+  /// `previousSeq` must be below `Int.max`.
+  static func prepare(
+    _ event: AnyEvent, afterSeq previousSeq: Int, hash previousHash: [UInt8], state running: inout AnyCoordinator?,
+    snapshotInterval: Int
+  ) throws(StoreError) -> PreparedEvent {
+    let session = event.session
+    let next = previousSeq + 1
+    let state: AnyCoordinator
+    do {
+      state = try event.operation.apply(toSession: &running)
+    } catch {
+      throw StoreError.rejected(session: session, seq: next, error)
+    }
+    var stored = event
+    stored.seq = next
+    stored.hash = nil
+    // One encoding serves both the hash and the stored operation text.
+    let eventBytes: [UInt8]
+    let operationBytes: [UInt8]
+    do {
+      (eventBytes, operationBytes) = try WireFormat.canonicalEncoding(of: stored)
+    } catch {
+      throw StoreError.unencodable(error)  // a time past 9999, an integer a double cannot hold
+    }
+    let hash = HashChain.hash(ofCanonicalBytes: eventBytes, after: previousHash)
+    let hashText = HashChain.hex(hash)
+    if let claimed = event.hash, claimed != hashText {
+      throw StoreError.hashMismatch(session: session, seq: next, claimed: claimed, computed: hashText)
+    }
+    stored.hash = hashText
+    var snapshot: [UInt8]?
+    if next % snapshotInterval == 0 {
+      do {
+        snapshot = try WireFormat.canonicalBytes(state)
+      } catch {
+        throw StoreError.unencodable(error)
+      }
+    }
+    return PreparedEvent(
+      event: stored, previousSeq: previousSeq, previousHash: previousHash, hash: hash, operationBytes: operationBytes,
+      depth: state.visibleDepth, snapshot: snapshot)
+  }
+}
