@@ -63,11 +63,13 @@ final class AppendPipeline {
     stop()
   }
 
-  /// Hands an event to the preparing thread (in chunks). May first wait for, and return
-  /// through `write`, entries to make room: the writer stores them as it would from `next`.
+  /// Hands an event to the preparing thread (in chunks). When a chunk goes, the entries back by
+  /// then are stored through `write` (waiting for some first when too many chunks are out).
   func submit(_ event: AnyEvent, position: Int, write: (Entry) throws(StoreError) -> Void) throws(StoreError) {
     outgoing.append((event, position))
-    if outgoing.count == Self.chunkSize { try flush(write: write) }
+    guard outgoing.count == Self.chunkSize else { return }
+    try flush(write: write)
+    while let ready = next(waiting: false) { try write(ready) }
   }
 
   /// Sends the events submitted since the last chunk, making room first.
@@ -85,7 +87,7 @@ final class AppendPipeline {
 
   /// The next entry in submission order; with `waiting: false`, only when one is ready.
   /// `nil` when none is out (or the thread has stopped).
-  func next(waiting: Bool) -> Entry? {
+  private func next(waiting: Bool) -> Entry? {
     if incomingPosition == incoming.count {
       guard chunksOut > 0 else { return nil }
       guard let chunk = waiting ? fromPreparer.receive() : fromPreparer.receiveIfReady() else { return nil }

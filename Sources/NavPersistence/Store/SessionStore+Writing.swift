@@ -47,7 +47,6 @@ extension SessionStore {
       defer { pipeline.stop() }
       for (index, event) in events.enumerated() {
         try pipeline.submit(event, position: index + 1, write: store)
-        while let ready = pipeline.next(waiting: false) { try store(ready) }
       }
       try pipeline.drain(write: store)
       return outcome
@@ -123,7 +122,6 @@ extension SessionStore {
             throw StoreError.invalidLine(line: reader.lineNumber, error)
           }
           try pipeline.submit(event, position: reader.lineNumber, write: store)
-          while let ready = pipeline.next(waiting: false) { try store(ready) }
           inBatch += 1
         }
         try pipeline.drain(write: store)
