@@ -149,6 +149,9 @@ extension String {
     guard utf8.count == other.utf8.count else { return false }
     var left = self
     var right = other
-    return left.withUTF8 { leftBytes in right.withUTF8 { rightBytes in leftBytes.elementsEqual(rightBytes) } }
+    // The same storage (copies of one id, as a batch's events are) needs no comparing.
+    return left.withUTF8 { leftBytes in
+      right.withUTF8 { rightBytes in leftBytes.baseAddress == rightBytes.baseAddress || leftBytes.elementsEqual(rightBytes) }
+    }
   }
 }

@@ -11,14 +11,29 @@ import NavCore
 /// is immediate. At most `capacity` chunks are out at a time, which bounds memory and means
 /// neither side can wait on a full queue while the other waits on it.
 final class AppendPipeline {
-  /// One event back from the preparing thread.
-  struct Entry: Sendable {
+  /// One event back from the preparing thread. A class, so that handing it along the writer's
+  /// calls is one reference count, not one per array and string it holds.
+  final class Entry: Sendable {
     /// The event prepared, or `nil` when the writer appends it itself.
-    var prepared: PreparedEvent?
+    let prepared: PreparedEvent?
     /// The event as submitted.
-    var event: AnyEvent
+    let event: AnyEvent
     /// Its position as the caller counts (a line number, an index from 1).
-    var position: Int
+    let position: Int
+
+    init(prepared: PreparedEvent?, event: AnyEvent, position: Int) {
+      self.prepared = prepared
+      self.event = event
+      self.position = position
+    }
+  }
+
+  /// What goes to the preparing thread: events to prepare, and chunks of entries the writer is
+  /// done with, so that their memory is freed there and not on the writer, which has SQLite's
+  /// work to do.
+  private struct Outgoing: Sendable {
+    var events: [(AnyEvent, Int)]
+    var spent: [[Entry]]
   }
 
   /// Events per chunk: enough that the hand-over's lock is a small cost per event.
@@ -26,12 +41,13 @@ final class AppendPipeline {
   /// Chunks out at a time (submitted, not yet taken back).
   private static let capacity = 4
 
-  private let toPreparer = Handoff<[(AnyEvent, Int)]>(capacity: capacity)
+  private let toPreparer = Handoff<Outgoing>(capacity: capacity)
   private let fromPreparer = Handoff<[Entry]>(capacity: capacity)
   private var outgoing: [(AnyEvent, Int)] = []
   private var chunksOut = 0
   private var incoming: [Entry] = []
   private var incomingPosition = 0
+  private var spent: [[Entry]] = []
   private var stopped = false
 
   /// Starts the preparing thread. `storedHead` reads a session's head from the store's file
@@ -45,8 +61,8 @@ final class AppendPipeline {
     let output = fromPreparer
     let thread = Thread {
       var preparer = EventPreparer(snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
-      while let chunk = input.receive() {
-        let entries = chunk.map { event, position in
+      while let message = input.receive() {
+        let entries = message.events.map { event, position in
           Entry(prepared: preparer.prepare(event), event: event, position: position)
         }
         guard output.send(entries) else { break }
@@ -79,7 +95,8 @@ final class AppendPipeline {
       guard let entry = next(waiting: true) else { return }
       try write(entry)
     }
-    _ = toPreparer.send(outgoing)
+    _ = toPreparer.send(Outgoing(events: outgoing, spent: spent))
+    spent = []
     chunksOut += 1
     outgoing = []
     outgoing.reserveCapacity(Self.chunkSize)
@@ -92,6 +109,7 @@ final class AppendPipeline {
       guard chunksOut > 0 else { return nil }
       guard let chunk = waiting ? fromPreparer.receive() : fromPreparer.receiveIfReady() else { return nil }
       chunksOut -= 1
+      if !incoming.isEmpty { spent.append(incoming) }
       incoming = chunk
       incomingPosition = 0
       if chunk.isEmpty { return nil }

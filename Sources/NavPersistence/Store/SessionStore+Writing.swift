@@ -33,9 +33,12 @@ extension SessionStore {
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
       func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
-        let stored = try engine.append(entry)
-        outcome.events.append(stored.event)
-        if stored.wasAlreadyStored { outcome.alreadyStoredPositions.append(entry.position - 1) }
+        if let appended = try engine.append(entry) {
+          outcome.events.append(appended.event)
+          if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(entry.position - 1) }
+        } else if let prepared = entry.prepared {
+          outcome.events.append(prepared.event)
+        }
       }
       guard events.count >= AppendPipeline.chunkSize else {
         for (index, event) in events.enumerated() {
@@ -82,8 +85,8 @@ extension SessionStore {
         }
         var lastSession: SessionID?
         func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
-          let stored = try engine.append(entry)
-          if stored.wasAlreadyStored { summary.alreadyStored += 1 } else { summary.appended += 1 }
+          let appended = try engine.append(entry)
+          if appended?.wasAlreadyStored == true { summary.alreadyStored += 1 } else { summary.appended += 1 }
           // Consecutive events of one session (the usual order) are counted once without a lookup.
           let session = entry.event.session
           if session != lastSession {
