@@ -152,4 +152,31 @@ import Testing
     }
     #expect(written == 0)
   }
+
+  /// The CSV is written on a second thread while this one reads on: an unwritable row deep in
+  /// the export (several chunks in) is still the error reported when a later row fails sooner
+  /// on the reading side (an id with a control character), and what reached the output is a
+  /// prefix of the export, in order.
+  @Test func theFirstBadRowIsTheErrorEvenWhenALaterOneFailsSooner() throws {
+    let path = folder.path("s.sqlite")
+    let store = try SessionStore(path: path)
+    var rng = SeededRandom(seed: 17)
+    try store.append(contentsOf: RandomSession.make(id: "a", using: &rng, length: 2_000).events)
+    let complete = try Self.encoded(store, .events, .csv, ExportFilter())
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute("""
+      INSERT INTO events VALUES ('a', 2001, 5, 'app', '{"op":"teleport"}', NULL, zeroblob(32));
+      INSERT INTO sessions (id) VALUES ('b' || char(7));
+      INSERT INTO events VALUES ('b' || char(7), 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
+      """)
+    var written: [UInt8] = []
+    do {
+      try store.exportEncoded(.events, format: .csv) { written += $0 }
+      Issue.record("the export went through")
+    } catch let StoreError.unreadableHistory(session, seq, _) {
+      #expect(session == sessionID("a"))
+      #expect(seq == 2001)
+    }
+    #expect(!written.isEmpty && complete.starts(with: written), "the output is not a prefix of the export")
+  }
 }

@@ -21,13 +21,13 @@ extension StoreEngine {
     }
   }
 
-  /// Writes the events columns of the statement's row (with `operation` and `cause` empty when
+  /// Writes the events columns of the statement's row, or of a copy of it (with `operation` and `cause` empty when
   /// omitting payloads): the stored event's fields, and the
   /// operation's name, screen and path as the codec reads them from the stored operation
   /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
   /// export and by `verify`).
   static func writeEventsRow(
-    _ statement: SQLiteStatement, session: SessionID, omittingPayloads: Bool, into row: inout some ExportRowWriter
+    _ statement: some EventsRowColumns, session: SessionID, omittingPayloads: Bool, into row: inout some ExportRowWriter
   ) throws(StoreError) {
     let seq = statement.int64(1)
     let read = statement.withTextBytes(4) { bytes in

@@ -49,9 +49,9 @@ extension SessionStore {
       let pipeline = appendPipeline()
       defer { pipeline.stop() }
       for (index, event) in events.enumerated() {
-        try pipeline.submit(event, position: index + 1, write: store)
+        try pipeline.submit((event, index + 1), take: store)
       }
-      try pipeline.drain(write: store)
+      try pipeline.drain(take: store)
       return outcome
     }
   }
@@ -105,7 +105,7 @@ extension SessionStore {
             next = try reader.nextLine()
           } catch {
             // A line before this one may have been refused: that is the import's first error.
-            try pipeline.drain(write: store)
+            try pipeline.drain(take: store)
             throw StoreError.unreadableInput(error)
           }
           guard let bytes = next else {
@@ -121,13 +121,13 @@ extension SessionStore {
           do throws(WireFormatError) {
             event = try WireFormat.decode(AnyEvent.self, from: line)
           } catch {
-            try pipeline.drain(write: store)
+            try pipeline.drain(take: store)
             throw StoreError.invalidLine(line: reader.lineNumber, error)
           }
-          try pipeline.submit(event, position: reader.lineNumber, write: store)
+          try pipeline.submit((event, reader.lineNumber), take: store)
           inBatch += 1
         }
-        try pipeline.drain(write: store)
+        try pipeline.drain(take: store)
       }
       summary.transactions += 1
     }
@@ -136,9 +136,9 @@ extension SessionStore {
 
   /// A pipeline preparing events for this store's writer, reading heads it has not seen on a
   /// reader of the store's file (an in-memory store has none: such events go to the writer).
-  private func appendPipeline() -> AppendPipeline {
+  private func appendPipeline() -> OrderedPipeline<AppendPipeline.Submission, AppendPipeline.Entry> {
     let readers = readers
-    return AppendPipeline(snapshotInterval: options.snapshotInterval, headCapacity: options.headCacheCapacity) { session in
+    return AppendPipeline.start(snapshotInterval: options.snapshotInterval, headCapacity: options.headCacheCapacity) { session in
       guard let readers else { return nil }
       let head = try? readers.withEngine { engine throws(StoreError) in
         try engine.read { () throws(StoreError) in try engine.head(of: session) }

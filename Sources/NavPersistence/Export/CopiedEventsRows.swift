@@ -1,0 +1,81 @@
+import NavCore
+
+/// Stored events' columns copied out of SQLite's row, back to back in one buffer, so that a
+/// second thread can write them out (`CSVExportPipeline`) while the reading thread steps on.
+struct CopiedEventsRows: Sendable {
+  /// One row: its session and numbers, and where its text and blob columns lie in `bytes`.
+  struct Row: Sendable {
+    var session: SessionID
+    var seq: Int64
+    var at: Int64
+    var origin: Range<Int>
+    var operation: Range<Int>
+    /// `nil` for NULL.
+    var cause: Range<Int>?
+    var hash: Range<Int>
+  }
+
+  private(set) var bytes: [UInt8] = []
+  private(set) var rows: [Row] = []
+
+  init(byteCapacity: Int, rowCapacity: Int) {
+    bytes.reserveCapacity(byteCapacity)
+    rows.reserveCapacity(rowCapacity)
+  }
+
+  /// Copies the statement's row (the events query's columns).
+  mutating func append(_ statement: SQLiteStatement, session: SessionID) {
+    rows.append(
+      Row(
+        session: session, seq: statement.int64(1), at: statement.int64(2),
+        origin: statement.withTextBytes(3) { copy($0) },
+        operation: statement.withTextBytes(4) { copy($0) },
+        cause: statement.isNull(5) ? nil : statement.withTextBytes(5) { copy($0) },
+        hash: statement.withBlobBytes(6) { copy($0) }))
+  }
+
+  private mutating func copy(_ source: some Collection<UInt8>) -> Range<Int> {
+    let start = bytes.count
+    bytes.append(contentsOf: source)
+    return start..<bytes.count
+  }
+
+  /// Calls `body` with each row as columns, in order.
+  func forEachRow<E: Error>(_ body: (RowColumns, SessionID) throws(E) -> Void) throws(E) {
+    try bytes.withUnsafeBufferPointer { buffer throws(E) in
+      for row in rows { try body(RowColumns(row: row, bytes: buffer), row.session) }
+    }
+  }
+
+  /// A copied row read as the statement's row would be.
+  struct RowColumns: EventsRowColumns {
+    let row: Row
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    func int64(_ column: Int32) -> Int64 {
+      column == 1 ? row.seq : column == 2 ? row.at : 0
+    }
+
+    func isNull(_ column: Int32) -> Bool {
+      column == 5 && row.cause == nil
+    }
+
+    private func range(_ column: Int32) -> Range<Int> {
+      switch column {
+      case 3: row.origin
+      case 4: row.operation
+      case 5: row.cause ?? 0..<0
+      case 6: row.hash
+      default: 0..<0
+      }
+    }
+
+    func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+      try body(UnsafeBufferPointer(rebasing: bytes[range(column)]))
+    }
+
+    func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+      try body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[range(column)]))
+    }
+  }
+}

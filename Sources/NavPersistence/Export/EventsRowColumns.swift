@@ -1,0 +1,15 @@
+/// The columns of one stored event as the events export reads them (session_id, seq, at,
+/// origin, op, cause, hash, numbered from 0 as SQLite numbers them): a statement on its row,
+/// or a row copied out of it to be written on another thread (`CopiedEventsRows`).
+protocol EventsRowColumns {
+  /// An integer column.
+  func int64(_ column: Int32) -> Int64
+  /// Whether the column is NULL.
+  func isNull(_ column: Int32) -> Bool
+  /// Calls `body` with a text column's UTF-8 bytes in place (empty for NULL).
+  func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
+  /// Calls `body` with a blob column's bytes in place (empty for NULL).
+  func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+}
+
+extension SQLiteStatement: EventsRowColumns {}
