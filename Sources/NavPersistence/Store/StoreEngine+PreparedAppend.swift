@@ -15,7 +15,7 @@ extension StoreEngine {
       continuesLastSession = true
     } else {
       continuesLastSession = false
-      if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
+      if let trusted = trustedRow(session) { row = trusted } else { row = try sessionRow(session) }
     }
     let count = row?.count ?? 0
     guard count == prepared.previousSeq else { return false }

@@ -7,7 +7,8 @@ import NavCore
 /// The writer keeps the state after sessions' last events it has seen (their "heads", in a
 /// bounded `HeadCache`), so an append does not rehydrate. A cached head is used only when the
 /// session row still has the same seq and head hash, which holds it true across rollbacks and
-/// other processes' writes; a head written in the transaction under way stands for the row.
+/// other processes' writes; a head cached since the last commit of another connection (SQLite's
+/// `data_version`) and not undone by a rollback stands for the row without reading it.
 ///
 /// Not `Sendable`: it is used by one thread at a time, the writer's inside `WriterLock`, a
 /// reader's between leaving and re-entering `ReaderPool`, which lend it to the work at hand
@@ -39,6 +40,13 @@ final class StoreEngine {
   /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
   private(set) var transaction: UInt64 = 0
   private var transactionsBegun: UInt64 = 0
+  /// The first write transaction of the current run in which no other connection committed
+  /// anything (0: none): heads cached since then are still true without reading the session's
+  /// row (see `trustedRow`).
+  private var trustedSince: UInt64 = 0
+  /// SQLite's `data_version` at the start of the last write transaction: it changes exactly
+  /// when another connection (another process, another store on the file) commits.
+  private var lastDataVersion: Int64?
   /// The write transaction in which the store was seen to have no tombstones (0: not seen):
   /// a new session then needs no lookup of its id among the forgotten ones.
   private var noTombstonesIn: UInt64 = 0
@@ -104,7 +112,27 @@ final class StoreEngine {
     transactionsBegun &+= 1
     transaction = transactionsBegun
     defer { transaction = 0 }
-    return try connection.immediateTransaction(body, classify: { StoreError.from($0, path: path) })
+    do {
+      return try connection.immediateTransaction(
+        { () throws(StoreError) in
+          try noteOtherWriters()
+          return try body()
+        }, classify: { StoreError.from($0, path: path) })
+    } catch {
+      // Heads cached in a transaction rolled back may be false: trust none from before.
+      trustedSince = 0
+      throw error
+    }
+  }
+
+  /// Reads whether another connection committed since this one's last write transaction; run
+  /// inside the write transaction, where nobody else can commit until it ends.
+  private func noteOtherWriters() throws(StoreError) {
+    let statement = try prepare("PRAGMA data_version")
+    defer { statement.reset() }
+    let version = try step(statement) ? statement.int64(0) : nil
+    if version == nil || version != lastDataVersion || trustedSince == 0 { trustedSince = transaction }
+    lastDataVersion = version
   }
 
   func statementsForAppending() throws(StoreError) -> AppendStatements {
@@ -255,7 +283,7 @@ final class StoreEngine {
     let session = event.session
     lastPreparedRow = nil
     let row: SessionRow?
-    if let written = rowWrittenInThisTransaction(session) { row = written } else { row = try sessionRow(session) }
+    if let trusted = trustedRow(session) { row = trusted } else { row = try sessionRow(session) }
     let count = row?.count ?? 0
     if count == 0, try mayBeForgotten(), let forgotten = try forgottenAt(session) {
       throw StoreError.forgottenSession(session, at: forgotten)
@@ -313,11 +341,14 @@ final class StoreEngine {
     return any
   }
 
-  /// The session's row as this transaction left it, when its head is cached from this very
-  /// transaction: the writer holds the lock, so nobody else changed it, and a batch reads each
-  /// session's row once instead of once per event.
-  func rowWrittenInThisTransaction(_ session: SessionID) -> SessionRow? {
-    guard transaction != 0, let head = heads.peek(session), head.transaction == transaction else { return nil }
+  /// The session's row as the store holds it, when its cached head says so without reading it:
+  /// the head was cached in this transaction or in one since which no other connection has
+  /// committed and none of this one's rolled back. Then a batch reads each session's row once,
+  /// and an app appending one event per transaction none at all.
+  func trustedRow(_ session: SessionID) -> SessionRow? {
+    guard transaction != 0, trustedSince != 0, let head = heads.peek(session), head.transaction >= trustedSince else {
+      return nil
+    }
     return SessionRow(count: head.seq, headHash: head.hash)
   }
 
