@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per event of `navstore import` (JSON Lines) and of the events CSV export, counted
-# by valgrind's callgrind: repeatable on a busy machine, unlike times.
+# by valgrind's callgrind: repeatable on a busy machine, unlike times. Each is given in all
+# threads and on the busiest one.
 #
 #   bash callgrind.sh [BENCHMARK-BINARY] [EVENTS]
 #
@@ -21,12 +22,20 @@ trap 'rm -rf "$work"' EXIT
 "$current" --child workload "$events" "$work/events.jsonl" >/dev/null
 : >"$work/empty.jsonl"
 
-count() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 | awk '/I +refs:/ { gsub(",", "", $NF); print $NF }'; }
+# Prints two counts for one run: the instructions of all threads, and of the busiest thread
+# alone. The import and the export split their work over two threads, so the second bounds
+# their time on two cores and the first is what they cost in all.
+count() {
+  rm -f "$work"/cg.*
+  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.%p" "$@" >/dev/null 2>&1
+  cat "$work"/cg.* | awk '/^totals:/ { all += $2; if ($2 > busiest) busiest = $2 } END { print all, busiest }'
+}
+per_event() { echo $(( ($1 - $2) / events )); }
 
-import_all=$(count "$binary" --child import "$work/events.jsonl" "$work/full.sqlite")
-import_none=$(count "$binary" --child import "$work/empty.jsonl" "$work/empty.sqlite")
-export_all=$(count "$binary" --child export "$work/full.sqlite")
-export_none=$(count "$binary" --child export "$work/empty.sqlite")
+read -r import_all import_all_busiest < <(count "$binary" --child import "$work/events.jsonl" "$work/full.sqlite")
+read -r import_none import_none_busiest < <(count "$binary" --child import "$work/empty.jsonl" "$work/empty.sqlite")
+read -r export_all export_all_busiest < <(count "$binary" --child export "$work/full.sqlite")
+read -r export_none export_none_busiest < <(count "$binary" --child export "$work/empty.sqlite")
 echo "events: $events"
-echo "import, instructions per event: $(( (import_all - import_none) / events ))"
-echo "export (events CSV), instructions per event: $(( (export_all - export_none) / events ))"
+echo "import, instructions per event: $(per_event "$import_all" "$import_none") in all, $(per_event "$import_all_busiest" "$import_none_busiest") on the busiest thread"
+echo "export (events CSV), instructions per event: $(per_event "$export_all" "$export_none") in all, $(per_event "$export_all_busiest" "$export_none_busiest") on the busiest thread"

@@ -19,6 +19,8 @@ package final class SQLiteConnection {
   /// The file's path, as given.
   package let path: String
   private var statements: [String: SQLiteStatement] = [:]
+  private var beginStatement: SQLiteStatement?
+  private var commitStatement: SQLiteStatement?
 
   /// Opens a database file.
   package init(path: String, mode: Mode, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
@@ -43,6 +45,8 @@ package final class SQLiteConnection {
 
   deinit {
     statements.removeAll()
+    beginStatement = nil
+    commitStatement = nil
     sqlite3_close_v2(handle)
   }
 
@@ -96,22 +100,44 @@ package final class SQLiteConnection {
   package func immediateTransaction<T, Failure: Error>(
     _ body: () throws(Failure) -> T, classify: (SQLiteError) -> Failure
   ) throws(Failure) -> T {
-    func run(_ sql: String) throws(Failure) {
+    // Prepared once and kept: parsing `BEGIN IMMEDIATE` and `COMMIT` again for every
+    // transaction was a measurable part of a one-event write.
+    func run(_ step: TransactionStep) throws(Failure) {
       do {
-        try execute(sql)
+        let statement = try transactionStatement(step)
+        defer { sqlite3_reset(statement.handle) }
+        try statement.step()
       } catch {
         throw classify(error)
       }
     }
-    try run("BEGIN IMMEDIATE")
+    try run(.begin)
     do {
       let result = try body()
-      try run("COMMIT")
+      try run(.commit)
       return result
     } catch {
       try? execute("ROLLBACK")
       throw error
     }
+  }
+
+  /// The two statements every write transaction runs.
+  private enum TransactionStep: String {
+    case begin = "BEGIN IMMEDIATE"
+    case commit = "COMMIT"
+  }
+
+  /// The prepared `BEGIN IMMEDIATE` or `COMMIT`, kept apart from `statements` (whose lookup
+  /// hashes the SQL text).
+  private func transactionStatement(_ step: TransactionStep) throws(SQLiteError) -> SQLiteStatement {
+    if let kept = step == .begin ? beginStatement : commitStatement { return kept }
+    let statement = try SQLiteStatement(connection: handle, sql: step.rawValue)
+    switch step {
+    case .begin: beginStatement = statement
+    case .commit: commitStatement = statement
+    }
+    return statement
   }
 
   /// `immediateTransaction` for SQLite work alone.

@@ -277,6 +277,14 @@ final class StoreEngine {
     return head
   }
 
+  /// The session's head for a row with events, taken out of the cache to be edited in place:
+  /// the cached one when the row still says so, otherwise rehydrated. One cache lookup, where
+  /// `head(of:)` followed by a removal would be three.
+  private func takeHead(of session: SessionID, row: SessionRow) throws(StoreError) -> Head {
+    if let cached = heads.remove(session), cached.seq == row.count, cached.hash == row.headHash { return cached }
+    return Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+  }
+
   // MARK: Appending
 
   func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
@@ -312,8 +320,13 @@ final class StoreEngine {
     // The head leaves the cache while it is edited in place (no copy of its routes); it goes
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
-    let previousHash = count == 0 ? HashChain.genesis : try head(of: session, row: row)?.hash ?? HashChain.genesis
-    var running = count == 0 ? nil : heads.remove(session)?.state
+    var previousHash = HashChain.genesis
+    var running: AnyCoordinator?
+    if count > 0, let row {
+      let current = try takeHead(of: session, row: row)
+      previousHash = current.hash
+      running = current.state
+    }
     let prepared: PreparedEvent
     do {
       prepared = try PreparedEvent.prepare(
