@@ -21,6 +21,9 @@ enum CSVExportPipeline {
 
   /// Starts the writing thread.
   static func start(omittingPayloads: Bool) -> OrderedPipeline<CopiedEventsRows, Written> {
+    // No serving on the reading thread: writing out is the heavier half here, and a chunk
+    // written there would stop the reading that feeds the second thread (measured: 0.66x the
+    // shell with it, 1.2x without).
     OrderedPipeline(name: "NavPersistence.CSVExportPipeline", chunkSize: 1) {
       { chunk in write(chunk, omittingPayloads: omittingPayloads) }
     }

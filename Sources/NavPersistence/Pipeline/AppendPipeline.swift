@@ -38,7 +38,11 @@ enum AppendPipeline {
   static func start(
     snapshotInterval: Int, headCapacity: Int, storedHead: @escaping @Sendable (SessionID) -> EventPreparer.Expected?
   ) -> OrderedPipeline<Submission, Entry> {
-    OrderedPipeline(name: "NavPersistence.AppendPipeline", chunkSize: chunkSize) {
+    // Served by the writer itself, an event goes the sequential way (prepared there).
+    OrderedPipeline(
+      name: "NavPersistence.AppendPipeline", chunkSize: chunkSize,
+      selfServe: { Entry(prepared: nil, event: $0.event, position: $0.position) }
+    ) {
       var preparer = EventPreparer(snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
       return { submission in
         Entry(prepared: preparer.prepare(submission.event), event: submission.event, position: submission.position)

@@ -30,12 +30,28 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   private var incomingPosition = 0
   private var spent: [[Result]] = []
   private var stopped = false
+  /// The calling thread's own way to turn an item into its result (see `init`).
+  private let selfServe: ((Item) -> Result)?
+  /// Items sent whose results have not been handed to the caller, from `pendingHead` on.
+  private var pending: [Item] = []
+  private var pendingHead = 0
+  /// Results still to come for items the calling thread served itself: dropped on arrival.
+  private var toDrop = 0
 
   /// Starts the second thread, named `name`. It calls `makeWork` once, and the function it
   /// returns with each item in order: that function may keep state of its own, which lives on
   /// the second thread alone.
-  init(name: String, chunkSize: Int, makeWork: @escaping @Sendable () -> (Item) -> Result) {
+  ///
+  /// `selfServe`, when given, gives the same result as the second thread would, on the calling
+  /// thread: when the calling thread would otherwise wait for the next result (at the start,
+  /// before the second thread is ahead), it serves the next item itself, and the second
+  /// thread's result for it is dropped when it comes.
+  init(
+    name: String, chunkSize: Int, selfServe: ((Item) -> Result)? = nil,
+    makeWork: @escaping @Sendable () -> (Item) -> Result
+  ) {
     self.chunkSize = max(1, chunkSize)
+    self.selfServe = selfServe
     outgoing.reserveCapacity(self.chunkSize)
     let input = toWorker
     let output = fromWorker
@@ -87,6 +103,13 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
       guard let result = next(waiting: true) else { return }
       try take(result)
     }
+    if selfServe != nil {
+      if pendingHead > 4 * chunkSize {
+        pending.removeFirst(pendingHead)
+        pendingHead = 0
+      }
+      pending.append(contentsOf: outgoing)
+    }
     _ = toWorker.send(Outgoing(items: outgoing, spent: spent))
     spent = []
     chunksOut += 1
@@ -97,17 +120,34 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   /// The next result in submission order; with `waiting: false`, only when one is ready.
   /// `nil` when none is out (or the thread has stopped).
   private func next(waiting: Bool) -> Result? {
-    if incomingPosition == incoming.count {
+    while true {
+      if incomingPosition < incoming.count {
+        let result = incoming[incomingPosition]
+        incomingPosition += 1
+        if toDrop > 0 {
+          toDrop -= 1
+          continue
+        }
+        pendingHead += 1
+        return result
+      }
       guard chunksOut > 0 else { return nil }
-      guard let chunk = waiting ? fromWorker.receive() : fromWorker.receiveIfReady() else { return nil }
+      var chunk = fromWorker.receiveIfReady()
+      if chunk == nil {
+        guard waiting else { return nil }
+        if let selfServe, pendingHead < pending.count {
+          let item = pending[pendingHead]
+          pendingHead += 1
+          toDrop += 1
+          return selfServe(item)
+        }
+        chunk = fromWorker.receive()
+      }
+      guard let chunk else { return nil }  // the thread stopped
       chunksOut -= 1
       if !incoming.isEmpty { spent.append(incoming) }
       incoming = chunk
       incomingPosition = 0
-      if chunk.isEmpty { return nil }
     }
-    let result = incoming[incomingPosition]
-    incomingPosition += 1
-    return result
   }
 }

@@ -25,8 +25,9 @@ extension SessionStore {
   /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
   /// the events as stored and which of them were already stored (see `BatchOutcome`).
   ///
-  /// A batch of `AppendPipeline.chunkSize` events or more is prepared on a second thread
-  /// (applied, encoded, hashed) while this one stores the events before them.
+  /// A batch of 256 events or more is prepared on a second thread (applied, encoded, hashed)
+  /// while this one stores the events before them; a shorter one would gain less than the
+  /// hand-over costs.
   @discardableResult
   public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try write { engine throws(StoreError) in
