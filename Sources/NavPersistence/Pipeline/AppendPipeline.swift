@@ -31,6 +31,10 @@ enum AppendPipeline {
   /// shorter than this is appended on the writer's thread alone.
   static let chunkSize = 256
 
+  /// Events the writer appends itself at the start of each run (a batch, an import's
+  /// transaction) while the preparer, which starts from nothing, gets ahead.
+  static let servedFirst = 64
+
   /// Starts a pipeline preparing events with snapshots every `snapshotInterval` events,
   /// remembering up to `headCapacity` sessions; `storedHead` reads a session's head from the
   /// store's file (on a reader, on the preparing thread) for a session met in the middle of
@@ -38,10 +42,11 @@ enum AppendPipeline {
   static func start(
     snapshotInterval: Int, headCapacity: Int, storedHead: @escaping @Sendable (SessionID) -> EventPreparer.Expected?
   ) -> OrderedPipeline<Submission, Entry> {
-    // Served by the writer itself, an event goes the sequential way (prepared there).
+    // The writer serves the first events of each run itself, the sequential way, while the
+    // preparer gets ahead (it prepares them too, for the heads after them).
     OrderedPipeline(
       name: "NavPersistence.AppendPipeline", chunkSize: chunkSize,
-      selfServe: { Entry(prepared: nil, event: $0.event, position: $0.position) }
+      selfService: .init(firstItems: servedFirst) { Entry(prepared: nil, event: $0.event, position: $0.position) }
     ) {
       var preparer = EventPreparer(snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
       return { submission in

@@ -18,10 +18,19 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
     var spent: [[Result]]
   }
 
+  /// How the calling thread starts each run (see `init`).
+  struct SelfService {
+    /// How many items the calling thread serves itself at the start of each run.
+    var firstItems: Int
+    /// The result the second thread would give for an item, computed on the calling thread.
+    var serve: (Item) -> Result
+  }
+
   /// Chunks out at a time (submitted, not yet taken back).
   private static var capacity: Int { 4 }
 
   private let chunkSize: Int
+  private let selfService: SelfService?
   private let toWorker = Handoff<Outgoing>(capacity: capacity)
   private let fromWorker = Handoff<[Result]>(capacity: capacity)
   private var outgoing: [Item] = []
@@ -30,28 +39,34 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   private var incomingPosition = 0
   private var spent: [[Result]] = []
   private var stopped = false
-  /// The calling thread's own way to turn an item into its result (see `init`).
-  private let selfServe: ((Item) -> Result)?
-  /// Items sent whose results have not been handed to the caller, from `pendingHead` on.
+  /// Items sent, and items whose results were handed to the caller (served or received).
+  private var sent = 0
+  private var handed = 0
+  /// The items sent, from `handed` on, kept for serving them here (with `selfService` only).
   private var pending: [Item] = []
   private var pendingHead = 0
-  /// Results still to come for items the calling thread served itself: dropped on arrival.
+  /// Items the calling thread may still serve itself in this run.
+  private var toServe = 0
+  /// Results still to come for items the calling thread served: dropped on arrival.
   private var toDrop = 0
 
   /// Starts the second thread, named `name`. It calls `makeWork` once, and the function it
   /// returns with each item in order: that function may keep state of its own, which lives on
   /// the second thread alone.
   ///
-  /// `selfServe`, when given, gives the same result as the second thread would, on the calling
-  /// thread: when the calling thread would otherwise wait for the next result (at the start,
-  /// before the second thread is ahead), it serves the next item itself, and the second
-  /// thread's result for it is dropped when it comes.
+  /// With `selfService`, the calling thread serves the first `firstItems` of each run (from
+  /// the start, and after each `drain`) itself, as soon as the first chunk is out, and drops
+  /// the second thread's results for them when they come: the second thread starts from
+  /// nothing, and without this the calling thread would wait for its first chunk at every
+  /// run's start. The same items are served whatever the timing, so the work done, and so an
+  /// instruction count, is repeatable.
   init(
-    name: String, chunkSize: Int, selfServe: ((Item) -> Result)? = nil,
+    name: String, chunkSize: Int, selfService: SelfService? = nil,
     makeWork: @escaping @Sendable () -> (Item) -> Result
   ) {
     self.chunkSize = max(1, chunkSize)
-    self.selfServe = selfServe
+    self.selfService = selfService
+    toServe = selfService?.firstItems ?? 0
     outgoing.reserveCapacity(self.chunkSize)
     let input = toWorker
     let output = fromWorker
@@ -81,10 +96,12 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
     while let ready = next(waiting: false) { try take(ready) }
   }
 
-  /// Sends what is left and hands every result still out to `take`, in order.
+  /// Sends what is left and hands every result still due to `take`, in order. The next items
+  /// begin a new run.
   func drain(take: (Result) throws(StoreError) -> Void) throws(StoreError) {
     try flush(take: take)
     while let result = next(waiting: true) { try take(result) }
+    toServe = selfService?.firstItems ?? 0
   }
 
   /// Stops the second thread and waits until it has, dropping what it had done.
@@ -100,16 +117,20 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   private func flush(take: (Result) throws(StoreError) -> Void) throws(StoreError) {
     guard !outgoing.isEmpty else { return }
     while chunksOut >= Self.capacity {
-      guard let result = next(waiting: true) else { return }
-      try take(result)
+      if let result = next(waiting: true) {
+        try take(result)
+      } else if !receiveChunk(waiting: true) {
+        return  // the second thread stopped
+      }
     }
-    if selfServe != nil {
+    if selfService != nil {
       if pendingHead > 4 * chunkSize {
         pending.removeFirst(pendingHead)
         pendingHead = 0
       }
       pending.append(contentsOf: outgoing)
     }
+    sent += outgoing.count
     _ = toWorker.send(Outgoing(items: outgoing, spent: spent))
     spent = []
     chunksOut += 1
@@ -118,7 +139,7 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   }
 
   /// The next result in submission order; with `waiting: false`, only when one is ready.
-  /// `nil` when none is out (or the thread has stopped).
+  /// `nil` when every item sent has had its result handed out (or the thread has stopped).
   private func next(waiting: Bool) -> Result? {
     while true {
       if incomingPosition < incoming.count {
@@ -128,26 +149,30 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
           toDrop -= 1
           continue
         }
-        pendingHead += 1
+        handed += 1
+        pendingHead += selfService == nil ? 0 : 1
         return result
       }
-      guard chunksOut > 0 else { return nil }
-      var chunk = fromWorker.receiveIfReady()
-      if chunk == nil {
-        guard waiting else { return nil }
-        if let selfServe, pendingHead < pending.count {
-          let item = pending[pendingHead]
-          pendingHead += 1
-          toDrop += 1
-          return selfServe(item)
-        }
-        chunk = fromWorker.receive()
+      guard handed < sent else { return nil }
+      if toServe > 0, let selfService {
+        let item = pending[pendingHead]
+        pendingHead += 1
+        handed += 1
+        toServe -= 1
+        toDrop += 1
+        return selfService.serve(item)
       }
-      guard let chunk else { return nil }  // the thread stopped
-      chunksOut -= 1
-      if !incoming.isEmpty { spent.append(incoming) }
-      incoming = chunk
-      incomingPosition = 0
+      guard receiveChunk(waiting: waiting) else { return nil }
     }
+  }
+
+  /// Takes the next chunk of results in, waiting for it or not; `false` when there is none.
+  private func receiveChunk(waiting: Bool) -> Bool {
+    guard chunksOut > 0, let chunk = waiting ? fromWorker.receive() : fromWorker.receiveIfReady() else { return false }
+    chunksOut -= 1
+    if !incoming.isEmpty { spent.append(incoming) }
+    incoming = chunk
+    incomingPosition = 0
+    return true
   }
 }

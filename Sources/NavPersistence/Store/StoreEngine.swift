@@ -22,12 +22,20 @@ final class StoreEngine {
   }
 
   /// The statements every append runs, fetched once: finding a statement by its SQL hashes
-  /// the whole text, four times per event.
-  struct AppendStatements {
+  /// the whole text, four times per event. A class, so handing them out is one reference
+  /// count, not four.
+  final class AppendStatements {
     let insertSession: SQLiteStatement
     let insertEvent: SQLiteStatement
     let updateSession: SQLiteStatement
     let insertSnapshot: SQLiteStatement
+
+    init(insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement, insertSnapshot: SQLiteStatement) {
+      self.insertSession = insertSession
+      self.insertEvent = insertEvent
+      self.updateSession = updateSession
+      self.insertSnapshot = insertSnapshot
+    }
   }
 
   let connection: SQLiteConnection
