@@ -22,20 +22,32 @@ trap 'rm -rf "$work"' EXIT
 "$current" --child workload "$events" "$work/events.jsonl" >/dev/null
 : >"$work/empty.jsonl"
 
-# Prints two counts for one run: the instructions of all threads, and of the busiest thread
-# alone. The import and the export split their work over two threads, so the second bounds
-# their time on two cores and the first is what they cost in all.
+# Prints, for one run, each thread's instruction count in the order the threads began (the
+# main thread first). The import and the export split their work over two threads: the sum is
+# what they cost in all, and the busiest thread (each thread's count minus the same thread's in
+# the run on no events) bounds their time on two cores.
 count() {
   rm -f "$work"/cg.*
-  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.%p" "$@" >/dev/null 2>&1
-  cat "$work"/cg.* | awk '/^totals:/ { all += $2; if ($2 > busiest) busiest = $2 } END { print all, busiest }'
+  valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>&1
+  for file in $(ls "$work"/cg.out-* | sort); do awk '/^totals:/ { print $2 }' "$file"; done | paste -sd' '
 }
-per_event() { echo $(( ($1 - $2) / events )); }
+# per_event FULL NONE: "N in all, M on the busiest thread", per event.
+per_event() {
+  python3 - "$1" "$2" "$events" <<'PY'
+import sys
+full = [int(x) for x in sys.argv[1].split()]
+none = [int(x) for x in sys.argv[2].split()]
+events = int(sys.argv[3])
+none += [0] * (len(full) - len(none))
+each = [f - n for f, n in zip(full, none)]
+print(f"{(sum(full) - sum(none)) // events} in all, {max(each) // events} on the busiest thread")
+PY
+}
 
-read -r import_all import_all_busiest < <(count "$binary" --child import "$work/events.jsonl" "$work/full.sqlite")
-read -r import_none import_none_busiest < <(count "$binary" --child import "$work/empty.jsonl" "$work/empty.sqlite")
-read -r export_all export_all_busiest < <(count "$binary" --child export "$work/full.sqlite")
-read -r export_none export_none_busiest < <(count "$binary" --child export "$work/empty.sqlite")
+import_all=$(count "$binary" --child import "$work/events.jsonl" "$work/full.sqlite")
+import_none=$(count "$binary" --child import "$work/empty.jsonl" "$work/empty.sqlite")
+export_all=$(count "$binary" --child export "$work/full.sqlite")
+export_none=$(count "$binary" --child export "$work/empty.sqlite")
 echo "events: $events"
-echo "import, instructions per event: $(per_event "$import_all" "$import_none") in all, $(per_event "$import_all_busiest" "$import_none_busiest") on the busiest thread"
-echo "export (events CSV), instructions per event: $(per_event "$export_all" "$export_none") in all, $(per_event "$export_all_busiest" "$export_none_busiest") on the busiest thread"
+echo "import, instructions per event: $(per_event "$import_all" "$import_none")"
+echo "export (events CSV), instructions per event: $(per_event "$export_all" "$export_none")"
