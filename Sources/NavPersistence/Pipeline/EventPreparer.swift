@@ -9,8 +9,8 @@ import NavCore
 /// has readers. An event it cannot prepare (a seq claimed out of turn, a refused operation, a
 /// session whose head it cannot read) goes to the writer as it is: the writer appends it the
 /// sequential way, which decides and words the outcome exactly as a lone append does. A wrong
-/// guess costs time, never correctness: the writer stores a prepared event only after the
-/// session's head it was prepared after.
+/// guess costs time, never correctness: the writer stores a prepared event only when the
+/// session's head is still the one it was prepared after.
 struct EventPreparer {
   /// A session's head as the preparer expects it: seq 0, the genesis hash and no state for a
   /// session with no events.

@@ -43,22 +43,21 @@ final class Handoff<Chunk: Sendable>: @unchecked Sendable {
   /// The next chunk, waiting for one; `nil` when the producer has finished and all are taken,
   /// or when the queue was cancelled.
   func receive() -> Chunk? {
-    condition.lock()
-    defer { condition.unlock() }
-    while waiting.isEmpty, !finished, !cancelled { condition.wait() }
-    guard !waiting.isEmpty else { return nil }
-    let chunk = waiting.removeFirst()
-    condition.broadcast()
-    return chunk
+    receive(waiting: true)
   }
 
   /// The next chunk when one is waiting, without waiting.
   func receiveIfReady() -> Chunk? {
+    receive(waiting: false)
+  }
+
+  private func receive(waiting mayWait: Bool) -> Chunk? {
     condition.lock()
     defer { condition.unlock() }
+    while mayWait, waiting.isEmpty, !finished, !cancelled { condition.wait() }
     guard !waiting.isEmpty else { return nil }
     let chunk = waiting.removeFirst()
-    condition.broadcast()
+    condition.broadcast()  // room for the producer
     return chunk
   }
 
