@@ -382,9 +382,14 @@ public struct JSONParser {
       index = start
       throw error("number \(text) is out of range")
     }
-    // An integer literal must be exactly the double it becomes: past 2^53, most are not.
+    // An integer literal must be exactly the double it becomes (past 2^53, most are not), or
+    // be that double's canonical text: RFC 8785 writes a large double with its shortest
+    // digits and zeros after them (2^60 as 1152921504606847000), and what the canonical
+    // writer writes must read back (found by fuzzing: a store could not read its own bytes).
     let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
-    if checksIntegerExactness, isInteger, abs(value) >= Self.maximumExactInteger, digits != Self.exactDecimal(ofIntegral: abs(value)) {
+    if checksIntegerExactness, isInteger, abs(value) >= Self.maximumExactInteger,
+      digits != Self.exactDecimal(ofIntegral: abs(value)), !digits.utf8.elementsEqual(CanonicalJSON.format(abs(value)).utf8)
+    {
       index = start
       throw error(
         "integer \(text) cannot be stored exactly (NavStore numbers are doubles; integers are exact up to ±2^53)")
