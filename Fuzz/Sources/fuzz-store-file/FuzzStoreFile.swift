@@ -1,0 +1,30 @@
+import Foundation
+import FuzzSupport
+import NavCore
+import NavPersistence
+
+/// The input's bytes as a store file handed over by someone else, opened read-only and
+/// verified, listed, read and exported: every failure a clear `StoreError`, never a crash.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let path = NSTemporaryDirectory() + "navstore-fuzz-\(getpid()).sqlite"
+  for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+  guard FileManager.default.createFile(atPath: path, contents: Data(input(data, size))) else {
+    violated("cannot write the input to \(path)")
+  }
+  defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
+  guard let store = try? SessionStore(path: path, options: StoreOptions(access: .readOnly)) else { return 0 }
+  _ = try? store.verify()
+  if let sessions = try? store.sessions() {
+    for session in sessions.prefix(8) {
+      _ = try? store.history(of: session.id)
+      _ = try? store.state(of: session.id)
+    }
+  }
+  for table in ExportTable.allCases {
+    for format in ExportFormat.allCases {
+      _ = try? store.exportEncoded(table, format: format) { _ in }
+    }
+  }
+  return 0
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus (Corpus/TARGET/) from the demo's events and the spec's examples.
+
+    python3 make-corpus.py EVENTS.jsonl
+
+EVENTS.jsonl is the demo store's events in the wire format:
+    navstore demo --db demo.sqlite
+    navstore export --db demo.sqlite --table events --format jsonl > EVENTS.jsonl
+"""
+import hashlib, json, os, pathlib, re, sys
+
+here = pathlib.Path(__file__).parent
+events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+
+def write(target, text):
+    folder = here / "Corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
+    data = text.encode()
+    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+
+def compact(value):
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+# Event lines: every demo event, some without seq and hash, as the import reads them.
+for index, event in enumerate(events):
+    if index % 2 == 0:
+        write("event-line", compact(event))
+    else:
+        write("event-line", compact({k: v for k, v in event.items() if k not in ("seq", "hash")}))
+
+# JSON: the spec's examples (every JSON object in the wire format's code blocks) and a few events.
+spec = (here.parent / "docs" / "spec" / "wire-format.md").read_text()
+for block in re.findall(r"```json\n(.*?)```", spec, re.S):
+    write("json", block)
+for event in events[::10]:
+    write("json", json.dumps(event, indent=1))
+write("json", '[1, -0.5, 1e21, 9007199254740992, "\\u00e9\\ud83d\\ude00", true, false, null, {}]')
+
+# States and operations: each session's start state with each of its later operations.
+starts = {}
+for event in events:
+    op = event["op"]
+    if op.get("op") == "start":
+        starts[event["session"]] = op["state"]
+    elif event["session"] in starts:
+        write("apply", compact({"state": starts[event["session"]], "op": op}))
+
+# Plans: every pair of start states, both ways.
+states = list(starts.values())
+for first in states:
+    for second in states:
+        if first is not second:
+            write("planner", compact({"from": first, "to": second}))
+
+# Store files: an empty store and the demo store are written by run.sh from the CLI.
+print({p.name: len(list(p.iterdir())) for p in (here / "Corpus").iterdir()})

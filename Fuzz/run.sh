@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of NavStore's input surfaces: builds every target with libFuzzer and
+# AddressSanitizer, runs each for SECONDS (one after the other) from the seed corpus in
+# Corpus/TARGET/, and prints each target's executions, coverage and findings.
+#
+#   bash run.sh SECONDS [TARGET ...]      # e.g. bash run.sh 600 (the long run), bash run.sh 12 (CI)
+#
+# New inputs the fuzzer finds interesting go to .work/corpus/TARGET (not committed); a crash,
+# leak, timeout or sanitizer report is written to .work/artifacts/ and makes the script fail.
+# Replay one with .build/release/fuzz-TARGET FILE.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:?usage: bash run.sh SECONDS [TARGET ...]}
+shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner store-file)
+
+# Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+for target in "${targets[@]}"; do
+  swift build "${flags[@]}" --product "fuzz-$target" >&2
+done
+
+max_len() {
+  case $1 in
+    store-file) echo 131072 ;;  # a store file is several pages of 4 KiB
+    *) echo 16384 ;;
+  esac
+}
+
+mkdir -p .work/artifacts
+status=0
+for target in "${targets[@]}"; do
+  mkdir -p ".work/corpus/$target"
+  log=".work/$target.log"
+  # Each run starts from the committed seeds and what earlier runs found. Leaks are checked.
+  if ! ".build/release/fuzz-$target" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".work/artifacts/$target-" \
+    ".work/corpus/$target" "Corpus/$target" >"$log" 2>&1; then
+    status=1
+    echo "fuzz-$target: FOUND A PROBLEM (see $log and .work/artifacts/)" >&2
+    grep -E "ERROR|violated|Fatal|SUMMARY" "$log" | head -5 >&2 || true
+  fi
+  executions=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
+  speed=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
+  coverage=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{ print $2 }')
+  features=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | awk '{ print $2 }')
+  corpus=$(ls ".work/corpus/$target" | wc -l)
+  echo "fuzz-$target: ${executions:-?} executions in ${seconds}s (${speed:-?}/s), cov ${coverage:-?}, ft ${features:-?}, corpus ${corpus} new inputs"
+done
+exit $status
