@@ -4,6 +4,8 @@
 // SECONDS` (README, "Fuzzing"): every target is built with `-sanitize=fuzzer,address`.
 import PackageDescription
 
+// The sanitizers are given on the command line (run.sh), so that NavCore and NavPersistence are
+// instrumented for coverage too.
 let fuzzTarget: [SwiftSetting] = []
 
 let package = Package(
@@ -23,6 +25,10 @@ let package = Package(
       swiftSettings: fuzzTarget),
     .executableTarget(
       name: "fuzz-planner", dependencies: ["FuzzSupport", .product(name: "NavCore", package: "NavStore")],
+      swiftSettings: fuzzTarget),
+    .executableTarget(
+      name: "fuzz-checkpoint",
+      dependencies: ["FuzzSupport", .product(name: "NavPersistence", package: "NavStore")],
       swiftSettings: fuzzTarget),
     .executableTarget(
       name: "fuzz-store-file",

@@ -52,5 +52,10 @@ for first in states:
         if first is not second:
             write("planner", compact({"from": first, "to": second}))
 
-# Store files: an empty store and the demo store are written by run.sh from the CLI.
+# Store files and checkpoints come from the CLI, and were made once by hand:
+#   Corpus/store-file/: `navstore init` and the demo store, each `VACUUM INTO` a single file in
+#     rollback-journal mode (`PRAGMA journal_mode=DELETE`);
+#   Corpus/checkpoint/: `navstore keygen --name fuzz`, `navstore checkpoint --key` on the demo
+#     store (the signed note, and its first five lines alone), and `navstore prove` of one of its
+#     sessions. fuzz-checkpoint holds that key's verifier half.
 print({p.name: len(list(p.iterdir())) for p in (here / "Corpus").iterdir()})

@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: bash run.sh SECONDS [TARGET ...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner store-file)
+[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file)
 
 # Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
