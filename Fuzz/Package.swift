@@ -1,41 +1,28 @@
 // swift-tools-version: 6.0
 // Coverage-guided fuzzing of NavStore's input surfaces with libFuzzer, under AddressSanitizer.
 // A package of its own, so the product gains no dependency. Build and run with `bash run.sh
-// SECONDS` (README, "Fuzzing"): every target is built with `-sanitize=fuzzer,address`.
+// SECONDS` (README, "Fuzzing"). The sanitizers are given on the command line there, so that
+// NavCore and NavPersistence are instrumented for coverage too.
 import PackageDescription
 
-// The sanitizers are given on the command line (run.sh), so that NavCore and NavPersistence are
-// instrumented for coverage too.
-let fuzzTarget: [SwiftSetting] = []
+let navCore = Target.Dependency.product(name: "NavCore", package: "NavStore")
+let navPersistence = Target.Dependency.product(name: "NavPersistence", package: "NavStore")
+
+/// Each fuzz target with what it reads beside the support module.
+let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+  ("fuzz-json", [navCore]),
+  ("fuzz-event-line", [navCore]),
+  ("fuzz-apply", [navCore]),
+  ("fuzz-planner", [navCore]),
+  ("fuzz-checkpoint", [navPersistence]),
+  ("fuzz-store-file", [navCore, navPersistence]),
+]
 
 let package = Package(
   name: "NavStoreFuzz",
   platforms: [.macOS(.v15)],
   dependencies: [.package(name: "NavStore", path: "..")],
-  targets: [
-    .target(name: "FuzzSupport", dependencies: [.product(name: "NavCore", package: "NavStore")]),
-    .executableTarget(
-      name: "fuzz-json", dependencies: ["FuzzSupport", .product(name: "NavCore", package: "NavStore")],
-      swiftSettings: fuzzTarget),
-    .executableTarget(
-      name: "fuzz-event-line", dependencies: ["FuzzSupport", .product(name: "NavCore", package: "NavStore")],
-      swiftSettings: fuzzTarget),
-    .executableTarget(
-      name: "fuzz-apply", dependencies: ["FuzzSupport", .product(name: "NavCore", package: "NavStore")],
-      swiftSettings: fuzzTarget),
-    .executableTarget(
-      name: "fuzz-planner", dependencies: ["FuzzSupport", .product(name: "NavCore", package: "NavStore")],
-      swiftSettings: fuzzTarget),
-    .executableTarget(
-      name: "fuzz-checkpoint",
-      dependencies: ["FuzzSupport", .product(name: "NavPersistence", package: "NavStore")],
-      swiftSettings: fuzzTarget),
-    .executableTarget(
-      name: "fuzz-store-file",
-      dependencies: [
-        "FuzzSupport", .product(name: "NavCore", package: "NavStore"), .product(name: "NavPersistence", package: "NavStore"),
-      ],
-      swiftSettings: fuzzTarget),
-  ],
+  targets: [.target(name: "FuzzSupport", dependencies: [navCore])]
+    + fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies) },
   swiftLanguageModes: [.v6]
 )
