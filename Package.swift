@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "NavCore", targets: ["NavCore"]),
     .library(name: "NavPersistence", targets: ["NavPersistence"]),
+    .library(name: "NavReport", targets: ["NavReport"]),
     .executable(name: "navstore", targets: ["navstore"]),
   ],
   dependencies: [
@@ -71,7 +72,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReadmeTests",
-      dependencies: ["NavCore", "NavPersistence", .product(name: "Clocks", package: "swift-clocks")]
+      dependencies: ["NavCore", "NavPersistence", "NavReport", .product(name: "Clocks", package: "swift-clocks")]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),

@@ -7,6 +7,7 @@ import PackageDescription
 
 let navCore = Target.Dependency.product(name: "NavCore", package: "NavStore")
 let navPersistence = Target.Dependency.product(name: "NavPersistence", package: "NavStore")
+let navReport = Target.Dependency.product(name: "NavReport", package: "NavStore")
 
 /// Each fuzz target with what it reads beside the support module.
 let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
@@ -16,6 +17,7 @@ let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
   ("fuzz-planner", [navCore]),
   ("fuzz-checkpoint", [navPersistence]),
   ("fuzz-store-file", [navCore, navPersistence]),
+  ("fuzz-report", [navCore, navPersistence, navReport]),
 ]
 
 let package = Package(

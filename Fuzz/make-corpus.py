@@ -52,6 +52,20 @@ for first in states:
         if first is not second:
             write("planner", compact({"from": first, "to": second}))
 
+# Reports: each session's events as JSON Lines, and the first of them again with ids, names,
+# payloads and causes that HTML and file systems treat specially.
+by_session = {}
+for event in events:
+    by_session.setdefault(event["session"], []).append(event)
+for session_events in by_session.values():
+    write("report", "\n".join(compact(event) for event in session_events[:24]))
+hostile = "<b a=\"x\" b='y'>&amp;</b>\u0007../index"
+for session_events in list(by_session.values())[:2]:
+    text = "\n".join(compact({k: v for k, v in e.items() if k != "hash"}) for e in session_events[:6])
+    for name in ("home", "numbersList", "numberDetail", "settings"):
+        text = text.replace('"' + name + '"', json.dumps(name + hostile))
+    write("report", text.replace(session_events[0]["session"], "index"))
+
 # Store files and checkpoints come from the CLI, and were made once by hand:
 #   Corpus/store-file/: `navstore init` and the demo store, each `VACUUM INTO` a single file in
 #     rollback-journal mode (`PRAGMA journal_mode=DELETE`);

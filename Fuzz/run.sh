@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: bash run.sh SECONDS [TARGET ...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file)
+[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file report)
 
 # Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
@@ -28,6 +28,9 @@ max_len() {
   esac
 }
 
+# Swift's own crash reporter would run inside AddressSanitizer after a violated property and
+# add a report of its own; libFuzzer's is the one that matters.
+export SWIFT_BACKTRACE=enable=no
 mkdir -p .work/artifacts
 status=0
 for target in "${targets[@]}"; do

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import NavCore
 import NavPersistence
+import NavReport
 import Testing
 
 /// The README's Swift snippets, compiled and run here, each between `README` markers, with the
@@ -106,6 +107,20 @@ import Testing
     #expect(batch.events.count == 1 && current.seq == 2 && results.allSatisfy(\.isIntact))
     #expect(latest != nil && restored.seq == 2 && restored.state == .stack([.root(.home, withNavigation: true)]))
     #expect(try store.state(of: id).state == after)
+  }
+
+  @Test func aReportPageInAnApp() throws {
+    let store = try SessionStore(path: ":memory:")
+    let session = try SessionID("report<&>")
+    try store.append(AnyEvent(session: session, at: Timestamp.now, operation: .start(.stack([.root(["home<b>": [:]])]))))
+    // README begin
+    func reportPage(of session: SessionID, in store: SessionStore) throws(StoreError) -> String {
+      ReportPage.html(try SessionReport.load(session, from: store))  // a String of HTML, to share or save
+    }
+    // README end
+    let page = try reportPage(of: session, in: store)
+    #expect(page.hasPrefix("<!doctype html>") && page.contains("report&lt;&amp;&gt;") && page.contains("home&lt;b&gt;"))
+    #expect(!page.contains("home<b>"))
   }
 
   enum Action { case updateRoutes(AnyCoordinator) }
