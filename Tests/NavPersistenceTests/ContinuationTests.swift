@@ -79,6 +79,9 @@ import Testing
       let store = try SessionStore(path: path)
       try store.append(event("s", .start(.stack(stack("R+home")))))
       try store.append(event("s", .push("list"), offset: 1))
+      // The clock went back, then on: schema 5's columns are computed from these times.
+      try store.append(event("s", .push("detail"), offset: -500))
+      try store.append(event("s", .pop(), offset: 2_000))
     }
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(
@@ -93,6 +96,8 @@ import Testing
       DROP TABLE checkpoints;
       DROP TABLE store_identity;
       DROP INDEX sessions_by_last_at;
+      ALTER TABLE sessions DROP COLUMN clock_jumps;
+      ALTER TABLE sessions DROP COLUMN duration_ms;
       ALTER TABLE sessions DROP COLUMN restored_from_seq;
       ALTER TABLE sessions DROP COLUMN restored_from_session;
       DELETE FROM schema_migrations WHERE version >= 2;
@@ -103,7 +108,8 @@ import Testing
     let store = try SessionStore(path: path)
     #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)
     #expect(try store.verify().allSatisfy(\.isIntact))
-    #expect(try store.latestSession()?.eventCount == 2)
+    #expect(try store.latestSession()?.eventCount == 4)
+    #expect(try store.sessions().first.map { [$0.clockJumps, Int($0.durationMilliseconds)] } == [1, 1 + 2_500])
     #expect(try store.sessions().first?.restoredFrom == nil)
     #expect(try store.identity().count == 32, "the migration made the store an identity")
   }

@@ -116,12 +116,12 @@ import Testing
     let hashes = try store.history(of: sessionID("a,\"b\"")).compactMap(\.hash)
     let text = String(decoding: try Self.encoded(store, .events, .csv, ExportFilter()), as: UTF8.self)
     let expected = [
-      "session,seq,at,origin,op,screen,path,operation,cause,hash",
+      "session,seq,occurred_at,origin,op,screen,path,operation,cause,hash,clock_went_back",
       #""a,""b""",1,2026-11-18T11:06:40.000Z,app,start,,[],"{""op"":""start"",""state"":{""routes"":[{""screen"":{""id"":1,""name"":""x, y""},""style"":""root"",""withNavigation"":true}]}}",,"#
-        + hashes[0],
+        + hashes[0] + ",false",
       // The cause's line break is escaped in its JSON, so the field needs no line break.
       #""a,""b""",2,2026-11-18T11:06:41.250Z,user,push,numberDetail,[],"{""op"":""push"",""screen"":{""numberDetail"":{""number"":3}}}","{""tap"":""row\n1""}","#
-        + hashes[1],
+        + hashes[1] + ",false",
       "",
     ].joined(separator: "\r\n")
     #expect(text == expected)

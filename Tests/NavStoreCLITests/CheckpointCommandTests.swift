@@ -53,8 +53,8 @@ import Testing
       DROP TRIGGER events_are_append_only_delete;
       DELETE FROM snapshots WHERE session_id = 'demo-browse-2' AND seq > 5;
       DELETE FROM events WHERE session_id = 'demo-browse-2' AND seq > 5;
-      UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE session_id = 'demo-browse-2' AND seq = 5)
-        WHERE id = 'demo-browse-2';
+      UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE session_id = 'demo-browse-2' AND seq = 5),
+        duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2') WHERE id = 'demo-browse-2';
       """)
     #expect(try navstore("verify", "--db", "d.sqlite").status == 0)
     let cut = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "c.note", "--key", "k2.pub")

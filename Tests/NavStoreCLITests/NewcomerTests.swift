@@ -65,9 +65,9 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "4\n" && created.stderrLines == ["navstore: created i.sqlite (schema 4)"])
+    #expect(created.stdout == "5\n" && created.stderrLines == ["navstore: created i.sqlite (schema 5)"])
     let again = try navstore("init", "--db", "i.sqlite")
-    #expect(again.stdout == "4\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 4; nothing to do"])
+    #expect(again.stdout == "5\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 5; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

@@ -106,29 +106,46 @@ import Testing
     let header = try #require(rows.first)
     let objects = try jsonl.stdoutLines.map { try JSONParser.parse($0) }
     #expect(rows.count - 1 == objects.count)
+    var previous: JSONValue?
     for (row, object) in zip(rows.dropFirst(), objects) {
       let members = try #require(object.objectValue)
       for (column, field) in zip(header, row) {
         let expected: String
         if table == "events" {
-          expected = Self.eventColumn(column, of: object)
+          expected = Self.eventColumn(column, of: object, after: previous)
         } else {
           switch members[column] {
           case .string(let text)?: expected = text
           case .number(let number)?: expected = String(Int64(number))
+          case .bool(let flag)?: expected = flag ? "true" : "false"
           default: expected = ""
           }
         }
         #expect(field == expected, "\(table).\(column)")
       }
+      previous = object
+    }
+    // A flat table's JSON Lines name the CSV's columns, in the CSV's order.
+    if table != "events" {
+      for line in jsonl.stdoutLines {
+        let keys = line.matches(of: /"([a-z_]+)":/).map { String($0.output.1) }
+        #expect(keys == header, "\(table): \(line)")
+      }
     }
   }
 
   /// The events export's JSON Lines are wire-format events; its CSV flattens them.
-  static func eventColumn(_ column: String, of event: JSONValue) -> String {
+  static func eventColumn(_ column: String, of event: JSONValue, after previous: JSONValue?) -> String {
     let members = event.objectValue ?? [:]
     let operation = members["op"] ?? .null
     switch column {
+    case "occurred_at": return members["at"]?.stringValue ?? ""
+    case "clock_went_back":
+      // Earlier than the session's event before it (RFC 3339 UTC times compare as text).
+      guard let before = previous?.objectValue, before["session"] == members["session"],
+        let earlier = before["at"]?.stringValue, let time = members["at"]?.stringValue
+      else { return "false" }
+      return time < earlier ? "true" : "false"
     case "seq": return members["seq"].flatMap { if case .number(let n) = $0 { String(Int64(n)) } else { nil } } ?? ""
     case "op": return operation.objectValue?["op"]?.stringValue ?? ""
     case "screen": return operation.objectValue?["screen"].map(ScreenName.of) ?? ""
@@ -159,7 +176,9 @@ import Testing
     let out = try navstore(["export", "--table", "transitions", "--format", "csv", "--session", "t", "--out", "t.csv"])
     #expect(out.status == 0 && out.stdout.isEmpty)
     let written = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
-    #expect(written == "session,from_screen,to_screen,op,at,origin\r\nt,,x,start,2026-11-21T11:00:00.000Z,app\r\nt,x,y,presentCover,2026-11-21T11:00:07.250Z,user\r\n")
+    #expect(
+      written == "session,from_screen,to_screen,op,occurred_at,origin,seq,clock_went_back\r\n"
+        + "t,,x,start,2026-11-21T11:00:00.000Z,app,1,false\r\nt,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false\r\n")
     let since = try navstore(["export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z"])
     #expect(since.stdoutLines.count == 4)
   }

@@ -27,14 +27,14 @@ import Testing
   @Test func initPrintsTheSchemaVersion() throws {
     let result = try navstore("init", "--db", "custom.sqlite")
     #expect(result.status == 0)
-    #expect(result.stdout == "4\n")
+    #expect(result.stdout == "5\n")
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
   }
 
   @Test func aSessionFromAppendToVerify() throws {
     try seedSession()
     let sessions = try navstore("sessions", "--json")
-    #expect(sessions.stdoutLines == [#"{"depth":2,"events":4,"firstAt":"2026-11-21T10:00:00.000Z","lastAt":"2026-11-21T10:00:05.000Z","restoredFrom":null,"session":"s-1"}"#])
+    #expect(sessions.stdoutLines == [#"{"session":"s-1","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2026-11-21T10:00:05.000Z","duration_ms":5000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":0}"#])
     let show = try navstore("show", "s-1")
     #expect(show.stdoutLines == ["session s-1 after seq 4", "stack", "  [0] root, navigation   home", "  [1] sheet, navigation  numbersList"])
     let shown = try navstore("show", "s-1", "--at", "3", "--json")
@@ -72,13 +72,13 @@ import Testing
     let start = #"{"op":"start","restoredFrom":{"session":"s-1","seq":4},"state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"sheet","withNavigation":true,"screen":"numbersList"}]}}"#
     #expect(try navstore("append", "s-2", "--op", start, "--at", "2026-11-22T08:00:00.000Z").stdout == "1\n")
     let listed = try navstore("sessions", "--json")
-    #expect(listed.stdoutLines.last == #"{"depth":2,"events":1,"firstAt":"2026-11-22T08:00:00.000Z","lastAt":"2026-11-22T08:00:00.000Z","restoredFrom":{"seq":4,"session":"s-1"},"session":"s-2"}"#)
+    #expect(listed.stdoutLines.last == #"{"session":"s-2","events":1,"first_at":"2026-11-22T08:00:00.000Z","last_at":"2026-11-22T08:00:00.000Z","duration_ms":0,"depth":2,"restored_from_session":"s-1","restored_from_seq":4,"clock_jumps":0}"#)
     #expect(try navstore("sessions").stdoutLines.last?.hasSuffix("  s-1 at seq 4") == true)
     let csv = try navstore("export", "--table", "sessions", "--format", "csv")
     #expect(csv.stdout.components(separatedBy: "\r\n") == [
-      "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq",
-      "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,",
-      "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4",
+      "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq,clock_jumps",
+      "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,,0",
+      "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4,0",
       "",
     ])
     // The events export carries the link inside the hashed start event, into another store.

@@ -34,8 +34,9 @@ enum CSVExportPipeline {
     var csv = CSVRowWriter(capacity: chunk.bytes.count * 2 + 4096)
     var rows = 0
     do throws(StoreError) {
-      try chunk.forEachRow { row, session throws(StoreError) in
-        try StoreEngine.writeEventsRow(row, session: session, omittingPayloads: omittingPayloads, into: &csv)
+      try chunk.forEachRow { row, session, clockWentBack throws(StoreError) in
+        try StoreEngine.writeEventsRow(
+          row, session: session, clockWentBack: clockWentBack, omittingPayloads: omittingPayloads, into: &csv)
         csv.endRow()
         rows += 1
       }

@@ -13,6 +13,8 @@ struct CopiedEventsRows: Sendable {
     /// `nil` for NULL.
     var cause: Range<Int>?
     var hash: Range<Int>
+    /// Whether the event is earlier than the event before it.
+    var clockWentBack: Bool
   }
 
   private(set) var bytes: [UInt8] = []
@@ -24,14 +26,14 @@ struct CopiedEventsRows: Sendable {
   }
 
   /// Copies the statement's row (the events query's columns).
-  mutating func append(_ statement: SQLiteStatement, session: SessionID) {
+  mutating func append(_ statement: SQLiteStatement, session: SessionID, clockWentBack: Bool) {
     rows.append(
       Row(
         session: session, seq: statement.int64(1), at: statement.int64(2),
         origin: statement.withTextBytes(3) { copy($0) },
         operation: statement.withTextBytes(4) { copy($0) },
         cause: statement.isNull(5) ? nil : statement.withTextBytes(5) { copy($0) },
-        hash: statement.withBlobBytes(6) { copy($0) }))
+        hash: statement.withBlobBytes(6) { copy($0) }, clockWentBack: clockWentBack))
   }
 
   private mutating func copy(_ source: some Collection<UInt8>) -> Range<Int> {
@@ -41,9 +43,9 @@ struct CopiedEventsRows: Sendable {
   }
 
   /// Calls `body` with each row as columns, in order.
-  func forEachRow<E: Error>(_ body: (RowColumns, SessionID) throws(E) -> Void) throws(E) {
+  func forEachRow<E: Error>(_ body: (RowColumns, SessionID, _ clockWentBack: Bool) throws(E) -> Void) throws(E) {
     try bytes.withUnsafeBufferPointer { buffer throws(E) in
-      for row in rows { try body(RowColumns(row: row, bytes: buffer), row.session) }
+      for row in rows { try body(RowColumns(row: row, bytes: buffer), row.session, row.clockWentBack) }
     }
   }
 

@@ -4,20 +4,32 @@ import NavCore
 /// `ExportTable.events`, in order, for either way an export writes them.
 extension StoreEngine {
   /// Calls `body` with each stored event in (session, seq) order: the statement on its row
-  /// (columns session_id, seq, at, origin, op, cause, hash) and the row's session id, checked.
-  func forEachEventsRow(filter: ExportFilter, _ body: (SQLiteStatement, SessionID) throws(StoreError) -> Void) throws(StoreError) {
+  /// (columns session_id, seq, at, origin, op, cause, hash), the row's session id, checked, and
+  /// whether the event is earlier than the event before it.
+  ///
+  /// The event before is the previous row when its seq is one less: a filter that left it out
+  /// (`since`) left it out for being earlier than `since`, so no later row is earlier than it.
+  func forEachEventsRow(
+    filter: ExportFilter, _ body: (SQLiteStatement, SessionID, _ clockWentBack: Bool) throws(StoreError) -> Void
+  ) throws(StoreError) {
     let statement = try eventsQuery(session: filter.session, since: filter.since)
     defer { statement.reset() }
     var session: (id: SessionID, stored: [UInt8])?
+    var previous: (seq: Int64, at: Int64)?
     while try step(statement) {
+      let seq = statement.int64(1)
+      let at = statement.int64(2)
       // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
       if let current = session, statement.withTextBytes(0, { $0.elementsEqual(current.stored) }) {
-        try body(statement, current.id)
+        let wentBack = previous.map { $0.seq == seq - 1 && at < $0.at } ?? false
+        previous = (seq, at)
+        try body(statement, current.id, wentBack)
         continue
       }
       let id = try Self.storedSessionID(statement.text(0))
       session = (id, statement.textBytes(0))
-      try body(statement, id)
+      previous = (seq, at)
+      try body(statement, id, false)
     }
   }
 
@@ -27,7 +39,8 @@ extension StoreEngine {
   /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
   /// export and by `verify`).
   static func writeEventsRow(
-    _ statement: some EventsRowColumns, session: SessionID, omittingPayloads: Bool, into row: inout some ExportRowWriter
+    _ statement: some EventsRowColumns, session: SessionID, clockWentBack: Bool, omittingPayloads: Bool,
+    into row: inout some ExportRowWriter
   ) throws(StoreError) {
     let seq = statement.int64(1)
     let read = statement.withTextBytes(4) { bytes in
@@ -57,5 +70,6 @@ extension StoreEngine {
       if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }
     }
     statement.withBlobBytes(6) { row.hashHex($0) }
+    row.boolean(clockWentBack)
   }
 }

@@ -34,11 +34,13 @@ public enum ExportEncoding {
     if table == .events, let event = row.event, let text = try? WireFormat.canonicalString(event) {
       return text + "\n"
     }
-    var members: [String: JSONValue] = [:]
-    for (column, value) in zip(table.columns, row.values) {
-      members[column] = json(of: value)
+    // Keys in the CSV's column order, not sorted: a row reads the same in both formats.
+    var line = "{"
+    for (position, (column, value)) in zip(table.columns, row.values).enumerated() {
+      if position > 0 { line += "," }
+      line += JSONValue.string(column).canonicalString + ":" + json(of: value).canonicalString
     }
-    return JSONValue.object(members).canonicalString + "\n"
+    return line + "}\n"
   }
 
   /// A field quoted when it holds a comma, a quote or a line break; quotes doubled (RFC 4180).
@@ -55,6 +57,7 @@ public enum ExportEncoding {
     case .text(let text): appendCSVField(text, to: &bytes)
     case .integer(let integer): DecimalDigits.append(integer, to: &bytes)
     case .time(let time): time.appendRFC3339(to: &bytes)
+    case .boolean(let flag): bytes.append(contentsOf: (flag ? "true" : "false").utf8)
     case .null: break
     }
   }
@@ -95,6 +98,7 @@ public enum ExportEncoding {
     case .text(let text): .string(text)
     case .integer(let integer): .number(Double(integer))
     case .time(let time): .string(time.rfc3339)
+    case .boolean(let flag): .bool(flag)
     case .null: .null
     }
   }

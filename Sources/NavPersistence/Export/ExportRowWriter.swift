@@ -11,6 +11,7 @@ protocol ExportRowWriter {
   mutating func time(_ time: Timestamp)
   /// A hash-chain value, written as lowercase hex.
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer)
+  mutating func boolean(_ flag: Bool)
   mutating func null()
 }
 
@@ -24,6 +25,7 @@ struct ExportValuesWriter: ExportRowWriter {
   mutating func integer(_ value: Int64) { values.append(.integer(value)) }
   mutating func time(_ time: Timestamp) { values.append(.time(time)) }
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer) { values.append(.text(HashChain.hex(Array(bytes)))) }
+  mutating func boolean(_ flag: Bool) { values.append(.boolean(flag)) }
   mutating func null() { values.append(.null) }
 }
 
@@ -72,6 +74,11 @@ struct CSVRowWriter: ExportRowWriter {
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer) {
     separate()
     HashChain.appendHex(bytes, to: &self.bytes)
+  }
+
+  mutating func boolean(_ flag: Bool) {
+    separate()
+    ExportEncoding.appendCSVField(.boolean(flag), to: &bytes)
   }
 
   mutating func null() {

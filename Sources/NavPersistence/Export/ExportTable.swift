@@ -12,14 +12,20 @@ public enum ExportTable: String, CaseIterable, Sendable {
   /// One row per change of visible screen.
   case transitions
 
-  /// The columns, in order: the CSV header and the JSON Lines keys.
+  /// The columns, in order: the CSV header, and the JSON Lines keys in the same order. Every
+  /// name is a plain identifier that neither DuckDB nor SQLite reserves, so queries select
+  /// them unquoted (`occurred_at`, not `at`).
   public var columns: [String] {
     switch self {
-    case .events: ["session", "seq", "at", "origin", "op", "screen", "path", "operation", "cause", "hash"]
+    case .events:
+      ["session", "seq", "occurred_at", "origin", "op", "screen", "path", "operation", "cause", "hash", "clock_went_back"]
     case .sessions:
-      ["session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session", "restored_from_seq"]
-    case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms"]
-    case .transitions: ["session", "from_screen", "to_screen", "op", "at", "origin"]
+      [
+        "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session", "restored_from_seq",
+        "clock_jumps",
+      ]
+    case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back"]
+    case .transitions: ["session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back"]
     }
   }
 }
@@ -36,8 +42,8 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 public struct ExportFilter: Sendable, Hashable {
   /// Only this session.
   public var session: SessionID?
-  /// Only rows whose time is at or after this: an event's `at`, a view's `entered_at`, a
-  /// transition's `at`, a session's `last_at`.
+  /// Only rows whose time is at or after this: an event's or a transition's `occurred_at`, a
+  /// view's `entered_at`, a session's `last_at`.
   public var since: Timestamp?
   /// Leave out what can hold personal data: the events table's `operation` (screen payloads,
   /// whole states) and `cause` (the app's actions) are empty; screen names, operation names,
@@ -55,9 +61,15 @@ public struct ExportFilter: Sendable, Hashable {
 
 /// One value of an exported row.
 public enum ExportValue: Hashable, Sendable {
+  /// Text: CSV-quoted when needed, a JSON string.
   case text(String)
+  /// A whole number (seqs, counts, milliseconds).
   case integer(Int64)
+  /// A time, written as RFC 3339 UTC with milliseconds in both formats.
   case time(Timestamp)
+  /// `true` or `false` in CSV (which DuckDB reads as a BOOLEAN), a JSON boolean in JSON Lines.
+  case boolean(Bool)
+  /// No value: an empty CSV field, JSON `null`.
   case null
 }
 

@@ -48,8 +48,8 @@ extension StoreEngine {
       }
       var copied = newChunk()
       do throws(StoreError) {
-        try forEachEventsRow(filter: filter) { statement, session throws(StoreError) in
-          copied.append(statement, session: session)
+        try forEachEventsRow(filter: filter) { statement, session, clockWentBack throws(StoreError) in
+          copied.append(statement, session: session, clockWentBack: clockWentBack)
           if copied.rows.count == CSVExportPipeline.rowsPerChunk || copied.bytes.count >= CSVExportPipeline.bytesPerChunk {
             try pipeline.submit(copied, take: take)
             copied = newChunk()

@@ -33,6 +33,13 @@ extension SessionStore {
     try await offloaded { () throws(StoreError) in try self.append(event) }
   }
 
+  /// Appends one event at the time `clock` gives inside the write transaction (see the
+  /// synchronous `append(_:timedBy:)`).
+  @discardableResult
+  public func append(_ event: AnyEvent, timedBy clock: @escaping @Sendable () -> Timestamp) async throws(StoreError) -> AppendOutcome {
+    try await offloaded { () throws(StoreError) in try self.append(event, timedBy: clock) }
+  }
+
   /// Appends events in one transaction (see the synchronous `append(contentsOf:)`).
   @discardableResult
   public func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {

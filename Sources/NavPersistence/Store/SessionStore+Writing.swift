@@ -8,6 +8,20 @@ extension SessionStore {
     try write { engine throws(StoreError) in try engine.append(event) }
   }
 
+  /// Appends one event at the time `clock` gives once the write transaction has begun, in place
+  /// of `event.at`: what `navstore append` without `--at` does. No other append can commit
+  /// between that reading and the write, so appends that race (threads, processes) are stored
+  /// with times in the order of their seqs; an event's time read before the write lock could
+  /// come out earlier than the event stored before it.
+  @discardableResult
+  public func append(_ event: AnyEvent, timedBy clock: () -> Timestamp) throws(StoreError) -> AppendOutcome {
+    try write { engine throws(StoreError) in
+      var timed = event
+      timed.at = clock()
+      return try engine.append(timed)
+    }
+  }
+
   /// Appends one event of an app's own screen type: its screens go through their `Codable`
   /// conformance into the wire format's JSON, as the store keeps them.
   @discardableResult

@@ -6,13 +6,21 @@ public struct SessionSummary: Hashable, Sendable {
   public var id: SessionID
   /// How many events it has (its last seq).
   public var eventCount: Int
-  /// When its first event happened.
+  /// When its first event happened, as the device said.
   public var firstAt: Timestamp?
-  /// When its last event happened.
+  /// When its last event happened, as the device said: earlier than `firstAt` when the device's
+  /// clock went back far enough (`clockJumps`).
   public var lastAt: Timestamp?
   /// Routes on the visible path of its current state.
   public var depth: Int
   /// The session this one continues, when it began by restoring it (its `start` event's
   /// `restoredFrom`).
   public var restoredFrom: SessionLink?
+  /// How long it lasted, counting only the clock going forward: the sum of the times between
+  /// consecutive events, each at least 0. `lastAt - firstAt` when the clock never went back;
+  /// never negative, and always the sum of its screen views' durations in the exports.
+  public var durationMilliseconds: Int64 = 0
+  /// How many of its events are earlier than the event before them (the device's clock went
+  /// back: NTP, or the user setting it). Their times are kept as the device gave them.
+  public var clockJumps: Int = 0
 }

@@ -151,8 +151,12 @@ final class StoreEngine {
       insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
       updateSession: try prepare(
-        "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
-      ),
+        """
+        UPDATE sessions SET event_count = ?1, first_at = coalesce(first_at, ?2),
+          clock_jumps = clock_jumps + (?3 < coalesce(last_at, ?3)),
+          duration_ms = min(duration_ms + max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
+          last_at = ?3, head_hash = ?4, depth = ?5 WHERE id = ?6
+        """),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
     appendStatements = statements
     return statements
@@ -213,7 +217,7 @@ final class StoreEngine {
 
   /// The columns a `SessionSummary` is read from, in `summary(from:)`'s order.
   private static let summaryColumns =
-    "id, event_count, first_at, last_at, depth, restored_from_session, restored_from_seq"
+    "id, event_count, first_at, last_at, depth, restored_from_session, restored_from_seq, duration_ms, clock_jumps"
 
   /// Calls `body` with every session that has events, ordered by id, one row at a time.
   func forEachSessionSummary(_ body: (SessionSummary) throws(StoreError) -> Void) throws(StoreError) {
@@ -245,7 +249,16 @@ final class StoreEngine {
       id: session, eventCount: statement.int(1),
       firstAt: statement.isNull(2) ? nil : Timestamp(millisecondsSince1970: statement.int64(2)),
       lastAt: statement.isNull(3) ? nil : Timestamp(millisecondsSince1970: statement.int64(3)),
-      depth: statement.int(4), restoredFrom: link)
+      depth: statement.int(4), restoredFrom: link, durationMilliseconds: statement.int64(7), clockJumps: statement.int(8))
+  }
+
+  /// Whether the session row's clock columns say what its events' times say.
+  private func storedClockMatches(_ clock: ClockOrder, of session: SessionID) throws(StoreError) -> Bool {
+    let statement = try prepare("SELECT clock_jumps, duration_ms FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return false }
+    return statement.int(0) == clock.jumps && statement.int64(1) == clock.durationMilliseconds
   }
 
   /// Whether the session row's link columns say what its start event says (both empty when it
@@ -458,6 +471,7 @@ final class StoreEngine {
     var state: AnyCoordinator?
     var problem: VerificationResult?
     var firstLink: SessionLink?
+    var clock = ClockOrder()
     try forEachEvent(of: session, from: 1, to: Int.max) { stored in
       guard problem == nil else { return }
       guard stored.seq == expectedSeq else {
@@ -487,6 +501,7 @@ final class StoreEngine {
         }
       }
       if stored.seq == 1 { firstLink = event.operation.restoredFrom }
+      clock.add(event.at, seq: stored.seq)
       state = next
       previous = hash
       expectedSeq += 1
@@ -505,10 +520,13 @@ final class StoreEngine {
     if last > 0, try !storedLinkMatches(firstLink, of: session) {
       return failure(1, "the session's restoredFrom columns differ from its start event")
     }
+    if last > 0, try !storedClockMatches(clock, of: session) {
+      return failure(1, "the session's clock_jumps and duration_ms columns differ from its events' times")
+    }
     if let orphan = snapshots.keys.min() {
       return failure(orphan, "a snapshot exists for an event that does not")
     }
-    return VerificationResult(session: session, eventCount: last, failure: nil)
+    return VerificationResult(session: session, eventCount: last, failure: nil, clockJumps: clock.jumps, firstClockJump: clock.firstJump)
   }
 }
 

@@ -9,6 +9,13 @@ public struct VerificationResult: Hashable, Sendable {
   /// The first problem, or `nil` when the session is intact.
   public var failure: Failure?
 
+  /// How many events are earlier than the event before them: not a problem (times are kept as
+  /// the device gave them), but worth knowing before reading durations. Counted up to the first
+  /// problem.
+  public var clockJumps: Int = 0
+  /// The first such event's seq.
+  public var firstClockJump: Int?
+
   /// Whether the session is intact.
   public var isIntact: Bool { failure == nil }
 

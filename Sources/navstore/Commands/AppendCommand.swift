@@ -28,7 +28,9 @@ struct AppendCommand: ParsableCommand {
   @Option(help: "The operation (wire-format JSON, @FILE or @-).")
   var op: String
 
-  @Option(help: "When it happened, like 2026-11-21T10:15:30.250Z (default: now).", transform: timeArgument)
+  @Option(
+    help: "When it happened, like 2026-11-21T10:15:30.250Z (default: now, read once the store's write lock is held).",
+    transform: timeArgument)
   var at: Timestamp?
 
   @Option(help: "app (the app navigated) or user (the host reported a gesture).")
@@ -50,12 +52,15 @@ struct AppendCommand: ParsableCommand {
   func run() throws {
     let operation = try JSONInput.decode(AnyOperation.self, from: op, option: "--op")
     let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
-    let time = at ?? now()
     let event = AnyEvent(
-      session: session, seq: expectSeq, at: time, origin: origin,
+      session: session, seq: expectSeq, at: at ?? now(), origin: origin,
       operation: operation, cause: causeValue)
     let opened = try store.open(forWriting: true)
-    let outcome = try storeCall { () throws(StoreError) in try opened.append(event) }
+    let outcome = try storeCall { () throws(StoreError) in
+      // Without --at, the time is read inside the write transaction: racing appends are
+      // stored in time order.
+      try at == nil ? opened.append(event, timedBy: now) : opened.append(event)
+    }
     print(outcome.event.seq ?? 0)
   }
 }

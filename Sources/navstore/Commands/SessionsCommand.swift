@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import NavCore
 import NavPersistence
@@ -6,15 +7,20 @@ import NavPersistence
 struct SessionsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
-    abstract: "List sessions: id, event count, first and last time, current depth, the session restored.",
+    abstract: "List sessions: id, event count, first and last time, duration, depth, clock jumps, the session restored.",
     discussion: """
-      --json prints one object per line: {"session", "events", "firstAt", "lastAt", "depth",
-      "restoredFrom"}. restoredFrom is {"session", "seq"} for a session that began by restoring
-      another, and null otherwise.
+      --json prints the sessions export's rows (export --table sessions --format jsonl), one \
+      object per line with the CSV's columns in order: session, events, first_at, last_at, \
+      duration_ms, depth, restored_from_session, restored_from_seq, clock_jumps.
+
+      Times are as the device gave them. CLOCK BACK counts events earlier than the event before \
+      them (the device's clock went back); DURATION counts only the clock going forward, so it \
+      is never negative.
 
       Examples:
         navstore sessions
         navstore sessions --json | jq -r 'select(.events > 100) | .session'
+        navstore sessions --json | jq -r 'select(.clock_jumps > 0) | .session'
       """)
 
   @OptionGroup var store: StoreOption
@@ -25,9 +31,12 @@ struct SessionsCommand: ParsableCommand {
   func run() throws {
     let opened = try store.open(forWriting: false)
     if json {
+      // The sessions export, so that the listing and the export are one shape.
+      let sink = OutputSink()
       try storeCall { () throws(StoreError) in
-        try opened.forEachSession { session in print(try Self.jsonLine(session).canonicalString) }
+        _ = try opened.exportEncoded(.sessions, format: .jsonl) { chunk in try sink.write { $0.append(contentsOf: chunk) } }
       }
+      try sink.close()
       return
     }
     // Two passes over the listing, one row at a time each: the first finds the id column's
@@ -46,24 +55,26 @@ struct SessionsCommand: ParsableCommand {
     }
     func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
     func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
-    print(pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24) + "  DEPTH  RESTORED FROM")
+    print(
+      pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24)
+        + "  DURATION  DEPTH  CLOCK BACK  RESTORED FROM")
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
         print(
           pad(ScreenName.printable(session.id.rawValue), idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
             + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
-            + padLeft(String(session.depth), 5) + "  " + (session.restoredFrom?.description ?? "-"))
+            + padLeft(Self.duration(session.durationMilliseconds), 8) + "  " + padLeft(String(session.depth), 5) + "  "
+            + padLeft(session.clockJumps == 0 ? "-" : String(session.clockJumps), 10) + "  "
+            + (session.restoredFrom?.description ?? "-"))
       }
     }
   }
 
-  /// The `--json` line of a session.
-  private static func jsonLine(_ session: SessionSummary) throws -> JSONValue {
-    [
-      "session": .string(session.id.rawValue), "events": .number(Double(session.eventCount)),
-      "firstAt": session.firstAt.map { .string($0.rfc3339) } ?? .null,
-      "lastAt": session.lastAt.map { .string($0.rfc3339) } ?? .null, "depth": .number(Double(session.depth)),
-      "restoredFrom": try session.restoredFrom.map { try WireFormat.tree(of: $0) } ?? .null,
-    ]
+  /// A duration for people: `42.5s`, `12m05s`, `3h07m`.
+  static func duration(_ milliseconds: Int64) -> String {
+    let seconds = milliseconds / 1000
+    if seconds < 60 { return String(format: "%.1fs", Double(milliseconds) / 1000) }
+    if seconds < 3600 { return String(format: "%dm%02ds", seconds / 60, seconds % 60) }
+    return String(format: "%dh%02dm", seconds / 3600, (seconds % 3600) / 60)
   }
 }

@@ -10,6 +10,9 @@ struct VerifyCommand: ParsableCommand {
     discussion: """
       Prints each session that fails (with the first bad seq and why), then one summary line: \
       sessions checked, events, problems. --verbose also prints a line for every intact session. \
+      A session whose device clock went back (an event earlier than the one before it) gets a \
+      note line and is counted after the problems; it is not a problem, since times are kept as \
+      the device gave them. \
       Exits non-zero naming the first bad session and seq. Sessions are checked one at a time, \
       so a store of any size verifies in constant memory.
 
@@ -69,6 +72,7 @@ struct VerifyCommand: ParsableCommand {
     let opened = try store.open(forWriting: false)
     let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
+    var clockJumpSessions = 0
     let summary = try storeCall { () throws(StoreError) in
       try opened.verify(sessions.isEmpty ? nil : sessions) { result in
         checked += 1
@@ -80,13 +84,23 @@ struct VerifyCommand: ParsableCommand {
           progress.clear()
           print("\(result.session): ok (\(Self.events(result.eventCount)))")
         }
+        if let first = result.firstClockJump {
+          // Not a problem (the times are the device's claims), but durations read differently.
+          progress.clear()
+          clockJumpSessions += 1
+          let times = result.clockJumps == 1 ? "once" : "\(result.clockJumps) times"
+          print("\(result.session): note: the clock went back \(times), first at seq \(first) (times kept as recorded)")
+        }
       }
     }
     progress.finish()
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     // An empty store says so, after the summary scripts read.
-    let empty = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""
-    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(empty)")
+    var suffix = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""
+    if clockJumpSessions > 0 {
+      suffix += "; \(clockJumpSessions) session\(clockJumpSessions == 1 ? "" : "s") with the clock going back"
+    }
+    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)")
     let checkpointProblem = try audit.flatMap { note, verifier throws(CLIError) in try self.audit(opened, against: note, key: verifier) }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.reason)")

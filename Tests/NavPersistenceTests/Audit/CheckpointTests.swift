@@ -56,7 +56,8 @@ import Testing
       DELETE FROM snapshots WHERE session_id = '\(session)' AND seq > \(seq);
       DELETE FROM events WHERE session_id = '\(session)' AND seq > \(seq);
       UPDATE sessions SET event_count = \(seq),
-        head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)) WHERE id = '\(session)';
+        head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)),
+        duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = '\(session)') WHERE id = '\(session)';
       """)
   }
 
@@ -171,7 +172,9 @@ import Testing
     ("the last event removed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq = 7; DELETE FROM events WHERE session_id = 'b' AND seq = 7", true),
     ("a changed snapshot", "UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 'b' AND seq = 4", true),
     ("a session row emptied", "UPDATE sessions SET event_count = 0 WHERE id = 'b'", true),
-    ("a truncation with its counters fixed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq > 4; DELETE FROM events WHERE session_id = 'b' AND seq > 4; UPDATE sessions SET event_count = 4, head_hash = (SELECT hash FROM events WHERE session_id = 'b' AND seq = 4) WHERE id = 'b';", false),
+    ("a session's duration changed", "UPDATE sessions SET duration_ms = duration_ms + 1 WHERE id = 'b'", true),
+    ("a session's clock jumps changed", "UPDATE sessions SET clock_jumps = 1 WHERE id = 'b'", true),
+    ("a truncation with its counters fixed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq > 4; DELETE FROM events WHERE session_id = 'b' AND seq > 4; UPDATE sessions SET event_count = 4, head_hash = (SELECT hash FROM events WHERE session_id = 'b' AND seq = 4), duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'b') WHERE id = 'b';", false),
     ("a vanished session", "DELETE FROM snapshots WHERE session_id = 'b'; DELETE FROM events WHERE session_id = 'b'; DELETE FROM sessions WHERE id = 'b';", false),
   ]
 

@@ -1,0 +1,35 @@
+import NavCore
+
+/// A session's event times taken in seq order, as the store keeps them in its `sessions` row
+/// (`clock_jumps`, `duration_ms`): how often the clock went back, and how long the session
+/// lasted counting only the clock going forward. `verify` recomputes it to check the row.
+struct ClockOrder: Sendable {
+  /// The most `durationMilliseconds` holds (2^53 - 1, as the schema's update does): only a
+  /// hand-made history of ten-thousand-year jumps gets there.
+  static let maximumDuration: Int64 = 9_007_199_254_740_991
+
+  private(set) var jumps = 0
+  private(set) var firstJump: Int?
+  private(set) var durationMilliseconds: Int64 = 0
+  private var last: Timestamp?
+
+  /// Takes the next event's time.
+  mutating func add(_ time: Timestamp, seq: Int) {
+    defer { last = time }
+    guard let last else { return }
+    if time < last {
+      jumps += 1
+      if firstJump == nil { firstJump = seq }
+      return
+    }
+    durationMilliseconds = Self.adding(durationMilliseconds, from: last, to: time)
+  }
+
+  /// `total` plus the time from `start` to `end` (not earlier than `start`), held at
+  /// `maximumDuration`: how a duration grows by one step, here and in the screen views.
+  static func adding(_ total: Int64, from start: Timestamp, to end: Timestamp) -> Int64 {
+    let gap = end.millisecondsSince1970.subtractingReportingOverflow(start.millisecondsSince1970)
+    let sum = total.addingReportingOverflow(gap.partialValue)
+    return gap.overflow || sum.overflow ? maximumDuration : min(sum.partialValue, maximumDuration)
+  }
+}
