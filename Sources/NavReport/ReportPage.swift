@@ -26,12 +26,16 @@ public enum ReportPage {
   }
 
   private static func facts(_ report: SessionReport) -> String {
-    // Times are read as stored; a damaged store's could be far apart enough to overflow.
-    let span = report.lastAt.millisecondsSince1970.subtractingReportingOverflow(report.firstAt.millisecondsSince1970).partialValue
     var facts = "<dl class=\"facts\">"
     facts += "<dt>Session</dt><dd>\(HTML.escape(report.session.rawValue))</dd>"
     facts += "<dt>First event</dt><dd>\(report.firstAt.rfc3339)</dd><dt>Last event</dt><dd>\(report.lastAt.rfc3339)</dd>"
+    let span = report.durationMilliseconds
     facts += "<dt>Span</dt><dd>\(TimelineSVG.duration(span)) (\(span) ms)</dd>"
+    if report.clockJumps > 0 {
+      let times = report.clockJumps == 1 ? "once" : "\(report.clockJumps) times"
+      facts += "<dt>Clock</dt><dd class=\"note\">&#9888; went back \(times): times are shown as the device recorded them, "
+        + "and the span and timeline count each step back as 0 ms</dd>"
+    }
     facts += "<dt>Events</dt><dd>\(report.eventCount)</dd>"
     facts += "<dt>Head hash</dt><dd class=\"hash\">\(HTML.escape(report.headHash))</dd>"
     if let failure = report.verification.failure {

@@ -16,6 +16,10 @@ public struct SessionReport: Sendable {
   public var firstAt: Timestamp
   /// Its last event's time.
   public var lastAt: Timestamp
+  /// How long it lasted, counting only the clock going forward (`SessionSummary`).
+  public var durationMilliseconds: Int64
+  /// How many of its events are earlier than the event before them.
+  public var clockJumps: Int
   /// Its last chain value, hex.
   public var headHash: String
   /// Whether it verifies (checked when the report is made).
@@ -60,7 +64,8 @@ public struct SessionReport: Sendable {
     windowSize: Int = SessionReport.windowSize
   ) throws(StoreError) -> SessionReport {
     let first = try store.history(of: session, from: 1, to: 1)
-    let count = try store.state(of: session).seq
+    let summary = try store.summary(of: session)
+    let count = summary.eventCount
     let last = try store.history(of: session, from: count, to: count)
     guard let start = first.first, let end = last.last else { throw StoreError.unknownSession(session) }
     let chosen = min(max(1, focus ?? count), count)
@@ -88,7 +93,8 @@ public struct SessionReport: Sendable {
     }
     guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
     return SessionReport(
-      session: session, eventCount: count, firstAt: start.at, lastAt: end.at, headHash: end.hash ?? "",
+      session: session, eventCount: count, firstAt: start.at, lastAt: end.at,
+      durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps, headHash: end.hash ?? "",
       verification: verification, restoredFrom: start.operation.restoredFrom, events: events, states: states, focus: chosen, omitsPayloads: omitsPayloads)
   }
 

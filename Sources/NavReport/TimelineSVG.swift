@@ -1,32 +1,45 @@
 import NavCore
+import NavPersistence
 
 /// The timeline: each period a screen was on top as a bar on a time axis, in a lane per
 /// presentation layer (a sheet or cover above the stack it covers), and each event as a mark
 /// below: a triangle for the user's gestures, a circle for the app's own changes, so shape, not
 /// only colour, tells them apart. An inline SVG, scaled to the page's width.
 enum TimelineSVG {
-  /// One bar: a screen on top from one event until the next change.
+  /// One bar: a screen on top from one event until the next change, placed by the time since
+  /// the first event shown, counting only the clock going forward.
   struct Bar: Equatable {
     var screen: String
     var layer: Int
     var firstSeq: Int
-    var start: Timestamp
-    var end: Timestamp
-    var milliseconds: Int64 { end.millisecondsSince1970.subtractingReportingOverflow(start.millisecondsSince1970).partialValue }
+    var start: Int64
+    var end: Int64
+    var milliseconds: Int64 { end - start }
+  }
+
+  /// Each event's time on the axis: milliseconds since the first event shown, where a step
+  /// back of the device's clock counts 0 (the exports' durations count the same way), so no
+  /// bar is ever drawn backwards.
+  static func offsets(of events: [SessionReport.Event]) -> [Int64] {
+    var clock = ClockOrder()
+    return events.map { event in
+      clock.add(event.at, seq: event.seq)
+      return clock.durationMilliseconds
+    }
   }
 
   /// The bars of the events shown: consecutive events that leave the same screen on top, in the
   /// same layer, make one bar, which lasts until the next bar begins (the last one until the
   /// last event). So the bars add up to the span of the events shown.
-  static func bars(of events: [SessionReport.Event]) -> [Bar] {
+  static func bars(of events: [SessionReport.Event], offsets: [Int64]) -> [Bar] {
     var bars: [Bar] = []
-    for event in events {
+    for (event, offset) in zip(events, offsets) {
       let screen = event.screen ?? "?"
       if let last = bars.last, last.screen == screen, last.layer == event.layer { continue }
-      if !bars.isEmpty { bars[bars.count - 1].end = event.at }
-      bars.append(Bar(screen: screen, layer: event.layer, firstSeq: event.seq, start: event.at, end: event.at))
+      if !bars.isEmpty { bars[bars.count - 1].end = offset }
+      bars.append(Bar(screen: screen, layer: event.layer, firstSeq: event.seq, start: offset, end: offset))
     }
-    if let last = events.last, !bars.isEmpty { bars[bars.count - 1].end = last.at }
+    if let last = offsets.last, !bars.isEmpty { bars[bars.count - 1].end = last }
     return bars
   }
 
@@ -38,13 +51,13 @@ enum TimelineSVG {
   static let markedEventsLimit = 400
 
   static func render(_ report: SessionReport) -> String {
-    let bars = bars(of: report.events)
+    let offsets = offsets(of: report.events)
+    let bars = bars(of: report.events, offsets: offsets)
     let layers = (bars.map(\.layer).max() ?? 0) + 1
-    guard let first = report.events.first, let last = report.events.last else { return "" }
-    let start = Double(first.at.millisecondsSince1970)
-    let span = max(1, Double(last.at.millisecondsSince1970) - start)
+    guard let first = report.events.first, let lastOffset = offsets.last else { return "" }
+    let span = max(1, Double(lastOffset))
     let plot = width - left - 10
-    func x(_ time: Timestamp) -> Double { left + (Double(time.millisecondsSince1970) - start) / span * plot }
+    func x(_ offset: Int64) -> Double { left + Double(offset) / span * plot }
     func y(layer: Int) -> Double { 10 + Double(layers - 1 - layer) * laneHeight }
     let marksY = 10 + Double(layers) * laneHeight + 8
     let height = marksY + 34
@@ -73,8 +86,8 @@ enum TimelineSVG {
       svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(marksY + 5))\">\(gestures) user gestures (&#9650;) and "
         + "\(report.events.count - gestures) app changes (&#9679;): too many to mark; see the table</text>"
     }
-    for event in report.events where !dense {
-      let markX = format(x(event.at))
+    for (event, offset) in zip(report.events, offsets) where !dense {
+      let markX = format(x(offset))
       switch event.origin {
       case .user:
         svg += "<path class=\"mark user\" d=\"M\(markX) \(format(marksY - 6)) l5 10 h-10 z\"><title>seq \(event.seq): user</title></path>"
@@ -83,7 +96,7 @@ enum TimelineSVG {
       }
     }
     svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
-    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(Int64(exactly: span.rounded()) ?? Int64.max))</text>"
+    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
     return svg + "</svg>"
   }
 

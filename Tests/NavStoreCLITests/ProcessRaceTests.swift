@@ -78,4 +78,23 @@ import Testing
     #expect(sessions.map(\.eventCount) == Array(repeating: 11, count: writers))
     #expect(try SessionStore(path: store).verify().allSatisfy(\.isIntact))
   }
+
+  /// Appends without `--at` read the clock once they hold the write lock, so writers racing on
+  /// one session store times in the order of their seqs (issue 19: 9 of 22 were out of order
+  /// when the time was read before the lock).
+  @Test func racingAppendsWithoutATimeAreStoredInTimeOrder() throws {
+    _ = try NavStoreProcess.run(["append", "s", "--db", store, "--op", Self.start])
+    var statuses: [Int32] = []
+    for _ in 0..<3 {
+      let results = try runTogether((0..<7).map { writer in
+        ["append", "s", "--db", store, "--op", #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#]
+      })
+      statuses += results.map(\.status)
+    }
+    #expect(statuses.allSatisfy { $0 == 0 })
+    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(of: try SessionID("s"))
+    #expect(history.count == 22)
+    #expect(zip(history.dropFirst(), history).allSatisfy { $0.at >= $1.at }, "\(history.map(\.at.rfc3339))")
+    #expect(try SessionStore(path: store).summary(of: SessionID("s")).clockJumps == 0)
+  }
 }

@@ -1,20 +1,27 @@
 import NavCore
 
-/// A session's event times taken in seq order, as the store keeps them in its `sessions` row
-/// (`clock_jumps`, `duration_ms`): how often the clock went back, and how long the session
-/// lasted counting only the clock going forward. `verify` recomputes it to check the row.
-struct ClockOrder: Sendable {
+/// Event times taken in seq order, as the store sums them up in each session's row
+/// (`clock_jumps`, `duration_ms`): how often the device's clock went back, and how long the
+/// events span counting only the clock going forward. `verify` recomputes it to check the row,
+/// the report draws its timeline with it, and an app can measure its own spans the same way.
+public struct ClockOrder: Sendable {
   /// The most `durationMilliseconds` holds (2^53 - 1, as the schema's update does): only a
   /// hand-made history of ten-thousand-year jumps gets there.
-  static let maximumDuration: Int64 = 9_007_199_254_740_991
+  public static let maximumDuration: Int64 = 9_007_199_254_740_991
 
-  private(set) var jumps = 0
-  private(set) var firstJump: Int?
-  private(set) var durationMilliseconds: Int64 = 0
+  /// How many times were earlier than the time before them.
+  public private(set) var jumps = 0
+  /// The seq of the first such time.
+  public private(set) var firstJump: Int?
+  /// The time from the first to the last, counting each step back of the clock as 0.
+  public private(set) var durationMilliseconds: Int64 = 0
   private var last: Timestamp?
 
+  /// Nothing taken yet.
+  public init() {}
+
   /// Takes the next event's time.
-  mutating func add(_ time: Timestamp, seq: Int) {
+  public mutating func add(_ time: Timestamp, seq: Int) {
     defer { last = time }
     guard let last else { return }
     if time < last {

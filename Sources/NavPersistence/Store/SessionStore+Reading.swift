@@ -59,6 +59,15 @@ extension SessionStore {
     }
   }
 
+  /// One session as `sessions()` lists it: one key lookup. Throws `.unknownSession` for a
+  /// session with no events.
+  public func summary(of session: SessionID) throws(StoreError) -> SessionSummary {
+    guard let summary = try read({ engine throws(StoreError) in try engine.sessionSummary(session) }) else {
+      throw StoreError.unknownSession(session)
+    }
+    return summary
+  }
+
   /// The session whose last event is the most recent (ties go to the greatest id), or `nil` for
   /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
   /// sessions.

@@ -229,6 +229,15 @@ final class StoreEngine {
     }
   }
 
+  /// The session's summary, or `nil` when it has no events.
+  func sessionSummary(_ session: SessionID) throws(StoreError) -> SessionSummary? {
+    let statement = try prepare("SELECT \(Self.summaryColumns) FROM sessions WHERE id = ? AND event_count > 0")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return nil }
+    return try Self.summary(from: statement)
+  }
+
   /// The session whose last event is the newest (ties go to the greatest id), through the
   /// `last_at` index: one step, however many sessions the store holds.
   func latestSessionSummary() throws(StoreError) -> SessionSummary? {

@@ -23,14 +23,20 @@ struct ExportCommand: ParsableCommand {
     abstract: "Export events, sessions, screen views or transitions as CSV or JSON Lines.",
     discussion: """
       Tables and their columns:
-        events        session, seq, at, origin, op, screen, path, operation, cause, hash
+        events        \(ExportTable.events.columns.joined(separator: ", "))
                       (JSON Lines: the wire-format events, which 'navstore import' reads back)
-        sessions      session, events, first_at, last_at, duration_ms, depth
-        screen-views  session, screen, path, entered_at, exited_at, duration_ms
+        sessions      \(ExportTable.sessions.columns.joined(separator: ", "))
+        screen-views  \(ExportTable.screenViews.columns.joined(separator: ", "))
                       (one row per period a screen was on top; exited_at empty while it still is)
-        transitions   session, from_screen, to_screen, op, at, origin
+        transitions   \(ExportTable.transitions.columns.joined(separator: ", "))
 
-      CSV has a header row and RFC 4180 quoting. Rows stream from SQLite in constant memory.
+      CSV has a header row and RFC 4180 quoting; JSON Lines rows have the same keys in the same \
+      order. Rows stream from SQLite in constant memory.
+
+      Screen views and transitions follow what the user saw: consecutive events with the same \
+      time, origin and cause (one action, like a recorded deep link) are one change. Times are \
+      as the device gave them; durations count only the clock going forward, so they are never \
+      negative, and clock_went_back marks where the clock went back.
 
       Columns that can hold personal data: the events' operation (screen payloads, whole \
       states) and cause (the app's actions); session ids, if the app makes them from user ids. \

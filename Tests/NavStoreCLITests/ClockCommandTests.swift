@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The issue-19 case as a new user met it: an event dated 2020 after events of 2026 is kept as
+/// claimed, and nothing the commands print or export goes negative.
+@Suite struct ClockCommandTests {
+  let folder: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-clock-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
+    for (op, time) in [
+      (start, "2026-11-21T10:00:00.000Z"), (#"{"op":"push","screen":"list"}"#, "2026-11-21T10:00:05.000Z"),
+      (#"{"op":"push","screen":"detail"}"#, "2020-01-01T00:00:00.000Z"), (#"{"op":"pop"}"#, "2020-01-01T00:00:03.000Z"),
+    ] {
+      let appended = try navstore("append", "s", "--op", op, "--at", time)
+      try #require(appended.status == 0, "\(appended.stderr)")
+    }
+  }
+
+  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder)
+  }
+
+  @Test func aClockThatWentBackIsReportedNotNegative() throws {
+    let listed = try navstore("sessions")
+    #expect(listed.stdoutLines.last?.contains("      8.0s      2           1  -") == true, "\(listed.stdout)")
+    let json = try navstore("sessions", "--json")
+    #expect(json.stdoutLines == [
+      #"{"session":"s","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2020-01-01T00:00:03.000Z","duration_ms":8000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":1}"#
+    ])
+    let verified = try navstore("verify")
+    #expect(verified.status == 0)
+    #expect(verified.stdoutLines == [
+      "s: note: the clock went back once, first at seq 3 (times kept as recorded)",
+      "verified 1 session, 4 events: 0 problems; 1 session with the clock going back",
+    ])
+    for table in ["sessions", "screen-views"] {
+      let csv = try navstore("export", "--table", table, "--format", "csv")
+      #expect(csv.status == 0 && !csv.stdout.contains(",-"), "\(table): \(csv.stdout)")
+    }
+    let views = try navstore("export", "--table", "screen-views", "--format", "csv")
+    #expect(views.stdout.components(separatedBy: "\r\n").map { $0.split(separator: ",").suffix(2).joined(separator: ",") }.dropFirst().dropLast() == [
+      "5000,false", "0,true", "3000,false", "0,false",
+    ])
+  }
+}
