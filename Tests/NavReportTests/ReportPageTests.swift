@@ -63,6 +63,23 @@ import Testing
     #expect(try matches(#"class="mark (app)""#, in: html).count == 4)
   }
 
+  /// A device clock that went back: the span and the bars count only forward time, no bar is
+  /// drawn backwards, and the facts say what happened.
+  @Test func aClockThatWentBackDrawsNoBackwardsBar() throws {
+    try append("c", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 10_000)
+    try append("c", .push(.string("list")), at: 15_000)
+    try append("c", .push(.string("detail")), at: 2_000)
+    try append("c", .pop(), at: 6_000)
+    let (report, html) = try page("c")
+    #expect(report.durationMilliseconds == 9_000 && report.clockJumps == 1)
+    let durations = try matches(#"data-ms="(-?\d+)""#, in: html).compactMap { Int64($0) }
+    #expect(durations == [5_000, 0, 4_000, 0])
+    let widths = try matches(#"<rect x="[^"]*" y="[^"]*" width="(-?[0-9.]+)""#, in: html).compactMap { Double($0) }
+    #expect(widths.count == 4 && widths.allSatisfy { $0 > 0 })
+    #expect(html.contains("<dt>Span</dt><dd>9 s (9000 ms)</dd>"))
+    #expect(html.contains("<dt>Clock</dt>") && html.contains("went back once"))
+  }
+
   @Test func nothingInThePageReferencesTheNetwork() throws {
     try seedSession()
     let (_, html) = try page()
