@@ -11,6 +11,7 @@ protocol ExportRowWriter {
   mutating func time(_ time: Timestamp)
   /// A hash-chain value, written as lowercase hex.
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer)
+  /// A flag, written as `true` or `false`.
   mutating func boolean(_ flag: Bool)
   mutating func null()
 }
