@@ -68,7 +68,9 @@ for session_events in list(by_session.values())[:2]:
 
 # Store files and checkpoints come from the CLI, and were made once by hand:
 #   Corpus/store-file/: `navstore init` and the demo store, each `VACUUM INTO` a single file in
-#     rollback-journal mode (`PRAGMA journal_mode=DELETE`);
+#     rollback-journal mode (`PRAGMA journal_mode=DELETE`), made again with each new schema
+#     (a test in swift test checks they are at the latest); demo-store-schema-4 is the demo
+#     store of schema 4, which the target migrates;
 #   Corpus/checkpoint/: `navstore keygen --name fuzz`, `navstore checkpoint --key` on the demo
 #     store (the signed note, and its first five lines alone), and `navstore prove` of one of its
 #     sessions. fuzz-checkpoint holds that key's verifier half.

@@ -3,8 +3,9 @@ import FuzzSupport
 import NavCore
 import NavPersistence
 
-/// The input's bytes as a store file handed over by someone else, opened read-only and
-/// verified, listed, read and exported: every failure a clear `StoreError`, never a crash.
+/// The input's bytes as a store file handed over by someone else, opened read-only (or migrated,
+/// when its schema is older) and verified, listed, read and exported: every failure a clear
+/// `StoreError`, never a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let path = scratchFolder + "navstore-fuzz-\(getpid()).sqlite"
@@ -13,7 +14,10 @@ public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     violated("cannot write the input to \(path)")
   }
   defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
-  guard let store = try? SessionStore(path: path, options: StoreOptions(access: .readOnly)) else { return 0 }
+  // A store of an older schema is not opened read-only; it is migrated, as `navstore init`
+  // would, so the migrations meet the input too.
+  let opened = (try? SessionStore(path: path, options: StoreOptions(access: .readOnly))) ?? (try? SessionStore(path: path))
+  guard let store = opened else { return 0 }
   _ = try? store.verify()
   if let sessions = try? store.sessions() {
     for session in sessions.prefix(8) {
