@@ -40,6 +40,9 @@ import Testing
       let csv = try navstore("export", "--table", table, "--format", "csv")
       #expect(csv.status == 0 && !csv.stdout.contains(",-"), "\(table): \(csv.stdout)")
     }
+    let history = try navstore("history", "s")
+    #expect(history.stdoutLines.map { $0.hasSuffix("  (clock went back)") } == [false, false, true, false])
+    #expect(try navstore("history", "s", "--from", "3").stdoutLines.first?.hasSuffix("  (clock went back)") == true)
     let views = try navstore("export", "--table", "screen-views", "--format", "csv")
     #expect(views.stdout.components(separatedBy: "\r\n").map { $0.split(separator: ",").suffix(2).joined(separator: ",") }.dropFirst().dropLast() == [
       "5000,false", "0,true", "3000,false", "0,false",

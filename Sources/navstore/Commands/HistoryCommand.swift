@@ -11,6 +11,9 @@ struct HistoryCommand: ParsableCommand {
       --json prints the events as wire-format JSON Lines with their hashes: the events export's \
       format, which 'navstore import' reads back.
 
+      Times are as the device recorded them; an event earlier than the one before it is marked \
+      "(clock went back)".
+
       Examples:
         navstore history s-1
         navstore history s-1 --from 10 --to 20 --json
@@ -37,13 +40,21 @@ struct HistoryCommand: ParsableCommand {
 
   func run() throws {
     let opened = try store.open(forWriting: false)
+    // The event before the first one printed is read too, to tell whether the clock went back.
+    var previous: Timestamp?
     try storeCall { () throws(StoreError) in
-      try opened.replayHistory(of: session, from: from, to: to) { event, state in
+      if from > 1, case let last = try opened.summary(of: session).eventCount, from > last {
+        throw StoreError.seqBeyondHistory(session: session, seq: from, last: last)  // named as given
+      }
+      try opened.replayHistory(of: session, from: max(1, from - 1), to: to) { event, state in
+        defer { previous = event.at }
+        guard (event.seq ?? 0) >= from else { return }
         if json {
           print(try WireFormat.canonicalString(event))
         } else {
           let screen = Self.visibleScreen(of: state)
-          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(screen)")
+          let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
+          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(screen)\(clock)")
         }
       }
     }

@@ -70,11 +70,12 @@ struct SessionsCommand: ParsableCommand {
     }
   }
 
-  /// A duration for people: `42.5s`, `12m05s`, `3h07m`.
+  /// A duration for people: `42.5s`, `12m05s`, `3h07m`, `12d04h`.
   static func duration(_ milliseconds: Int64) -> String {
     let seconds = milliseconds / 1000
     if seconds < 60 { return String(format: "%.1fs", Double(milliseconds) / 1000) }
     if seconds < 3600 { return String(format: "%dm%02ds", seconds / 60, seconds % 60) }
-    return String(format: "%dh%02dm", seconds / 3600, (seconds % 3600) / 60)
+    if seconds < 48 * 3600 { return String(format: "%dh%02dm", seconds / 3600, (seconds % 3600) / 60) }
+    return String(format: "%dd%02dh", seconds / 86_400, (seconds % 86_400) / 3600)
   }
 }
