@@ -5,7 +5,8 @@ import NavPersistence
 
 /// The input's bytes as a store file handed over by someone else, opened read-only (or migrated,
 /// when its schema is older) and verified, listed, read and exported: every failure a clear
-/// `StoreError`, never a crash.
+/// `StoreError`, never a crash; and a session that verifies rehydrates to the replay of its
+/// history.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let path = scratchFolder + "navstore-fuzz-\(getpid()).sqlite"
@@ -18,11 +19,20 @@ public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   // would, so the migrations meet the input too.
   let opened = (try? SessionStore(path: path, options: StoreOptions(access: .readOnly))) ?? (try? SessionStore(path: path))
   guard let store = opened else { return 0 }
-  _ = try? store.verify()
+  let intact = Set(((try? store.verify()) ?? []).filter(\.isIntact).map(\.session))
+  _ = try? store.latestSession()
   if let sessions = try? store.sessions() {
     for session in sessions.prefix(8) {
-      _ = try? store.history(of: session.id)
-      _ = try? store.state(of: session.id)
+      _ = try? store.summary(of: session.id)
+      let history = try? store.history(of: session.id)
+      let state = try? store.state(of: session.id)
+      // A session that verifies rehydrates to the replay of its history, snapshots or not.
+      guard intact.contains(session.id), let history, let state else { continue }
+      var replayed: AnyCoordinator?
+      for event in history { replayed = try? event.operation.apply(to: replayed) }
+      guard replayed == state.state, state.seq == history.count else {
+        violated("\(session.id): verified, but its state at seq \(state.seq) is not the replay of its \(history.count) events")
+      }
     }
   }
   for table in ExportTable.allCases {
