@@ -43,6 +43,9 @@ import Testing
     let history = try navstore("history", "s")
     #expect(history.stdoutLines.map { $0.hasSuffix("  (clock went back)") } == [false, false, true, false])
     #expect(try navstore("history", "s", "--from", "3").stdoutLines.first?.hasSuffix("  (clock went back)") == true)
+    #expect(try navstore("report", "--all", "--out", "reports").status == 0)
+    let index = try String(contentsOf: folder.appendingPathComponent("reports/index.html"), encoding: .utf8)
+    #expect(index.contains("<td>8 s</td>") && !index.contains(">-"), "the index's span is the forward time")
     let views = try navstore("export", "--table", "screen-views", "--format", "csv")
     #expect(views.stdout.components(separatedBy: "\r\n").map { $0.split(separator: ",").suffix(2).joined(separator: ",") }.dropFirst().dropLast() == [
       "5000,false", "0,true", "3000,false", "0,false",

@@ -29,6 +29,25 @@ import Testing
     }
   }
 
+  /// A damaged session (an event that no longer applies) does not stop the other pages: the
+  /// index names it with the reason, and the command fails at the end with one line.
+  @Test func allGoesOnPastASessionWhoseHistoryNoLongerReplays() throws {
+    try sqlite(folder.appendingPathComponent("d.sqlite").path).run(
+      """
+      DROP TRIGGER events_are_append_only_update;
+      UPDATE events SET op = '{"op":"pop"}' WHERE session_id = 'demo-browse-2' AND seq = 2;
+      """)
+    let result = try navstore("report", "--all", "--db", "d.sqlite", "--out", "reports")
+    #expect(result.status != 0)
+    #expect(result.stdoutLines == ["wrote 7 reports and reports/index.html"])
+    #expect(result.stderrLines.count == 1 && result.stderrLines.first?.hasPrefix("navstore: no report for session 'demo-browse-2': ") == true, "\(result.stderr)")
+    let reports = folder.appendingPathComponent("reports")
+    let index = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
+    #expect(index.contains("&#10008; no report: ") && index.contains("except 1 whose report could not be made"))
+    let pages = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0 != "index.html" }
+    #expect(pages.count == 7 && !pages.contains { $0.hasPrefix("demo-browse-2") })
+  }
+
   @Test func oneSessionGoesToItsSafeNameByDefault() throws {
     let result = try navstore("report", "demo-onboarding", "--db", "d.sqlite", "--at", "3")
     #expect(result.status == 0, "\(result.stderr)")

@@ -145,8 +145,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// Whether the failure is the store's or its disk's rather than the data's: such a failure
   /// during an import or a batch is reported as it is, not as the fault of the line it
-  /// happened on.
-  var isStorageFailure: Bool {
+  /// happened on, and work over many sessions (`navstore report --all`) stops at it rather
+  /// than going on to the next session.
+  public var isStorageFailure: Bool {
     switch self {
     case .diskFull, .busy, .diskFailed, .sqlite, .readOnly, .reentrantWrite: true
     default: false

@@ -74,19 +74,34 @@ struct ReportCommand: ParsableCommand {
     let progress = ProgressCounter(label: "reporting", unit: "sessions")
     var entries: [IndexPage.Entry] = []
     var taken: Set<String> = ["index.html"]
+    var unreported: [(session: SessionID, problem: String)] = []
     for (index, summary) in summaries.enumerated() {
-      let report = try storeCall { () throws(StoreError) in
-        try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
+      progress.update(index + 1)
+      let report: SessionReport
+      do throws(StoreError) {
+        report = try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
+      } catch where !error.isStorageFailure {
+        // One session whose history no longer replays (a damaged store) does not stop the
+        // others' pages: the index names it with the reason, and the command fails at the end.
+        entries.append(IndexPage.Entry(summary: summary, problem: error.description))
+        unreported.append((summary.id, error.description))
+        continue
+      } catch {
+        throw CLIError(error.description)
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)
       try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))
       entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
-      progress.update(index + 1)
     }
     progress.finish()
     let index = (folder as NSString).appendingPathComponent("index.html")
     try write(IndexPage.html(entries), to: index)
-    print("wrote \(entries.count) report\(entries.count == 1 ? "" : "s") and \(index)")
+    let written = entries.count - unreported.count
+    print("wrote \(written) report\(written == 1 ? "" : "s") and \(index)")
+    if let first = unreported.first {
+      let others = unreported.count > 1 ? " (and \(unreported.count - 1) more, named in the index)" : ""
+      throw CLIError("no report for session '\(first.session)': \(first.problem)\(others)")
+    }
   }
 
   private func write(_ html: String, to path: String) throws(CLIError) {
