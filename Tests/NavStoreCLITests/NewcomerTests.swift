@@ -128,14 +128,17 @@ import Testing
   /// Wide characters take two columns: the sessions table stays aligned.
   @Test func wideCharactersKeepTheSessionsTableAligned() throws {
     let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
-    for id in ["会话-1", "s-2"] {
+    for id in ["会话-1", "s-2", "🚀-3", "⌚-4"] {
       #expect(try navstore("append", id, "--op", start, "--at", "2026-11-21T10:00:00.000Z", "--db", "w.sqlite").status == 0)
     }
     let lines = try navstore("sessions", "--db", "w.sqlite").stdoutLines
-    #expect(lines.count == 3)
+    #expect(lines.count == 5)
     // The events column ends at the same terminal column on every line: "会话" is 4 columns,
-    // so "会话-1" gets 3 spaces fewer than "s-2" (ids in SQLite's byte order).
+    // so "会话-1" gets 3 spaces fewer than "s-2"; the rocket (U+1F680) and the watch (U+231A)
+    // are 2 columns each (ids in SQLite's byte order).
     #expect(lines[1].hasPrefix("s-2           1  "), "\(lines)")
-    #expect(lines[2].hasPrefix("会话-1        1  "), "\(lines)")
+    #expect(lines[2].hasPrefix("⌚-4          1  "), "\(lines)")
+    #expect(lines[3].hasPrefix("会话-1        1  "), "\(lines)")
+    #expect(lines[4].hasPrefix("🚀-3          1  "), "\(lines)")
   }
 }
