@@ -65,6 +65,18 @@ import Testing
     #expect(summary.clockJumps == 1 && summary.durationMilliseconds == 26_000)
   }
 
+  /// A session that fails verification still says how often its clock went back before the
+  /// problem.
+  @Test func aFailingSessionCountsItsClockJumpsUpToTheProblem() throws {
+    try seedBackwardsAndEqualTimes()
+    let connection = try SQLiteConnection(path: folder.path("s.sqlite"), mode: .readWrite(create: false))
+    try connection.execute(
+      "DROP TRIGGER events_are_append_only_update; UPDATE events SET op = replace(op, 'more', 'less') WHERE seq = 4")
+    let verified = try #require(try store.verify().first)
+    #expect(verified.failure?.seq == 4)
+    #expect(verified.clockJumps == 1 && verified.firstClockJump == 3)
+  }
+
   /// The event before a row may be filtered out; it was then earlier than `since`, so the
   /// row's flag is still the event's own.
   @Test func flagsHoldUnderSinceAndSessionFilters() throws {

@@ -25,6 +25,10 @@ import Testing
     let folder = try TemporaryFolder()
     let copy = folder.path("old")
     try FileManager.default.copyItem(atPath: Self.seeds.appendingPathComponent("demo-store-schema-4").path, toPath: copy)
+    do {
+      let version = try SQLiteConnection(path: copy, mode: .readOnly).statement("PRAGMA user_version")
+      #expect(try version.step() && version.int(0) == 4, "the older seed is the demo store of schema 4")
+    }
     #expect(throws: StoreError.self) { try SessionStore(path: copy, options: StoreOptions(access: .readOnly)) }
     let store = try SessionStore(path: copy)
     #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)

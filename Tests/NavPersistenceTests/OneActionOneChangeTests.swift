@@ -72,6 +72,24 @@ import Testing
     #expect(views.dropLast().allSatisfy { $0["duration_ms"] == .integer(1_000) })
   }
 
+  /// A pop to the root that the app's reducer stores as several events (a dismissal, then the
+  /// stack back to its root, as one action) is one change, like the deep link.
+  @Test func aPopToRootInSeveralEventsIsOneTransition() throws {
+    try record([stack("R+home"), stack("R+home", "↑list"), stack("R+home", "↑list", "↑detail"), stack("R+home", "↑list", "↑detail", "◻+more")])
+    let action = try store.append(contentsOf: [
+      AnyEvent(session: id, at: time(10_000), operation: .dismiss(), cause: "popToRoot"),
+      AnyEvent(session: id, at: time(10_000), operation: .goBackToRoot(), cause: "popToRoot"),
+    ])
+    #expect(action.events.count == 2)
+    try store.append(AnyEvent(session: id, at: time(12_000), operation: .push("list")))
+    let transitions = try rows(.transitions)
+    #expect(transitions.map { $0["to_screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text))
+    #expect(transitions[4]["from_screen"] == .text("more") && transitions[4]["op"] == .text("dismiss+goBackToRoot"))
+    let views = try rows(.screenViews)
+    #expect(views.map { $0["screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text), "no view of detail on the way")
+    #expect(views[3]["duration_ms"] == .integer(7_000) && views[4]["duration_ms"] == .integer(2_000))
+  }
+
   /// Events at the same time from different actions (causes) or sources (origins) stay changes
   /// of their own.
   @Test func theSameTimeWithAnotherCauseOrOriginIsAnotherChange() throws {

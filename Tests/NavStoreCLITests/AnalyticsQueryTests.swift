@@ -55,13 +55,14 @@ struct AnalyticsQueryTests {
       let header = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         .components(separatedBy: "\r\n")[0].split(separator: ",").map(String.init)
       #expect(header.count >= 6, "\(table)")
+      // `run` requires each program to exit 0: a reserved name is a parser error in either.
       for column in header {
-        let fromDuckDB = try run(duckDB, ["-csv", "-noheader", "-c", "SELECT \(column) FROM read_csv('\(file)') LIMIT 1"])
-        #expect(!fromDuckDB.isEmpty, "DuckDB: \(table).\(column)")
+        _ = try run(duckDB, ["-csv", "-noheader", "-c", "SELECT \(column) FROM read_csv('\(file)') LIMIT 1"])
         _ = try run(sqlite, [":memory:", ".import --csv \(file) t", "SELECT \(column) FROM t LIMIT 1"])
       }
     }
-    // The check can fail: the old name of the time column cannot be selected unquoted.
+    // The check can fail: DuckDB refuses the old name of the time column unquoted (SQLite does
+    // not reserve `at`; its half guards the names SQLite reserves).
     #expect(throws: (any Error).self) { try self.runExpectingFailure(duckDB, "SELECT at FROM read_csv('events.csv')") }
   }
 

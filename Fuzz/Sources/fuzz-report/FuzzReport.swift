@@ -21,7 +21,14 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   for summary in sessions.prefix(4) {
     let file = ReportFileName.unique(summary.id, taken: &taken)
     checkFileName(file, of: summary.id)
-    guard let report = try? SessionReport.load(summary.id, from: store) else { continue }
+    let report: SessionReport
+    do {
+      report = try SessionReport.load(summary.id, from: store)
+    } catch {
+      // The index names a session without a page, with the error's text.
+      entries.append(IndexPage.Entry(summary: summary, problem: error.description))
+      continue
+    }
     checkMarkup(ReportPage.html(report), page: "the report of \(summary.id.rawValue.debugDescription)", scripts: 1)
     entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
   }

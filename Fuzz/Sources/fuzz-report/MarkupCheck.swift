@@ -6,15 +6,24 @@ private let knownElements: Set<String> = [
   "dl", "dt", "dd", "a", "code", "label", "input", "select", "option", "span", "ul", "ol", "li", "table", "thead",
   "tbody", "tr", "th", "td", "template", "script", "strong", "svg", "g", "rect", "line", "path", "circle", "text",
 ]
+/// The attributes the report's templates write: text that ended an attribute value early and
+/// went on as markup would have to pass as one of these, a value in quotes.
+private let knownAttributes: Set<String> = [
+  "aria-labelledby", "charset", "class", "content", "cx", "cy", "d", "data-focus", "data-ms", "data-seq", "data-state",
+  "data-time", "height", "href", "id", "lang", "max", "min", "name", "r", "role", "rx", "start", "step", "tabindex",
+  "text-anchor", "type", "value", "viewBox", "width", "x", "x1", "x2", "y", "y1", "y2", "selected",
+]
 /// Elements without a closing tag.
 private let voidElements: Set<String> = ["meta", "input"]
 /// Elements whose content is raw text up to their closing tag: the report's own style and script.
 private let rawTextElements: Set<String> = ["style", "script"]
 
 /// Reads `html` as the report writes it and stops the fuzzer when text from the input changed
-/// its markup: every `<` opens or closes a known element, elements nest properly, attribute
-/// values are double-quoted without `<` or a stray quote, every `&` starts an entity, text holds
-/// no `>`, and the page has its `scripts` scripts and no more.
+/// its markup: every `<` opens or closes a known element, elements nest properly, every
+/// attribute is one the report writes, values are double-quoted without `<`, every `&` starts
+/// an entity, text holds no `>`, and the page has its `scripts` scripts and no more. A quote
+/// left unescaped would end a value early, and what follows would have to pass as a known
+/// attribute with a quoted value of its own.
 func checkMarkup(_ html: String, page: String, scripts: Int) {
   var scanner = MarkupScanner(Array(html.utf8), expectedScripts: scripts)
   if let problem = scanner.problem() { violated("\(page): \(problem)") }
@@ -76,6 +85,7 @@ private struct MarkupScanner {
       }
       let attribute = word()
       guard !attribute.isEmpty else { return "a broken attribute in <\(name)>" }
+      guard knownAttributes.contains(attribute) else { return "an attribute \(attribute) the report does not write, in <\(name)>" }
       if peek("=") {
         index += 1
         guard peek("\"") else { return "attribute \(attribute) of <\(name)> unquoted" }

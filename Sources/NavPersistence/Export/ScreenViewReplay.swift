@@ -12,7 +12,8 @@ import NavCore
 /// **Time as the device claimed it.** A view lasts the sum of the times between consecutive
 /// events while it is visible, each at least 0: when the clock went back (an event earlier than
 /// the one before it), that step counts 0 ms and the row's `clock_went_back` says so. Durations
-/// are never negative, and a session's views add up to its `duration_ms`.
+/// are never negative, and a session's views add up to its `duration_ms` (each is held at
+/// `ClockOrder.maximumDuration`, which only a hand-made history reaches).
 struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
   private struct OpenView {

@@ -465,8 +465,11 @@ final class StoreEngine {
   // MARK: Verifying
 
   func verify(_ session: SessionID) throws(StoreError) -> VerificationResult {
+    var clock = ClockOrder()
     func failure(_ seq: Int, _ reason: String) -> VerificationResult {
-      VerificationResult(session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason))
+      VerificationResult(
+        session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason), clockJumps: clock.jumps,
+        firstClockJump: clock.firstJump)
     }
     let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis)
     var snapshots: [Int: [UInt8]] = [:]
@@ -480,7 +483,6 @@ final class StoreEngine {
     var state: AnyCoordinator?
     var problem: VerificationResult?
     var firstLink: SessionLink?
-    var clock = ClockOrder()
     try forEachEvent(of: session, from: 1, to: Int.max) { stored in
       guard problem == nil else { return }
       guard stored.seq == expectedSeq else {
