@@ -261,26 +261,27 @@ final class StoreEngine {
       depth: statement.int(4), restoredFrom: link, durationMilliseconds: statement.int64(7), clockJumps: statement.int(8))
   }
 
-  /// Whether the session row's clock columns say what its events' times say.
-  private func storedClockMatches(_ clock: ClockOrder, of session: SessionID) throws(StoreError) -> Bool {
-    let statement = try prepare("SELECT clock_jumps, duration_ms FROM sessions WHERE id = ?")
-    defer { statement.reset() }
-    try bind(statement, [.text(session.rawValue)])
-    guard try step(statement) else { return false }
-    return statement.int(0) == clock.jumps && statement.int64(1) == clock.durationMilliseconds
-  }
-
-  /// Whether the session row's link columns say what its start event says (both empty when it
-  /// has no link).
-  private func storedLinkMatches(_ link: SessionLink?, of session: SessionID) throws(StoreError) -> Bool {
+  /// What the session row's derived columns get wrong, read in one query: its link columns
+  /// against its start event's link (both empty when it has none), then its clock columns
+  /// against its events' times. `nil` when both agree.
+  private func derivedColumnsProblem(link: SessionLink?, clock: ClockOrder, of session: SessionID) throws(StoreError) -> String? {
+    let linkProblem = "the session's restoredFrom columns differ from its start event"
+    let clockProblem = "the session's clock_jumps and duration_ms columns differ from its events' times"
     let statement = try prepare(
-      "SELECT restored_from_session, restored_from_seq FROM sessions WHERE id = ?")
+      "SELECT restored_from_session, restored_from_seq, clock_jumps, duration_ms FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
-    guard try step(statement) else { return link == nil }
-    guard let link else { return statement.isNull(0) && statement.isNull(1) }
-    return !statement.isNull(0) && !statement.isNull(1)
-      && statement.text(0).utf8.elementsEqual(link.session.rawValue.utf8) && statement.int64(1) == Int64(link.seq)
+    guard try step(statement) else { return link == nil ? clockProblem : linkProblem }
+    let linkMatches: Bool
+    if let link {
+      linkMatches = !statement.isNull(0) && !statement.isNull(1)
+        && statement.text(0).utf8.elementsEqual(link.session.rawValue.utf8) && statement.int64(1) == Int64(link.seq)
+    } else {
+      linkMatches = statement.isNull(0) && statement.isNull(1)
+    }
+    guard linkMatches else { return linkProblem }
+    guard statement.int(2) == clock.jumps, statement.int64(3) == clock.durationMilliseconds else { return clockProblem }
+    return nil
   }
 
   /// The session's last seq and state, from the cache when it is still true. `row` saves a query
@@ -528,11 +529,8 @@ final class StoreEngine {
     if previous != row.headHash {
       return failure(max(last, 1), "the session's head hash is not the chain's last value")
     }
-    if last > 0, try !storedLinkMatches(firstLink, of: session) {
-      return failure(1, "the session's restoredFrom columns differ from its start event")
-    }
-    if last > 0, try !storedClockMatches(clock, of: session) {
-      return failure(1, "the session's clock_jumps and duration_ms columns differ from its events' times")
+    if last > 0, let problem = try derivedColumnsProblem(link: firstLink, clock: clock, of: session) {
+      return failure(1, problem)
     }
     if let orphan = snapshots.keys.min() {
       return failure(orphan, "a snapshot exists for an event that does not")
