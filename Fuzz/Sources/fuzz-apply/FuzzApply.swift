@@ -9,8 +9,8 @@ public func fuzzApply(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = input(data, size)
   guard let document = try? JSONParser.parse(bytes), case .object(let members) = document,
     let stateValue = members["state"], let operationValue = members["op"],
-    let state = try? WireFormat.decode(AnyCoordinator.self, from: Array(stateValue.canonicalString.utf8)),
-    let operation = try? WireFormat.decode(AnyOperation.self, from: Array(operationValue.canonicalString.utf8))
+    let state = try? WireFormat.decode(AnyCoordinator.self, from: stateValue),
+    let operation = try? WireFormat.decode(AnyOperation.self, from: operationValue)
   else { return 0 }
   var inPlace: AnyCoordinator? = state
   do {

@@ -9,8 +9,8 @@ public func fuzzPlanner(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = input(data, size)
   guard let document = try? JSONParser.parse(bytes), case .object(let members) = document,
     let fromValue = members["from"], let toValue = members["to"],
-    let start = try? WireFormat.decode(AnyCoordinator.self, from: Array(fromValue.canonicalString.utf8)),
-    let target = try? WireFormat.decode(AnyCoordinator.self, from: Array(toValue.canonicalString.utf8))
+    let start = try? WireFormat.decode(AnyCoordinator.self, from: fromValue),
+    let target = try? WireFormat.decode(AnyCoordinator.self, from: toValue)
   else { return 0 }
   for host in HostProfile.allCases {
     guard let plan = try? AnyCoordinator.plan(from: start, to: target, host: host) else { continue }
