@@ -126,6 +126,26 @@ import Testing
     #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 0, last: 1)) { try store.state(of: sessionID("s"), at: 0) }
   }
 
+  /// A store that no program has open is its `.sqlite` file alone: the writer, closed last,
+  /// moves the write-ahead log into it. (Closed after a reader, the events stayed in `-wal`, and
+  /// a copy of the file held nothing.)
+  @Test func aReleasedStoreIsOneFileThatCopiesAlone() throws {
+    let path = folder.path("one.sqlite")
+    do {
+      let store = try SessionStore(path: path)
+      try store.append(event("s", .start(.stack(stack("R+home")))))
+      try store.append(event("s", .push("list"), offset: 1))
+      #expect(try store.sessions().count == 1)  // a read, on a reader of its own
+      let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+      #expect((wal ?? 0) > 0, "while the store is open, its recent writes are in the -wal file")
+    }
+    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
+    #expect(wal == nil, "the -wal file is gone once the store is released")
+    try FileManager.default.copyItem(atPath: path, toPath: folder.path("copy.sqlite"))
+    let copy = try SessionStore(path: folder.path("copy.sqlite"), options: StoreOptions(access: .readOnly))
+    #expect(try copy.history(of: sessionID("s")).count == 2)
+  }
+
   @Test func recordingFromBeforeAndAfter() throws {
     let store = try SessionStore(path: folder.path("s.sqlite"))
     let id = sessionID("typed")

@@ -18,6 +18,11 @@ final class ReaderPool: Sendable {
     idle = Mutex(first.map { [$0] } ?? [])
   }
 
+  /// Closes the idle connections now (the store closes them before its writer).
+  func closeIdleConnections() {
+    idle.withLock { $0.removeAll() }
+  }
+
   /// Runs `body` with a reader of its own, taken from the idle ones (or opened) and put back.
   func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     let engine: StoreEngine

@@ -53,6 +53,13 @@ public final class SessionStore: Sendable {
     }
   }
 
+  /// Closes the readers before the writer. The last connection to close a WAL database
+  /// checkpoints it and deletes its `-wal` file only if it can write; closed in this order, a
+  /// store that no program has open is one file, which can be copied alone.
+  deinit {
+    readers?.closeIdleConnections()
+  }
+
   /// Whether SQLite keeps the database at `path` in this connection's memory only.
   private static func isInMemory(_ path: String) -> Bool {
     path.isEmpty || path == ":memory:" || path.hasPrefix("file:")
