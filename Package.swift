@@ -16,6 +16,8 @@ let package = Package(
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    // `swift package generate-documentation`: the DocC catalogs of the library products.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(
@@ -70,8 +72,10 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    // The docs' Swift, compiled and run against the library products alone, as an app builds
+    // it; and every relative link of the docs, checked offline.
     .testTarget(
-      name: "ReadmeTests",
+      name: "DocTests",
       dependencies: ["NavCore", "NavPersistence", "NavReport", .product(name: "Clocks", package: "swift-clocks")]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),

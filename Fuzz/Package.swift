@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 // Coverage-guided fuzzing of NavStore's input surfaces with libFuzzer, under AddressSanitizer.
 // A package of its own, so the product gains no dependency. Build and run with `bash run.sh
-// SECONDS` (README, "Fuzzing"). The sanitizers are given on the command line there, so that
+// SECONDS` (Fuzz/README.md). The sanitizers are given on the command line there, so that
 // NavCore and NavPersistence are instrumented for coverage too.
 import PackageDescription
 

@@ -45,9 +45,10 @@ public struct SessionReport: Sendable {
     public var origin: EventOrigin
     /// The operation in a few words (`push numberDetail`).
     public var summary: String
-    /// The screen on top after it, and its presentation layer (0: the base stack; each sheet or
-    /// cover on the way up adds one).
+    /// The name of the screen on top after it.
     public var screen: String?
+    /// The presentation layer of that screen: 0 for the base stack, one more for each sheet or
+    /// cover on the way up. The timeline draws each layer in a lane of its own.
     public var layer: Int
     /// The app's action, as JSON (nil when there is none, or payloads are omitted).
     public var cause: String?

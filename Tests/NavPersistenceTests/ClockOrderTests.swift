@@ -5,7 +5,7 @@ import NavTestSupport
 import PropertyBased
 import Testing
 
-/// Times as the device claimed them (issue 19): an event earlier than the one before it is kept
+/// Times as the device claimed them: an event earlier than the one before it is kept
 /// and flagged, durations count only the clock going forward, and no export has a negative one.
 @Suite struct ClockOrderTests {
   let folder: TemporaryFolder

@@ -5,7 +5,7 @@ import NavTestSupport
 import Testing
 
 /// Events one action produced (one `record` call: the same time, origin and cause) are one
-/// change in `screen-views` and `transitions` (issue 19): the screens passed through on the way
+/// change in `screen-views` and `transitions`: the screens passed through on the way
 /// are neither views nor transitions.
 @Suite struct OneActionOneChangeTests {
   let folder: TemporaryFolder

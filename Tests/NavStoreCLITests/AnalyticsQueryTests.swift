@@ -2,16 +2,16 @@ import Foundation
 import NavCore
 import Testing
 
-/// The exports as analysts load them (issue 19): every column of every CSV table selects
-/// unquoted in DuckDB and in SQLite, and the README's DuckDB queries give the numbers the README
-/// shows, on the demo store.
+/// The exports as analysts load them: every column of every CSV table selects unquoted in DuckDB
+/// and in SQLite, and the analytics guide's DuckDB queries give the numbers the guide shows, on
+/// the demo store.
 ///
 /// They run where DuckDB is installed (`pip install duckdb-cli`). CI installs it and sets
 /// `NAVSTORE_REQUIRE_DUCKDB=1`, which makes a missing DuckDB a failure rather than a skip.
 @Suite(.enabled(if: DuckDB.executable != nil || DuckDB.isRequired, "DuckDB is not installed"))
 struct AnalyticsQueryTests {
 
-  /// The file names the README's commands write, by table.
+  /// The file names the guide's commands write, by table.
   static let files = ["events": "events.csv", "sessions": "sessions.csv", "screen-views": "views.csv", "transitions": "transitions.csv"]
 
   let folder: URL
@@ -79,9 +79,9 @@ struct AnalyticsQueryTests {
     if process.terminationStatus != 0 { throw CocoaError(.featureUnsupported) }
   }
 
-  @Test func theReadmesQueriesGiveTheNumbersItShows() throws {
+  @Test func theGuidesQueriesGiveTheNumbersItShows() throws {
     let duckDB = try duckDB()
-    let queries = try Self.readmeQueries()
+    let queries = try Self.guideQueries()
     #expect(queries.count == 4, "top screens, paths, funnel, gestures")
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in
@@ -91,12 +91,12 @@ struct AnalyticsQueryTests {
     }
   }
 
-  /// Each `duckdb -markdown -c "..."` block of the README's "Questions a product team asks
-  /// first", with the table printed after it.
-  static func readmeQueries() throws -> [(sql: String, expected: [[String]])] {
-    let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("README.md")
-    let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+  /// Each `duckdb -markdown -c "..."` block of the analytics guide's "Questions a product team
+  /// asks first", with the table printed after it.
+  static func guideQueries() throws -> [(sql: String, expected: [[String]])] {
+    let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/guides/analytics.md")
+    let lines = try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n")
     var queries: [(sql: String, expected: [[String]])] = []
     var index = 0
     while index < lines.count {

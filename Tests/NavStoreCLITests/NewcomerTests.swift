@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 18's small things, as a new user meets them on the command line.
+/// The small things a new user meets first on the command line.
 @Suite struct NewcomerTests {
   let folder: URL
 

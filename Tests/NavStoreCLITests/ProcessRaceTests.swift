@@ -80,7 +80,7 @@ import Testing
   }
 
   /// Appends without `--at` read the clock once they hold the write lock, so writers racing on
-  /// one session store times in the order of their seqs (issue 19: 9 of 22 were out of order
+  /// one session store times in the order of their seqs (9 of 22 were out of order
   /// when the time was read before the lock).
   @Test func racingAppendsWithoutATimeAreStoredInTimeOrder() throws {
     _ = try NavStoreProcess.run(["append", "s", "--db", store, "--op", Self.start])

@@ -16,7 +16,7 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     self.path = path
   }
 
-  /// The operations of the wire format, plus `setTabs` (see the README's wire-format notes).
+  /// The operations of the wire format, plus `setTabs` (see docs/decisions.md).
   public enum Kind: Hashable, Sendable {
     /// The session's first state, and the session it was restored from, if it was.
     case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil)

@@ -10,7 +10,7 @@ struct KeygenCommand: ParsableCommand {
       Writes the signing key to --out, readable by its owner only (mode 0600), and never over an \
       existing file. Prints the verifier key (name+hash+key, the signed-note format's), which \
       auditors use to check checkpoints: hand it out freely, and keep the signing key where the \
-      store's writers cannot read it (see README, "Checkpoints").
+      store's writers cannot read it (see docs/guides/audits.md).
 
       Examples:
         navstore keygen --out ~/.navstore/auditor.key --name acme-audit > auditor.pub

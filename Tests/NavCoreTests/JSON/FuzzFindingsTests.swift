@@ -14,7 +14,7 @@ import Testing
     let again = try JSONParser.parse(exact.canonicalString)
     #expect(again == exact)
     #expect(again.canonicalString == exact.canonicalString)
-    // 2^60, the README's example, both ways.
+    // 2^60, both ways.
     #expect(try JSONParser.parse("1152921504606847000") == JSONParser.parse("1152921504606846976"))
     // A literal that is neither exact nor canonical is still refused: its value would change.
     #expect(throws: JSONParseError.self) { try JSONParser.parse("9007199254740993") }

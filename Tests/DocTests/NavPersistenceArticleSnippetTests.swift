@@ -1,0 +1,142 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavReport
+import Testing
+
+/// The Swift of NavPersistence's and NavReport's DocC catalogs, article by article.
+@MainActor @Suite struct NavPersistenceArticleSnippetTests {
+  enum Screen: Codable, Hashable, Sendable {
+    case home, numbersList, numberDetail(number: Int)
+  }
+
+  /// NavPersistence's landing page.
+  @Test func theOverview() throws {
+    let folder = try DocFolder()
+    let path = folder.path("navstore.sqlite")
+    let time = Timestamp.now
+    let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true), .push(["numbersList": [:]])])
+    let id = try SessionID("s-1")
+    // doc begin
+    let store = try SessionStore(path: path)                       // created and migrated if needed
+    try store.append(AnyEvent(session: try SessionID("s-1"), at: time, operation: .start(home)))
+    try store.append(AnyEvent(session: id, at: time, origin: .user, operation: .goBack()))
+    let current = try store.state(of: id, at: 2)                   // rehydrate at any seq
+    let results = try store.verify()                               // chain, seqs, snapshots
+    let restored = try store.restore(id, as: Screen.self)          // typed, across app versions
+    // doc end
+    #expect(current.seq == 2 && results.allSatisfy(\.isIntact))
+    #expect(restored.seq == 2 && restored.state == .stack([.root(.home, withNavigation: true)]))
+  }
+
+  /// "Recording".
+  @Test func recording() async throws {
+    let folder = try DocFolder()
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    var navigation: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .sheet(.numbersList, withNavigation: true)])
+    // doc begin
+    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
+    recorder.record(navigation)                                        // the session's start
+    try navigation.apply(.push(.numberDetail(number: 3)))
+    recorder.record(navigation, cause: ["numberTapped": 3])            // the app's own change
+    let afterBackSwipe = try navigation.applying(.pop())
+    recorder.record(afterBackSwipe, origin: .user)                     // a gesture the host reported
+    try await recorder.flush()                                         // the app moves to the background
+    // doc end
+    let history = try await store.history(of: recorder.session)
+    #expect(history.map(\.operation.name) == ["start", "push", "pop"])
+    #expect(history.map(\.origin) == [.app, .app, .user])
+    #expect(history.map(\.cause) == [nil, ["numberTapped": 3], nil])
+  }
+
+  /// "Recording", from a reducer.
+  @Test func recordingFromAReducer() throws {
+    let folder = try DocFolder()
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    let id = try SessionID("reducer")
+    try store.record(session: id, from: nil, to: AnyCoordinator.stack([.root(["home": [:]], withNavigation: true)]), at: Timestamp.now)
+    // doc begin
+    let before = try store.state(of: id).state
+    let after = try before.applying(.push(["detail": [:]]))
+    try store.record(session: id, from: before, to: after, at: Timestamp.now, cause: ["numberTapped": 3])
+    // doc end
+    #expect(try store.state(of: id).state == after)
+    #expect(throws: StoreError.self) {
+      try store.record(session: id, from: before, to: after, at: Timestamp.now)  // `before` is no longer current
+    }
+  }
+
+  /// "Restoring a session".
+  @Test func restoringASession() async throws {
+    let folder = try DocFolder()
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    var started: NavigationRecorder<Screen>?
+    func launch() async throws {
+      // doc begin
+      guard let latest = try await store.latestSession() else { return }   // a fresh start
+      let restored = try await store.restore(latest.id, as: Screen.self)
+      let recorder = NavigationRecorder<Screen>(
+        store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
+      // doc end
+      recorder.record(restored.state)
+      started = recorder
+    }
+    try await launch()
+    #expect(started == nil)
+    let state: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .push(.numberDetail(number: 9))])
+    try await store.record(session: try SessionID("launch-1"), from: nil, to: state, at: Timestamp.now)
+    try await launch()
+    let recorder = try #require(started)
+    try await recorder.flush()
+    #expect(try store.summary(of: recorder.session).restoredFrom == SessionLink(session: try SessionID("launch-1"), seq: 1))
+    #expect(try await store.restore(recorder.session, as: Screen.self).state == state)
+  }
+
+  /// "Checkpoints and forgetting".
+  @Test func checkpointsAndForgetting() throws {
+    let folder = try DocFolder()
+    let store = try SessionStore(path: folder.path("c.sqlite"))
+    let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true)])
+    for (name, day) in [("s-1", 10), ("s-2", 12), ("s-3", 14)] {
+      try store.append(AnyEvent(session: try SessionID(name), at: try Timestamp(rfc3339: "2026-11-\(day)T10:00:00.000Z"), operation: .start(home)))
+    }
+    let cutoff = try Timestamp(rfc3339: "2026-11-13T00:00:00.000Z")
+    // doc begin
+    let signer = try NoteSigner(name: "acme-audit")              // keep it away from the writers
+    let note = try store.checkpoint(signedBy: signer, at: Timestamp.now)
+    // ... later, anywhere the note and the verifier key are:
+    let audit = try store.audit(against: note, key: signer.verifier)
+    let intact = try store.verify().allSatisfy(\.isIntact)
+    // doc end
+    #expect(intact && audit.sessions == 3 && audit.problems == 0)
+    // doc begin
+    let proof = try store.proof(of: try SessionID("s-1"), in: note)
+    let checkpoint = try proof.verify(with: signer.verifier)
+    // doc end
+    #expect(checkpoint.sessionCount == 3)
+    #expect(throws: CheckpointError.self) { try proof.verify(with: try NoteSigner(name: "acme-audit").verifier) }
+    // doc begin
+    let tombstones = try store.forget([try SessionID("s-2")], at: Timestamp.now)
+    let old = try store.sessions(lastBefore: cutoff)               // what prune would forget
+    let pruned = try store.prune(before: cutoff, at: Timestamp.now)
+    // doc end
+    #expect(tombstones.map(\.session.rawValue) == ["s-2"])
+    #expect(old.map(\.rawValue) == ["s-1"] && pruned.map(\.session.rawValue) == ["s-1"])
+    #expect(try store.sessions().map(\.id.rawValue) == ["s-3"])
+  }
+
+  /// NavReport's landing page.
+  @Test func aReportPage() throws {
+    let store = try SessionStore(path: ":memory:")
+    let session = try SessionID("report<&>")
+    try store.append(AnyEvent(session: session, at: Timestamp.now, operation: .start(.stack([.root(["home<b>": [:]])]))))
+    // doc begin
+    func reportPage(of session: SessionID, in store: SessionStore) throws(StoreError) -> String {
+      ReportPage.html(try SessionReport.load(session, from: store))  // a String of HTML, to share or save
+    }
+    // doc end
+    let page = try reportPage(of: session, in: store)
+    #expect(page.hasPrefix("<!doctype html>") && page.contains("report&lt;&amp;&gt;") && page.contains("home&lt;b&gt;"))
+    #expect(!page.contains("home<b>"))
+  }
+}

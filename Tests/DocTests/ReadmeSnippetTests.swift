@@ -1,0 +1,98 @@
+import Foundation
+import NavCore
+import NavPersistence
+import Testing
+
+/// The README's quick start for an app, run twice against one store: a first launch that starts
+/// fresh, and a second that restores it, continues it and shows it.
+@MainActor @Suite struct ReadmeSnippetTests {
+  final class Screenshots {
+    var shown: [Any] = []
+  }
+
+  @Test func theQuickStartRecordsRestoresAndPlays() async throws {
+    let folder = try DocFolder()
+    let storePath = folder.path("app.sqlite")
+    let screenshots = Screenshots()
+    // doc begin
+    enum Screen: Codable, Hashable, Sendable {
+      case home, numbersList, numberDetail(number: Int)
+    }
+
+    @MainActor func launch(storePath: String, show: @escaping @MainActor (Coordinator<Screen>) -> Void) async throws {
+      let store = try SessionStore(path: storePath)             // one SQLite file, created when missing
+      var navigation: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
+      var continued: SessionLink?
+      if let latest = try await store.latestSession() {         // where the user was last time
+        let restored = try await store.restore(latest.id, as: Screen.self)
+        (navigation, continued) = (restored.state, restored.link)
+      }
+      let recorder = NavigationRecorder<Screen>(
+        store: store, session: try SessionID(UUID().uuidString), restoredFrom: continued)
+      recorder.record(navigation)                               // returns at once; writes in the background
+      let player = NavigationPlayer(navigation.launchState, show: show)
+      try player.go(to: navigation)                             // legal steps, 650 ms apart
+
+      // Every navigation change: apply it, record it, show it.
+      try navigation.apply(.presentSheet(.numbersList, withNavigation: true))
+      recorder.record(navigation, cause: ["numbersTapped": [:]])
+      try player.go(to: navigation)
+
+      try await recorder.flush()                                // when the app moves to the background
+    }
+    // doc end
+
+    let home: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
+    let oneSheet = try home.applying(.presentSheet(.numbersList, withNavigation: true))
+    let twoSheets = try oneSheet.applying(.presentSheet(.numbersList, withNavigation: true))
+
+    // A first launch: nothing to restore, the sheet is shown at once.
+    try await launch(storePath: storePath) { screenshots.shown.append($0) }
+    #expect(screenshots.shown.compactMap { $0 as? Coordinator<Screen> } == [oneSheet])
+    let store = try SessionStore(path: storePath)
+    let first = try #require(try await store.latestSession())
+    #expect(first.eventCount == 2 && first.restoredFrom == nil)
+    #expect(try await store.restore(first.id, as: Screen.self).state == oneSheet)
+
+    // A second launch: the first session is restored and shown from the launch state, then the
+    // new change is shown; the new session says which one it continues.
+    screenshots.shown = []
+    try await launch(storePath: storePath) { screenshots.shown.append($0) }
+    #expect(screenshots.shown.compactMap { $0 as? Coordinator<Screen> } == [oneSheet, twoSheets])
+    let second = try #require(try await store.latestSession())
+    #expect(second.id != first.id)
+    #expect(second.restoredFrom == SessionLink(session: first.id, seq: 2))
+    #expect(try await store.history(of: second.id).map(\.operation.name) == ["start", "presentSheet"])
+    #expect(try await store.restore(second.id, as: Screen.self).state == twoSheets)
+  }
+}
+
+/// The README's `Package.swift` excerpt names products this package has, the package by the
+/// name SwiftPM gives its URL, and the version `navstore --version` prints.
+@Suite struct ManifestSnippetTests {
+  @Test func thePackageExcerptNamesRealProductsAndTheCurrentVersion() throws {
+    let readme = try Docs.text(of: Docs.root.appendingPathComponent("README.md"))
+    let excerpt = try #require(CodeBlock.all(in: readme).first { $0.text.hasPrefix("// Package.swift") }).text
+    let manifest = try Docs.text(of: Docs.root.appendingPathComponent("Package.swift"))
+    let versionFile = try Docs.text(of: Docs.root.appendingPathComponent("Sources/navstore/NavStoreVersion.swift"))
+
+    let url = try #require(Self.captures(#"\.package\(url: "([^"]+)", from: "([^"]+)"\)"#, in: excerpt).first)
+    let identity = (url[0].split(separator: "/").last.map(String.init) ?? "").replacingOccurrences(of: ".git", with: "").lowercased()
+    #expect(versionFile.contains("static let current = \"\(url[1])\""), "the excerpt's version is not navstore's")
+
+    let products = Self.captures(#"\.product\(name: "([^"]+)", package: "([^"]+)"\)"#, in: excerpt)
+    #expect(products.count >= 2)
+    for product in products {
+      #expect(manifest.contains(".library(name: \"\(product[0])\""), "\(product[0]) is not a library product")
+      #expect(product[1] == identity, "the package is '\(identity)' for SwiftPM, not '\(product[1])'")
+    }
+  }
+
+  /// The capture groups of every match of `pattern`.
+  static func captures(_ pattern: String, in text: String) -> [[String]] {
+    guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+      (1..<match.numberOfRanges).compactMap { Range(match.range(at: $0), in: text).map { String(text[$0]) } }
+    }
+  }
+}
