@@ -1,16 +1,10 @@
 /// Holds an app's navigation the way FlowStacks' routes holder does: the app says where it
 /// wants to be, and the player takes the screen there through legal steps, with delays.
 ///
-/// `target` is where the app wants to be; `shown` is what the host displays now. A change
-/// that the host can apply at once is shown at once. A larger one (a deep link, a pop to the
-/// root through several sheets, a restored session) is planned from `shown` under the host
-/// profile and played: steps 0 and 1 immediately, then one step per delay on the clock. A
-/// change that arrives while a plan plays cancels it and is planned from the state on screen
-/// at that moment, so the screen never jumps; its first structural step waits until a full delay
-/// after the last one shown (FlowStacks shows it at once).
-///
-/// Main-actor bound, as the app's navigation state is: `show` runs on the main actor, and
-/// every step is decided there, so a superseded plan can never apply a stale step.
+/// A change the host can apply in one update is shown at once; a larger one is planned from what
+/// is shown and played on the clock; a change that arrives mid-plan replans from the screen, so
+/// it never jumps. Main-actor bound, as the app's navigation state is. <doc:PlayingSteps> tells
+/// the timing rules and how the player differs from FlowStacks.
 ///
 /// ```swift
 /// let player = NavigationPlayer(launchState, host: .navigationStack) { routes = $0 }

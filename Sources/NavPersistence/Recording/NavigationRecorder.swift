@@ -4,26 +4,10 @@ import Synchronization
 
 /// Records a live app's navigation into a session without ever blocking the app.
 ///
-/// The app hands over each new state as it happens (`record`, from the main actor or anywhere,
-/// returning at once); the recorder diffs it against the last state it recorded and writes the
-/// operations in the background, on a queue of its own. States that arrive while a write is
-/// under way go together in the next transaction, so a burst costs one commit.
-///
-/// The recorder diffs against what it last *recorded*, not against the app's own "before", so
-/// a state the app changed twice between two calls, or a change that failed, never makes the
-/// log drift from what was shown.
-///
-/// **Failures never crash the app and are never silent.** A change the model refuses, a full
-/// disk, a store locked past its busy timeout or a read-only store is reported on `failures`
-/// (and to `onFailure`, if given); the recorder then reads the session's stored state again and
-/// records the next state against it. `flush()` retries the newest state of a failed
-/// transaction when nothing newer has come, so the user's screen reaches the store once it can.
-///
-/// **What is durable when.** `record` keeps the state in memory only. It is durable once its
-/// background transaction commits, with the store's `StoreOptions.durability`: `.normal`
-/// survives the app being killed, `.full` also a power loss. `flush()` returns when every
-/// state handed over before it is committed (or reported as failed): call it when the app
-/// moves to the background.
+/// The app hands over each new state (`record`, from anywhere, returning at once); the recorder
+/// diffs it against the last state it recorded and writes the operations in the background, on
+/// a queue of its own. Failures never crash the app and are never silent: they go to `failures`.
+/// <doc:Recording> explains the batching, the recovery after a failure, and what is durable when.
 public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
   /// The store written to.
   public let store: SessionStore

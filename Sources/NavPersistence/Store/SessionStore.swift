@@ -5,19 +5,10 @@ import NavCore
 /// The durable home of recorded sessions: one SQLite file, an append-only event log per session,
 /// periodic snapshots, and a hash chain over every session's history.
 ///
-/// Safe to share between threads and tasks. Writes go through one writing connection, one at a
-/// time; reads (`state`, `history`, `restore`, `sessions`, exports, `verify`) each take a
-/// read-only connection of their own, so in WAL mode they run beside a write and see the last
-/// committed state, never a transaction half done. Several stores (processes) may open the same
-/// file; SQLite's locking and each event's seq decide who wins a race. Every write is one
-/// immediate transaction: a refused operation writes nothing.
-///
-/// Memory does not grow with the number of sessions: the writer caches a bounded number of
-/// session states (`StoreOptions.headCacheCapacity`), and listings, exports and `verify` stream.
-///
-/// Closures given to the store (export sinks, progress, replay bodies) run on the calling thread
-/// while the store works; what they throw comes back as `StoreError.caller`, unchanged. They may
-/// read the store; a write from inside a write's callback is refused with `.reentrantWrite`.
+/// Safe to share between threads and tasks: writes go through one connection, one immediate
+/// transaction each (a refused operation writes nothing); reads run on read-only connections of
+/// their own, beside the writer. <doc:StoreGuarantees> lists what it promises and how each promise
+/// is tested.
 public final class SessionStore: Sendable {
   /// The file's path.
   public let path: String
