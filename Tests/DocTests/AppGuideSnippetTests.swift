@@ -102,9 +102,14 @@ import Testing
       var navigation = launch
       var continued: SessionLink?
       if let latest = try await store.latestSession() {
-        let restored = try await store.restore(latest.id, as: Screen.self)
-        navigation = restored.state
-        continued = restored.link
+        do {
+          let restored = try await store.restore(latest.id, as: Screen.self)
+          navigation = restored.state
+          continued = restored.link
+        } catch {
+          guard case .cannotRestore = error else { throw error }
+          // Not even its root decodes any more (see "After an app update"): start from `launch`.
+        }
       }
       let recorder = NavigationRecorder<Screen>(
         store: store, session: try SessionID("launch-2"), restoredFrom: continued)
@@ -117,7 +122,7 @@ import Testing
 
       // doc begin
       var shownRoutes: [Coordinator<Screen>] = []
-      let player = NavigationPlayer(navigation.launchState, host: .navigationStack) { shown in
+      let player = NavigationPlayer(navigation.launchState, host: .navigationStack17) { shown in
         shownRoutes.append(shown)      // in an app: set the routes your views bind to
       }
       try player.go(to: model.navigation)
@@ -125,7 +130,7 @@ import Testing
       // doc end
       #expect(shownRoutes.last == restoredState && player.shown == restoredState)
       for (from, to) in zip([navigation.launchState] + shownRoutes, shownRoutes) {
-        #expect(Coordinator.isLegalTransition(from: from, to: to, host: .navigationStack))
+        #expect(Coordinator.isLegalTransition(from: from, to: to, host: .navigationStack17))
       }
 
       var sent: [Coordinator<Screen>] = []
@@ -133,7 +138,7 @@ import Testing
         if case .setNavigation(let state as Coordinator<Screen>) = action { sent.append(state) }
       }
       // doc begin
-      let plan = try Coordinator.plan(from: navigation.launchState, to: navigation, host: .navigationStack)
+      let plan = try Coordinator.plan(from: navigation.launchState, to: navigation, host: .navigationStack17)
       for try await step in plan.timed(clock: ContinuousClock()) {
         await send(.setNavigation(step.state))
       }

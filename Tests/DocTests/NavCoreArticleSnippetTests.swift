@@ -18,7 +18,7 @@ import Testing
     var state: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
     try state.apply(.presentSheet(.numbersList, withNavigation: true))
     try state.apply(.push(.numberDetail(number: 3)))
-    let plan = try Coordinator.plan(from: state.launchState, to: state, host: .navigationStack)
+    let plan = try Coordinator.plan(from: state.launchState, to: state, host: .navigationStack17)
     // plan.steps: [home], then [home, sheet, detail]: NavigationStack pushes in the same update
     // doc end
     #expect(plan.steps == [
@@ -132,7 +132,7 @@ import Testing
     defer { advancing.cancel() }
     // doc begin
     var shown: [Coordinator<Screen>] = []
-    let player = NavigationPlayer(launch, host: .navigationStack, clock: clock) { state in
+    let player = NavigationPlayer(launch, host: .navigationStack17, clock: clock) { state in
       shown.append(state)          // in an app: set the routes the views bind to
     }
     try player.go(to: deepLink)    // steps 0 and 1 now, then one step per delay
@@ -141,12 +141,12 @@ import Testing
     // doc end
     #expect(player.shown == launch && shown.last == launch)
     for (from, to) in zip([launch] + shown, shown) {
-      #expect(Coordinator.isLegalTransition(from: from, to: to, host: .navigationStack))
+      #expect(Coordinator.isLegalTransition(from: from, to: to, host: .navigationStack17))
     }
 
     // doc begin
     var routes = launch
-    try await routes.play(to: deepLink, host: .navigationStack, clock: clock) { routes = $0 }
+    try await routes.play(to: deepLink, host: .navigationStack17, clock: clock) { routes = $0 }
     // doc end
     #expect(routes == deepLink)
 

@@ -16,10 +16,10 @@ import Testing
     let path = folder.path("navstore.sqlite")
     let time = Timestamp.now
     let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true), .push(["numbersList": [:]])])
-    let id = try SessionID("s-1")
     // doc begin
     let store = try SessionStore(path: path)                       // created and migrated if needed
-    try store.append(AnyEvent(session: try SessionID("s-1"), at: time, operation: .start(home)))
+    let id = try SessionID("s-1")
+    try store.append(AnyEvent(session: id, at: time, operation: .start(home)))
     try store.append(AnyEvent(session: id, at: time, origin: .user, operation: .goBack()))
     let current = try store.state(of: id, at: 2)                   // rehydrate at any seq
     let results = try store.verify()                               // chain, seqs, snapshots

@@ -23,14 +23,14 @@ import Testing
       let store = try SessionStore(path: storePath)             // one SQLite file, created when missing
       var navigation: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
       var continued: SessionLink?
-      if let latest = try await store.latestSession() {         // where the user was last time
-        let restored = try await store.restore(latest.id, as: Screen.self)
+      if let latest = try await store.latestSession(),          // where the user was last time
+         let restored = try? await store.restore(latest.id, as: Screen.self) {
         (navigation, continued) = (restored.state, restored.link)
       }
       let recorder = NavigationRecorder<Screen>(
         store: store, session: try SessionID(UUID().uuidString), restoredFrom: continued)
       recorder.record(navigation)                               // returns at once; writes in the background
-      let player = NavigationPlayer(navigation.launchState, show: show)
+      let player = NavigationPlayer(navigation.launchState, host: .navigationStack17, show: show)
       try player.go(to: navigation)                             // legal steps, 650 ms apart
 
       // Every navigation change: apply it, record it, show it.
@@ -68,7 +68,8 @@ import Testing
 }
 
 /// The README's `Package.swift` excerpt names products this package has, the package by the
-/// name SwiftPM gives its URL, and the version `navstore --version` prints.
+/// name SwiftPM gives its URL, and the main branch until a release is tagged (then the version
+/// `navstore --version` prints).
 @Suite struct ManifestSnippetTests {
   @Test func thePackageExcerptNamesRealProductsAndTheCurrentVersion() throws {
     let readme = try Docs.text(of: Docs.root.appendingPathComponent("README.md"))
@@ -76,9 +77,16 @@ import Testing
     let manifest = try Docs.text(of: Docs.root.appendingPathComponent("Package.swift"))
     let versionFile = try Docs.text(of: Docs.root.appendingPathComponent("Sources/navstore/NavStoreVersion.swift"))
 
-    let url = try #require(Self.captures(#"\.package\(url: "([^"]+)", from: "([^"]+)"\)"#, in: excerpt).first)
+    // Until a release is tagged the excerpt names the main branch; then, the version
+    // `navstore --version` prints.
+    let url = try #require(Self.captures(#"\.package\(url: "([^"]+)", (branch|from): "([^"]+)"\)"#, in: excerpt).first)
     let identity = (url[0].split(separator: "/").last.map(String.init) ?? "").replacingOccurrences(of: ".git", with: "").lowercased()
-    #expect(versionFile.contains("static let current = \"\(url[1])\""), "the excerpt's version is not navstore's")
+    let tags = try Self.gitTags()
+    if url[1] == "branch" {
+      #expect(url[2] == "main" && tags.isEmpty, "a release is tagged: name its version instead of the branch")
+    } else {
+      #expect(versionFile.contains("static let current = \"\(url[2])\""), "the excerpt's version is not navstore's")
+    }
 
     let products = Self.captures(#"\.product\(name: "([^"]+)", package: "([^"]+)"\)"#, in: excerpt)
     #expect(products.count >= 2)
@@ -86,6 +94,20 @@ import Testing
       #expect(manifest.contains(".library(name: \"\(product[0])\""), "\(product[0]) is not a library product")
       #expect(product[1] == identity, "the package is '\(identity)' for SwiftPM, not '\(product[1])'")
     }
+  }
+
+  /// The repository's release tags (none in a clone without them).
+  static func gitTags() throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    process.arguments = ["-C", Docs.root.path, "tag", "--list", "[0-9]*"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text.split(separator: "\n").map(String.init)
   }
 
   /// The capture groups of every match of `pattern`.

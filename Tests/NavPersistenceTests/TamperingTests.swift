@@ -83,6 +83,21 @@ import Testing
     #expect(result?.failure?.reason == "events are stored for this session, but its session row is missing")
   }
 
+  /// The row's times and depth decide which session is the latest, which ones a retention limit
+  /// erases and how deep listings say a session is: verify holds each to the events.
+  @Test(arguments: [
+    ("UPDATE sessions SET last_at = last_at + 86400000 WHERE id = 's'", "first_at and last_at"),
+    ("UPDATE sessions SET first_at = first_at - 1 WHERE id = 's'", "first_at and last_at"),
+    ("UPDATE sessions SET last_at = NULL WHERE id = 's'", "first_at and last_at"),
+    ("UPDATE sessions SET depth = depth + 1 WHERE id = 's'", "depth"),
+  ])
+  func aRowsTimesOrDepthEditedAreFound(_ sql: String, _ column: String) throws {
+    try tamper(sql)
+    let result = try SessionStore(path: path).verify().first { $0.session.rawValue == "s" }
+    #expect(result?.failure?.seq == 1)
+    #expect(result?.failure?.reason.contains(column) == true, "\(String(describing: result?.failure))")
+  }
+
   @Test func anEventThatCannotBeHashedIsNamed() throws {
     try tamper("UPDATE events SET at = 9223372036854775807 WHERE session_id = 's' AND seq = 4")
     #expect(try firstBadSeq() == 4)

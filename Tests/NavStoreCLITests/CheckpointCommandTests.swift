@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 import Testing
 
 /// A store checkpointed, handed over and audited end to end from the command line.
@@ -46,7 +47,9 @@ import Testing
     #expect(intact.status == 0, "\(intact.stderr)")
     #expect(intact.stdoutLines.last?.hasSuffix("signed by acme-audit2): 0 problems") == true)
 
-    // Cut a session short and fix its counters: the chain alone holds, the checkpoint does not.
+    // Cut a session short and fix its row: the chain alone holds, the checkpoint does not.
+    let shown = try navstore("show", "demo-browse-2", "--at", "5", "--json", "--db", "d.sqlite")
+    let depthAtFive = try WireFormat.decode(AnyCoordinator.self, from: shown.stdout).visibleDepth
     let connection = try sqlite(path("d.sqlite"))
     try connection.run(
       """
@@ -54,7 +57,8 @@ import Testing
       DELETE FROM snapshots WHERE session_id = 'demo-browse-2' AND seq > 5;
       DELETE FROM events WHERE session_id = 'demo-browse-2' AND seq > 5;
       UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE session_id = 'demo-browse-2' AND seq = 5),
-        duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2') WHERE id = 'demo-browse-2';
+        duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2'),
+        last_at = (SELECT max(at) FROM events WHERE session_id = 'demo-browse-2'), depth = \(depthAtFive) WHERE id = 'demo-browse-2';
       """)
     #expect(try navstore("verify", "--db", "d.sqlite").status == 0)
     let cut = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "c.note", "--key", "k2.pub")

@@ -261,14 +261,25 @@ final class StoreEngine {
       depth: statement.int(4), restoredFrom: link, durationMilliseconds: statement.int64(7), clockJumps: statement.int(8))
   }
 
+  /// What a session's events say of it, for checking the columns its row derives from them.
+  struct ReplayedFacts {
+    var link: SessionLink?
+    var clock = ClockOrder()
+    var firstAt: Timestamp?
+    var lastAt: Timestamp?
+    var depth = 0
+  }
+
   /// What the session row's derived columns get wrong, read in one query: its link columns
-  /// against its start event's link (both empty when it has none), then its clock columns
-  /// against its events' times. `nil` when both agree.
-  private func derivedColumnsProblem(link: SessionLink?, clock: ClockOrder, of session: SessionID) throws(StoreError) -> String? {
+  /// against its start event's link (both empty when it has none), its clock columns against
+  /// its events' times, then its first and last times and its depth (which listings, `latestSession`
+  /// and `prune` read as stored) against its first and last events. `nil` when all agree.
+  private func derivedColumnsProblem(_ facts: ReplayedFacts, of session: SessionID) throws(StoreError) -> String? {
+    let link = facts.link
     let linkProblem = "the session's restoredFrom columns differ from its start event"
     let clockProblem = "the session's clock_jumps and duration_ms columns differ from its events' times"
     let statement = try prepare(
-      "SELECT restored_from_session, restored_from_seq, clock_jumps, duration_ms FROM sessions WHERE id = ?")
+      "SELECT restored_from_session, restored_from_seq, clock_jumps, duration_ms, first_at, last_at, depth FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return link == nil ? clockProblem : linkProblem }
@@ -280,7 +291,11 @@ final class StoreEngine {
       linkMatches = statement.isNull(0) && statement.isNull(1)
     }
     guard linkMatches else { return linkProblem }
-    guard statement.int(2) == clock.jumps, statement.int64(3) == clock.durationMilliseconds else { return clockProblem }
+    guard statement.int(2) == facts.clock.jumps, statement.int64(3) == facts.clock.durationMilliseconds else { return clockProblem }
+    guard !statement.isNull(4), !statement.isNull(5), statement.int64(4) == facts.firstAt?.millisecondsSince1970,
+      statement.int64(5) == facts.lastAt?.millisecondsSince1970
+    else { return "the session's first_at and last_at columns differ from its first and last events' times" }
+    guard statement.int(6) == facts.depth else { return "the session's depth column differs from its last state's" }
     return nil
   }
 
@@ -466,11 +481,11 @@ final class StoreEngine {
   // MARK: Verifying
 
   func verify(_ session: SessionID) throws(StoreError) -> VerificationResult {
-    var clock = ClockOrder()
+    var facts = ReplayedFacts()
     func failure(_ seq: Int, _ reason: String) -> VerificationResult {
       VerificationResult(
-        session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason), clockJumps: clock.jumps,
-        firstClockJump: clock.firstJump)
+        session: session, eventCount: seq - 1, failure: .init(seq: seq, reason: reason), clockJumps: facts.clock.jumps,
+        firstClockJump: facts.clock.firstJump)
     }
     let row = try sessionRow(session) ?? SessionRow(count: -1, headHash: HashChain.genesis)
     var snapshots: [Int: [UInt8]] = [:]
@@ -483,7 +498,6 @@ final class StoreEngine {
     var previous = HashChain.genesis
     var state: AnyCoordinator?
     var problem: VerificationResult?
-    var firstLink: SessionLink?
     try forEachEvent(of: session, from: 1, to: Int.max) { stored in
       guard problem == nil else { return }
       guard stored.seq == expectedSeq else {
@@ -512,8 +526,9 @@ final class StoreEngine {
           return
         }
       }
-      if stored.seq == 1 { firstLink = event.operation.restoredFrom }
-      clock.add(event.at, seq: stored.seq)
+      if stored.seq == 1 { (facts.link, facts.firstAt) = (event.operation.restoredFrom, event.at) }
+      facts.clock.add(event.at, seq: stored.seq)
+      facts.lastAt = event.at
       state = next
       previous = hash
       expectedSeq += 1
@@ -529,13 +544,15 @@ final class StoreEngine {
     if previous != row.headHash {
       return failure(max(last, 1), "the session's head hash is not the chain's last value")
     }
-    if last > 0, let problem = try derivedColumnsProblem(link: firstLink, clock: clock, of: session) {
+    facts.depth = state?.visibleDepth ?? 0
+    if last > 0, let problem = try derivedColumnsProblem(facts, of: session) {
       return failure(1, problem)
     }
     if let orphan = snapshots.keys.min() {
       return failure(orphan, "a snapshot exists for an event that does not")
     }
-    return VerificationResult(session: session, eventCount: last, failure: nil, clockJumps: clock.jumps, firstClockJump: clock.firstJump)
+    return VerificationResult(
+      session: session, eventCount: last, failure: nil, clockJumps: facts.clock.jumps, firstClockJump: facts.clock.firstJump)
   }
 }
 

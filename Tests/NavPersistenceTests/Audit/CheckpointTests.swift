@@ -49,16 +49,21 @@ import Testing
     return found
   }
 
-  /// Cuts a session's last events and fixes its counters and head, so the chain alone holds.
+  /// Cuts a session's last events and fixes every column of its row the events decide (count,
+  /// head, duration, last time, depth), so the chain alone holds.
   func truncate(_ session: String, to seq: Int) throws {
-    try tamper(
-      """
-      DELETE FROM snapshots WHERE session_id = '\(session)' AND seq > \(seq);
-      DELETE FROM events WHERE session_id = '\(session)' AND seq > \(seq);
-      UPDATE sessions SET event_count = \(seq),
-        head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)),
-        duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = '\(session)') WHERE id = '\(session)';
-      """)
+    try tamper(Self.truncation(session, to: seq, depth: try store.state(of: sessionID(session), at: seq).state.visibleDepth))
+  }
+
+  static func truncation(_ session: String, to seq: Int, depth: Int) -> String {
+    """
+    DELETE FROM snapshots WHERE session_id = '\(session)' AND seq > \(seq);
+    DELETE FROM events WHERE session_id = '\(session)' AND seq > \(seq);
+    UPDATE sessions SET event_count = \(seq),
+      head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)),
+      duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = '\(session)'),
+      last_at = (SELECT max(at) FROM events WHERE session_id = '\(session)'), depth = \(depth) WHERE id = '\(session)';
+    """
   }
 
   @Test func anIntactStoreAuditsCleanAndLaterEventsExtendTheCheckpoint() throws {
@@ -85,6 +90,7 @@ import Testing
   }
 
   @Test func aTruncationWithItsCountersFixedIsFoundOnlyAgainstACheckpoint() throws {
+    #expect(try store.state(of: sessionID("b"), at: 4).state.visibleDepth == 4, "the depth the table's truncation writes")
     let note = try checkpoint()
     try truncate("b", to: 4)
     #expect(try store.verify().allSatisfy(\.isIntact), "the chain alone cannot see a clean cut")
@@ -174,7 +180,7 @@ import Testing
     ("a session row emptied", "UPDATE sessions SET event_count = 0 WHERE id = 'b'", true),
     ("a session's duration changed", "UPDATE sessions SET duration_ms = duration_ms + 1 WHERE id = 'b'", true),
     ("a session's clock jumps changed", "UPDATE sessions SET clock_jumps = 1 WHERE id = 'b'", true),
-    ("a truncation with its counters fixed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq > 4; DELETE FROM events WHERE session_id = 'b' AND seq > 4; UPDATE sessions SET event_count = 4, head_hash = (SELECT hash FROM events WHERE session_id = 'b' AND seq = 4), duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'b') WHERE id = 'b';", false),
+    ("a truncation with its counters fixed", truncation("b", to: 4, depth: 4), false),
     ("a vanished session", "DELETE FROM snapshots WHERE session_id = 'b'; DELETE FROM events WHERE session_id = 'b'; DELETE FROM sessions WHERE id = 'b';", false),
   ]
 
