@@ -7,7 +7,7 @@
 /// the timing rules and how the player differs from FlowStacks.
 ///
 /// ```swift
-/// let player = NavigationPlayer(launchState, host: .navigationStack) { routes = $0 }
+/// let player = NavigationPlayer(launchState, host: .navigationStack17) { routes = $0 }
 /// try player.go(to: restored.state)                 // a restore, step by step
 /// try player.changeRoutes { try $0.goBackToRoot() } // one line, as with withDelaysIfUnsupported
 /// ```

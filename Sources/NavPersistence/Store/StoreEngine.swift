@@ -272,8 +272,9 @@ final class StoreEngine {
 
   /// What the session row's derived columns get wrong, read in one query: its link columns
   /// against its start event's link (both empty when it has none), its clock columns against
-  /// its events' times, then its first and last times and its depth (which listings, `latestSession`
-  /// and `prune` read as stored) against its first and last events. `nil` when all agree.
+  /// its events' times, then its first and last times and its depth (which listings,
+  /// `latestSession` and `prune` read as stored) against its first and last events. `nil` when
+  /// all agree.
   private func derivedColumnsProblem(_ facts: ReplayedFacts, of session: SessionID) throws(StoreError) -> String? {
     let link = facts.link
     let linkProblem = "the session's restoredFrom columns differ from its start event"
