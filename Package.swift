@@ -73,13 +73,16 @@ let package = Package(
       ]
     ),
     // The docs' Swift, compiled and run against the library products alone, as an app builds
-    // it; and every relative link of the docs, checked offline.
+    // it (NavTestSupport serves the tests' own setup, never a snippet); and every relative link
+    // of the docs, checked offline.
     .testTarget(
       name: "DocTests",
-      dependencies: ["NavCore", "NavPersistence", "NavReport", .product(name: "Clocks", package: "swift-clocks")]
+      dependencies: [
+        "NavCore", "NavPersistence", "NavReport", "NavTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+      ]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
-    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore"]),
+    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore", "NavTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,9 @@
 import Foundation
+import Synchronization
 import NavCore
 import NavPersistence
 import NavReport
+import NavTestSupport
 import Testing
 
 /// The guide "Restoring sessions in an app" (docs/guides/restoring-in-an-app.md), block by block
@@ -11,7 +13,7 @@ import Testing
   enum Action { case setNavigation(Any) }
 
   @Test func theGuideFromDescribingScreensToExportingASession() async throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let storePath = folder.path("app.sqlite")
     let ticketFolder = folder.url
 
@@ -218,4 +220,12 @@ import Testing
       #expect(try await store.sessions().map(\.id.rawValue) == ["launch-2"])
     }
   }
+}
+
+/// Lines written from any task, read back by the test.
+private final class LineLog: Sendable {
+  private let lines = Mutex<[String]>([])
+
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
 }

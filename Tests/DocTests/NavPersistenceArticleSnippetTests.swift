@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavPersistence
 import NavReport
+import NavTestSupport
 import Testing
 
 /// The Swift of NavPersistence's and NavReport's DocC catalogs, article by article.
@@ -12,7 +13,7 @@ import Testing
 
   /// NavPersistence's landing page.
   @Test func theOverview() throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let path = folder.path("navstore.sqlite")
     let time = Timestamp.now
     let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true), .push(["numbersList": [:]])])
@@ -31,7 +32,7 @@ import Testing
 
   /// "Recording".
   @Test func recording() async throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("r.sqlite"))
     var navigation: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .sheet(.numbersList, withNavigation: true)])
     // doc begin
@@ -51,7 +52,7 @@ import Testing
 
   /// "Recording", from a reducer.
   @Test func recordingFromAReducer() throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("r.sqlite"))
     let id = try SessionID("reducer")
     try store.record(session: id, from: nil, to: AnyCoordinator.stack([.root(["home": [:]], withNavigation: true)]), at: Timestamp.now)
@@ -68,7 +69,7 @@ import Testing
 
   /// "Restoring a session".
   @Test func restoringASession() async throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("r.sqlite"))
     var started: NavigationRecorder<Screen>?
     func launch() async throws {
@@ -94,7 +95,7 @@ import Testing
 
   /// "Checkpoints and forgetting".
   @Test func checkpointsAndForgetting() throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("c.sqlite"))
     let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true)])
     for (name, day) in [("s-1", 10), ("s-2", 12), ("s-3", 14)] {

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavPersistence
+import NavTestSupport
 import Testing
 
 /// The README's quick start for an app, run twice against one store: a first launch that starts
@@ -11,7 +12,7 @@ import Testing
   }
 
   @Test func theQuickStartRecordsRestoresAndPlays() async throws {
-    let folder = try DocFolder()
+    let folder = try TemporaryFolder()
     let storePath = folder.path("app.sqlite")
     let screenshots = Screenshots()
     // doc begin

@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// Every Swift block of the README, the guides and the DocC articles is compiled and run by this

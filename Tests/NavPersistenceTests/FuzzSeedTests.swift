@@ -1,5 +1,6 @@
 import Foundation
 import NavPersistence
+import NavTestSupport
 import Testing
 
 /// The fuzz target for store files (`Fuzz/`) starts from the seed stores in

@@ -131,16 +131,15 @@ import Testing
   /// a copy of the file held nothing.)
   @Test func aReleasedStoreIsOneFileThatCopiesAlone() throws {
     let path = folder.path("one.sqlite")
+    func walSize() -> Int? { (try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int }
     do {
       let store = try SessionStore(path: path)
       try store.append(event("s", .start(.stack(stack("R+home")))))
       try store.append(event("s", .push("list"), offset: 1))
       #expect(try store.sessions().count == 1)  // a read, on a reader of its own
-      let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
-      #expect((wal ?? 0) > 0, "while the store is open, its recent writes are in the -wal file")
+      #expect((walSize() ?? 0) > 0, "while the store is open, its recent writes are in the -wal file")
     }
-    let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? nil
-    #expect(wal == nil, "the -wal file is gone once the store is released")
+    #expect(walSize() == nil, "the -wal file is gone once the store is released")
     try FileManager.default.copyItem(atPath: path, toPath: folder.path("copy.sqlite"))
     let copy = try SessionStore(path: folder.path("copy.sqlite"), options: StoreOptions(access: .readOnly))
     #expect(try copy.history(of: sessionID("s")).count == 2)

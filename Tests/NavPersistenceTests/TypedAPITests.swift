@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavPersistence
+import NavTestSupport
 import Testing
 
 /// A typed event appends as it is, and states print as the trees the command line shows.

@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// The commands of the README and the guides run as printed, in order, each document in a
@@ -64,20 +65,13 @@ struct DocCommandTests {
 
   /// The document's `sh` blocks and `console` commands, in order.
   static func steps(in markdown: String) -> [Step] {
-    var steps: [Step] = []
-    var fence: (language: String, line: Int, lines: [String])?
-    for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).enumerated() {
-      if fence == nil, line.hasPrefix("```") {
-        fence = (String(line.dropFirst(3)), index + 2, [])
-      } else if let block = fence, line == "```" {
-        if block.language == "sh" { steps.append(.shell(block.lines, line: block.line)) }
-        if block.language == "console" { steps += consoleSteps(block.lines, firstLine: block.line) }
-        fence = nil
-      } else {
-        fence?.lines.append(line)
+    CodeBlock.all(in: markdown).flatMap { block -> [Step] in
+      switch block.language {
+      case "sh": [.shell(block.lines, line: block.line)]
+      case "console": consoleSteps(block.lines, firstLine: block.line)
+      default: []
       }
     }
-    return steps
   }
 
   /// `$ command` lines (continued by a trailing `\`), each with the lines after it.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The repository's documents, read as the tests need them: which files are docs, and their
-/// fenced code blocks.
+/// The repository's documents, as the tests need them: which files are docs, and their text
+/// (`CodeBlock`, in NavTestSupport, reads their fenced blocks).
 enum Docs {
   /// The repository's root, found from this file's path.
   static let root = URL(fileURLWithPath: #filePath)
@@ -49,29 +49,5 @@ enum Docs {
   /// A document's text.
   static func text(of file: URL) throws -> String {
     try String(contentsOf: file, encoding: .utf8)
-  }
-}
-
-/// A fenced code block: its language, the number of its first line, and its text.
-struct CodeBlock {
-  var language: String
-  var line: Int
-  var text: String
-
-  /// The blocks of a Markdown text, in order. A fence is three backticks at the start of a line.
-  static func all(in markdown: String) -> [CodeBlock] {
-    var blocks: [CodeBlock] = []
-    var open: (language: String, line: Int, lines: [Substring])?
-    for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      if open == nil, line.hasPrefix("```") {
-        open = (String(line.dropFirst(3)), index + 2, [])
-      } else if let block = open, line == "```" {
-        blocks.append(CodeBlock(language: block.language, line: block.line, text: block.lines.joined(separator: "\n")))
-        open = nil
-      } else {
-        open?.lines.append(line)
-      }
-    }
-    return blocks
   }
 }

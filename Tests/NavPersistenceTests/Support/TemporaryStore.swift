@@ -3,22 +3,6 @@ import NavCore
 import NavPersistence
 import NavTestSupport
 
-/// A fresh folder for one test's store files, removed when the test ends.
-final class TemporaryFolder {
-  let url: URL
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: url)
-  }
-
-  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 /// Every table of a database, row by row, in a fixed order: what "byte-for-byte the same data"
 /// is compared with.
 func dump(_ path: String) throws -> String {
