@@ -39,27 +39,20 @@ public enum ReportPage {
     facts += "<dt>Events</dt><dd>\(report.eventCount)</dd>"
     facts += "<dt>Head hash</dt><dd class=\"hash\">\(HTML.escape(report.headHash))</dd>"
     if let failure = report.verification.failure {
-      facts += "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.reason))</dd>"
+      facts += "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.problem.description))</dd>"
     } else {
       facts += "<dt>Verification</dt><dd class=\"verified\">&#10004; verified (hash chain, seqs, snapshots) when this report was made</dd>"
     }
     if let link = report.restoredFrom {
       facts += "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) "
-        + "(<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when made with --all)</dd>"
+        + "(<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together)</dd>"
     }
     if !report.isWhole {
       facts += "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "
-        + "run <code>navstore report \(HTML.escape(shellQuoted(report.session.rawValue))) --at SEQ</code> for others</dd>"
+        + "a report made at another seq shows the events around it</dd>"
     }
     if report.omitsPayloads { facts += "<dt>Payloads</dt><dd>left out (screens by name only, no causes)</dd>" }
     return facts + "</dl>"
-  }
-
-  /// A session id as a shell word: single-quoted unless it is plain, so a command pasted from
-  /// the page runs nothing the id holds.
-  private static func shellQuoted(_ id: String) -> String {
-    let plain = id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
-    return plain ? id : "'" + id.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
   private static func explorer(_ report: SessionReport) -> String {

@@ -25,7 +25,7 @@ enum ReportScript {
       function showPlan() {
         if (!current) { return; }
         fill(planPanel, "plan-" + current.getAttribute("data-state") + "-" + host.value,
-          "This report has restore plans for the chosen seq only; run navstore report with --at " + current.getAttribute("data-seq") + " for this one.");
+          "This report has restore plans for the chosen seq only; a report made at seq " + current.getAttribute("data-seq") + " has this one.");
       }
       function show(seq) {
         var row = bySeq[String(seq)];

@@ -22,7 +22,7 @@ import Testing
       try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     }
     #expect(bytes(path) == before)
-    #expect(StoreError.newerSchema(path: path, found: 99, supported: supported).description.contains("upgrade navstore"))
+    #expect(StoreError.newerSchema(path: path, found: 99, supported: supported).description.contains("written by a newer NavStore (schema 99"))
   }
 
   @Test func aFileThatIsNotADatabase() throws {

@@ -36,7 +36,7 @@ import Testing
     }
     let results = try store.verify()
     #expect(results.map(\.failure?.seq) == [1, 1])
-    #expect(results.allSatisfy { $0.failure?.reason.contains("restoredFrom") == true })
+    #expect(results.allSatisfy { $0.failure?.problem == .restoredFromDiffers })
   }
 
   @Test func theLatestSessionIsTheOneWithTheNewestLastEvent() throws {

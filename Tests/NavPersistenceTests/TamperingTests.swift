@@ -25,10 +25,15 @@ import Testing
     try connection.execute(sql)
   }
 
-  func firstBadSeq() throws -> Int? {
+  /// Session `s`'s first problem, as verify finds it.
+  func firstFailure() throws -> VerificationResult.Failure? {
     let results = try SessionStore(path: path).verify()
     #expect(results.first { $0.session.rawValue == "other" }?.isIntact == true, "an untouched session stays intact")
-    return results.first { $0.session.rawValue == "s" }?.failure?.seq
+    return results.first { $0.session.rawValue == "s" }?.failure
+  }
+
+  func firstBadSeq() throws -> Int? {
+    try firstFailure()?.seq
   }
 
   @Test func theLogIsAppendOnlyThroughSQL() throws {
@@ -43,17 +48,17 @@ import Testing
 
   @Test func oneChangedByteOfAnOperation() throws {
     try tamper("UPDATE events SET op = replace(op, 'screen4', 'screen5') WHERE session_id = 's' AND seq = 6")
-    #expect(try firstBadSeq() == 6)
+    #expect(try firstFailure() == .init(seq: 6, problem: .hashMismatch))
   }
 
   @Test func aChangedTimeOrOrigin() throws {
     try tamper("UPDATE events SET at = at + 1 WHERE session_id = 's' AND seq = 3")
-    #expect(try firstBadSeq() == 3)
+    #expect(try firstFailure() == .init(seq: 3, problem: .hashMismatch))
   }
 
   @Test func aDeletedEvent() throws {
     try tamper("DELETE FROM events WHERE session_id = 's' AND seq = 7")
-    #expect(try firstBadSeq() == 7)
+    #expect(try firstFailure() == .init(seq: 7, problem: .missingEvent(nextStored: 8)))
   }
 
   @Test func twoSwappedEvents() throws {
@@ -67,12 +72,12 @@ import Testing
 
   @Test func theLastEventRemoved() throws {
     try tamper("DELETE FROM events WHERE session_id = 's' AND seq = 10")
-    #expect(try firstBadSeq() == 10)
+    #expect(try firstFailure() == .init(seq: 10, problem: .eventCountDiffers(recorded: 10, stored: 9)))
   }
 
   @Test func aChangedSnapshot() throws {
     try tamper("UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 's' AND seq = 8")
-    #expect(try firstBadSeq() == 8)
+    #expect(try firstFailure() == .init(seq: 8, problem: .snapshotDiffers))
   }
 
   @Test func aSessionRowEmptiedOrDeletedIsStillChecked() throws {
@@ -80,27 +85,26 @@ import Testing
     #expect(try firstBadSeq() == 1)
     try tamper("DELETE FROM sessions WHERE id = 's'")
     let result = try SessionStore(path: path).verify().first { $0.session.rawValue == "s" }
-    #expect(result?.failure?.reason == "events are stored for this session, but its session row is missing")
+    #expect(result?.failure == .init(seq: 1, problem: .sessionRowMissing))
   }
 
   /// The row's times and depth decide which session is the latest, which ones a retention limit
   /// erases and how deep listings say a session is: verify holds each to the events.
   @Test(arguments: [
-    ("UPDATE sessions SET last_at = last_at + 86400000 WHERE id = 's'", "first_at and last_at"),
-    ("UPDATE sessions SET first_at = first_at - 1 WHERE id = 's'", "first_at and last_at"),
-    ("UPDATE sessions SET last_at = NULL WHERE id = 's'", "first_at and last_at"),
-    ("UPDATE sessions SET depth = depth + 1 WHERE id = 's'", "depth"),
+    ("UPDATE sessions SET last_at = last_at + 86400000 WHERE id = 's'", VerificationProblem.timeColumnsDiffer),
+    ("UPDATE sessions SET first_at = first_at - 1 WHERE id = 's'", .timeColumnsDiffer),
+    ("UPDATE sessions SET last_at = NULL WHERE id = 's'", .timeColumnsDiffer),
+    ("UPDATE sessions SET depth = depth + 1 WHERE id = 's'", .depthDiffers),
   ])
-  func aRowsTimesOrDepthEditedAreFound(_ sql: String, _ column: String) throws {
+  func aRowsTimesOrDepthEditedAreFound(_ sql: String, _ problem: VerificationProblem) throws {
     try tamper(sql)
     let result = try SessionStore(path: path).verify().first { $0.session.rawValue == "s" }
-    #expect(result?.failure?.seq == 1)
-    #expect(result?.failure?.reason.contains(column) == true, "\(String(describing: result?.failure))")
+    #expect(result?.failure == .init(seq: 1, problem: problem))
   }
 
   @Test func anEventThatCannotBeHashedIsNamed() throws {
     try tamper("UPDATE events SET at = 9223372036854775807 WHERE session_id = 's' AND seq = 4")
-    #expect(try firstBadSeq() == 4)
+    #expect(try firstFailure() == .init(seq: 4, problem: .unhashableEvent))
   }
 
   @Test func impossibleCountsAndTimesAreErrorsNotCrashes() throws {

@@ -88,7 +88,7 @@ public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
     // Base64 has '+' in its alphabet: the key is whatever follows the second '+'.
     let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
     guard fields.count == 3 else {
-      throw .malformedKey("a verifier key reads <name>+<hash>+<key>, as `navstore keygen` prints it")
+      throw .malformedKey("a verifier key reads <name>+<hash>+<key>")
     }
     let name = String(fields[0])
     try NoteKeyName.check(name)

@@ -29,18 +29,18 @@ extension StoreEngine {
     var tree = MerkleTree.RootBuilder()
     var events = 0
     while try step(sessions) {
-      let session = try Self.storedSessionID(sessions.text(0))
+      let session = try SessionRecord.sessionID(sessions.text(0))
       let seq = sessions.int(1)
       guard !sessions.isNull(2), !sessions.isNull(3), sessions.blob(2) == sessions.blob(3) else {
         throw StoreError.unreadableHistory(
-          session: session, seq: seq, reason: "the session's counters disagree with its events; run 'navstore verify' before checkpointing")
+          session: session, seq: seq, .rowDisagreesWithEvents)
       }
       let entry = CheckpointEntry(session: session, seq: seq, hash: sessions.blob(2))
       try execute(insert, [.integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)), .blob(entry.hash)])
       tree.append(entry.leafHash)
       let (total, overflow) = events.addingReportingOverflow(seq)
       guard !overflow else {
-        throw StoreError.unreadableHistory(session: session, seq: seq, reason: "the sessions' event counts are impossible; run 'navstore verify'")
+        throw StoreError.unreadableHistory(session: session, seq: seq, .impossibleEventCount)
       }
       events = total
     }
@@ -93,7 +93,7 @@ extension StoreEngine {
     defer { leaves.reset() }
     try bind(leaves, [.integer(checkpoint)])
     while try step(leaves) {
-      let entry = CheckpointEntry(session: try Self.storedSessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
+      let entry = CheckpointEntry(session: try SessionRecord.sessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
       try body(entry, leaves.int(3))
     }
   }

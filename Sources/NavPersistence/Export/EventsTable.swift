@@ -26,7 +26,7 @@ extension StoreEngine {
         try body(statement, current.id, wentBack)
         continue
       }
-      let id = try Self.storedSessionID(statement.text(0))
+      let id = try SessionRecord.sessionID(statement.text(0))
       session = (id, statement.textBytes(0))
       previous = (seq, at)
       try body(statement, id, false)
@@ -53,7 +53,7 @@ extension StoreEngine {
     do {
       (operation, path) = try read.get()
     } catch {
-      throw .unreadableHistory(session: session, seq: Int(seq), reason: error.description)
+      throw .unreadableHistory(session: session, seq: Int(seq), .unreadableEvent(error))
     }
     row.text(session.rawValue)
     row.integer(seq)

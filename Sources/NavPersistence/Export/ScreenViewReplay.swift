@@ -74,10 +74,10 @@ struct ScreenViewReplay {
       }
     }
     lastAt = event.at
-    do {
+    do throws(NavigationError) {
       state = try event.operation.apply(to: state)
     } catch {
-      throw StoreError.unreadableHistory(session: event.session, seq: event.seq ?? 0, reason: "the event no longer applies: \(error)")
+      throw StoreError.unreadableHistory(session: event.session, seq: event.seq ?? 0, .eventNoLongerApplies(error))
     }
     if pending == nil {
       pending = Change(

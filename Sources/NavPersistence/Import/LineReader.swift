@@ -93,7 +93,7 @@ public enum LineReaderError: Error, Hashable, Sendable, CustomStringConvertible 
     case .unreadable(let reason):
       "cannot read the input: \(reason)"
     case .lineTooLong(let line, let limit):
-      "line \(line) is longer than \(limit) bytes, the longest line allowed (an event is far shorter: is the input cut, or not JSON Lines? raise the limit with 'navstore import --max-line-bytes')"
+      "line \(line) is longer than \(limit) bytes, the longest line allowed (an event is far shorter: is the input cut, or not JSON Lines?)"
     }
   }
 

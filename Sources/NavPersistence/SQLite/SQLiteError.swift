@@ -32,19 +32,11 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Whether the operating system failed a read, write or sync of the file.
   public var isIOError: Bool { code == SQLITE_IOERR }
 
-  /// What SQLite was doing when an I/O error struck, in words ("writing", "syncing to disk"),
-  /// from the extended code (`SQLITE_IOERR | n << 8`; C's macros for them do not reach Swift);
-  /// a generic phrase for the rarer ones.
+  /// What SQLite was doing when an I/O error struck, in words ("writing", "syncing to disk");
+  /// a generic phrase for the rarer codes.
   public var ioActivity: String {
-    switch extendedCode >> 8 {
-    case 1, 2, 21, 24: "reading"  // READ, SHORT_READ, SHMMAP, MMAP
-    case 3, 6, 19: "writing"  // WRITE, TRUNCATE, SHMSIZE
-    case 4, 5: "syncing to disk"  // FSYNC, DIR_FSYNC
-    case 7, 13: "inspecting"  // FSTAT, ACCESS
-    case 10, 23: "deleting a journal of"  // DELETE, DELETE_NOENT
-    case 8, 9, 14, 15, 20: "locking"  // UNLOCK, RDLOCK, CHECKRESERVEDLOCK, LOCK, SHMLOCK
-    default: "reading or writing"
-    }
+    guard isIOError, let code = SQLiteIOErrorCode(extendedCode: extendedCode) else { return "reading or writing" }
+    return code.activity
   }
 
   public var description: String {

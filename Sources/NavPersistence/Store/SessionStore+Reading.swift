@@ -87,10 +87,10 @@ extension SessionStore {
       var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
       try engine.forEachEvent(of: session, from: first, to: to ?? count) { row throws(StoreError) in
         let event = try row.decoded()
-        do {
+        do throws(NavigationError) {
           state = try event.operation.apply(to: state)
         } catch {
-          throw StoreError.unreadableHistory(session: session, seq: row.seq, reason: "the event no longer applies: \(error)")
+          throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
         }
         if let state { try StoreEngine.callingBack { try body(event, state) } }
       }

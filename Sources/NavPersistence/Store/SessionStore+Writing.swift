@@ -202,7 +202,7 @@ extension SessionStore {
     do {
       return try AnyCoordinator.diff(from: before, to: after)
     } catch {
-      throw .cannotRecord(session: session, reason: "\(error)")
+      throw .cannotRecord(session: session, error)
     }
   }
 

@@ -1,9 +1,11 @@
 import NavCore
 
-/// Why the store refused or failed, in terms a person can act on.
+/// Why the store refused or failed, with the values a caller needs to act on it.
 ///
 /// Every public method of `SessionStore` throws only this. A refused write wrote nothing: the
-/// transaction it ran in was rolled back.
+/// transaction it ran in was rolled back. Switch on the cases to decide what to do; the
+/// `description` says what happened in the store's own terms, and each front end (the
+/// `navstore` command line, the collector's HTTP answers) words its advice for its own users.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A command that only reads was pointed at a store that does not exist.
   case storeMissing(path: String)
@@ -30,7 +32,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The event's seq is not the next one (a race lost, or a gap in an import).
   case conflict(session: SessionID, expected: Int, actual: Int)
   /// `diff` cannot express the change between two states (the top coordinator changed kind).
-  case cannotRecord(session: SessionID, reason: String)
+  case cannotRecord(session: SessionID, DiffError)
   /// An event's claimed hash is not the one the store computes for it.
   case hashMismatch(session: SessionID, seq: Int, claimed: String, computed: String)
   /// The app's state before an action is not the session's current state.
@@ -45,8 +47,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case unreadableInput(LineReaderError)
   /// A typed state cannot be written in the wire format (a screen that does not encode).
   case unencodable(WireFormatError)
-  /// Stored history cannot be read back (edited by hand, or damaged).
-  case unreadableHistory(session: SessionID, seq: Int, reason: String)
+  /// Stored history cannot be read back (edited by hand, or damaged); `verify` says where.
+  case unreadableHistory(session: SessionID, seq: Int, HistoryDamage)
   /// A session id stored in the file is not a valid one (the file was edited outside NavStore).
   case unreadableSessionID(stored: String)
   /// The disk, or the store's page limit, is full; the transaction was rolled back.
@@ -75,31 +77,31 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .storeMissing(let path):
-      "no store at '\(path)' (create one with 'navstore init', or point --db or NAVSTORE_DB at an existing one)"
+      "no store at '\(path)'"
     case .folderMissing(let path):
       "cannot create the store '\(path)': its folder does not exist"
     case .notADatabase(let path):
       "'\(path)' is not a SQLite database (it was left untouched)"
     case .damaged(let path):
-      "'\(path)' is damaged (SQLite reports a malformed database) and was left untouched; restore it from a backup, or rebuild it from an events export"
+      "'\(path)' is damaged (SQLite reports a malformed database) and was left untouched"
     case .notAStore(let path):
-      "'\(path)' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"
+      "'\(path)' is a SQLite database but not a NavStore store"
     case .newerSchema(let path, let found, let supported):
-      "'\(path)' was written by a newer NavStore (schema \(found); this one knows up to \(supported)); it was left untouched — upgrade navstore"
+      "'\(path)' was written by a newer NavStore (schema \(found); this one knows up to \(supported)); it was left untouched"
     case .olderSchema(let path, let found, let supported):
-      "'\(path)' has schema \(found) and needs migrating to \(supported); run 'navstore init' on it"
+      "'\(path)' has schema \(found) and needs migrating to \(supported), which a read-only open does not do"
     case .readOnly(let path):
       "'\(path)' is read-only, so nothing can be written to it"
     case .unknownSession(let id):
-      "no session '\(id)' in the store (list them with 'navstore sessions')"
+      "no session '\(id)' in the store"
     case .seqBeyondHistory(let session, let seq, let last):
       "session '\(session)' has events up to seq \(last); there is no seq \(seq)"
     case .rejected(let session, let seq, let error):
       "session '\(session)', seq \(seq): \(error)"
     case .conflict(let session, let expected, let actual):
       Self.describeConflict(session: session, expected: expected, actual: actual)
-    case .cannotRecord(let session, let reason):
-      "session '\(session)': cannot record the change: \(reason)"
+    case .cannotRecord(let session, let error):
+      "session '\(session)': cannot record the change: \(error)"
     case .hashMismatch(let session, let seq, let claimed, let computed):
       "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed \(computed.prefix(12))… (the history was altered, or comes from another chain)"
     case .stateMismatch(let session, let seq):
@@ -111,21 +113,21 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
       // Only a line without a seq can start a session that has events (one with a seq is a
       // duplicate or a conflict): the file was most likely imported before.
-      "line \(line): \(failure) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` write them, are skipped when already stored)"
+      "line \(line): \(failure) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as the wire-format exports write them, are skipped when already stored)"
     case .lineFailed(let line, let error):
       "line \(line): \(error)"
     case .unreadableInput(let error):
       "\(error)"
     case .unencodable(let error):
       "the state cannot be written in the wire format: \(error)"
-    case .unreadableHistory(let session, let seq, let reason):
-      "session '\(session)', seq \(seq): stored history cannot be read (\(reason)); run 'navstore verify'"
+    case .unreadableHistory(let session, let seq, let damage):
+      "session '\(session)', seq \(seq): stored history cannot be read (\(damage))"
     case .checkpoint(let error):
       error.description
     case .payloadsInWireFormat:
-      "the events' JSON Lines are whole wire-format events (they import back), so they cannot omit payloads; export the events as CSV instead"
+      "the events' JSON Lines are whole wire-format events (they import back), so they cannot omit payloads"
     case .forgottenSession(let session, let time):
-      "the session '\(session)' was forgotten at \(time); its id is not used again (choose another)"
+      "the session '\(session)' was forgotten at \(time); its id is not used again"
     case .unreadableSessionID(let stored):
       "the store holds the session id \(stored.debugDescription), which is not a valid one: the file was edited outside NavStore"
     case .diskFull(let error):
@@ -133,7 +135,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .busy(let error):
       "the store is locked by another process and stayed locked past the busy timeout (\(error.message))"
     case .diskFailed(let path, let error):
-      "the disk failed while \(error.ioActivity) '\(path)' (SQLite error \(error.extendedCode)); nothing of the transaction was kept — check the disk (free space, 'dmesg', a network mount that went away) and retry"
+      "the disk failed while \(error.ioActivity) '\(path)' (SQLite error \(error.extendedCode)); nothing of the transaction was kept"
     case .caller(let error):
       "\(error)"
     case .reentrantWrite:
@@ -188,13 +190,13 @@ extension StoreError {
       return was + " (the session has no events yet: its history must begin at seq 1)"
     }
     let missing = expected - 1 == actual ? "seq \(actual) is" : "seqs \(actual) to \(expected - 1) are"
-    return was + " (\(missing) missing before it: import the events in order, from seq \(actual))"
+    return was + " (\(missing) missing before it)"
   }
 }
 
 extension StoreError {
   /// A `start` refused because its session has already started.
-  fileprivate var isAlreadyStartedRejection: Bool {
+  package var isAlreadyStartedRejection: Bool {
     if case .rejected(_, _, let rejection) = self { return rejection.reason == .alreadyStarted }
     return false
   }

@@ -24,8 +24,68 @@ public struct VerificationResult: Hashable, Sendable {
     /// The first seq at which the history is not what the chain says it was.
     public var seq: Int
     /// What is wrong.
-    public var reason: String
+    public var problem: VerificationProblem
 
-    public var description: String { "seq \(seq): \(reason)" }
+    /// A problem at `seq`.
+    public init(seq: Int, problem: VerificationProblem) {
+      self.seq = seq
+      self.problem = problem
+    }
+
+    public var description: String { "seq \(seq): \(problem)" }
+  }
+}
+
+/// What `verify` found wrong with a session, the first such thing in the order of its checks.
+///
+/// Every case means the file was changed outside NavStore (or damaged): the store never writes
+/// such history itself.
+public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
+  /// An event is missing: the next stored event has a later seq.
+  case missingEvent(nextStored: Int)
+  /// The stored event cannot be read as wire format.
+  case unreadableEvent
+  /// The stored event reads, but cannot be written back in the wire format to be hashed.
+  case unhashableEvent
+  /// The event's hash is not the chain's: it was changed, or events were removed or reordered.
+  case hashMismatch
+  /// The event's operation does not apply to the state before it.
+  case operationDoesNotApply
+  /// A snapshot differs from the state the events replay to.
+  case snapshotDiffers
+  /// Events are stored for the session, but its session row is missing.
+  case sessionRowMissing
+  /// The session row counts a different number of events than are stored.
+  case eventCountDiffers(recorded: Int, stored: Int)
+  /// The session row's head hash is not the chain's last value.
+  case headHashDiffers
+  /// The session row's `restoredFrom` link differs from its start event's.
+  case restoredFromDiffers
+  /// The session row's clock columns (jumps, duration) differ from its events' times.
+  case clockColumnsDiffer
+  /// The session row's first and last times differ from its first and last events'.
+  case timeColumnsDiffer
+  /// The session row's depth differs from its last state's.
+  case depthDiffers
+  /// A snapshot is stored for an event that does not exist.
+  case orphanSnapshot
+
+  public var description: String {
+    switch self {
+    case .missingEvent(let next): "the event is missing (the next stored event is \(next))"
+    case .unreadableEvent: "the stored event cannot be read"
+    case .unhashableEvent: "the stored event cannot be written in the wire format, so it cannot be hashed"
+    case .hashMismatch: "the hash does not match the chain: the event was changed, or events were removed or reordered"
+    case .operationDoesNotApply: "the operation does not apply to the state before it"
+    case .snapshotDiffers: "the snapshot differs from the replayed state"
+    case .sessionRowMissing: "events are stored for this session, but its session row is missing"
+    case .eventCountDiffers(let recorded, let stored): "the session records \(recorded) events but \(stored) are stored"
+    case .headHashDiffers: "the session's head hash is not the chain's last value"
+    case .restoredFromDiffers: "the session's restoredFrom columns differ from its start event"
+    case .clockColumnsDiffer: "the session's clock_jumps and duration_ms columns differ from its events' times"
+    case .timeColumnsDiffer: "the session's first_at and last_at columns differ from its first and last events' times"
+    case .depthDiffers: "the session's depth column differs from its last state's"
+    case .orphanSnapshot: "a snapshot exists for an event that does not"
+    }
   }
 }

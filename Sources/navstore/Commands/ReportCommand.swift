@@ -83,11 +83,11 @@ struct ReportCommand: ParsableCommand {
       } catch where !error.isStorageFailure {
         // One session whose history no longer replays (a damaged store) does not stop the
         // others' pages: the index names it with the reason, and the command fails at the end.
-        entries.append(IndexPage.Entry(summary: summary, problem: error.description))
-        unreported.append((summary.id, error.description))
+        entries.append(IndexPage.Entry(summary: summary, problem: error.terminalMessage))
+        unreported.append((summary.id, error.terminalMessage))
         continue
       } catch {
-        throw CLIError(error.description)
+        throw CLIError(error.terminalMessage)
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)
       try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))

@@ -79,7 +79,7 @@ struct VerifyCommand: ParsableCommand {
         progress.update(checked)
         if let failure = result.failure {
           progress.clear()
-          print("\(result.session): FAILED at seq \(failure.seq): \(failure.reason)")
+          print("\(result.session): FAILED at seq \(failure.seq): \(failure.problem)")
         } else if verbose {
           progress.clear()
           print("\(result.session): ok (\(Self.events(result.eventCount)))")
@@ -103,7 +103,7 @@ struct VerifyCommand: ParsableCommand {
     print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)")
     let checkpointProblem = try audit.flatMap { note, verifier throws(CLIError) in try self.audit(opened, against: note, key: verifier) }
     if let bad = summary.firstFailure, let failure = bad.failure {
-      throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.reason)")
+      throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.problem)")
     }
     if let checkpointProblem { throw CLIError("against the checkpoint, \(checkpointProblem)") }
   }

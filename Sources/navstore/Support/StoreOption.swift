@@ -33,7 +33,7 @@ struct StoreOption: ParsableArguments {
         path: path,
         options: StoreOptions(snapshotInterval: snapshotInterval, access: forWriting ? .readWrite : .readOnly))
     } catch {
-      throw CLIError(error.description)
+      throw CLIError(error.terminalMessage)
     }
   }
 }
@@ -64,7 +64,7 @@ func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
   do {
     return try body()
   } catch {
-    throw CLIError(error.description)
+    throw CLIError(error.terminalMessage)
   }
 }
 

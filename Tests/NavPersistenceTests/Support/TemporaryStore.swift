@@ -25,10 +25,6 @@ func dump(_ path: String) throws -> String {
   return lines.joined(separator: "\n")
 }
 
-func sessionID(_ text: String) -> SessionID {
-  guard let id = try? SessionID(text) else { preconditionFailure("test session id \(text) is invalid") }
-  return id
-}
 
 /// An event at a fixed time, `offset` milliseconds after a base instant.
 func event(_ session: String, _ operation: AnyOperation, offset: Int64 = 0, seq: Int? = nil, origin: EventOrigin = .app) -> AnyEvent {

@@ -1,6 +1,6 @@
 import NavCore
 
-/// An `events` row as read, decoded only when asked (verify reads the raw text for hashing).
+/// An `events` row as read, decoded only when asked (verify hashes the stored text).
 struct StoredEventRow {
   var session: SessionID
   var seq: Int
@@ -13,7 +13,7 @@ struct StoredEventRow {
   /// The wire-format event, with its hash.
   func decoded() throws(StoreError) -> AnyEvent {
     guard let origin = EventOrigin(rawValue: origin) else {
-      throw .unreadableHistory(session: session, seq: seq, reason: "unknown origin \"\(origin)\"")
+      throw .unreadableHistory(session: session, seq: seq, .unknownOrigin(origin))
     }
     do {
       let operation = try WireFormat.decode(AnyOperation.self, from: op)
@@ -22,21 +22,7 @@ struct StoredEventRow {
         session: session, seq: seq, at: Timestamp(millisecondsSince1970: at), origin: origin, operation: operation,
         cause: cause, hash: HashChain.hex(hash))
     } catch {
-      throw .unreadableHistory(session: session, seq: seq, reason: error.description)
+      throw .unreadableHistory(session: session, seq: seq, .unreadableEvent(error))
     }
-  }
-}
-
-extension StoredEventRow {
-  /// The row the statement is on (columns session_id, seq, at, origin, op, cause, hash), for
-  /// `session`, already checked.
-  init(_ statement: SQLiteStatement, session: SessionID) {
-    self.session = session
-    seq = statement.int(1)
-    at = statement.int64(2)
-    origin = statement.text(3)
-    op = statement.textBytes(4)
-    cause = statement.isNull(5) ? nil : statement.textBytes(5)
-    hash = statement.blob(6)
   }
 }

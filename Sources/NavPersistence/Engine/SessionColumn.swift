@@ -1,0 +1,40 @@
+import NavCore
+
+/// The columns of a `sessions` row, in the order every session query selects them.
+enum SessionColumn: Int32, ResultColumns {
+  case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
+  case clockJumps
+
+  var expression: String {
+    switch self {
+    case .id: "id"
+    case .eventCount: "event_count"
+    case .headHash: "head_hash"
+    case .firstAt: "first_at"
+    case .lastAt: "last_at"
+    case .depth: "depth"
+    case .restoredFromSession: "restored_from_session"
+    case .restoredFromSeq: "restored_from_seq"
+    case .durationMilliseconds: "duration_ms"
+    case .clockJumps: "clock_jumps"
+    }
+  }
+}
+
+extension SessionRecord {
+  /// The row the statement is on, selected with `SessionColumn.selectList`.
+  init(_ statement: SQLiteStatement) {
+    self.init(
+      id: statement.text(SessionColumn.id),
+      eventCount: statement.int(SessionColumn.eventCount),
+      headHash: statement.isNull(SessionColumn.headHash) ? nil : statement.blob(SessionColumn.headHash),
+      firstAt: statement.optionalInt64(SessionColumn.firstAt).map(Timestamp.init(millisecondsSince1970:)),
+      lastAt: statement.optionalInt64(SessionColumn.lastAt).map(Timestamp.init(millisecondsSince1970:)),
+      depth: statement.int(SessionColumn.depth),
+      restoredFromSession: statement.isNull(SessionColumn.restoredFromSession)
+        ? nil : statement.text(SessionColumn.restoredFromSession),
+      restoredFromSeq: statement.optionalInt64(SessionColumn.restoredFromSeq),
+      durationMilliseconds: statement.int64(SessionColumn.durationMilliseconds),
+      clockJumps: statement.int(SessionColumn.clockJumps))
+  }
+}

@@ -1,0 +1,97 @@
+import NavCore
+
+extension StoreEngine {
+  /// The statements every append runs, fetched once: finding a statement by its SQL hashes
+  /// the whole text, four times per event. A class, so handing them out is one reference
+  /// count, not four.
+  final class AppendStatements {
+    let insertSession: SQLiteStatement
+    let insertEvent: SQLiteStatement
+    let updateSession: SQLiteStatement
+    let insertSnapshot: SQLiteStatement
+
+    init(insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement, insertSnapshot: SQLiteStatement) {
+      self.insertSession = insertSession
+      self.insertEvent = insertEvent
+      self.updateSession = updateSession
+      self.insertSnapshot = insertSnapshot
+    }
+  }
+
+  func statementsForAppending() throws(StoreError) -> AppendStatements {
+    if let appendStatements { return appendStatements }
+    let statements = AppendStatements(
+      insertSession: try prepare(
+        "INSERT INTO sessions (id, restored_from_session, restored_from_seq) VALUES (?, ?, ?)"),
+      insertEvent: try prepare(
+        "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      updateSession: try prepare(
+        """
+        UPDATE sessions SET event_count = ?1, first_at = coalesce(first_at, ?2),
+          clock_jumps = clock_jumps + (?3 < coalesce(last_at, ?3)),
+          duration_ms = min(duration_ms + max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
+          last_at = ?3, head_hash = ?4, depth = ?5 WHERE id = ?6
+        """),
+      insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
+    appendStatements = statements
+    return statements
+  }
+
+  /// Whether any session was ever forgotten, asked once per write transaction (nearly every
+  /// store has no tombstones, and an import begins thousands of sessions in one transaction).
+  func mayBeForgotten() throws(StoreError) -> Bool {
+    if transaction != 0, noTombstonesIn == transaction { return false }
+    let any = try sql { () throws(SQLiteError) in try connection.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") } == 1
+    if !any, transaction != 0 { noTombstonesIn = transaction }
+    return any
+  }
+
+  /// Appends one event, checked and chained as `AppendRules` and `PreparedEvent` say, its head
+  /// kept in the cache; an event already stored (same seq, same content) is not written again.
+  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
+    let session = event.session
+    lastPreparedRow = nil
+    let row: SessionRow?
+    if let trusted = trustedRow(session) { row = trusted } else { row = try sessionRow(session) }
+    let count = row?.count ?? 0
+    if count == 0, try mayBeForgotten(), let forgotten = try forgottenAt(session) {
+      throw StoreError.forgottenSession(session, at: forgotten)
+    }
+    let next = try AppendRules.nextSeq(of: session, after: count)
+    if let claimed = event.seq, claimed != next {
+      let storedRow = claimed < next ? try storedEventRow(session, seq: claimed) : nil
+      let stored = try AppendRules.storedCopy(of: event, claiming: claimed, next: next, stored: storedRow)
+      // The session has events (this one), so it has a state.
+      guard let current = try head(of: session, row: row) else {
+        throw StoreError.unreadableHistory(session: session, seq: claimed, .noStartEvent)
+      }
+      return AppendOutcome(event: stored, state: current.state, wasAlreadyStored: true)
+    }
+    // The head leaves the cache while it is edited in place (no copy of its routes); it goes
+    // back when the operation is refused, and the new head goes in once the rows are written.
+    // Should a write fail, the cache simply has no head for the session and rehydrates.
+    var previousHash = HashChain.genesis
+    var running: AnyCoordinator?
+    if count > 0, let row {
+      let current = try takeHead(of: session, row: row)
+      previousHash = current.hash
+      running = current.state
+    }
+    let prepared: PreparedEvent
+    do {
+      prepared = try PreparedEvent.prepare(
+        event, afterSeq: count, hash: previousHash, state: &running, snapshotInterval: options.snapshotInterval)
+    } catch {
+      if case .rejected = error, let running {
+        heads.insert(Head(seq: count, hash: previousHash, state: running, transaction: transaction), for: session)
+      }
+      throw error
+    }
+    try writeRows(of: prepared, insertingSession: row == nil)
+    guard let state = running else {
+      throw StoreError.unreadableHistory(session: session, seq: next, .noStartEvent)
+    }
+    heads.insert(Head(seq: next, hash: prepared.hash, state: state, transaction: transaction), for: session)
+    return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)
+  }
+}

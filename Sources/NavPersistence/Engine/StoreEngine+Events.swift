@@ -1,0 +1,53 @@
+import NavCore
+
+extension StoreEngine {
+  /// The event stored at `seq`, or `nil`.
+  func storedEventRow(_ session: SessionID, seq: Int) throws(StoreError) -> StoredEventRow? {
+    var found: StoredEventRow?
+    try forEachEvent(of: session, from: seq, to: seq) { found = $0 }
+    return found
+  }
+
+  /// Calls `body` with the session's events from seq `from` to `to`, in seq order.
+  func forEachEvent(
+    of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let statement = try prepare(
+      "SELECT \(EventColumn.selectList) FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue), .int(from), .int(to)])
+    while try step(statement) {
+      try body(StoredEventRow(statement, session: session))
+    }
+  }
+
+  /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
+  func rehydrate(_ session: SessionID, at seq: Int) throws(StoreError) -> AnyCoordinator {
+    var state: AnyCoordinator?
+    var replayedUpTo = 0
+    let snapshot = try prepare(
+      "SELECT seq, state FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1")
+    defer { snapshot.reset() }
+    try bind(snapshot, [.text(session.rawValue), .int(seq)])
+    if try step(snapshot) {
+      replayedUpTo = snapshot.int(0)
+      do {
+        state = try WireFormat.decode(AnyCoordinator.self, from: snapshot.textBytes(1))
+      } catch {
+        throw StoreError.unreadableHistory(session: session, seq: replayedUpTo, .unreadableSnapshot(error))
+      }
+    }
+    try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
+      let event = try row.decoded()
+      do throws(NavigationError) {
+        state = try event.operation.apply(to: state)
+      } catch {
+        throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
+      }
+    }
+    guard let state else {
+      throw StoreError.unreadableHistory(session: session, seq: 1, .noStartEvent)
+    }
+    return state
+  }
+}

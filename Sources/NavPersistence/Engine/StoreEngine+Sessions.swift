@@ -1,0 +1,76 @@
+import NavCore
+
+extension StoreEngine {
+  /// The session's last seq and head hash, or `nil` when it has no row.
+  func sessionRow(_ session: SessionID) throws(StoreError) -> SessionRow? {
+    let statement = try prepare("SELECT event_count, head_hash FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return nil }
+    return SessionRow(count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1))
+  }
+
+  /// The session's whole row, or `nil` when it has none.
+  func sessionRecord(_ session: SessionID) throws(StoreError) -> SessionRecord? {
+    let statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    guard try step(statement) else { return nil }
+    return SessionRecord(statement)
+  }
+
+  /// The session's last seq; throws `.unknownSession` when there is no such session.
+  func eventCount(of session: SessionID) throws(StoreError) -> Int {
+    guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
+    return row.count
+  }
+
+  /// Calls `body` with every session id in the store, in order: those with a session row and
+  /// those with events, so a session whose row was emptied or deleted behind the store's back
+  /// is still checked. SQLite merges the three tables' key orders, so nothing is gathered.
+  func forEachSessionID(_ body: (SessionID) throws(StoreError) -> Void) throws(StoreError) {
+    let statement = try prepare(
+      "SELECT id FROM sessions UNION SELECT session_id FROM events UNION SELECT session_id FROM snapshots ORDER BY 1")
+    defer { statement.reset() }
+    while try step(statement) {
+      try body(try SessionRecord.sessionID(statement.text(0)))
+    }
+  }
+
+  /// Whether a session has a row, events or snapshots (the ids `forEachSessionID` lists).
+  func sessionExists(_ session: SessionID) throws(StoreError) -> Bool {
+    let statement = try prepare(
+      """
+      SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?1) OR EXISTS (SELECT 1 FROM events WHERE session_id = ?1)
+        OR EXISTS (SELECT 1 FROM snapshots WHERE session_id = ?1)
+      """)
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    return try step(statement) && statement.int(0) == 1
+  }
+
+  /// Calls `body` with every session that has events, ordered by id, one row at a time.
+  func forEachSessionSummary(_ body: (SessionSummary) throws(StoreError) -> Void) throws(StoreError) {
+    let statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY id")
+    defer { statement.reset() }
+    while try step(statement) {
+      try body(try SessionRecord(statement).summary())
+    }
+  }
+
+  /// The session's summary, or `nil` when it has no events.
+  func sessionSummary(_ session: SessionID) throws(StoreError) -> SessionSummary? {
+    guard let record = try sessionRecord(session), record.eventCount > 0 else { return nil }
+    return try record.summary()
+  }
+
+  /// The session whose last event is the newest (ties go to the greatest id), through the
+  /// `last_at` index: one step, however many sessions the store holds.
+  func latestSessionSummary() throws(StoreError) -> SessionSummary? {
+    let statement = try prepare(
+      "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC LIMIT 1")
+    defer { statement.reset() }
+    guard try step(statement) else { return nil }
+    return try SessionRecord(statement).summary()
+  }
+}

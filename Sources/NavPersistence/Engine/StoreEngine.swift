@@ -1,0 +1,145 @@
+import CSQLite
+import NavCore
+
+/// The store's work on one connection: the writer's, while the store's writer lock is held, or
+/// a reader's, taken from the store's reader pool.
+///
+/// The writer keeps the state after sessions' last events it has seen (their "heads", in a
+/// bounded `HeadCache`), so an append does not rehydrate. A cached head is used only when the
+/// session row still has the same seq and head hash, which holds it true across rollbacks and
+/// other processes' writes; a head cached since the last commit of another connection (SQLite's
+/// `data_version`) and not undone by a rollback stands for the row without reading it.
+///
+/// Not `Sendable`: it is used by one thread at a time, the writer's inside `WriterLock`, a
+/// reader's between leaving and re-entering `ReaderPool`, which lend it to the work at hand
+/// (`EngineLoan`) and own it otherwise.
+final class StoreEngine {
+  typealias Head = HeadCache.Head
+
+  /// What an append needs of a session's row: its last seq and the chain value after it.
+  struct SessionRow {
+    var count: Int
+    var headHash: [UInt8]
+  }
+
+  let connection: SQLiteConnection
+  let options: StoreOptions
+  let path: String
+  var heads: HeadCache
+  /// The append statements, once prepared (see `statementsForAppending`).
+  var appendStatements: AppendStatements?
+  /// The row of the session the last prepared event was written to (see `appendPrepared`).
+  var lastPreparedRow: (session: SessionID, row: SessionRow, transaction: UInt64)?
+  /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
+  private(set) var transaction: UInt64 = 0
+  private var transactionsBegun: UInt64 = 0
+  /// The first write transaction of the current run in which no other connection committed
+  /// anything (0: none): heads cached since then are still true without reading the session's
+  /// row (see `trustedRow`).
+  private var trustedSince: UInt64 = 0
+  /// SQLite's `data_version` at the start of the last write transaction: it changes exactly
+  /// when another connection (another process, another store on the file) commits.
+  private var lastDataVersion: Int64?
+  /// The write transaction in which the store was seen to have no tombstones (0: not seen):
+  /// a new session then needs no lookup of its id among the forgotten ones.
+  var noTombstonesIn: UInt64 = 0
+
+  init(connection: SQLiteConnection, options: StoreOptions, path: String) {
+    self.connection = connection
+    self.options = options
+    self.path = path
+    heads = HeadCache(capacity: options.headCacheCapacity)
+  }
+
+  /// SQLite work on this engine's connection, its failure classified for the store's file
+  /// (a full disk, a lock held too long, a failing disk, or another SQLite error).
+  func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw StoreError.from(error, path: path)
+    }
+  }
+
+  func prepare(_ text: String) throws(StoreError) -> SQLiteStatement {
+    try sql { () throws(SQLiteError) in try connection.statement(text) }
+  }
+
+  func run(_ text: String) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try connection.execute(text) }
+  }
+
+  func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
+    try sql { () throws(SQLiteError) in try statement.step() }
+  }
+
+  func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try statement.bind(values) }
+  }
+
+  func execute(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+    try sql { () throws(SQLiteError) in try statement.execute(values) }
+  }
+
+  /// Runs a closure the caller gave the store, wrapping what it throws as the caller's error.
+  static func callingBack<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch {
+      throw .caller(CallerError(error))
+    }
+  }
+
+  // MARK: Transactions
+
+  /// One immediate write transaction: the write lock is taken up front (so a conflict
+  /// surfaces as `.busy` at `BEGIN`, not halfway through), committed when `body` returns and
+  /// rolled back when it throws.
+  func write<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
+    transactionsBegun &+= 1
+    transaction = transactionsBegun
+    defer { transaction = 0 }
+    do {
+      return try connection.immediateTransaction(
+        { () throws(StoreError) in
+          try noteOtherWriters()
+          return try body()
+        }, classify: { StoreError.from($0, path: path) })
+    } catch {
+      // Heads cached in a transaction rolled back may be false: trust none from before.
+      trustedSince = 0
+      throw error
+    }
+  }
+
+  /// Reads whether another connection committed since this one's last write transaction; run
+  /// inside the write transaction, where nobody else can commit until it ends.
+  private func noteOtherWriters() throws(StoreError) {
+    let statement = try prepare("PRAGMA data_version")
+    defer { statement.reset() }
+    let version = try step(statement) ? statement.int64(0) : nil
+    if version == nil || version != lastDataVersion || trustedSince == 0 { trustedSince = transaction }
+    lastDataVersion = version
+  }
+
+  /// A read transaction: every query in `body` sees the same snapshot of the file.
+  func read<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    try run("BEGIN")
+    defer { try? connection.execute("COMMIT") }
+    return try body()
+  }
+
+  // MARK: Trust
+
+  /// The session's row as the store holds it, when its cached head says so without reading it:
+  /// the head was cached in this transaction or in one since which no other connection has
+  /// committed and none of this one's rolled back. Then a batch reads each session's row once,
+  /// and an app appending one event per transaction none at all.
+  func trustedRow(_ session: SessionID) -> SessionRow? {
+    guard transaction != 0, trustedSince != 0, let head = heads.peek(session), head.transaction >= trustedSince else {
+      return nil
+    }
+    return SessionRow(count: head.seq, headHash: head.hash)
+  }
+}
