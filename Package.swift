@@ -25,10 +25,13 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
-    .target(name: "NavCore"),
+    // Strict JSON (RFC 8259 parsing, RFC 8785 canonical form, Codable to and from a tree),
+    // knowing nothing of navigation: the layer the wire format is written in.
+    .target(name: "NavJSON"),
+    .target(name: "NavCore", dependencies: ["NavJSON"]),
     .target(
       name: "NavPersistence",
-      dependencies: ["NavCore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: ["NavJSON", "NavCore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
       plugins: ["MigrationsPlugin"]
     ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
@@ -54,6 +57,7 @@ let package = Package(
     .testTarget(
       name: "NavCoreTests",
       dependencies: [
+        "NavJSON",
         "NavCore",
         "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
@@ -79,10 +83,13 @@ let package = Package(
       name: "DocTests",
       dependencies: [
         "NavCore", "NavPersistence", "NavReport", "NavTestSupport", .product(name: "Clocks", package: "swift-clocks"),
-      ]
+      ],
+      // Compiled as another package is, so that the docs' Swift can use only what an app can:
+      // the `package` declarations the targets share stay out of reach here.
+      swiftSettings: [.unsafeFlags(["-package-name", "NavStoreDocTests"])]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
-    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavCore", "NavTestSupport"]),
+    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavJSON", "NavCore", "NavTestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

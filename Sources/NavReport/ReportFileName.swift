@@ -1,6 +1,6 @@
 import Crypto
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// File names for reports, made from session ids: safe on every file system (letters, digits,
 /// `.`, `-` and `_` only, no leading dot, not too long, never `index`). An id that had to

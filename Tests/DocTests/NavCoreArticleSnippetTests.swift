@@ -189,6 +189,6 @@ import Testing
     let op = try WireFormat.decode(AnyOperation.self, from: #"{"op":"goBack","count":2}"#)
     let text = try WireFormat.canonicalString(op)      // {"count":2,"op":"goBack"}
     // doc end
-    #expect(op == .goBack(count: 2) && text == #"{"count":2,"op":"goBack"}"#)
+    #expect(op == .goBack(2) && text == #"{"count":2,"op":"goBack"}"#)
   }
 }

@@ -93,8 +93,8 @@ import Testing
     #expect(try await store.restore(recorder.session, as: Screen.self).state == state)
   }
 
-  /// "Checkpoints and forgetting".
-  @Test func checkpointsAndForgetting() throws {
+  /// "Forgetting sessions".
+  @Test func forgetting() throws {
     let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("c.sqlite"))
     let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true)])
@@ -102,20 +102,6 @@ import Testing
       try store.append(AnyEvent(session: try SessionID(name), at: try Timestamp(rfc3339: "2026-11-\(day)T10:00:00.000Z"), operation: .start(home)))
     }
     let cutoff = try Timestamp(rfc3339: "2026-11-13T00:00:00.000Z")
-    // doc begin
-    let signer = try NoteSigner(name: "acme-audit")              // keep it away from the writers
-    let note = try store.checkpoint(signedBy: signer, at: Timestamp.now)
-    // ... later, anywhere the note and the verifier key are:
-    let audit = try store.audit(against: note, key: signer.verifier)
-    let intact = try store.verify().allSatisfy(\.isIntact)
-    // doc end
-    #expect(intact && audit.sessions == 3 && audit.problems == 0)
-    // doc begin
-    let proof = try store.proof(of: try SessionID("s-1"), in: note)
-    let checkpoint = try proof.verify(with: signer.verifier)
-    // doc end
-    #expect(checkpoint.sessionCount == 3)
-    #expect(throws: CheckpointError.self) { try proof.verify(with: try NoteSigner(name: "acme-audit").verifier) }
     // doc begin
     let tombstones = try store.forget([try SessionID("s-2")], at: Timestamp.now)
     let old = try store.sessions(lastBefore: cutoff)               // what prune would forget

@@ -1,5 +1,5 @@
 import Foundation
-import NavCore
+@_spi(Internals) import NavCore
 import NavPersistence
 import NavTestSupport
 import PropertyBased

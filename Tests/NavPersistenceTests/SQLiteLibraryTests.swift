@@ -1,4 +1,4 @@
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import Testing
 
 @Suite struct SQLiteLibraryTests {

@@ -1,3 +1,4 @@
+@_spi(Internals) import NavJSON
 import Foundation
 import NavCore
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 extension Scenarios {
   /// 7. What one `NavigationRecorder.record` call costs the app's thread, against recording

@@ -1,7 +1,7 @@
 import Foundation
 import GRDBAnchor
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 /// One long session of a browsing pattern (pushes and pops on a stack up to 30 deep), and the
 /// rows NavStore writes for it, precomputed so the anchors insert exactly the same data.

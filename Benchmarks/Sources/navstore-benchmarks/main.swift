@@ -1,6 +1,6 @@
 import Foundation
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 // navstore-benchmarks [--quick] [--json FILE]
 //   Runs every scenario, prints a table and writes it as JSON (default: benchmarks.json).

@@ -1,5 +1,5 @@
 import FuzzSupport
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// The verifier key of the seeds' checkpoint and proof (`make-corpus.py`'s notes were signed by
 /// its private half), so verification runs to its end on inputs close to them.

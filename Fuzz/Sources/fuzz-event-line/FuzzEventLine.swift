@@ -1,5 +1,5 @@
 import FuzzSupport
-import NavCore
+@_spi(Internals) import NavCore
 
 /// An event line as the import reads it: decoded, or refused with an error; when accepted, its
 /// canonical bytes decode to the same event, and are a fixed point.

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import NavCore
+@_spi(Internals) import NavCore
 import NavPersistence
 
 /// The input's bytes as a store file handed over by someone else, opened read-only (or migrated,

@@ -44,10 +44,10 @@ public struct Route<Screen: NavigationScreen>: Hashable, Sendable {
   }
 
   /// Whether screens can be pushed on top of this route.
-  public var withNavigation: Bool { style.withNavigation }
+  package var withNavigation: Bool { style.withNavigation }
 
   /// Whether this route is a sheet or a cover.
-  public var isPresented: Bool { style.isPresented }
+  package var isPresented: Bool { style.isPresented }
 }
 
 /// A route whose screen is untyped JSON: what tools that do not know the app's types handle.

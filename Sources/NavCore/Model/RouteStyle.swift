@@ -31,16 +31,16 @@ public enum RouteStyle: Hashable, Sendable {
   }
 
   /// Whether this route is a push.
-  public var isPush: Bool { self == .push }
+  package var isPush: Bool { self == .push }
 
   /// Whether this route is a stack's root.
-  public var isRoot: Bool {
+  package var isRoot: Bool {
     if case .root = self { return true }
     return false
   }
 
   /// The wire-format name of the style: `root`, `push`, `sheet` or `cover`.
-  public var name: String {
+  package var name: String {
     switch self {
     case .root: "root"
     case .push: "push"

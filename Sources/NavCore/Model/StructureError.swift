@@ -10,7 +10,7 @@ public struct StructureError: Error, Hashable, Sendable, CustomStringConvertible
   public var problem: Problem
 
   /// Creates an error.
-  public init(location: String, problem: Problem) {
+  package init(location: String, problem: Problem) {
     self.location = location
     self.problem = problem
   }

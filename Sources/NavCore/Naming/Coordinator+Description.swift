@@ -42,7 +42,7 @@ extension Route: CustomStringConvertible {
   }
 
   /// `push`, or `sheet, navigation`: the style as the tree prints it (and `replay`).
-  public var styleText: String {
+  package var styleText: String {
     style.withNavigation ? "\(style.name), navigation" : style.name
   }
 }

@@ -12,7 +12,7 @@ extension NavigationOperation {
 
 extension Coordinator {
   /// `a stack of 3 routes` or `3 tabs`: the coordinator's outline in words.
-  public var shapeSummary: String {
+  package var shapeSummary: String {
     switch self {
     case .stack(let routes): "a stack of \(routes.count) route\(routes.count == 1 ? "" : "s")"
     case .tabs(let tabs, _): "\(tabs.count) tab\(tabs.count == 1 ? "" : "s")"

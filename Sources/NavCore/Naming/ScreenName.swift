@@ -6,13 +6,13 @@
 /// string; otherwise `"?"`.
 public enum ScreenName {
   /// The name used when the rule finds nothing.
-  public static let unknown = "?"
+  package static let unknown = "?"
 
   /// `text` safe for one line of a terminal: control and format characters (a newline in a
   /// screen name from another machine, a right-to-left override) written as escapes (`\n`,
   /// `\t`, `\u{1B}`, `\u{202E}`), and a backslash as `\\`, so output keeps its lines, its
   /// terminal state and its reading order.
-  public static func printable(_ text: String) -> String {
+  package static func printable(_ text: String) -> String {
     func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
       // Format characters include the bidirectional overrides that make text display as
       // something else; a backslash is escaped so an escape cannot be faked.
@@ -52,6 +52,15 @@ public enum ScreenName {
     }
   }
 
+  /// The rule as the JSON parser applies it to an object it checks without building (the
+  /// events export reads every screen's name this way).
+  static let namer = ObjectNamer(
+    watchedKeys: ["name", "type"],
+    fromOutline: { count, firstKey, watched in
+      named(memberCount: count, onlyKey: firstKey, name: watched.first ?? nil, type: watched.last ?? nil)
+    },
+    fromValue: { of($0) })
+
   /// The rule for an object screen, from what it takes: its only key, else its `name` string,
   /// else its `type` string. (The export finds these in a screen's bytes, without building it.)
   static func named(memberCount: Int, onlyKey: String?, name: String?, type: String?) -> String {
@@ -62,7 +71,7 @@ public enum ScreenName {
   /// A screen as a person reads it in a terminal: its name, and what it carries in a Swift-like
   /// form, `numberDetail(number: 3)`, shortened past `width` characters. Screens that carry
   /// nothing print as their name. Control characters are escaped (`printable`).
-  public static func compact(_ screen: JSONValue, width: Int = 60) -> String {
+  package static func compact(_ screen: JSONValue, width: Int = 60) -> String {
     let text: String
     switch screen {
     case .string(let name):
@@ -82,7 +91,7 @@ public enum ScreenName {
   }
 
   /// A typed screen in the compact form, through the JSON it encodes to.
-  public static func compact<Screen: Encodable>(_ screen: Screen, width: Int = 60) -> String {
+  package static func compact<Screen: Encodable>(_ screen: Screen, width: Int = 60) -> String {
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }
     return compact(tree, width: width)
   }

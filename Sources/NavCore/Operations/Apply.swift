@@ -181,7 +181,7 @@ extension Coordinator {
 extension NavigationOperation {
   /// The state after this operation, for a session whose state so far is `state` (`nil` before
   /// its first event): `start` is only accepted first, and everything else only after it.
-  public func apply(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  @_spi(Internals) public func apply(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
     guard let state else {
       guard case .start(let initial, _) = kind else {
         throw NavigationError(operation: name, path: path, reason: .notStarted)
@@ -201,7 +201,7 @@ extension NavigationOperation {
   /// state is edited without copying its routes when nothing else holds it. When this throws,
   /// `state` is exactly as it was. Returns the new state.
   @discardableResult
-  public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  @_spi(Internals) public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
     guard var current = state else {
       let initial = try apply(to: nil)
       state = initial
@@ -223,13 +223,13 @@ extension NavigationOperation {
 /// `AnyOperation` values and run the specialized build of the same implementation.
 extension NavigationOperation where Screen == JSONValue {
   /// `apply(to:)` for untyped screens (same meaning, specialized).
-  public func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+  @_spi(Internals) public func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenerically(to: state)
   }
 
   /// `apply(toSession:)` for untyped screens (same meaning, specialized).
   @discardableResult
-  public func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+  @_spi(Internals) public func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenericallyInPlace(toSession: &state)
   }
 }

@@ -11,7 +11,7 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
   public var reason: Reason
 
   /// Creates an error.
-  public init(operation: String, path: CoordinatorPath, reason: Reason) {
+  package init(operation: String, path: CoordinatorPath, reason: Reason) {
     self.operation = operation
     self.path = path
     self.reason = reason

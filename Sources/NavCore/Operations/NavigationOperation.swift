@@ -6,18 +6,18 @@
 /// root (index 0) of the stack at `path`.
 public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable {
   /// What changes.
-  public var kind: Kind
+  package var kind: Kind
   /// Which coordinator it changes; the top one by default.
   public var path: CoordinatorPath
 
   /// Creates an operation at a path.
-  public init(_ kind: Kind, at path: CoordinatorPath = .top) {
+  package init(_ kind: Kind, at path: CoordinatorPath = .top) {
     self.kind = kind
     self.path = path
   }
 
   /// The operations of the wire format, plus `setTabs` (see docs/decisions.md).
-  public enum Kind: Hashable, Sendable {
+  package enum Kind: Hashable, Sendable {
     /// The session's first state, and the session it was restored from, if it was.
     case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil)
     /// Append a pushed route; needs a navigation stack at the top of the stack.
@@ -104,16 +104,12 @@ extension NavigationOperation {
 
   /// Remove the top `count` routes.
   public static func goBack(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
-  /// `goBack` with its count labelled as the wire format names it: `.goBack(count: 2)`.
-  public static func goBack(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
   /// Keep routes `0...index`.
   public static func goBackTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBackTo(index: index), at: path) }
   /// Keep only the root.
   public static func goBackToRoot(at path: CoordinatorPath = .top) -> Self { Self(.goBackToRoot, at: path) }
   /// Remove the top `count` pushes.
   public static func pop(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
-  /// `pop` with its count labelled as the wire format names it: `.pop(count: 5)`.
-  public static func pop(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
   /// Pop down to `index`.
   public static func popTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.popTo(index: index), at: path) }
   /// Pop down to the root.
@@ -124,8 +120,6 @@ extension NavigationOperation {
   }
   /// Dismiss the `count`-th presented route from the top, with everything above it.
   public static func dismiss(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
-  /// `dismiss` with its count labelled as the wire format names it: `.dismiss(count: 2)`.
-  public static func dismiss(count: Int, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
   /// Dismiss every presented route.
   public static func dismissAll(at path: CoordinatorPath = .top) -> Self { Self(.dismissAll, at: path) }
   /// Replace the stack.

@@ -9,7 +9,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
   public var host: HostProfile
 
   /// Creates a plan from its steps.
-  public init(steps: [Coordinator<Screen>], host: HostProfile) {
+  package init(steps: [Coordinator<Screen>], host: HostProfile) {
     self.steps = steps
     self.host = host
   }
@@ -24,7 +24,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
   /// When step `index` is applied, in milliseconds from the start: steps 0 and 1 at once, step
   /// k at (k - 1) × delay.
   /// Saturates at `Int.max` rather than overflowing.
-  public static func time(ofStep index: Int, delayMilliseconds: Int) -> Int {
+  package static func time(ofStep index: Int, delayMilliseconds: Int) -> Int {
     guard index >= 2 else { return 0 }
     let (product, overflow) = (index - 1).multipliedReportingOverflow(by: max(0, delayMilliseconds))
     return overflow ? Int.max : product
@@ -38,7 +38,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
   }
 
   /// How long the whole plan takes to play.
-  public func duration(delayMilliseconds: Int = defaultDelayMilliseconds) -> Int {
+  package func duration(delayMilliseconds: Int = defaultDelayMilliseconds) -> Int {
     Self.time(ofStep: steps.count - 1, delayMilliseconds: delayMilliseconds)
   }
 }
@@ -54,7 +54,7 @@ public struct ScheduledStep<Screen: NavigationScreen>: Hashable, Sendable {
   public var state: Coordinator<Screen>
 
   /// Creates a scheduled step.
-  public init(step: Int, atMs: Int, state: Coordinator<Screen>) {
+  package init(step: Int, atMs: Int, state: Coordinator<Screen>) {
     self.step = step
     self.atMs = atMs
     self.state = state

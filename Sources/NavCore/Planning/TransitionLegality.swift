@@ -20,7 +20,7 @@ extension Coordinator {
   }
 
   /// Whether `old` and `new` differ in contents only: the same structure everywhere.
-  public static func differsInContentsOnly(_ old: Coordinator, _ new: Coordinator) -> Bool {
+  @_spi(Internals) public static func differsInContentsOnly(_ old: Coordinator, _ new: Coordinator) -> Bool {
     old.kind == new.kind && TransitionRules<Screen>(host: .navigationView).structuralChanges(old, new) == 0
   }
 }

@@ -18,9 +18,9 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// Where the app asked to be; `shown` becomes this once the plan has played.
   public private(set) var target: Coordinator<Screen>
   /// How much one step may do.
-  public let host: HostProfile
+  package let host: HostProfile
   /// The time between steps, in milliseconds.
-  public let delayMilliseconds: Int
+  package let delayMilliseconds: Int
 
   private let clock: PlayerClock
   private let show: @MainActor (Coordinator<Screen>) -> Void

@@ -12,12 +12,12 @@ public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sen
   public typealias Element = ScheduledStep<Screen>
 
   /// The steps with their times, in order.
-  public let schedule: [ScheduledStep<Screen>]
+  package let schedule: [ScheduledStep<Screen>]
   /// The clock the times are kept on.
-  public let clock: C
+  package let clock: C
 
   /// Steps delivered on `clock` at the times of `schedule`.
-  public init(schedule: [ScheduledStep<Screen>], clock: C) {
+  package init(schedule: [ScheduledStep<Screen>], clock: C) {
     self.schedule = schedule
     self.clock = clock
   }

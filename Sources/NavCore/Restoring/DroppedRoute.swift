@@ -18,7 +18,7 @@ public struct DroppedRoute: Hashable, Sendable, CustomStringConvertible {
   public var error: WireFormatError
 
   /// Creates a record of a dropped route.
-  public init(path: CoordinatorPath, index: Int, screenName: String, removedRouteCount: Int, error: WireFormatError) {
+  package init(path: CoordinatorPath, index: Int, screenName: String, removedRouteCount: Int, error: WireFormatError) {
     self.path = path
     self.index = index
     self.screenName = screenName

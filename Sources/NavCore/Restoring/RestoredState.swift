@@ -8,7 +8,7 @@ public struct RestoredState<Screen: NavigationScreen>: Hashable, Sendable {
   public var dropped: [DroppedRoute]
 
   /// Creates a restored state.
-  public init(state: Coordinator<Screen>, dropped: [DroppedRoute]) {
+  package init(state: Coordinator<Screen>, dropped: [DroppedRoute]) {
     self.state = state
     self.dropped = dropped
   }

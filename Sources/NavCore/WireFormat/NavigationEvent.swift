@@ -34,7 +34,7 @@ public struct NavigationEvent<Screen: NavigationScreen>: Hashable, Sendable {
   }
 
   /// The same event without its hash: what the hash chain hashes.
-  public var withoutHash: NavigationEvent {
+  package var withoutHash: NavigationEvent {
     var copy = self
     copy.hash = nil
     return copy

@@ -1,3 +1,5 @@
+@_spi(Internals) import NavJSON
+
 /// What a list of stored events shows of each operation: its name, the screen it shows and
 /// its path, read by the codec from the stored text without building the operation.
 ///
@@ -57,7 +59,7 @@ package struct OperationHeadline: Sendable {
   private static func reading(_ key: String) -> MemberReading {
     switch OperationField.named(key) {
     case .op?, .path?: .whole
-    case .screen?: .screenName
+    case .screen?: .name(ScreenName.namer)
     default: .checked
     }
   }

@@ -7,7 +7,7 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
   public let rawValue: String
 
   /// The longest id, in Unicode scalars.
-  public static let maximumLength = 128
+  package static let maximumLength = 128
 
   /// Validates and wraps an id.
   public init(_ rawValue: String) throws(SessionIDError) {
@@ -54,9 +54,9 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
 /// Why a text cannot be a session id.
 public struct SessionIDError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The refused id.
-  public var id: String
+  package var id: String
   /// Why.
-  public var reason: String
+  package var reason: String
 
   /// The id shortened and with control characters shown as `?`, safe to print on one line.
   private var printable: String {

@@ -90,9 +90,9 @@ extension Timestamp {
 /// Why a text is not an acceptable event time.
 public struct TimestampError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The text that was refused.
-  public var text: String
+  package var text: String
   /// What is wrong with it.
-  public var reason: String
+  package var reason: String
 
   public var description: String {
     "\"\(text)\" is not a valid time (\(reason)); write it like 2026-11-21T10:15:30.250Z"

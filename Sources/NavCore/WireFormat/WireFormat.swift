@@ -1,3 +1,5 @@
+@_spi(Internals) import NavJSON
+
 /// The entry points for reading and writing the wire format (docs/spec/wire-format.md).
 ///
 /// Text is parsed once, strictly, into `JSONValue`; typed values are then decoded from the tree,
@@ -15,7 +17,7 @@ public enum WireFormat {
   }
 
   /// Decodes a wire-format value from UTF-8 JSON text in an array.
-  public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(WireFormatError) -> T {
+  package static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws(WireFormatError) -> T {
     let decoded = bytes.withUnsafeBufferPointer { buffer in
       Result { () throws(WireFormatError) in try decode(type, from: buffer) }
     }
@@ -23,7 +25,7 @@ public enum WireFormat {
   }
 
   /// Decodes a wire-format value from UTF-8 JSON text in place (a SQLite column's, say).
-  public static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
+  package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
     if T.self == AnyEvent.self || T.self == AnyOperation.self || T.self == AnyCoordinator.self {
       // What the store reads by the million (import lines, stored operations, snapshots): the
       // top-level object goes to the reader as parsed, with no dictionary built for it.
@@ -71,7 +73,7 @@ public enum WireFormat {
   /// The wire format's own values (events, operations, states, routes, paths, links, plan
   /// steps) are read by the one codec, typed or untyped; any other `Decodable` goes through
   /// `JSONValueDecoder`, with its errors translated the same way.
-  public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
+  @_spi(Internals) public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
     do {
       // The untyped values the store and the CLI read by the million are named, so that their
       // reading is compiled for `JSONValue` screens rather than run generically.
@@ -91,7 +93,7 @@ public enum WireFormat {
   }
 
   /// The JSON tree of a value (typed screens become JSON through their `Codable` conformance).
-  public static func tree<T: Encodable>(of value: T) throws(WireFormatError) -> JSONValue {
+  package static func tree<T: Encodable>(of value: T) throws(WireFormatError) -> JSONValue {
     if let wireValue = value as? any WireValue {
       let bytes = try canonicalBytes(of: wireValue)
       do {
@@ -115,7 +117,7 @@ public enum WireFormat {
 
   /// The canonical (RFC 8785) UTF-8 bytes of a value. The wire format's own values are written
   /// by the one codec, straight to bytes.
-  public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
+  @_spi(Internals) public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
     if let event = value as? AnyEvent { return try canonicalBytes(of: event) }
     if let operation = value as? AnyOperation { return try canonicalBytes(of: operation) }
     if let state = value as? AnyCoordinator { return try canonicalBytes(of: state) }
@@ -125,7 +127,7 @@ public enum WireFormat {
 
   /// The canonical text of a path (`[]` for the top), as the events export's `path` column
   /// gives it for every event.
-  public static func canonicalString(_ path: CoordinatorPath) throws(WireFormatError) -> String {
+  package static func canonicalString(_ path: CoordinatorPath) throws(WireFormatError) -> String {
     String(decoding: try canonicalBytes(of: path), as: UTF8.self)
   }
 
@@ -166,7 +168,7 @@ public struct WireFormatError: Error, Hashable, Sendable, CustomStringConvertibl
   public var message: String
 
   /// Creates an error.
-  public init(field: String, message: String) {
+  package init(field: String, message: String) {
     self.field = field
     self.message = message
   }

@@ -14,21 +14,21 @@ import NavCore
 /// (origin, tree size, root hash); the last two are extension lines. The root is the Merkle tree
 /// (`MerkleTree`) over one entry per session, in id order: the session, its last seq and its
 /// chain value then (`CheckpointEntry`).
-public struct Checkpoint: Sendable, Hashable {
+@_spi(Internals) public struct Checkpoint: Sendable, Hashable {
   /// Names the store: `navstore/` and the store's identity, made once when it was created, so a
   /// checkpoint of one store is never taken for another's.
-  public var origin: String
+  package var origin: String
   /// The number of sessions, which is the size of the tree.
-  public var sessionCount: Int
+  package var sessionCount: Int
   /// The root of the tree (32 bytes).
-  public var rootHash: [UInt8]
+  package var rootHash: [UInt8]
   /// The number of events in all sessions.
-  public var eventCount: Int
+  package var eventCount: Int
   /// When the checkpoint was made.
-  public var time: Timestamp
+  package var time: Timestamp
 
   /// The origin line of the store with `identity`.
-  public static func origin(ofStore identity: String) -> String { "navstore/\(identity)" }
+  package static func origin(ofStore identity: String) -> String { "navstore/\(identity)" }
 
   /// The checkpoint's text, to be signed.
   public var text: String {
@@ -62,7 +62,7 @@ public struct Checkpoint: Sendable, Hashable {
   }
 
   /// A checkpoint from its parts.
-  public init(origin: String, sessionCount: Int, rootHash: [UInt8], eventCount: Int, time: Timestamp) {
+  package init(origin: String, sessionCount: Int, rootHash: [UInt8], eventCount: Int, time: Timestamp) {
     self.origin = origin
     self.sessionCount = sessionCount
     self.rootHash = rootHash
@@ -72,16 +72,16 @@ public struct Checkpoint: Sendable, Hashable {
 }
 
 /// One session as a checkpoint commits to it: a leaf of the checkpoint's Merkle tree.
-public struct CheckpointEntry: Sendable, Hashable {
+package struct CheckpointEntry: Sendable, Hashable {
   /// The session.
-  public var session: SessionID
+  package var session: SessionID
   /// Its last seq when the checkpoint was made.
-  public var seq: Int
+  package var seq: Int
   /// Its chain value after that event (32 bytes).
-  public var hash: [UInt8]
+  package var hash: [UInt8]
 
   /// An entry from its parts.
-  public init(session: SessionID, seq: Int, hash: [UInt8]) {
+  package init(session: SessionID, seq: Int, hash: [UInt8]) {
     self.session = session
     self.seq = seq
     self.hash = hash
@@ -89,7 +89,7 @@ public struct CheckpointEntry: Sendable, Hashable {
 
   /// The leaf's data: the RFC 8785 text of `{"hash": "<hex>", "seq": <seq>, "session": "<id>"}`,
   /// so that anyone can rebuild it with a JSON library and SHA-256.
-  public var leafData: [UInt8] { json.canonicalBytes }
+  package var leafData: [UInt8] { json.canonicalBytes }
 
   /// `{"hash": "<hex>", "seq": <seq>, "session": "<id>"}`: the leaf's data, and the entry in a
   /// proof.
@@ -98,7 +98,7 @@ public struct CheckpointEntry: Sendable, Hashable {
   }
 
   /// The leaf's hash in the tree.
-  public var leafHash: [UInt8] { MerkleTree.leafHash(leafData) }
+  package var leafHash: [UInt8] { MerkleTree.leafHash(leafData) }
 }
 
 /// Why a checkpoint or a proof could not be used.

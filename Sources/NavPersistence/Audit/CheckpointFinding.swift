@@ -1,14 +1,14 @@
 import NavCore
 
 /// What an audit against a checkpoint found of one session the checkpoint names.
-public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
+package struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
   /// The session as the checkpoint committed to it.
-  public var entry: CheckpointEntry
+  package var entry: CheckpointEntry
   /// What the store holds of it now.
-  public var status: Status
+  package var status: Status
 
   /// What the store holds of a session the checkpoint names.
-  public enum Status: Sendable, Hashable {
+  package enum Status: Sendable, Hashable {
     /// The event at the checkpointed seq has the checkpointed chain value; `later` events
     /// were appended since (the chain extends the checkpoint).
     case intact(later: Int)
@@ -28,20 +28,20 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the store still holds what the checkpoint committed to.
-  public var isIntact: Bool {
+  package var isIntact: Bool {
     if case .intact = status { return true }
     return false
   }
 
   /// Whether the finding is tampering (a session forgotten through the store is not).
-  public var isProblem: Bool {
+  package var isProblem: Bool {
     switch status {
     case .intact, .forgotten: false
     case .truncated, .rewritten, .vanished, .forgottenBeforeCheckpoint: true
     }
   }
 
-  public var description: String {
+  package var description: String {
     let at = "\(entry.session) at seq \(entry.seq)"
     switch status {
     case .intact(let later): return "\(at): ok" + (later > 0 ? " (\(later) event\(later == 1 ? "" : "s") since)" : "")
@@ -57,17 +57,17 @@ public struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The outcome of an audit against a checkpoint.
-public struct CheckpointAudit: Sendable, Hashable {
+package struct CheckpointAudit: Sendable, Hashable {
   /// The checkpoint, as its signed text states it.
-  public var checkpoint: Checkpoint
+  package var checkpoint: Checkpoint
   /// The sessions it names, checked.
-  public var sessions = 0
+  package var sessions = 0
   /// Those forgotten since, through the store.
-  public var forgotten = 0
+  package var forgotten = 0
   /// Those neither intact nor forgotten: tampering.
-  public var problems = 0
+  package var problems = 0
   /// The first session tampered with.
-  public var firstProblem: CheckpointFinding?
+  package var firstProblem: CheckpointFinding?
 
   mutating func add(_ finding: CheckpointFinding) {
     sessions += 1

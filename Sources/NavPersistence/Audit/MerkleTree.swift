@@ -10,9 +10,9 @@ import Crypto
 /// Roots and proofs are built from leaves streamed in order (`RootBuilder`, `ProofBuilder`),
 /// in memory that grows with the tree's height, not its size: a store of half a million
 /// sessions is checkpointed without holding them.
-public enum MerkleTree {
+package enum MerkleTree {
   /// The hash of one leaf's data: SHA-256(0x00 || data).
-  public static func leafHash(_ data: [UInt8]) -> [UInt8] {
+  package static func leafHash(_ data: [UInt8]) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(data: [0x00])
     hasher.update(data: data)
@@ -20,7 +20,7 @@ public enum MerkleTree {
   }
 
   /// The hash of an inner node: SHA-256(0x01 || left || right).
-  public static func nodeHash(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
+  package static func nodeHash(_ left: [UInt8], _ right: [UInt8]) -> [UInt8] {
     var hasher = SHA256()
     hasher.update(data: [0x01])
     hasher.update(data: left)
@@ -30,7 +30,7 @@ public enum MerkleTree {
 
   /// The root of the tree over `leafHashes` (already hashed with `leafHash`); the root of no
   /// leaves is the hash of nothing, as RFC 6962 defines it.
-  public static func root(ofLeafHashes leafHashes: [[UInt8]]) -> [UInt8] {
+  package static func root(ofLeafHashes leafHashes: [[UInt8]]) -> [UInt8] {
     var builder = RootBuilder()
     for leaf in leafHashes { builder.append(leaf) }
     return builder.root
@@ -38,7 +38,7 @@ public enum MerkleTree {
 
   /// The audit path of leaf `index` (RFC 6962's PATH): the sibling hashes from the leaf up to
   /// the root. `nil` when `index` is not a leaf of the tree.
-  public static func inclusionProof(of index: Int, inLeafHashes leafHashes: [[UInt8]]) -> [[UInt8]]? {
+  package static func inclusionProof(of index: Int, inLeafHashes leafHashes: [[UInt8]]) -> [[UInt8]]? {
     guard var builder = ProofBuilder(index: index, size: leafHashes.count) else { return nil }
     for leaf in leafHashes { builder.append(leaf) }
     return builder.path
@@ -46,7 +46,7 @@ public enum MerkleTree {
 
   /// Whether `proof` shows the leaf `leafHash`, at `index` in a tree of `size` leaves, under
   /// `root` (the verification of RFC 9162, section 2.1.3.2).
-  public static func verify(
+  package static func verify(
     leafHash: [UInt8], index: Int, size: Int, proof: [[UInt8]], root: [UInt8]
   ) -> Bool {
     guard index >= 0, index < size else { return false }
@@ -76,17 +76,17 @@ public enum MerkleTree {
   /// complete subtrees so far, one per bit of the count (a binary counter's carries are the
   /// merges); the root folds them from the right, which is RFC 6962's split at the largest
   /// power of two.
-  public struct RootBuilder: Sendable {
+  package struct RootBuilder: Sendable {
     /// Complete subtrees, largest (leftmost) first: their leaf counts and roots.
     private var subtrees: [(count: Int, hash: [UInt8])] = []
     /// The leaves appended.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty tree.
-    public init() {}
+    package init() {}
 
     /// Appends the next leaf's hash.
-    public mutating func append(_ leafHash: [UInt8]) {
+    package mutating func append(_ leafHash: [UInt8]) {
       count += 1
       subtrees.append((1, leafHash))
       while subtrees.count >= 2, subtrees[subtrees.count - 1].count == subtrees[subtrees.count - 2].count {
@@ -97,7 +97,7 @@ public enum MerkleTree {
     }
 
     /// The root of the leaves so far.
-    public var root: [UInt8] {
+    package var root: [UInt8] {
       guard var hash = subtrees.last?.hash else { return Array(SHA256.hash(data: [UInt8]())) }
       for subtree in subtrees.dropLast().reversed() { hash = nodeHash(subtree.hash, hash) }
       return hash
@@ -107,7 +107,7 @@ public enum MerkleTree {
   /// The audit path of one leaf, from the leaves streamed in order: each sibling on the path is
   /// the root of a range of leaves (known from the index and the size alone), built as its
   /// leaves go by.
-  public struct ProofBuilder: Sendable {
+  package struct ProofBuilder: Sendable {
     /// The siblings' ranges, from the leaf up, and their builders.
     private let ranges: [Range<Int>]
     private var builders: [RootBuilder]
@@ -115,7 +115,7 @@ public enum MerkleTree {
 
     /// A builder for the path of leaf `index` in a tree of `size` leaves; `nil` when there is
     /// no such leaf.
-    public init?(index: Int, size: Int) {
+    package init?(index: Int, size: Int) {
       guard index >= 0, index < size else { return nil }
       var ranges: [Range<Int>] = []
       var leaves = 0..<size
@@ -135,7 +135,7 @@ public enum MerkleTree {
     }
 
     /// Appends the next leaf's hash (leaves 0, 1, 2, ... in order).
-    public mutating func append(_ leafHash: [UInt8]) {
+    package mutating func append(_ leafHash: [UInt8]) {
       defer { next += 1 }
       // The ranges are few (the tree's height): a linear search is the cheap one.
       guard let sibling = ranges.firstIndex(where: { $0.contains(next) }) else { return }
@@ -143,7 +143,7 @@ public enum MerkleTree {
     }
 
     /// The path, once every leaf was appended.
-    public var path: [[UInt8]] { builders.map(\.root) }
+    package var path: [[UInt8]] { builders.map(\.root) }
   }
 
   /// The largest power of two strictly below `count` (which is at least 2).

@@ -6,18 +6,18 @@ import Foundation
 /// `PRIVATE+KEY+<name>+<key hash>+<base64 of 0x01 and the 32-byte seed>`.
 ///
 /// The name says whose signature it is (a person, a team, a service); the key hash, the first
-/// four bytes of SHA-256 over the name and the public key, lets a verifier pick the signature
+/// four bytes of SHA-256 over the name and the package key, lets a verifier pick the signature
 /// line that is meant for its key.
-public struct NoteSigner: Sendable {
+package struct NoteSigner: Sendable {
   /// The key's name.
-  public let name: String
+  package let name: String
   /// The 32-byte Ed25519 seed. (Crypto's key types are not `Sendable`; their bytes are.)
   private let seed: [UInt8]
-  /// The public half, to hand to verifiers.
-  public let verifier: NoteVerifier
+  /// The package half, to hand to verifiers.
+  package let verifier: NoteVerifier
 
   /// A new random key.
-  public init(name: String) throws(NoteError) {
+  package init(name: String) throws(NoteError) {
     try Self.checkName(name)
     let key = Curve25519.Signing.PrivateKey()
     self.name = name
@@ -27,12 +27,12 @@ public struct NoteSigner: Sendable {
 
   /// Refuses a name the format does not allow: empty, or with spaces, control characters or
   /// `+`.
-  public static func checkName(_ name: String) throws(NoteError) {
+  package static func checkName(_ name: String) throws(NoteError) {
     try NoteKeyName.check(name)
   }
 
   /// A key from its text form.
-  public init(text: String) throws(NoteError) {
+  package init(text: String) throws(NoteError) {
     // Base64 has '+' in its alphabet: the key is whatever follows the fourth '+'.
     let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 4, omittingEmptySubsequences: false)
     guard fields.count == 5, fields[0] == "PRIVATE", fields[1] == "KEY" else {
@@ -55,7 +55,7 @@ public struct NoteSigner: Sendable {
   }
 
   /// The text form, to keep in a file only its owner can read.
-  public var text: String {
+  package var text: String {
     "PRIVATE+KEY+\(name)+\(NoteKeyName.hashText(verifier.keyHash))+"
       + Data([NoteKeyName.ed25519] + seed).base64EncodedString()
   }
@@ -70,12 +70,12 @@ public struct NoteSigner: Sendable {
   }
 }
 
-/// The public half of a `NoteSigner`, in the verifier-key text form of the signed-note format:
-/// `<name>+<key hash>+<base64 of 0x01 and the 32-byte public key>`.
-public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
+/// The package half of a `NoteSigner`, in the verifier-key text form of the signed-note format:
+/// `<name>+<key hash>+<base64 of 0x01 and the 32-byte package key>`.
+@_spi(Internals) public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
   /// The key's name, as signature lines give it.
-  public let name: String
-  /// The 32-byte Ed25519 public key.
+  package let name: String
+  /// The 32-byte Ed25519 package key.
   private let publicKey: [UInt8]
 
   init(name: String, publicKey: [UInt8]) {
@@ -109,7 +109,7 @@ public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
     "\(name)+\(NoteKeyName.hashText(keyHash))+" + Data([NoteKeyName.ed25519] + publicKey).base64EncodedString()
   }
 
-  /// The first four bytes of SHA-256(name || "\n" || 0x01 || public key).
+  /// The first four bytes of SHA-256(name || "\n" || 0x01 || package key).
   var keyHash: [UInt8] {
     var hasher = SHA256()
     hasher.update(data: Array(name.utf8) + [0x0A, NoteKeyName.ed25519] + publicKey)

@@ -1,3 +1,4 @@
+@_spi(Internals) import NavJSON
 import Foundation
 import NavCore
 
@@ -10,20 +11,20 @@ import NavCore
 /// As JSON (`json`), in RFC 8785 form:
 /// `{"checkpoint": "<the note>", "entry": {"hash": "<hex>", "seq": N, "session": "<id>"},
 /// "index": I, "path": ["<hex>", ...], "size": N}`.
-public struct SessionProof: Sendable, Hashable {
+@_spi(Internals) public struct SessionProof: Sendable, Hashable {
   /// The signed checkpoint.
-  public var note: SignedNote
+  package var note: SignedNote
   /// The session as the checkpoint committed to it.
-  public var entry: CheckpointEntry
+  package var entry: CheckpointEntry
   /// Its leaf's place in the tree (0-based, sessions in id order).
-  public var index: Int
+  package var index: Int
   /// The number of leaves (sessions) in the tree.
-  public var size: Int
+  package var size: Int
   /// The sibling hashes from the leaf up to the root (RFC 6962's audit path).
-  public var path: [[UInt8]]
+  package var path: [[UInt8]]
 
   /// A proof from its parts.
-  public init(note: SignedNote, entry: CheckpointEntry, index: Int, size: Int, path: [[UInt8]]) {
+  package init(note: SignedNote, entry: CheckpointEntry, index: Int, size: Int, path: [[UInt8]]) {
     self.note = note
     self.entry = entry
     self.index = index

@@ -3,7 +3,7 @@ import NavCore
 /// Signed checkpoints of the whole store, audits against them, and proofs of one session.
 extension SessionStore {
   /// The store's identity, made at random when it was created; checkpoints name it.
-  public func identity() throws(StoreError) -> String {
+  package func identity() throws(StoreError) -> String {
     try read { engine throws(StoreError) in try engine.storeIdentity() }
   }
 
@@ -11,7 +11,7 @@ extension SessionStore {
   /// store. The text is the same for the same store and time; so is the note, with an Ed25519
   /// signer that signs deterministically (swift-crypto's does; Apple's CryptoKit randomizes,
   /// and either signature verifies).
-  public func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
+  package func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
     try write { engine throws(StoreError) in try engine.writeCheckpoint(signedBy: signer, at: time) }
   }
 
@@ -25,7 +25,7 @@ extension SessionStore {
   /// still give that value is `verify`'s to check. Run both (`navstore verify --checkpoint`
   /// does), or an edit inside a history that left the stored chain values alone goes unseen.
   @discardableResult
-  public func audit(
+  package func audit(
     against note: SignedNote, key: NoteVerifier, each: (CheckpointFinding) throws -> Void = { _ in }
   ) throws(StoreError) -> CheckpointAudit {
     let checkpoint = try Self.verifiedCheckpoint(note, key: key)
@@ -43,7 +43,7 @@ extension SessionStore {
 
   /// The proof that `session` is in the checkpoint `note`: its entry and the Merkle path from
   /// it to the root. With the note, it is checked without the store (`SessionProof.verify`).
-  public func proof(of session: SessionID, in note: SignedNote) throws(StoreError) -> SessionProof {
+  package func proof(of session: SessionID, in note: SignedNote) throws(StoreError) -> SessionProof {
     let checkpoint: Checkpoint
     do {
       checkpoint = try Checkpoint(text: note.text)

@@ -9,24 +9,24 @@ import Foundation
 /// One note may carry several signatures; a verifier uses the line whose name and key hash are
 /// its key's, and ignores the others. The text is signed byte for byte, its final newline
 /// included, so no byte of it can change unseen.
-public struct SignedNote: Sendable, Hashable {
+@_spi(Internals) public struct SignedNote: Sendable, Hashable {
   /// The signed text, ending in a newline.
   public let text: String
   /// The signature lines, as they follow the text.
-  public let signatures: [Signature]
+  package let signatures: [Signature]
 
   /// One signature line.
-  public struct Signature: Sendable, Hashable {
+  package struct Signature: Sendable, Hashable {
     /// The signing key's name.
-    public let name: String
+    package let name: String
     /// The signing key's hash (4 bytes).
-    public let keyHash: [UInt8]
+    package let keyHash: [UInt8]
     /// The Ed25519 signature (64 bytes).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
   }
 
   /// The text, signed by `signer`.
-  public init(text: String, signedBy signer: NoteSigner) throws(NoteError) {
+  package init(text: String, signedBy signer: NoteSigner) throws(NoteError) {
     try Self.checkText(text)
     self.text = text
     let signature = try signer.signature(for: Array(text.utf8))

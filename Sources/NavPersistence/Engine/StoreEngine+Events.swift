@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 extension StoreEngine {
   /// The event stored at `seq`, or `nil`.

@@ -2,21 +2,21 @@ import Foundation
 import NavCore
 
 /// Turns export rows into CSV (RFC 4180) or JSON Lines text.
-public enum ExportEncoding {
+package enum ExportEncoding {
   /// The CSV header line, or `nil` for JSON Lines.
-  public static func header(_ table: ExportTable, format: ExportFormat) -> String? {
+  package static func header(_ table: ExportTable, format: ExportFormat) -> String? {
     format == .csv ? table.columns.map(csvField).joined(separator: ",") + "\r\n" : nil
   }
 
   /// One row as a line, with its line break.
-  public static func line(_ row: ExportRow, table: ExportTable, format: ExportFormat) -> String {
+  package static func line(_ row: ExportRow, table: ExportTable, format: ExportFormat) -> String {
     var bytes: [UInt8] = []
     append(row, table: table, format: format, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Appends one row as a line, with its line break, to a byte buffer (what exports stream).
-  public static func append(_ row: ExportRow, table: ExportTable, format: ExportFormat, to bytes: inout [UInt8]) {
+  package static func append(_ row: ExportRow, table: ExportTable, format: ExportFormat, to bytes: inout [UInt8]) {
     switch format {
     case .csv:
       for (position, value) in row.values.enumerated() {
@@ -44,7 +44,7 @@ public enum ExportEncoding {
   }
 
   /// A field quoted when it holds a comma, a quote or a line break; quotes doubled (RFC 4180).
-  public static func csvField(_ text: String) -> String {
+  package static func csvField(_ text: String) -> String {
     var bytes: [UInt8] = []
     appendCSVField(text, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)

@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 /// Follows the visible screen through a stream of events, session after session, and emits the
 /// `screen-views` rows (a view when a screen stops being visible, and at a session's end) or the

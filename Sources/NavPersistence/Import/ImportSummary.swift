@@ -5,7 +5,7 @@ public struct ImportSummary: Hashable, Sendable {
   /// Events already stored with the same content, skipped.
   public var alreadyStored: Int = 0
   /// Transactions committed.
-  public var transactions: Int = 0
+  package var transactions: Int = 0
   /// Sessions that received events.
   public var sessions: Int = 0
 }

@@ -12,7 +12,7 @@ public final class LineReader {
   public static let defaultMaximumLineLength = 16 << 20
 
   /// The longest line accepted, in bytes, not counting its `\n` (or `\r\n`).
-  public let maximumLineLength: Int
+  package let maximumLineLength: Int
   private let handle: FileHandle
   private let chunkSize: Int
   private var buffer: [UInt8] = []
@@ -99,7 +99,7 @@ public enum LineReaderError: Error, Hashable, Sendable, CustomStringConvertible 
 
   /// The system's reason for a failed read or write ("Is a directory", "No space left on
   /// device") rather than Foundation's wrapper around it.
-  public static func systemReason(for error: any Error) -> String {
+  package static func systemReason(for error: any Error) -> String {
     let error = error as NSError
     if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
       let message = strerror(Int32(underlying.code)).map({ String(cString: $0) })

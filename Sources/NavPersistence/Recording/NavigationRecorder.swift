@@ -10,11 +10,11 @@ import Synchronization
 /// <doc:Recording> explains the batching, the recovery after a failure, and what is durable when.
 public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
   /// The store written to.
-  public let store: SessionStore
+  package let store: SessionStore
   /// The session recorded.
   public let session: SessionID
   /// The session this one continues, written into its `start` when the session is new.
-  public let restoredFrom: SessionLink?
+  package let restoredFrom: SessionLink?
   /// Every failure, as it happens. Holds the newest 256 when nobody reads it.
   public let failures: AsyncStream<RecordingFailure>
 

@@ -15,7 +15,7 @@ public struct RecordingFailure: Error, Hashable, Sendable, CustomStringConvertib
   public var unrecordedChanges: Int
 
   /// Creates a failure report.
-  public init(session: SessionID, error: StoreError, unrecordedChanges: Int) {
+  package init(session: SessionID, error: StoreError, unrecordedChanges: Int) {
     self.session = session
     self.error = error
     self.unrecordedChanges = unrecordedChanges

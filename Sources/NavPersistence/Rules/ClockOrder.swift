@@ -4,24 +4,24 @@ import NavCore
 /// (`clock_jumps`, `duration_ms`): how often the device's clock went back, and how long the
 /// events span counting only the clock going forward. `verify` recomputes it to check the row,
 /// the report draws its timeline with it, and an app can measure its own spans the same way.
-public struct ClockOrder: Sendable {
+package struct ClockOrder: Sendable {
   /// The most `durationMilliseconds` holds (2^53 - 1, as the schema's update does): only a
   /// hand-made history of ten-thousand-year jumps gets there.
-  public static let maximumDuration: Int64 = 9_007_199_254_740_991
+  package static let maximumDuration: Int64 = 9_007_199_254_740_991
 
   /// How many times were earlier than the time before them.
-  public private(set) var jumps = 0
+  package private(set) var jumps = 0
   /// The seq of the first such time.
-  public private(set) var firstJump: Int?
+  package private(set) var firstJump: Int?
   /// The time from the first to the last, counting each step back of the clock as 0.
-  public private(set) var durationMilliseconds: Int64 = 0
+  package private(set) var durationMilliseconds: Int64 = 0
   private var last: Timestamp?
 
   /// Nothing taken yet.
-  public init() {}
+  package init() {}
 
   /// Takes the next event's time.
-  public mutating func add(_ time: Timestamp, seq: Int) {
+  package mutating func add(_ time: Timestamp, seq: Int) {
     defer { last = time }
     guard let last else { return }
     if time < last {

@@ -1,12 +1,12 @@
 import Crypto
-import NavCore
+@_spi(Internals) import NavCore
 
 /// The tamper-evident chain over a session's events (spec: "Hash chain").
 ///
 /// `hash(n) = SHA-256(hash(n-1) || canonical(event n without "hash"))`, with `hash(0)` 32 zero
 /// bytes and `canonical` the RFC 8785 text of the event. Editing, removing, inserting or
 /// reordering any event changes every later value.
-public enum HashChain {
+@_spi(Internals) public enum HashChain {
   /// `hash(0)`.
   public static let genesis = [UInt8](repeating: 0, count: 32)
 
@@ -25,7 +25,7 @@ public enum HashChain {
   }
 
   /// Lowercase hex, as the wire format writes hashes.
-  public static func hex(_ bytes: [UInt8]) -> String {
+  package static func hex(_ bytes: [UInt8]) -> String {
     var text: [UInt8] = []
     text.reserveCapacity(bytes.count * 2)
     bytes.withUnsafeBytes { appendHex($0, to: &text) }

@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 /// What `verify` checks of one session, apart from how its rows are read: the same rules for
 /// every storage engine. The engine hands it the session's snapshots, then its events in seq

@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 /// An event made ready to store: applied, written in the wire format, hashed into its
 /// session's chain, with the snapshot its seq calls for. What remains is SQLite's work.

@@ -11,30 +11,30 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
   /// SQLite's message.
   public var message: String
   /// The SQL being run, when there was one.
-  public var sql: String?
+  package var sql: String?
 
   /// The primary result code (the extended code's low byte).
   public var code: Int32 { extendedCode & 0xFF }
 
   /// Creates an error.
-  public init(extendedCode: Int32, message: String, sql: String? = nil) {
+  package init(extendedCode: Int32, message: String, sql: String? = nil) {
     self.extendedCode = extendedCode
     self.message = message
     self.sql = sql
   }
 
   /// Whether another connection holds a lock this one needed.
-  public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+  package var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
   /// Whether a constraint (primary key, check, foreign key) refused a write.
-  public var isConstraint: Bool { code == SQLITE_CONSTRAINT }
+  package var isConstraint: Bool { code == SQLITE_CONSTRAINT }
   /// Whether the disk or the database's page limit is full.
-  public var isFull: Bool { code == SQLITE_FULL }
+  package var isFull: Bool { code == SQLITE_FULL }
   /// Whether the operating system failed a read, write or sync of the file.
-  public var isIOError: Bool { code == SQLITE_IOERR }
+  package var isIOError: Bool { code == SQLITE_IOERR }
 
   /// What SQLite was doing when an I/O error struck, in words ("writing", "syncing to disk");
   /// a generic phrase for the rarer codes.
-  public var ioActivity: String {
+  package var ioActivity: String {
     guard isIOError, let code = SQLiteIOErrorCode(extendedCode: extendedCode) else { return "reading or writing" }
     return code.activity
   }

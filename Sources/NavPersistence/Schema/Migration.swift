@@ -1,11 +1,11 @@
 /// One step of the schema: `migrations/NNNN_name.sql`, embedded in the binary at build time.
-public struct Migration: Hashable, Sendable {
+package struct Migration: Hashable, Sendable {
   /// The number in the file name; migrations apply in this order.
-  public let version: Int
+  package let version: Int
   /// The description in the file name.
-  public let name: String
+  package let name: String
   /// The file's SQL.
-  public let sql: String
+  package let sql: String
 }
 
 /// Brings a database to the newest schema this build knows, one migration per transaction.

@@ -11,7 +11,7 @@ public struct CallerError: Error, Hashable, Sendable, CustomStringConvertible {
   public let error: any Error
 
   /// Wraps a caller's error.
-  public init(_ error: any Error) {
+  package init(_ error: any Error) {
     self.error = error
   }
 

@@ -11,7 +11,7 @@ public struct SessionState: Hashable, Sendable {
   public var state: AnyCoordinator
 
   /// Creates a session state.
-  public init(session: SessionID, seq: Int, state: AnyCoordinator) {
+  package init(session: SessionID, seq: Int, state: AnyCoordinator) {
     self.session = session
     self.seq = seq
     self.state = state

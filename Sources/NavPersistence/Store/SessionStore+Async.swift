@@ -23,7 +23,7 @@ extension SessionStore {
   }
 
   /// The schema version of the store (see the synchronous `schemaVersion()`).
-  public func schemaVersion() async throws(StoreError) -> Int {
+  package func schemaVersion() async throws(StoreError) -> Int {
     try await offloaded { () throws(StoreError) in try self.schemaVersion() }
   }
 
@@ -115,7 +115,7 @@ extension SessionStore {
 
   /// Checks sessions, streaming each result to `each` (see the synchronous `verify(_:each:)`).
   @discardableResult
-  public func verify(
+  package func verify(
     _ sessions: [SessionID]? = nil, each: @escaping @Sendable (VerificationResult) throws -> Void
   ) async throws(StoreError) -> VerificationSummary {
     try await offloaded { () throws(StoreError) in try self.verify(sessions, each: each) }

@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 extension SessionStore {
   /// The session's state after event `seq` (default: its last event), and that seq.
@@ -53,7 +53,7 @@ extension SessionStore {
 
   /// Calls `body` with every session, ordered by id, in one read transaction and constant
   /// memory. `body`'s errors come back as `.caller`.
-  public func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
+  package func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
     try read { engine throws(StoreError) in
       try engine.forEachSessionSummary { summary throws(StoreError) in try StoreEngine.callingBack { try body(summary) } }
     }
@@ -77,7 +77,7 @@ extension SessionStore {
 
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
   /// histories that show where each event led. `body`'s errors come back as `.caller`.
-  public func replayHistory(
+  package func replayHistory(
     of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
   ) throws(StoreError) {
     try read { engine throws(StoreError) in
@@ -110,7 +110,7 @@ extension SessionStore {
   /// `each` with every session's result as it is found; returns the counts. Memory holds one
   /// session's snapshots at a time. `each`'s errors come back as `.caller`.
   @discardableResult
-  public func verify(
+  package func verify(
     _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
   ) throws(StoreError) -> VerificationSummary {
     try read { engine throws(StoreError) in

@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 extension SessionStore {
   /// Appends one event. `event.seq`, when given, must be the session's next seq (or name an
@@ -208,9 +208,8 @@ extension SessionStore {
 
   /// A typed state as untyped JSON screens, through the screens' `Codable` conformance.
   static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
-    if let same = state as? AnyCoordinator { return same }
     do {
-      return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
+      return try state.untyped()
     } catch {
       throw StoreError.unencodable(error)
     }

@@ -13,7 +13,7 @@ public final class SessionStore: Sendable {
   /// The file's path.
   public let path: String
   /// How the store was opened.
-  public let options: StoreOptions
+  package let options: StoreOptions
   /// `nil` for a store opened read-only.
   private let writer: WriterLock?
   /// `nil` for an in-memory database, which other connections cannot see: reads then go
@@ -57,14 +57,14 @@ public final class SessionStore: Sendable {
   }
 
   /// The schema version of the store.
-  public func schemaVersion() throws(StoreError) -> Int {
+  package func schemaVersion() throws(StoreError) -> Int {
     try read { engine throws(StoreError) in
       Int(try engine.sql { () throws(SQLiteError) in try engine.connection.integer("PRAGMA user_version") } ?? 0)
     }
   }
 
   /// The newest schema version this build of NavStore knows.
-  public static var latestSchemaVersion: Int { Migrator.latestVersion }
+  package static var latestSchemaVersion: Int { Migrator.latestVersion }
 
   // MARK: Connections
 

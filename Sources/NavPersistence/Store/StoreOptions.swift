@@ -35,21 +35,31 @@ public struct StoreOptions: Sendable, Hashable {
   /// rehydrate (at least 2). The bound keeps a store's memory flat however many sessions it
   /// holds; an append to a session not among them reads its nearest snapshot and replays at
   /// most `snapshotInterval` events.
-  public var headCacheCapacity: Int
+  package var headCacheCapacity: Int
   /// How many reader connections stay open between reads. More run at once when more threads
   /// read at once; those beyond this close after their read.
-  public var idleReaderLimit: Int
+  package var idleReaderLimit: Int
 
   /// The default snapshot interval.
   public static let defaultSnapshotInterval = 100
   /// The default number of cached session heads: 4,096 states of a few KiB each at most.
-  public static let defaultHeadCacheCapacity = 4_096
+  package static let defaultHeadCacheCapacity = 4_096
 
   /// Creates options.
   public init(
     snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
+    busyTimeout: Duration = .seconds(5), access: Access = .readWrite, maximumPageCount: Int? = nil
+  ) {
+    self.init(
+      snapshotInterval: snapshotInterval, durability: durability, busyTimeout: busyTimeout, access: access,
+      maximumPageCount: maximumPageCount, headCacheCapacity: Self.defaultHeadCacheCapacity, idleReaderLimit: 4)
+  }
+
+  /// Options with the store's internal bounds set too (the tests' small caches).
+  package init(
+    snapshotInterval: Int = defaultSnapshotInterval, durability: Durability = .normal,
     busyTimeout: Duration = .seconds(5), access: Access = .readWrite, maximumPageCount: Int? = nil,
-    headCacheCapacity: Int = defaultHeadCacheCapacity, idleReaderLimit: Int = 4
+    headCacheCapacity: Int, idleReaderLimit: Int = 4
   ) {
     self.snapshotInterval = max(1, snapshotInterval)
     self.durability = durability

@@ -12,9 +12,9 @@ public struct VerificationResult: Hashable, Sendable {
   /// How many events are earlier than the event before them: not a problem (times are kept as
   /// the device gave them), but worth knowing before reading durations. Counted up to the first
   /// problem.
-  public var clockJumps: Int = 0
+  package var clockJumps: Int = 0
   /// The first such event's seq.
-  public var firstClockJump: Int?
+  package var firstClockJump: Int?
 
   /// Whether the session is intact.
   public var isIntact: Bool { failure == nil }
@@ -27,7 +27,7 @@ public struct VerificationResult: Hashable, Sendable {
     public var problem: VerificationProblem
 
     /// A problem at `seq`.
-    public init(seq: Int, problem: VerificationProblem) {
+    package init(seq: Int, problem: VerificationProblem) {
       self.seq = seq
       self.problem = problem
     }

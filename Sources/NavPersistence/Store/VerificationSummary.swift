@@ -1,20 +1,20 @@
 /// What a `verify` of many sessions found, in numbers: the per-session results stream to the
 /// caller, so checking a store of any size keeps only this.
-public struct VerificationSummary: Hashable, Sendable {
+package struct VerificationSummary: Hashable, Sendable {
   /// Sessions checked.
-  public var sessions = 0
+  package var sessions = 0
   /// Events checked (in a failed session, those before its first problem).
-  public var events = 0
+  package var events = 0
   /// Sessions that failed.
-  public var failures = 0
+  package var failures = 0
   /// The first session that failed, and how, in id order.
-  public var firstFailure: VerificationResult?
+  package var firstFailure: VerificationResult?
 
   /// Whether every session checked is intact.
-  public var isIntact: Bool { failures == 0 }
+  package var isIntact: Bool { failures == 0 }
 
   /// Creates an empty summary.
-  public init() {}
+  package init() {}
 
   /// Counts one session's result in.
   mutating func add(_ result: VerificationResult) {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore checkpoint`: a signed checkpoint of the whole store.
 struct CheckpointCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore keygen`: a new Ed25519 key for signing checkpoints.
 struct KeygenCommand: ParsableCommand {

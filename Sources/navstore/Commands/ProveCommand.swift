@@ -1,6 +1,6 @@
 import ArgumentParser
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore prove`: the proof that one session is in a checkpoint.
 struct ProveCommand: ParsableCommand {

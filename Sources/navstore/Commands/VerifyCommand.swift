@@ -1,6 +1,6 @@
 import ArgumentParser
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore verify`: checks sessions' histories against their hash chains.
 struct VerifyCommand: ParsableCommand {

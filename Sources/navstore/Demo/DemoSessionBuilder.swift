@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 
 /// Writes one demo session event by event, applying each operation as it goes so the demo can
 /// only ever contain history the store accepts.

@@ -1,5 +1,5 @@
 import Foundation
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// The files of checkpoints and proofs: keys, notes and proofs read with errors that name the
 /// option and the file, and new files created for their owner alone, never over an old one.

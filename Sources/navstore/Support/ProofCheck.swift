@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore verify --proof`: one session's proof checked without the store, and optionally
 /// the session's exported history against it.

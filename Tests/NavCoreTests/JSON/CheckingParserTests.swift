@@ -1,4 +1,5 @@
-import NavCore
+@_spi(Internals) import NavJSON
+@_spi(Internals) import NavCore
 import NavTestSupport
 import Testing
 

@@ -1,4 +1,5 @@
-import NavCore
+@_spi(Internals) import NavJSON
+@_spi(Internals) import NavCore
 import Testing
 
 /// Inputs the coverage-guided fuzzers (`Fuzz/`) found, each kept as a regression test with

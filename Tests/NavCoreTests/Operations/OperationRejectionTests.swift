@@ -1,5 +1,5 @@
 import CustomDump
-import NavCore
+@_spi(Internals) import NavCore
 import NavTestSupport
 import Testing
 

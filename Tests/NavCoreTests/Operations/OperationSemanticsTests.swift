@@ -80,10 +80,10 @@ import Testing
   }
 
   @Test func countsCanBeLabelledAsTheWireFormatNamesThem() throws {
-    #expect(AnyOperation.pop(count: 2) == .pop(2))
-    #expect(AnyOperation.goBack(count: 3, at: [.route(0)]) == .goBack(3, at: [.route(0)]))
-    #expect(AnyOperation.dismiss(count: 2) == .dismiss(2))
-    #expect(try WireFormat.canonicalString(AnyOperation.pop(count: 5)) == #"{"count":5,"op":"pop"}"#)
+    #expect(AnyOperation.pop(2) == .pop(2))
+    #expect(AnyOperation.goBack(3, at: [.route(0)]) == .goBack(3, at: [.route(0)]))
+    #expect(AnyOperation.dismiss(2) == .dismiss(2))
+    #expect(try WireFormat.canonicalString(AnyOperation.pop(5)) == #"{"count":5,"op":"pop"}"#)
     #expect(AnyOperation.pop() == .pop(1))
   }
 }

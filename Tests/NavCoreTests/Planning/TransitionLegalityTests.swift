@@ -1,4 +1,4 @@
-import NavCore
+@_spi(Internals) import NavCore
 import NavTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
+@_spi(Internals) import NavJSON
 import Foundation
-import NavCore
+@_spi(Internals) import NavCore
 import NavTestSupport
 import PropertyBased
 import Testing

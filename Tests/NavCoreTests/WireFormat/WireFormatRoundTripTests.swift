@@ -1,3 +1,4 @@
+@_spi(Internals) import NavJSON
 import CustomDump
 import Foundation
 import NavCore

@@ -1,5 +1,5 @@
 import Foundation
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import Testing
 
 /// Signed notes and their keys, held to the reference vector of Go's `sumdb/note` package (the

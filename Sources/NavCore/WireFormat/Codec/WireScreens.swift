@@ -11,15 +11,17 @@ enum WireScreens {
     }
   }
 
-  static func write<Screen: NavigationScreen>(_ screen: Screen, to writer: inout CanonicalWriter) throws(WireFailure) {
-    if let untyped = screen as? JSONValue {
-      writer.json(untyped)
-      return
-    }
+  /// A screen as its JSON tree: itself when untyped, else what its `Codable` conformance writes.
+  static func tree<Screen: NavigationScreen>(of screen: Screen) throws(WireFailure) -> JSONValue {
+    if let untyped = screen as? JSONValue { return untyped }
     do {
-      writer.json(try JSONValueEncoder().encode(screen))
+      return try JSONValueEncoder().encode(screen)
     } catch {
       throw WireFailure(error)
     }
+  }
+
+  static func write<Screen: NavigationScreen>(_ screen: Screen, to writer: inout CanonicalWriter) throws(WireFailure) {
+    writer.json(try tree(of: screen))
   }
 }

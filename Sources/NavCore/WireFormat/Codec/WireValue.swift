@@ -1,3 +1,5 @@
+@_spi(Internals) import NavJSON
+
 /// A value of the wire format, read and written by the one codec. Its `Codable` conformance is
 /// that codec too (`decoded(from:)`, `encodeWire(to:)`), so `JSONEncoder`, `JSONDecoder` and
 /// NavStore's own entry points give the same JSON and the same errors.

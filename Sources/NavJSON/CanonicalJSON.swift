@@ -6,7 +6,7 @@
 /// ECMAScript's `Number.prototype.toString` prints them.
 extension JSONValue {
   /// The canonical UTF-8 bytes of this value.
-  public var canonicalBytes: [UInt8] {
+  package var canonicalBytes: [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(64)
     CanonicalJSON.write(self, to: &output)
@@ -20,8 +20,8 @@ extension JSONValue {
 }
 
 /// The writer behind `JSONValue.canonicalBytes`.
-enum CanonicalJSON {
-  static func write(_ value: JSONValue, to output: inout [UInt8]) {
+package enum CanonicalJSON {
+  package static func write(_ value: JSONValue, to output: inout [UInt8]) {
     switch value {
     case .null: output.append(contentsOf: "null".utf8)
     case .bool(let bool): output.append(contentsOf: (bool ? "true" : "false").utf8)
@@ -55,7 +55,7 @@ enum CanonicalJSON {
     }
   }
 
-  static func writeString(_ string: String, to output: inout [UInt8]) {
+  package static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     // Most strings (screen names, keys, ids) need no escape: copy them whole.
     let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
@@ -88,7 +88,7 @@ enum CanonicalJSON {
 
   /// A number as `format` spells it, with the common case (an integer up to 2^53) written
   /// digit by digit into the buffer, without an intermediate `String`.
-  static func writeNumber(_ number: Double, to output: inout [UInt8]) {
+  package static func writeNumber(_ number: Double, to output: inout [UInt8]) {
     guard abs(number) <= JSONParser.maximumExactInteger, number.rounded(.towardZero) == number else {
       output.append(contentsOf: format(number).utf8)
       return
@@ -104,7 +104,7 @@ enum CanonicalJSON {
   ///
   /// Swift's `description` already finds the shortest digit string that round-trips (the same
   /// digits ECMAScript asks for); this only lays those digits out by ECMAScript's rules.
-  static func format(_ number: Double) -> String {
+  package static func format(_ number: Double) -> String {
     if number == 0 { return "0" }  // also -0
     guard number.isFinite else { return "null" }  // unreachable: parser and encoder refuse these
     // Integers up to 2^53 print as all their digits under ECMAScript's rules too (every one of
@@ -138,7 +138,7 @@ enum CanonicalJSON {
 
   /// The significant digits of a positive finite double and where the decimal point goes:
   /// value = 0.d1d2...dk × 10^pointPosition.
-  static func decimalDigits(of value: Double) -> (digits: String, pointPosition: Int) {
+  package static func decimalDigits(of value: Double) -> (digits: String, pointPosition: Int) {
     let text = value.description  // e.g. "123.0", "0.001", "1e-07", "1.5e+20"
     var mantissa = Substring(text)
     var exponent = 0

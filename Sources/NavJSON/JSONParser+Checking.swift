@@ -1,16 +1,39 @@
 /// How much of a member's value `JSONParser.parseDocumentMembers(_:reading:)` builds. Whatever
 /// is not built is still checked, with the same rules and the same errors, and stands in the
 /// member list as `null`: the reader that chose not to build it does not read it.
-enum MemberReading {
+package enum MemberReading {
   /// The whole value.
   case whole
   /// Strings, numbers and literals; an array or object is checked only.
   case scalar
-  /// A screen's name (`ScreenName.of`) as a string, found while checking the screen: its
-  /// payload is not built. Any other value as `.scalar`.
-  case screenName
+  /// An object's name by `namer`'s rule, as a string, found while checking the object: its
+  /// members are not built. Any other value as `.scalar`.
+  case name(ObjectNamer)
   /// Nothing: the value is checked only.
   case checked
+}
+
+/// A rule that names a JSON object from a few of its members, so a reader can name an object
+/// while checking its bytes, without building it: its member count, its first key, and the
+/// string values of the keys it watches.
+package struct ObjectNamer: Sendable {
+  /// The keys whose string values the rule reads (as UTF-8).
+  let watchedKeys: [[UInt8]]
+  /// The name from the member count, the first key and the watched keys' strings (`nil` where
+  /// a key is missing or not a string), in `watchedKeys`' order.
+  let fromOutline: @Sendable (_ memberCount: Int, _ firstKey: String?, _ watched: [String?]) -> String
+  /// The name of a built object (one whose bytes were not plain enough to read in place).
+  let fromValue: @Sendable (JSONValue) -> String
+
+  /// A rule reading `watchedKeys`; `fromOutline` and `fromValue` must agree on every object.
+  package init(
+    watchedKeys: [String], fromOutline: @escaping @Sendable (_ memberCount: Int, _ firstKey: String?, _ watched: [String?]) -> String,
+    fromValue: @escaping @Sendable (JSONValue) -> String
+  ) {
+    self.watchedKeys = watchedKeys.map { Array($0.utf8) }
+    self.fromOutline = fromOutline
+    self.fromValue = fromValue
+  }
 }
 
 extension JSONParser {
@@ -31,17 +54,17 @@ extension JSONParser {
     switch reading {
     case .whole:
       return try parseValue()
-    case .screenName where byte == UInt8(ascii: "{"):
+    case .name(let namer) where byte == UInt8(ascii: "{"):
       let start = index
       let startDepth = depth
-      var outline: ObjectOutline? = ObjectOutline()
-      try checkObject(outline: &outline)
-      if let outline, let name = outline.screenName(in: bytes) { return .string(name) }
+      var outline: ObjectOutline? = ObjectOutline(watching: namer.watchedKeys.count)
+      try checkObject(outline: &outline, watching: namer.watchedKeys)
+      if let outline, let name = outline.name(by: namer, in: bytes) { return .string(name) }
       // Checked, but not plainly enough to name from its bytes: built, then named.
       index = start
       depth = startDepth
-      return .string(ScreenName.of(try parseObject()))
-    case .scalar, .screenName:
+      return .string(namer.fromValue(try parseObject()))
+    case .scalar, .name:
       guard isContainer else { return try parseValue() }
       try checkValue()
       return .null
@@ -72,9 +95,10 @@ extension JSONParser {
   /// hostile input cannot make the check quadratic.
   private static let pairwiseKeyLimit = 16
 
-  /// `outline`, when given, is filled with what names the object as a screen; it is set to
-  /// `nil` when the object is not plain enough for that (then the building parser names it).
-  private mutating func checkObject(outline: inout ObjectOutline?) throws(JSONParseError) {
+  /// `outline`, when given, is filled with what an `ObjectNamer` watching `watchedKeys` reads;
+  /// it is set to `nil` when the object is not plain enough for that (then the building parser
+  /// names it).
+  private mutating func checkObject(outline: inout ObjectOutline?, watching watchedKeys: [[UInt8]]) throws(JSONParseError) {
     let start = index
     let startDepth = depth
     // The keys' byte ranges, compared as bytes: for plain keys that is string equality. They
@@ -104,14 +128,14 @@ extension JSONParser {
         throw parser.error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
       }
       parser.keyRanges.append(key)
-      outline?.add(key: key, plainString: plainString, isString: isString, in: bytes)
+      outline?.add(key: key, plainString: plainString, isString: isString, watching: watchedKeys, in: bytes)
       return true
     }
   }
 
   private mutating func checkObject() throws(JSONParseError) {
     var noOutline: ObjectOutline?
-    try checkObject(outline: &noOutline)
+    try checkObject(outline: &noOutline, watching: [])
   }
 
   private mutating func checkArray() throws(JSONParseError) {
@@ -141,33 +165,40 @@ extension JSONParser {
   }
 }
 
-/// What names an object as a screen (`ScreenName.of`), gathered from its bytes while it is
-/// checked: how many members it has, its first key, and its `name` and `type` strings.
+/// What an `ObjectNamer` reads of an object, gathered from its bytes while it is checked: how
+/// many members it has, its first key, and its watched keys' strings.
 struct ObjectOutline {
   private var count = 0
   private var firstKey: Range<Int>?
-  private var name: Range<Int>?
-  private var type: Range<Int>?
-  /// False once a `name` or `type` string had escapes or other UTF-8, so that only the
-  /// building parser can read it.
+  private var watched: [Range<Int>?]
+  /// False once a watched string had escapes or other UTF-8, so that only the building parser
+  /// can read it.
   private var plain = true
 
-  /// Counts a member: its key, and its value's bytes when the value is a plain string.
-  mutating func add(key: Range<Int>, plainString: Range<Int>?, isString: Bool, in bytes: UnsafeBufferPointer<UInt8>) {
-    count += 1
-    if firstKey == nil { firstKey = key }
-    let keyBytes = bytes[key]
-    let wanted = keyBytes.elementsEqual("name".utf8) ? \ObjectOutline.name : keyBytes.elementsEqual("type".utf8) ? \ObjectOutline.type : nil
-    guard let wanted, isString else { return }
-    if let plainString { self[keyPath: wanted] = plainString } else { plain = false }
+  init(watching keyCount: Int) {
+    watched = Array(repeating: nil, count: keyCount)
   }
 
-  /// The screen name, or `nil` when the bytes alone cannot tell it.
-  func screenName(in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+  /// Counts a member: its key, and its value's bytes when the key is watched and the value is
+  /// a plain string.
+  mutating func add(
+    key: Range<Int>, plainString: Range<Int>?, isString: Bool, watching watchedKeys: [[UInt8]],
+    in bytes: UnsafeBufferPointer<UInt8>
+  ) {
+    count += 1
+    if firstKey == nil { firstKey = key }
+    guard isString else { return }
+    let keyBytes = bytes[key]
+    guard let slot = watchedKeys.firstIndex(where: { keyBytes.elementsEqual($0) }) else { return }
+    if let plainString { watched[slot] = plainString } else { plain = false }
+  }
+
+  /// The object's name by `namer`'s rule, or `nil` when the bytes alone cannot tell it.
+  func name(by namer: ObjectNamer, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
     guard plain else { return nil }
     func text(_ range: Range<Int>?) -> String? {
       range.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
     }
-    return ScreenName.named(memberCount: count, onlyKey: text(firstKey), name: text(name), type: text(type))
+    return namer.fromOutline(count, text(firstKey), watched.map(text))
   }
 }

@@ -2,7 +2,7 @@
 ///
 /// Imports name the line of a JSON Lines file; this names the place inside the line, so a person
 /// can find the mistake without a JSON linter.
-public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
+@_spi(Internals) public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Byte offset of the problem from the start of the text.
   public var offset: Int
   /// 1-based line of the problem.

@@ -88,7 +88,7 @@ extension JSONValue {
   }
 
   /// A short name of the value's kind, for error messages ("expected a string, found a number").
-  public var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"

@@ -6,12 +6,12 @@
 /// hash. (A literal with a fraction or exponent is a decimal, rounded like `0.1` is.) Keys that
 /// differ only in Unicode normalization count as duplicates.
 /// Nesting is bounded so that hostile input cannot exhaust the stack.
-public struct JSONParser {
+@_spi(Internals) public struct JSONParser {
   /// How deeply arrays and objects may nest. A coordinator tree 100 levels deep needs about 300.
-  public static let maximumDepth = 512
+  package static let maximumDepth = 512
 
   /// 2^53: every integer up to this magnitude is a double exactly; beyond it, only some are.
-  public static let maximumExactInteger: Double = 9_007_199_254_740_992
+  package static let maximumExactInteger: Double = 9_007_199_254_740_992
 
   /// Parses one JSON document from UTF-8 bytes.
   public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
@@ -24,7 +24,7 @@ public struct JSONParser {
   /// Reads back canonical bytes NavStore wrote itself: every number in them is the shortest
   /// text of a double, which reads back as that double, so large integers (a double such as
   /// 2^63, printed `9223372036854776000`) are not checked for exactness as input is.
-  static func parseOwnCanonical(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+  package static func parseOwnCanonical(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
     let parsed = bytes.withUnsafeBufferPointer { buffer -> Result<JSONValue, JSONParseError> in
       var parser = JSONParser(buffer)
       parser.checksIntegerExactness = false
@@ -54,7 +54,7 @@ public struct JSONParser {
   /// `reading` says, key by key, how much of each member's value to build; a reader that needs
   /// a few members of a large object (the export's headline of an operation) builds only
   /// those, and the document is refused or accepted exactly as when it is built whole.
-  static func parseDocumentMembers(
+  package static func parseDocumentMembers(
     _ bytes: UnsafeBufferPointer<UInt8>, reading: ((String) -> MemberReading)? = nil
   ) throws(JSONParseError) -> ParsedDocument {
     var parser = JSONParser(bytes)
@@ -92,7 +92,7 @@ public struct JSONParser {
   }
 
   /// A parsed document: an object's members, or any other value.
-  enum ParsedDocument {
+  package enum ParsedDocument {
     case members([(String, JSONValue)])
     case value(JSONValue)
   }

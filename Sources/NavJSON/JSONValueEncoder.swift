@@ -4,12 +4,12 @@
 /// handle, so a typed app and the CLI hash, name and compare screens identically. Values JSON
 /// cannot hold exactly (NaN, infinities, integers a double would round) are refused rather than
 /// rounded.
-public struct JSONValueEncoder {
+package struct JSONValueEncoder {
   /// Creates an encoder.
-  public init() {}
+  package init() {}
 
   /// Encodes a value into a JSON tree.
-  public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+  package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
     if let tree = value as? JSONValue { return tree }
     let node = EncodingNode()
     try value.encode(to: TreeEncoder(node: node, codingPath: []))

@@ -4,29 +4,29 @@
 /// own values are read by its codec; this decoder is for everything else that is `Decodable`,
 /// above all an app's typed screens, which the codec hands to it. Errors are `DecodingError`s
 /// whose coding path names the field that was wrong.
-public struct JSONValueDecoder {
+package struct JSONValueDecoder {
   /// Creates a decoder.
-  public init() {}
+  package init() {}
 
   /// Decodes a value of the given type from a JSON tree.
-  public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+  package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     try T(from: TreeDecoder(value: value, codingPath: []))
   }
 }
 
 /// A coding key for any member name or array position.
-struct AnyCodingKey: CodingKey, Hashable {
-  var stringValue: String
-  var intValue: Int?
+package struct AnyCodingKey: CodingKey, Hashable {
+  package var stringValue: String
+  package var intValue: Int?
 
-  init(_ string: String) {
+  package init(_ string: String) {
     self.stringValue = string
     self.intValue = nil
   }
 
-  init(stringValue: String) { self.init(stringValue) }
+  package init(stringValue: String) { self.init(stringValue) }
 
-  init(intValue: Int) {
+  package init(intValue: Int) {
     self.stringValue = String(intValue)
     self.intValue = intValue
   }
