@@ -15,22 +15,29 @@ package enum MemberReading {
 
 /// A rule that names a JSON object from a few of its members, so a reader can name an object
 /// while checking its bytes, without building it: its member count, its first key, and the
-/// string values of the keys it watches.
-package struct ObjectNamer: Sendable {
-  /// The keys whose string values the rule reads (as UTF-8).
-  let watchedKeys: [[UInt8]]
+/// string values of the two keys it watches.
+///
+/// A class, and two fixed keys rather than a list: a reader names an object per row of an
+/// export, so handing the rule over is one reference and checking an object allocates nothing.
+package final class ObjectNamer: Sendable {
+  /// The keys whose string values the rule reads, as UTF-8.
+  let firstWatchedKey: [UInt8]
+  let secondWatchedKey: [UInt8]
   /// The name from the member count, the first key and the watched keys' strings (`nil` where
-  /// a key is missing or not a string), in `watchedKeys`' order.
-  let fromOutline: @Sendable (_ memberCount: Int, _ firstKey: String?, _ watched: [String?]) -> String
+  /// a key is missing or not a string).
+  let fromOutline: @Sendable (_ memberCount: Int, _ firstKey: String?, _ first: String?, _ second: String?) -> String
   /// The name of a built object (one whose bytes were not plain enough to read in place).
   let fromValue: @Sendable (JSONValue) -> String
 
-  /// A rule reading `watchedKeys`; `fromOutline` and `fromValue` must agree on every object.
+  /// A rule reading `watching`' two keys; `fromOutline` and `fromValue` must agree on every
+  /// object.
   package init(
-    watchedKeys: [String], fromOutline: @escaping @Sendable (_ memberCount: Int, _ firstKey: String?, _ watched: [String?]) -> String,
+    watching keys: (String, String),
+    fromOutline: @escaping @Sendable (_ memberCount: Int, _ firstKey: String?, _ first: String?, _ second: String?) -> String,
     fromValue: @escaping @Sendable (JSONValue) -> String
   ) {
-    self.watchedKeys = watchedKeys.map { Array($0.utf8) }
+    firstWatchedKey = Array(keys.0.utf8)
+    secondWatchedKey = Array(keys.1.utf8)
     self.fromOutline = fromOutline
     self.fromValue = fromValue
   }
@@ -57,8 +64,8 @@ extension JSONParser {
     case .name(let namer) where byte == UInt8(ascii: "{"):
       let start = index
       let startDepth = depth
-      var outline: ObjectOutline? = ObjectOutline(watching: namer.watchedKeys.count)
-      try checkObject(outline: &outline, watching: namer.watchedKeys)
+      var outline: ObjectOutline? = ObjectOutline()
+      try checkObject(outline: &outline, watching: namer)
       if let outline, let name = outline.name(by: namer, in: bytes) { return .string(name) }
       // Checked, but not plainly enough to name from its bytes: built, then named.
       index = start
@@ -95,10 +102,9 @@ extension JSONParser {
   /// hostile input cannot make the check quadratic.
   private static let pairwiseKeyLimit = 16
 
-  /// `outline`, when given, is filled with what an `ObjectNamer` watching `watchedKeys` reads;
-  /// it is set to `nil` when the object is not plain enough for that (then the building parser
-  /// names it).
-  private mutating func checkObject(outline: inout ObjectOutline?, watching watchedKeys: [[UInt8]]) throws(JSONParseError) {
+  /// `outline`, when given, is filled with what `namer` reads; it is set to `nil` when the
+  /// object is not plain enough for that (then the building parser names it).
+  private mutating func checkObject(outline: inout ObjectOutline?, watching namer: ObjectNamer?) throws(JSONParseError) {
     let start = index
     let startDepth = depth
     // The keys' byte ranges, compared as bytes: for plain keys that is string equality. They
@@ -128,14 +134,14 @@ extension JSONParser {
         throw parser.error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
       }
       parser.keyRanges.append(key)
-      outline?.add(key: key, plainString: plainString, isString: isString, watching: watchedKeys, in: bytes)
+      if let namer { outline?.add(key: key, plainString: plainString, isString: isString, watching: namer, in: bytes) }
       return true
     }
   }
 
   private mutating func checkObject() throws(JSONParseError) {
     var noOutline: ObjectOutline?
-    try checkObject(outline: &noOutline, watching: [])
+    try checkObject(outline: &noOutline, watching: nil)
   }
 
   private mutating func checkArray() throws(JSONParseError) {
@@ -170,27 +176,29 @@ extension JSONParser {
 struct ObjectOutline {
   private var count = 0
   private var firstKey: Range<Int>?
-  private var watched: [Range<Int>?]
+  private var first: Range<Int>?
+  private var second: Range<Int>?
   /// False once a watched string had escapes or other UTF-8, so that only the building parser
   /// can read it.
   private var plain = true
 
-  init(watching keyCount: Int) {
-    watched = Array(repeating: nil, count: keyCount)
-  }
-
   /// Counts a member: its key, and its value's bytes when the key is watched and the value is
   /// a plain string.
   mutating func add(
-    key: Range<Int>, plainString: Range<Int>?, isString: Bool, watching watchedKeys: [[UInt8]],
+    key: Range<Int>, plainString: Range<Int>?, isString: Bool, watching namer: ObjectNamer,
     in bytes: UnsafeBufferPointer<UInt8>
   ) {
     count += 1
     if firstKey == nil { firstKey = key }
     guard isString else { return }
     let keyBytes = bytes[key]
-    guard let slot = watchedKeys.firstIndex(where: { keyBytes.elementsEqual($0) }) else { return }
-    if let plainString { watched[slot] = plainString } else { plain = false }
+    let isFirst = keyBytes.elementsEqual(namer.firstWatchedKey)
+    guard isFirst || keyBytes.elementsEqual(namer.secondWatchedKey) else { return }
+    guard let plainString else {
+      plain = false
+      return
+    }
+    if isFirst { first = plainString } else { second = plainString }
   }
 
   /// The object's name by `namer`'s rule, or `nil` when the bytes alone cannot tell it.
@@ -199,6 +207,6 @@ struct ObjectOutline {
     func text(_ range: Range<Int>?) -> String? {
       range.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
     }
-    return namer.fromOutline(count, text(firstKey), watched.map(text))
+    return namer.fromOutline(count, text(firstKey), text(first), text(second))
   }
 }

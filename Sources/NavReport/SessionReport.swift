@@ -1,5 +1,5 @@
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// Everything one session's report shows, read from the store in one go.
 ///

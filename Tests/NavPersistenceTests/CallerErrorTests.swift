@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-@testable import NavPersistence
+@_spi(Internals) @testable import NavPersistence
 import NavTestSupport
 import Testing
 

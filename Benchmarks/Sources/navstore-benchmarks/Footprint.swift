@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import RawSQLiteAnchor
 
 /// 6. Bytes on disk per event, and the peak memory (max RSS) of import and export, each run in a

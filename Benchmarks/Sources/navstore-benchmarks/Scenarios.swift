@@ -1,7 +1,7 @@
 import Foundation
 import GRDBAnchor
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import RawSQLiteAnchor
 
 /// The sizes of one run.

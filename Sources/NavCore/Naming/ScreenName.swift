@@ -55,10 +55,8 @@ public enum ScreenName {
   /// The rule as the JSON parser applies it to an object it checks without building (the
   /// events export reads every screen's name this way).
   static let namer = ObjectNamer(
-    watchedKeys: ["name", "type"],
-    fromOutline: { count, firstKey, watched in
-      named(memberCount: count, onlyKey: firstKey, name: watched.first ?? nil, type: watched.last ?? nil)
-    },
+    watching: ("name", "type"),
+    fromOutline: { count, firstKey, name, type in named(memberCount: count, onlyKey: firstKey, name: name, type: type) },
     fromValue: { of($0) })
 
   /// The rule for an object screen, from what it takes: its only key, else its `name` string,

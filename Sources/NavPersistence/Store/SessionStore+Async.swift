@@ -115,7 +115,7 @@ extension SessionStore {
 
   /// Checks sessions, streaming each result to `each` (see the synchronous `verify(_:each:)`).
   @discardableResult
-  package func verify(
+  @_spi(Internals) public func verify(
     _ sessions: [SessionID]? = nil, each: @escaping @Sendable (VerificationResult) throws -> Void
   ) async throws(StoreError) -> VerificationSummary {
     try await offloaded { () throws(StoreError) in try self.verify(sessions, each: each) }

@@ -77,7 +77,7 @@ extension SessionStore {
 
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
   /// histories that show where each event led. `body`'s errors come back as `.caller`.
-  package func replayHistory(
+  @_spi(Internals) public func replayHistory(
     of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
   ) throws(StoreError) {
     try read { engine throws(StoreError) in
@@ -110,7 +110,7 @@ extension SessionStore {
   /// `each` with every session's result as it is found; returns the counts. Memory holds one
   /// session's snapshots at a time. `each`'s errors come back as `.caller`.
   @discardableResult
-  package func verify(
+  @_spi(Internals) public func verify(
     _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
   ) throws(StoreError) -> VerificationSummary {
     try read { engine throws(StoreError) in

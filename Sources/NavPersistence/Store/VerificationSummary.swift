@@ -1,17 +1,17 @@
 /// What a `verify` of many sessions found, in numbers: the per-session results stream to the
 /// caller, so checking a store of any size keeps only this.
-package struct VerificationSummary: Hashable, Sendable {
+@_spi(Internals) public struct VerificationSummary: Hashable, Sendable {
   /// Sessions checked.
-  package var sessions = 0
+  public var sessions = 0
   /// Events checked (in a failed session, those before its first problem).
-  package var events = 0
+  public var events = 0
   /// Sessions that failed.
-  package var failures = 0
+  public var failures = 0
   /// The first session that failed, and how, in id order.
-  package var firstFailure: VerificationResult?
+  public var firstFailure: VerificationResult?
 
   /// Whether every session checked is intact.
-  package var isIntact: Bool { failures == 0 }
+  public var isIntact: Bool { failures == 0 }
 
   /// Creates an empty summary.
   package init() {}

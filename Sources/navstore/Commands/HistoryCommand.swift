@@ -1,6 +1,6 @@
 import ArgumentParser
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore history`: a session's events, readable or as wire-format JSON Lines.
 struct HistoryCommand: ParsableCommand {
