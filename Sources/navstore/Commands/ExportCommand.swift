@@ -2,20 +2,6 @@ import ArgumentParser
 import NavCore
 import NavPersistence
 
-extension ExportTable: ExpressibleByArgument {
-  /// Reads a table by its name.
-  public init?(argument: String) { self.init(rawValue: argument) }
-  /// The names `--help` lists.
-  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
-extension ExportFormat: ExpressibleByArgument {
-  /// Reads a format by its name.
-  public init?(argument: String) { self.init(rawValue: argument) }
-  /// The names `--help` lists.
-  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
 /// `navstore export`: analytics tables as CSV or JSON Lines, streamed from the store.
 struct ExportCommand: ParsableCommand {
   static let configuration = CommandConfiguration(

@@ -50,25 +50,55 @@ struct VerifyCommand: ParsableCommand {
   @Option(help: "With --proof: the session's history as JSON Lines, checked against the proof.")
   var history: String?
 
-  func validate() throws {
-    if checkpoint != nil, proof != nil { throw ValidationError("--checkpoint and --proof are two different checks; give one") }
-    if checkpoint != nil || proof != nil, key == nil {
+  /// What the options ask for: the three checks `verify` makes, each with what it needs.
+  enum Mode {
+    /// The chains of every (or the named) session.
+    case chains
+    /// The chains, then every session of a signed checkpoint.
+    case checkpoint(note: String, key: String)
+    /// One session's proof, without the store, and the session's exported history against it.
+    case proof(file: String, key: String, history: String?)
+  }
+
+  /// The mode the options make, or why they make none.
+  func mode() throws(ValidationError) -> Mode {
+    switch (checkpoint, proof, key) {
+    case (nil, nil, nil):
+      guard history == nil else { throw ValidationError("--history goes with --proof") }
+      return .chains
+    case (nil, nil, _?):
+      throw ValidationError("--key goes with --checkpoint or --proof")
+    case (_?, _?, _):
+      throw ValidationError("--checkpoint and --proof are two different checks; give one")
+    case (_, _, nil):
       throw ValidationError("--checkpoint and --proof need --key, the verifier key of the checkpoint's signer")
-    }
-    if key != nil, checkpoint == nil, proof == nil { throw ValidationError("--key goes with --checkpoint or --proof") }
-    if history != nil, proof == nil { throw ValidationError("--history goes with --proof") }
-    if proof != nil, !sessions.isEmpty { throw ValidationError("--proof checks the one session it proves; name no sessions") }
-    if checkpoint != nil, !sessions.isEmpty {
-      throw ValidationError("--checkpoint audits every session it names, with their chains; name no sessions")
+    case (let note?, nil, let key?):
+      guard history == nil else { throw ValidationError("--history goes with --proof") }
+      guard sessions.isEmpty else {
+        throw ValidationError("--checkpoint audits every session it names, with their chains; name no sessions")
+      }
+      return .checkpoint(note: note, key: key)
+    case (nil, let file?, let key?):
+      guard sessions.isEmpty else { throw ValidationError("--proof checks the one session it proves; name no sessions") }
+      return .proof(file: file, key: key, history: history)
     }
   }
 
+  func validate() throws {
+    _ = try mode()
+  }
+
   func run() throws {
-    if let proof, let key {
-      try ProofCheck(proofPath: proof, key: AuditFiles.verifier(key), historyPath: history).run()
+    let audit: (note: SignedNote, key: NoteVerifier)?
+    switch try mode() {
+    case .chains:
+      audit = nil
+    case .checkpoint(let note, let key):
+      audit = (try AuditFiles.note(note, option: "--checkpoint"), try AuditFiles.verifier(key))
+    case .proof(let file, let key, let history):
+      try ProofCheck(proofPath: file, key: AuditFiles.verifier(key), historyPath: history).run()
       return
     }
-    let audit = try checkpoint.map { path throws(CLIError) in (try AuditFiles.note(path, option: "--checkpoint"), try AuditFiles.verifier(key ?? "")) }
     let opened = try store.open(forWriting: false)
     let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
@@ -101,7 +131,7 @@ struct VerifyCommand: ParsableCommand {
       suffix += "; \(clockJumpSessions) session\(clockJumpSessions == 1 ? "" : "s") with the clock going back"
     }
     print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)")
-    let checkpointProblem = try audit.flatMap { note, verifier throws(CLIError) in try self.audit(opened, against: note, key: verifier) }
+    let checkpointProblem = try audit.flatMap { audit throws(CLIError) in try self.audit(opened, against: audit.note, key: audit.key) }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.problem)")
     }

@@ -1,16 +1,6 @@
 import ArgumentParser
 import NavCore
 
-extension HostProfile: ExpressibleByArgument {
-  /// Reads a profile by its name (`navigation-view`, ...).
-  public init?(argument: String) {
-    self.init(rawValue: argument)
-  }
-
-  /// The names `--help` lists.
-  public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-}
-
 /// The options every command that plans steps shares.
 struct PlanningOptions: ParsableArguments {
   @Option(help: "The host profile: navigation-view (one change per step), navigation-stack (pushes join the previous step), navigation-stack-17 (also every dismissal in one step).")

@@ -1,0 +1,12 @@
+import ArgumentParser
+import NavCore
+import NavPersistence
+
+// The library's string-backed enums as option values: argument-parser reads each by its raw
+// value and lists every case in `--help` (its members for `RawRepresentable` and `CaseIterable`
+// types), so nothing is written twice here.
+
+extension EventOrigin: ExpressibleByArgument {}
+extension HostProfile: ExpressibleByArgument {}
+extension ExportTable: ExpressibleByArgument {}
+extension ExportFormat: ExpressibleByArgument {}
