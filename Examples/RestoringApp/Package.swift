@@ -11,7 +11,7 @@ let package = Package(
   name: "RestoringApp",
   platforms: [.macOS(.v15)],
   dependencies: [
-    .package(name: "NavStore", path: "../.."),
+    .package(name: "NavStore", path: "../..")
   ],
   targets: [
     .executableTarget(
@@ -20,7 +20,7 @@ let package = Package(
         .product(name: "NavCore", package: "NavStore"),
         .product(name: "NavPersistence", package: "NavStore"),
       ]
-    ),
+    )
   ],
   swiftLanguageModes: [.v6]
 )

@@ -59,7 +59,9 @@ package enum CanonicalJSON {
     output.append(UInt8(ascii: "\""))
     // Most strings (screen names, keys, ids) need no escape: copy them whole.
     let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+      guard !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        return false
+      }
       output.append(contentsOf: bytes)
       return true
     }

@@ -33,7 +33,8 @@ package final class ObjectNamer: Sendable {
   /// object.
   package init(
     watching keys: (String, String),
-    fromOutline: @escaping @Sendable (_ memberCount: Int, _ firstKey: String?, _ first: String?, _ second: String?) -> String,
+    fromOutline:
+      @escaping @Sendable (_ memberCount: Int, _ firstKey: String?, _ first: String?, _ second: String?) -> String,
     fromValue: @escaping @Sendable (JSONValue) -> String
   ) {
     firstWatchedKey = Array(keys.0.utf8)
@@ -104,7 +105,8 @@ extension JSONParser {
 
   /// `outline`, when given, is filled with what `namer` reads; it is set to `nil` when the
   /// object is not plain enough for that (then the building parser names it).
-  private mutating func checkObject(outline: inout ObjectOutline?, watching namer: ObjectNamer?) throws(JSONParseError) {
+  private mutating func checkObject(outline: inout ObjectOutline?, watching namer: ObjectNamer?) throws(JSONParseError)
+  {
     let start = index
     let startDepth = depth
     // The keys' byte ranges, compared as bytes: for plain keys that is string equality. They
@@ -131,7 +133,9 @@ extension JSONParser {
       let bytes = parser.bytes
       if parser.keyRanges[firstKey...].contains(where: { bytes[$0].elementsEqual(bytes[key]) }) {
         parser.index = keyOffset
-        throw parser.error("duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object")
+        throw parser.error(
+          "duplicate key \"\(String(decoding: UnsafeBufferPointer(rebasing: bytes[key]), as: UTF8.self))\" in an object"
+        )
       }
       parser.keyRanges.append(key)
       if let namer { outline?.add(key: key, plainString: plainString, isString: isString, watching: namer, in: bytes) }

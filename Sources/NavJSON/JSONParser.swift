@@ -16,7 +16,8 @@
   /// Parses one JSON document from UTF-8 bytes.
   public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
     // Contiguous input (an array, a SQLite column) is read in place, not copied first.
-    let parsed = bytes.withContiguousStorageIfAvailable(parseResult)
+    let parsed =
+      bytes.withContiguousStorageIfAvailable(parseResult)
       ?? Array(bytes).withUnsafeBufferPointer(parseResult)
     return try parsed.get()
   }
@@ -144,9 +145,15 @@
   /// `true`, `false`, `null` or a number: the values that never need the heap.
   mutating func parseLiteralOrNumber() throws(JSONParseError) -> JSONValue {
     switch bytes[index] {
-    case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-    case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-    case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+    case UInt8(ascii: "t"):
+      try expectLiteral("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try expectLiteral("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try expectLiteral("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
     default: throw error("unexpected character \(describe(bytes[index])), expected a value")
     }
@@ -211,7 +218,8 @@
       skipWhitespace()
       if consume(UInt8(ascii: ",")) { continue }
       if consume(closing) { break }
-      throw error(isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element")
+      throw error(
+        isObject ? "expected ',' or '}' after an object member" : "expected ',' or ']' after an array element")
     }
     depth -= 1
   }
@@ -247,7 +255,9 @@
       let byte = bytes[index]
       switch byte {
       case UInt8(ascii: "\""):
-        let string = try scratch.withUnsafeBufferPointer { buffer throws(JSONParseError) in try makeString(buffer, at: start) }
+        let string = try scratch.withUnsafeBufferPointer { buffer throws(JSONParseError) in
+          try makeString(buffer, at: start)
+        }
         index += 1
         return string
       case UInt8(ascii: "\\"):
@@ -265,7 +275,8 @@
   private func makeString(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int) throws(JSONParseError) -> String {
     // ASCII (nearly every key and screen name) is valid UTF-8 as it is; only other bytes need
     // the validating initializer, which is far slower.
-    let string = buffer.allSatisfy({ $0 < 0x80 })
+    let string =
+      buffer.allSatisfy({ $0 < 0x80 })
       ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
     guard let string else {
       throw JSONParser.error("invalid UTF-8 in a string", at: start, in: bytes)
@@ -388,7 +399,8 @@
     // writer writes must read back (found by fuzzing: a store could not read its own bytes).
     let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
     if checksIntegerExactness, isInteger, abs(value) >= Self.maximumExactInteger,
-      digits != Self.exactDecimal(ofIntegral: abs(value)), !digits.utf8.elementsEqual(CanonicalJSON.format(abs(value)).utf8)
+      digits != Self.exactDecimal(ofIntegral: abs(value)),
+      !digits.utf8.elementsEqual(CanonicalJSON.format(abs(value)).utf8)
     {
       index = start
       throw error(

@@ -151,7 +151,9 @@ extension String {
     var right = other
     // The same storage (copies of one id, as a batch's events are) needs no comparing.
     return left.withUTF8 { leftBytes in
-      right.withUTF8 { rightBytes in leftBytes.baseAddress == rightBytes.baseAddress || leftBytes.elementsEqual(rightBytes) }
+      right.withUTF8 { rightBytes in
+        leftBytes.baseAddress == rightBytes.baseAddress || leftBytes.elementsEqual(rightBytes)
+      }
     }
   }
 }

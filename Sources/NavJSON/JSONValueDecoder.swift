@@ -118,7 +118,9 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try TreeUnboxing.bool(member(key), path(key)) }
   func decode(_ type: String.Type, forKey key: Key) throws -> String { try TreeUnboxing.string(member(key), path(key)) }
   func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try TreeUnboxing.double(member(key), path(key)) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try TreeUnboxing.double(member(key), path(key))) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    Float(try TreeUnboxing.double(member(key), path(key)))
+  }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try TreeUnboxing.integer(member(key), path(key)) }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try TreeUnboxing.integer(member(key), path(key)) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try TreeUnboxing.integer(member(key), path(key)) }
@@ -126,9 +128,15 @@ struct KeyedTreeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try TreeUnboxing.integer(member(key), path(key)) }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try TreeUnboxing.integer(member(key), path(key)) }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try TreeUnboxing.integer(member(key), path(key)) }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try TreeUnboxing.integer(member(key), path(key)) }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try TreeUnboxing.integer(member(key), path(key)) }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try TreeUnboxing.integer(member(key), path(key)) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    try TreeUnboxing.integer(member(key), path(key))
+  }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    try TreeUnboxing.integer(member(key), path(key))
+  }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    try TreeUnboxing.integer(member(key), path(key))
+  }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     try TreeUnboxing.decode(type, member(key), path(key))
   }
@@ -183,20 +191,62 @@ struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
     return true
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { let p = elementPath; return try TreeUnboxing.bool(next(), p) }
-  mutating func decode(_ type: String.Type) throws -> String { let p = elementPath; return try TreeUnboxing.string(next(), p) }
-  mutating func decode(_ type: Double.Type) throws -> Double { let p = elementPath; return try TreeUnboxing.double(next(), p) }
-  mutating func decode(_ type: Float.Type) throws -> Float { let p = elementPath; return Float(try TreeUnboxing.double(next(), p)) }
-  mutating func decode(_ type: Int.Type) throws -> Int { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: Int8.Type) throws -> Int8 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: Int16.Type) throws -> Int16 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: Int32.Type) throws -> Int32 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: UInt.Type) throws -> UInt { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
-  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let p = elementPath; return try TreeUnboxing.integer(next(), p) }
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    let p = elementPath
+    return try TreeUnboxing.bool(next(), p)
+  }
+  mutating func decode(_ type: String.Type) throws -> String {
+    let p = elementPath
+    return try TreeUnboxing.string(next(), p)
+  }
+  mutating func decode(_ type: Double.Type) throws -> Double {
+    let p = elementPath
+    return try TreeUnboxing.double(next(), p)
+  }
+  mutating func decode(_ type: Float.Type) throws -> Float {
+    let p = elementPath
+    return Float(try TreeUnboxing.double(next(), p))
+  }
+  mutating func decode(_ type: Int.Type) throws -> Int {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: UInt.Type) throws -> UInt {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+    let p = elementPath
+    return try TreeUnboxing.integer(next(), p)
+  }
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let p = elementPath
     return try TreeUnboxing.decode(type, next(), p)

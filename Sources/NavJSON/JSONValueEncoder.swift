@@ -104,7 +104,8 @@ enum TreeBoxing {
     guard let double = Double(exactly: value) else {
       throw EncodingError.invalidValue(
         value,
-        .init(codingPath: path, debugDescription: "integer \(value) cannot be stored exactly as a JSON number (a double)"))
+        .init(
+          codingPath: path, debugDescription: "integer \(value) cannot be stored exactly as a JSON number (a double)"))
     }
     return .number(double)
   }
@@ -132,7 +133,9 @@ struct KeyedTreeEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
   mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
   mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
   mutating func encode(_ value: Double, forKey key: Key) throws { set(try TreeBoxing.number(value, path(key)), key) }
-  mutating func encode(_ value: Float, forKey key: Key) throws { set(try TreeBoxing.number(Double(value), path(key)), key) }
+  mutating func encode(_ value: Float, forKey key: Key) throws {
+    set(try TreeBoxing.number(Double(value), path(key)), key)
+  }
   mutating func encode(_ value: Int, forKey key: Key) throws { set(try TreeBoxing.integer(value, path(key)), key) }
   mutating func encode(_ value: Int8, forKey key: Key) throws { set(try TreeBoxing.integer(value, path(key)), key) }
   mutating func encode(_ value: Int16, forKey key: Key) throws { set(try TreeBoxing.integer(value, path(key)), key) }

@@ -36,9 +36,12 @@ public enum IndexPage {
     var page = HTML.documentHead(title: "NavStore sessions")
     page += "<body><header><h1>NavStore sessions</h1>"
     let unreported = entries.count { $0.file == nil }
-    page += "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"); each links to its report"
-      + (unreported == 0 ? "" : ", except \(unreported) whose report could not be made (the reason is in its row)") + ".</p></header>"
-    page += "<main><div class=\"table-wrap\"><table><thead><tr><th>Session</th><th>Events</th><th>First event</th>"
+    page +=
+      "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"); each links to its report"
+      + (unreported == 0 ? "" : ", except \(unreported) whose report could not be made (the reason is in its row)")
+      + ".</p></header>"
+    page +=
+      "<main><div class=\"table-wrap\"><table><thead><tr><th>Session</th><th>Events</th><th>First event</th>"
       + "<th>Span</th><th>Depth</th><th>Verification</th></tr></thead><tbody>"
     for entry in entries {
       let summary = entry.summary
@@ -46,11 +49,13 @@ public enum IndexPage {
       let span = TimelineSVG.duration(summary.durationMilliseconds)
       let name = HTML.escape(summary.id.rawValue)
       page += "<tr><td>" + (entry.file.map { "<a href=\"\(HTML.escape($0))\">\(name)</a>" } ?? name) + "</td>"
-      page += "<td>\(summary.eventCount)</td><td>\(summary.firstAt?.rfc3339 ?? "")</td><td>\(span)</td><td>\(summary.depth)</td>"
+      page +=
+        "<td>\(summary.eventCount)</td><td>\(summary.firstAt?.rfc3339 ?? "")</td><td>\(span)</td><td>\(summary.depth)</td>"
       if let problem = entry.problem {
         page += "<td class=\"failed\">&#10008; no report: \(HTML.escape(problem))</td>"
       } else {
-        page += entry.verified ? "<td class=\"verified\">&#10004; verified</td>" : "<td class=\"failed\">&#10008; FAILED</td>"
+        page +=
+          entry.verified ? "<td class=\"verified\">&#10004; verified</td>" : "<td class=\"failed\">&#10008; FAILED</td>"
       }
       page += "</tr>"
     }

@@ -4,7 +4,9 @@ import NavCore
 /// stack cut back to its root, tabs kept) to the state, with their times, under one host
 /// profile. Each step shows the screen on top after it and the path to it.
 enum PlanHTML {
-  static func render(_ state: AnyCoordinator, host: HostProfile, delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds) -> String {
+  static func render(
+    _ state: AnyCoordinator, host: HostProfile, delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds
+  ) -> String {
     let plan: StepPlan<JSONValue>
     do throws(PlanError) {
       plan = try AnyCoordinator.plan(from: state.launchState, to: state, host: host)
@@ -13,10 +15,13 @@ enum PlanHTML {
     }
     let steps = plan.scheduled(delayMilliseconds: delayMilliseconds)
     let total = TimelineSVG.duration(Int64(plan.duration(delayMilliseconds: delayMilliseconds)))
-    var html = "<p class=\"plan-summary\">\(steps.count) step\(steps.count == 1 ? "" : "s") under \(host.rawValue), \(total) in all, \(delayMilliseconds) ms apart</p><ol class=\"plan\" start=\"0\">"
+    var html =
+      "<p class=\"plan-summary\">\(steps.count) step\(steps.count == 1 ? "" : "s") under \(host.rawValue), "
+      + "\(total) in all, \(delayMilliseconds) ms apart</p><ol class=\"plan\" start=\"0\">"
     for step in steps {
       let visible = step.state.visibleScreen
-      html += "<li><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(HTML.escape(visible?.name ?? "?"))</span>"
+      html +=
+        "<li><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(HTML.escape(visible?.name ?? "?"))</span>"
         + " <span class=\"path\">\(HTML.escape(visible?.path ?? ""))</span></li>"
     }
     return html + "</ol>"

@@ -10,12 +10,13 @@ public enum ReportFileName {
   /// `<safe id>.html`.
   public static func of(_ session: SessionID) -> String {
     let id = session.rawValue
-    var safe = String(id.unicodeScalars.map { scalar -> Character in
-      switch scalar {
-      case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": Character(scalar)
-      default: "_"
-      }
-    })
+    var safe = String(
+      id.unicodeScalars.map { scalar -> Character in
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": Character(scalar)
+        default: "_"
+        }
+      })
     if safe.hasPrefix(".") { safe = "_" + safe.dropFirst() }
     if safe.count > 80 { safe = String(safe.prefix(80)) }
     // `index` is the index page's name under --all.

@@ -15,7 +15,8 @@ public enum ReportPage {
     var page = HTML.documentHead(title: title)
     page += "<body data-focus=\"\(report.focus)\"><header><h1>\(HTML.escape(title))</h1>\(facts(report))</header><main>"
     page += "<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline-wrap\">\(TimelineSVG.render(report))</div>"
-    page += "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
+    page +=
+      "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
     page += "Marks: &#9650; the user's gestures, &#9679; the app's own changes.</p></section>"
     page += explorer(report)
     page += eventTable(report)
@@ -28,27 +29,33 @@ public enum ReportPage {
   private static func facts(_ report: SessionReport) -> String {
     var facts = "<dl class=\"facts\">"
     facts += "<dt>Session</dt><dd>\(HTML.escape(report.session.rawValue))</dd>"
-    facts += "<dt>First event</dt><dd>\(report.firstAt.rfc3339)</dd><dt>Last event</dt><dd>\(report.lastAt.rfc3339)</dd>"
+    facts +=
+      "<dt>First event</dt><dd>\(report.firstAt.rfc3339)</dd><dt>Last event</dt><dd>\(report.lastAt.rfc3339)</dd>"
     let span = report.durationMilliseconds
     facts += "<dt>Span</dt><dd>\(TimelineSVG.duration(span)) (\(span) ms)</dd>"
     if report.clockJumps > 0 {
       let times = report.clockJumps == 1 ? "once" : "\(report.clockJumps) times"
-      facts += "<dt>Clock</dt><dd class=\"note\">&#9888; went back \(times): times are shown as the device recorded them, "
+      facts +=
+        "<dt>Clock</dt><dd class=\"note\">&#9888; went back \(times): times are shown as the device recorded them, "
         + "and the span and timeline count each step back as 0 ms</dd>"
     }
     facts += "<dt>Events</dt><dd>\(report.eventCount)</dd>"
     facts += "<dt>Head hash</dt><dd class=\"hash\">\(HTML.escape(report.headHash))</dd>"
     if let failure = report.verification.failure {
-      facts += "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.problem.description))</dd>"
+      facts +=
+        "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.problem.description))</dd>"
     } else {
-      facts += "<dt>Verification</dt><dd class=\"verified\">&#10004; verified (hash chain, seqs, snapshots) when this report was made</dd>"
+      facts +=
+        "<dt>Verification</dt><dd class=\"verified\">&#10004; verified (hash chain, seqs, snapshots) when this report was made</dd>"
     }
     if let link = report.restoredFrom {
-      facts += "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) "
+      facts +=
+        "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) "
         + "(<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together)</dd>"
     }
     if !report.isWhole {
-      facts += "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "
+      facts +=
+        "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "
         + "a report made at another seq shows the events around it</dd>"
     }
     if report.omitsPayloads { facts += "<dt>Payloads</dt><dd>left out (screens by name only, no causes)</dd>" }
@@ -56,23 +63,32 @@ public enum ReportPage {
   }
 
   private static func explorer(_ report: SessionReport) -> String {
-    let focusState = report.events.first { $0.seq == report.focus }.map { report.states[$0.state] } ?? report.states.last
+    let focusState =
+      report.events.first { $0.seq == report.focus }.map { report.states[$0.state] } ?? report.states.last
     var html = "<section id=\"explorer\"><h2>State at an event</h2><div class=\"controls\">"
-    html += "<label>Event <input type=\"range\" id=\"seq\" min=\"\(report.window.lowerBound)\" max=\"\(report.window.upperBound)\" "
+    html +=
+      "<label>Event <input type=\"range\" id=\"seq\" min=\"\(report.window.lowerBound)\" max=\"\(report.window.upperBound)\" "
       + "value=\"\(report.focus)\" step=\"1\"></label>"
-    html += "<label>Host profile <select id=\"host\">"
-      + HostProfile.allCases.map { "<option value=\"\($0.rawValue)\"\($0 == .default ? " selected" : "")>\($0.rawValue)</option>" }.joined()
+    html +=
+      "<label>Host profile <select id=\"host\">"
+      + HostProfile.allCases.map {
+        "<option value=\"\($0.rawValue)\"\($0 == .default ? " selected" : "")>\($0.rawValue)</option>"
+      }.joined()
       + "</select></label></div><div class=\"explorer\"><div><h3 id=\"state-caption\">After seq \(report.focus)</h3>"
-    html += "<div class=\"panel\" id=\"state\" data-seq=\"\(report.focus)\">"
+    html +=
+      "<div class=\"panel\" id=\"state\" data-seq=\"\(report.focus)\">"
       + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? "") + "</div></div>"
-    html += "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
+    html +=
+      "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
       + (focusState.map { PlanHTML.render($0, host: .default) } ?? "") + "</div></div></div></section>"
     return html
   }
 
   private static func eventTable(_ report: SessionReport) -> String {
-    var html = "<section id=\"events\"><h2>Events</h2><p class=\"note\">Choose a row (click, or Enter) to see the state after it.</p>"
-    html += "<div class=\"table-wrap\"><table><thead><tr><th>Time</th><th>Seq</th><th>Origin</th><th>Operation</th>"
+    var html =
+      "<section id=\"events\"><h2>Events</h2><p class=\"note\">Choose a row (click, or Enter) to see the state after it.</p>"
+    html +=
+      "<div class=\"table-wrap\"><table><thead><tr><th>Time</th><th>Seq</th><th>Origin</th><th>Operation</th>"
       + "<th>Screen on top</th><th class=\"cause\">Cause</th></tr></thead><tbody>"
     for event in report.events {
       let time = event.at.rfc3339
@@ -88,10 +104,12 @@ public enum ReportPage {
   private static func templates(_ report: SessionReport) -> String {
     var html = ""
     for (index, state) in report.states.enumerated() {
-      html += "<template id=\"state-\(index)\">\(StateTreeHTML.render(state, omitsPayloads: report.omitsPayloads))</template>"
+      html +=
+        "<template id=\"state-\(index)\">\(StateTreeHTML.render(state, omitsPayloads: report.omitsPayloads))</template>"
     }
     let focusIndex = report.events.first { $0.seq == report.focus }?.state
-    for (index, state) in report.states.enumerated() where report.states.count <= plannedStatesLimit || index == focusIndex {
+    for (index, state) in report.states.enumerated()
+    where report.states.count <= plannedStatesLimit || index == focusIndex {
       for host in HostProfile.allCases {
         html += "<template id=\"plan-\(index)-\(host.rawValue)\">\(PlanHTML.render(state, host: host))</template>"
       }

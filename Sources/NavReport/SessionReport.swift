@@ -96,7 +96,8 @@ public struct SessionReport: Sendable {
     return SessionReport(
       session: session, eventCount: count, firstAt: start.at, lastAt: end.at,
       durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps, headHash: end.hash ?? "",
-      verification: verification, restoredFrom: start.operation.restoredFrom, events: events, states: states, focus: chosen, omitsPayloads: omitsPayloads)
+      verification: verification, restoredFrom: start.operation.restoredFrom, events: events, states: states,
+      focus: chosen, omitsPayloads: omitsPayloads)
   }
 
   /// The seqs shown.

@@ -12,13 +12,15 @@ enum StateTreeHTML {
     switch state {
     case .stack(let routes):
       return "<li><span class=\"kind\">stack</span><ol>"
-        + routes.enumerated().map { index, route in Self.route(route, index: index, omitsPayloads: omitsPayloads) }.joined()
+        + routes.enumerated().map { index, route in Self.route(route, index: index, omitsPayloads: omitsPayloads) }
+        .joined()
         + "</ol></li>"
     case .tabs(let tabs, let selected):
       return "<li><span class=\"kind\">tabs</span><ol>"
         + tabs.enumerated().map { index, tab in
           let mark = index == selected ? " <strong class=\"selected\">(selected)</strong>" : ""
-          return "<li class=\"tab\(index == selected ? " current" : "")\"><span class=\"kind\">tab \(index)</span>\(mark)<ul>"
+          return
+            "<li class=\"tab\(index == selected ? " current" : "")\"><span class=\"kind\">tab \(index)</span>\(mark)<ul>"
             + coordinator(tab, omitsPayloads: omitsPayloads) + "</ul></li>"
         }.joined()
         + "</ol></li>"
@@ -27,11 +29,15 @@ enum StateTreeHTML {
 
   private static func route(_ route: AnyRoute, index: Int, omitsPayloads: Bool) -> String {
     let style = route.style.description
-    let payload = omitsPayloads ? "" : payloadText(route.screen).map { " <code class=\"payload\">\(HTML.escape($0))</code>" } ?? ""
-    var item = "<li class=\"route \(route.isPresented ? "presented" : "pushed")\"><span class=\"style\">\(HTML.escape(style))</span> "
+    let payload =
+      omitsPayloads ? "" : payloadText(route.screen).map { " <code class=\"payload\">\(HTML.escape($0))</code>" } ?? ""
+    var item =
+      "<li class=\"route \(route.isPresented ? "presented" : "pushed")\"><span class=\"style\">\(HTML.escape(style))</span> "
       + "<span class=\"screen\">\(HTML.escape(route.screenName))</span>\(payload)"
     if let child = route.child {
-      item += "<ul class=\"hosted\"><li class=\"caption\">hosts a flow:</li>" + coordinator(child, omitsPayloads: omitsPayloads) + "</ul>"
+      item +=
+        "<ul class=\"hosted\"><li class=\"caption\">hosts a flow:</li>"
+        + coordinator(child, omitsPayloads: omitsPayloads) + "</ul>"
     }
     return item + "</li>"
   }

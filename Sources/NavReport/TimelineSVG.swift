@@ -62,41 +62,52 @@ enum TimelineSVG {
     let marksY = 10 + Double(layers) * laneHeight + 8
     let height = marksY + 34
     let dense = report.events.count > markedEventsLimit
-    var svg = "<svg class=\"timeline\(dense ? " dense" : "")\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
-    svg += "<title id=\"timeline-title\">Screens on top over time, \(bars.count) periods, and \(report.events.count) events</title>"
+    var svg =
+      "<svg class=\"timeline\(dense ? " dense" : "")\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
+    svg +=
+      "<title id=\"timeline-title\">Screens on top over time, \(bars.count) periods, and \(report.events.count) events</title>"
     for layer in 0..<layers {
       let label = layer == 0 ? "base stack" : "presented \(layer)"
       svg += "<text class=\"lane-label\" x=\"4\" y=\"\(format(y(layer: layer) + 19))\">\(label)</text>"
-      svg += "<line class=\"lane\" x1=\"\(Int(left))\" x2=\"\(Int(width - 10))\" y1=\"\(format(y(layer: layer) + laneHeight - 2))\" y2=\"\(format(y(layer: layer) + laneHeight - 2))\"/>"
+      svg +=
+        "<line class=\"lane\" x1=\"\(Int(left))\" x2=\"\(Int(width - 10))\" "
+        + "y1=\"\(format(y(layer: layer) + laneHeight - 2))\" y2=\"\(format(y(layer: layer) + laneHeight - 2))\"/>"
     }
     for bar in bars {
       let barX = x(bar.start)
       let barWidth = max(1.5, x(bar.end) - barX)
       svg += "<g class=\"bar layer\(min(bar.layer, 5))\" data-seq=\"\(bar.firstSeq)\" data-ms=\"\(bar.milliseconds)\">"
       svg += "<title>\(HTML.escape(bar.screen)): \(bar.milliseconds) ms from seq \(bar.firstSeq)</title>"
-      svg += "<rect x=\"\(format(barX))\" y=\"\(format(y(layer: bar.layer) + 3))\" width=\"\(format(barWidth))\" height=\"\(Int(laneHeight - 8))\" rx=\"3\"/>"
+      svg +=
+        "<rect x=\"\(format(barX))\" y=\"\(format(y(layer: bar.layer) + 3))\" width=\"\(format(barWidth))\" height=\"\(Int(laneHeight - 8))\" rx=\"3\"/>"
       if barWidth > 60 {
-        svg += "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">\(HTML.escape(shortened(bar.screen, to: Int(barWidth / 7))))</text>"
+        svg +=
+          "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">"
+          + "\(HTML.escape(shortened(bar.screen, to: Int(barWidth / 7))))</text>"
       }
       svg += "</g>"
     }
     svg += "<text class=\"lane-label\" x=\"4\" y=\"\(format(marksY + 5))\">events</text>"
     if dense {
       let gestures = report.events.count { $0.origin == .user }
-      svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(marksY + 5))\">\(gestures) user gestures (&#9650;) and "
+      svg +=
+        "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(marksY + 5))\">\(gestures) user gestures (&#9650;) and "
         + "\(report.events.count - gestures) app changes (&#9679;): too many to mark; see the table</text>"
     }
     for (event, offset) in zip(report.events, offsets) where !dense {
       let markX = format(x(offset))
       switch event.origin {
       case .user:
-        svg += "<path class=\"mark user\" d=\"M\(markX) \(format(marksY - 6)) l5 10 h-10 z\"><title>seq \(event.seq): user</title></path>"
+        svg +=
+          "<path class=\"mark user\" d=\"M\(markX) \(format(marksY - 6)) l5 10 h-10 z\"><title>seq \(event.seq): user</title></path>"
       case .app:
-        svg += "<circle class=\"mark app\" cx=\"\(markX)\" cy=\"\(format(marksY))\" r=\"3.5\"><title>seq \(event.seq): app</title></circle>"
+        svg +=
+          "<circle class=\"mark app\" cx=\"\(markX)\" cy=\"\(format(marksY))\" r=\"3.5\"><title>seq \(event.seq): app</title></circle>"
       }
     }
     svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
-    svg += "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
+    svg +=
+      "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
     return svg + "</svg>"
   }
 

@@ -21,7 +21,8 @@ struct NavStoreCommand: ParsableCommand {
       """,
     version: NavStoreVersion.current,
     subcommands: [
-      DemoCommand.self, InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self, ShowCommand.self,
+      DemoCommand.self, InitCommand.self, AppendCommand.self, ImportCommand.self, SessionsCommand.self,
+      ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
       ReportCommand.self,

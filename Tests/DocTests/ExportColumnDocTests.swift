@@ -12,7 +12,8 @@ import Testing
     // The first table after the heading: its rows' first cells, header and rule left out.
     let rows = lines[heading...].drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
     let columns = rows.map { row in
-      row.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) } ?? ""
+      row.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) }
+        ?? ""
     }
     #expect(columns == table.columns)
   }

@@ -13,10 +13,13 @@ import Testing
       for link in Self.links(in: text) {
         checked += 1
         let (path, anchor) = Self.split(link.target)
-        let target = path.isEmpty ? file : file.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
+        let target =
+          path.isEmpty ? file : file.deletingLastPathComponent().appendingPathComponent(path).standardizedFileURL
         let place = "\(Docs.relativePath(file)):\(link.line): \(link.target)"
         #expect(FileManager.default.fileExists(atPath: target.path), "\(place): no such file")
-        guard let anchor, target.pathExtension == "md", FileManager.default.fileExists(atPath: target.path) else { continue }
+        guard let anchor, target.pathExtension == "md", FileManager.default.fileExists(atPath: target.path) else {
+          continue
+        }
         #expect(Self.anchors(in: try Docs.text(of: target)).contains(anchor), "\(place): no heading with that anchor")
       }
     }
@@ -26,8 +29,10 @@ import Testing
   /// The slugs GitHub gives a document's headings, outside code blocks: lower case, spaces as
   /// hyphens, punctuation but `-` and `_` dropped, and `-1`, `-2` for repeats.
   @Test func slugsFollowGitHubsRule() {
-    #expect(Self.anchors(in: "# Add NavStore to an app\n## Time, as the device claimed it\n## `verify`'s output\n## A b\n## A b")
-      == ["add-navstore-to-an-app", "time-as-the-device-claimed-it", "verifys-output", "a-b", "a-b-1"])
+    #expect(
+      Self.anchors(
+        in: "# Add NavStore to an app\n## Time, as the device claimed it\n## `verify`'s output\n## A b\n## A b")
+        == ["add-navstore-to-an-app", "time-as-the-device-claimed-it", "verifys-output", "a-b", "a-b-1"])
     #expect(Self.anchors(in: "```sh\n# not a heading\n```\n## Real") == ["real"])
   }
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The Swift between "doc begin" and "doc end" is the docs' text, byte for byte.)
 import Foundation
 import NavCore
 import NavPersistence

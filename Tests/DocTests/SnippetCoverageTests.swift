@@ -57,6 +57,8 @@ import Testing
 
   static func contains(_ haystack: [String], _ needle: [String]) -> Bool {
     guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
-    return (0...(haystack.count - needle.count)).contains { start in Array(haystack[start..<start + needle.count]) == needle }
+    return (0...(haystack.count - needle.count)).contains { start in
+      Array(haystack[start..<start + needle.count]) == needle
+    }
   }
 }

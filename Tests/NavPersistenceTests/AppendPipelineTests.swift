@@ -74,7 +74,8 @@ import Testing
   func aPipelinedBatchDoesWhatAppendingOneByOneDoes(kind: String) async throws {
     await propertyCheck(count: 40, input: Self.scenarios) { scenario in
       let folder = try TemporaryFolder()
-      let options = StoreOptions(snapshotInterval: scenario.snapshotInterval, headCacheCapacity: scenario.headCacheCapacity)
+      let options = StoreOptions(
+        snapshotInterval: scenario.snapshotInterval, headCacheCapacity: scenario.headCacheCapacity)
       let pipelinedPath = folder.path("pipelined.sqlite")
       let sequentialPath = folder.path("sequential.sqlite")
       // The in-memory store has no readers: the writer appends what the preparer cannot.
@@ -104,7 +105,8 @@ import Testing
       let result = Result { () throws(StoreError) in try pipelined.append(contentsOf: scenario.batch) }
       switch result {
       case .success(let outcome):
-        #expect(firstFailure == nil, "the batch was accepted; one by one, line \(firstFailure?.position ?? 0) was refused")
+        #expect(
+          firstFailure == nil, "the batch was accepted; one by one, line \(firstFailure?.position ?? 0) was refused")
         #expect(outcome.events == expectedEvents)
         #expect(outcome.alreadyStoredPositions == expectedDuplicates)
         if kind == "file" { #expect(try Self.contents(pipelinedPath) == Self.contents(sequentialPath)) }
@@ -114,7 +116,9 @@ import Testing
           return
         }
         #expect(error == .lineFailed(line: firstFailure.position, firstFailure.error))
-        if kind == "file" { #expect(try Self.contents(pipelinedPath) == snapshotBefore, "a refused batch wrote something") }
+        if kind == "file" {
+          #expect(try Self.contents(pipelinedPath) == snapshotBefore, "a refused batch wrote something")
+        }
       }
       #expect(try pipelined.verify().allSatisfy(\.isIntact))
       for session in Set(scenario.batch.map(\.session)) {
@@ -206,7 +210,8 @@ import Testing
     let pages = try SQLiteConnection(path: path, mode: .readOnly).integer("PRAGMA page_count") ?? 0
     let capped = try SessionStore(path: path, options: StoreOptions(maximumPageCount: Int(pages) + 200))
     let big = JSONValue.string(String(repeating: "x", count: 1_500))
-    let lines = try [Self.line(event("d", .start(.stack(stack("R+")))))]
+    let lines =
+      try [Self.line(event("d", .start(.stack(stack("R+")))))]
       + (1...2_000).map { page in
         // Pushes and pops in turn, so snapshots stay small and the events fill the disk.
         try Self.line(event("d", page % 2 == 1 ? .push(["page": .number(Double(page)), "text": big]) : .pop()))

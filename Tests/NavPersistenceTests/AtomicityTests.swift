@@ -36,7 +36,10 @@ import Testing
     var late = event("s", .pop())
     late.at = Timestamp(millisecondsSince1970: 253_402_300_800_000)
     try expectUnchanged { try store.append(late) }
-    #expect(throws: StoreError.unencodable(WireFormatError(field: "at", message: "the time is outside the years 0000 to 9999"))) {
+    #expect(
+      throws: StoreError.unencodable(
+        WireFormatError(field: "at", message: "the time is outside the years 0000 to 9999"))
+    ) {
       try store.append(late)
     }
   }
@@ -53,7 +56,12 @@ import Testing
       try store.append(contentsOf: batch)
     } catch let StoreError.lineFailed(line, error) {
       #expect(line == 3)
-      #expect(error == .rejected(session: sessionID("s"), seq: 4, NavigationError(operation: "pop", path: .top, reason: .notAPush(index: 1, style: .sheet(withNavigation: true)))))
+      #expect(
+        error
+          == .rejected(
+            session: sessionID("s"), seq: 4,
+            NavigationError(
+              operation: "pop", path: .top, reason: .notAPush(index: 1, style: .sheet(withNavigation: true)))))
     }
   }
 
@@ -104,7 +112,9 @@ import Testing
 
   @Test func aRejectedRecordingWritesNothing() throws {
     try expectUnchanged {
-      try store.record(session: sessionID("s"), from: .stack(stack("R+")), to: .stack(stack("R+", "↑b")), at: Timestamp(millisecondsSince1970: 0))
+      try store.record(
+        session: sessionID("s"), from: .stack(stack("R+")), to: .stack(stack("R+", "↑b")),
+        at: Timestamp(millisecondsSince1970: 0))
     }
   }
 

@@ -17,12 +17,16 @@ import Testing
     try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = 99")
     let before = bytes(path)
     let supported = SessionStore.latestSchemaVersion
-    #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: supported)) { try SessionStore(path: path) }
+    #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: supported)) {
+      try SessionStore(path: path)
+    }
     #expect(throws: StoreError.newerSchema(path: path, found: 99, supported: supported)) {
       try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     }
     #expect(bytes(path) == before)
-    #expect(StoreError.newerSchema(path: path, found: 99, supported: supported).description.contains("written by a newer NavStore (schema 99"))
+    #expect(
+      StoreError.newerSchema(path: path, found: 99, supported: supported).description.contains(
+        "written by a newer NavStore (schema 99"))
   }
 
   @Test func aFileThatIsNotADatabase() throws {
@@ -30,7 +34,9 @@ import Testing
     let text = Data(String(repeating: "not a database, just some notes\n", count: 200).utf8)
     try text.write(to: URL(fileURLWithPath: path))
     #expect(throws: StoreError.notADatabase(path: path)) { try SessionStore(path: path) }
-    #expect(throws: StoreError.notADatabase(path: path)) { try SessionStore(path: path, options: StoreOptions(access: .readOnly)) }
+    #expect(throws: StoreError.notADatabase(path: path)) {
+      try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    }
     #expect(bytes(path) == text)
   }
 
@@ -44,7 +50,9 @@ import Testing
 
   @Test func aMissingStoreForReadingAndAMissingFolder() throws {
     let missing = folder.path("absent.sqlite")
-    #expect(throws: StoreError.storeMissing(path: missing)) { try SessionStore(path: missing, options: StoreOptions(access: .readOnly)) }
+    #expect(throws: StoreError.storeMissing(path: missing)) {
+      try SessionStore(path: missing, options: StoreOptions(access: .readOnly))
+    }
     #expect(!FileManager.default.fileExists(atPath: missing))
     let nowhere = folder.path("no/such/folder/s.sqlite")
     #expect(throws: StoreError.folderMissing(path: nowhere)) { try SessionStore(path: nowhere) }
@@ -79,7 +87,9 @@ import Testing
   @Test func anOlderStoreOpenedReadOnlyAsksForInit() throws {
     let path = folder.path("empty.sqlite")
     try SQLiteConnection(path: path, mode: .readWrite(create: true)).execute("PRAGMA user_version = 0")
-    #expect(throws: StoreError.notAStore(path: path)) { try SessionStore(path: path, options: StoreOptions(access: .readOnly)) }
+    #expect(throws: StoreError.notAStore(path: path)) {
+      try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    }
     // A writer makes an empty database a store.
     #expect(try SessionStore(path: path).schemaVersion() == SessionStore.latestSchemaVersion)
   }
@@ -136,7 +146,10 @@ import Testing
     do {
       let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 5))
       try store.append(event("s", .start(.stack(stack("R+")))))
-      for index in 0..<300 { try store.append(event("s", .presentSheet(["page": .string(String(repeating: "p", count: 200)), "i": .number(Double(index))]))) }
+      for index in 0..<300 {
+        try store.append(
+          event("s", .presentSheet(["page": .string(String(repeating: "p", count: 200)), "i": .number(Double(index))])))
+      }
     }
     let whole = try Data(contentsOf: URL(fileURLWithPath: path))
     let cut = whole.prefix(whole.count / 3)
@@ -145,7 +158,9 @@ import Testing
     do {
       let store = try SessionStore(path: path)
       let results = try store.verify()
-      outcome = results.allSatisfy(\.isIntact) ? "verified" : "failure: \(results.compactMap(\.failure).first?.description ?? "")"
+      outcome =
+        results.allSatisfy(\.isIntact)
+        ? "verified" : "failure: \(results.compactMap(\.failure).first?.description ?? "")"
     } catch {
       outcome = "error: \(error)"
     }

@@ -1,8 +1,9 @@
 import Foundation
 import NavCore
-@_spi(Internals) @testable import NavPersistence
 import NavTestSupport
 import Testing
+
+@_spi(Internals) @testable import NavPersistence
 
 /// What a caller's own closure throws comes back as itself (inside `.caller`), never as a
 /// database error; and SQLite's disk I/O failures read as a sentence about the disk.
@@ -55,7 +56,8 @@ import Testing
   }
 
   @Test func diskIOErrorsSayWhatTheDiskDid() {
-    let fsync = StoreError.from(SQLiteError(extendedCode: 1034, message: "disk I/O error", sql: "COMMIT"), path: "/data/nav.sqlite")
+    let fsync = StoreError.from(
+      SQLiteError(extendedCode: 1034, message: "disk I/O error", sql: "COMMIT"), path: "/data/nav.sqlite")
     #expect(
       fsync.description
         == "the disk failed while syncing to disk '/data/nav.sqlite' (SQLite error 1034); nothing of the transaction was kept"

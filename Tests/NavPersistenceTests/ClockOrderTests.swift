@@ -18,7 +18,9 @@ import Testing
 
   func rows(_ table: ExportTable, _ filter: ExportFilter = ExportFilter()) throws -> [[String: ExportValue]] {
     var rows: [[String: ExportValue]] = []
-    try store.export(table, filter: filter) { row in rows.append(Dictionary(uniqueKeysWithValues: zip(table.columns, row.values))) }
+    try store.export(table, filter: filter) { row in
+      rows.append(Dictionary(uniqueKeysWithValues: zip(table.columns, row.values)))
+    }
     return rows
   }
 
@@ -40,7 +42,8 @@ import Testing
 
   @Test func backwardsAndEqualTimesInEveryTable() throws {
     try seedBackwardsAndEqualTimes()
-    #expect(try rows(.events).map { $0["clock_went_back"] } == [false, false, true, false, false].map(ExportValue.boolean))
+    #expect(
+      try rows(.events).map { $0["clock_went_back"] } == [false, false, true, false, false].map(ExportValue.boolean))
     #expect(try rows(.events).map { $0["occurred_at"] } == [0, 10_000, 4_000, 4_000, 20_000].map(at))
 
     let session = try #require(try rows(.sessions).first)
@@ -85,8 +88,12 @@ import Testing
     let filtered = try rows(.events, ExportFilter(session: sessionID("s"), since: since))
     #expect(filtered.map { $0["seq"] } == [2, 3, 4, 5].map(ExportValue.integer))
     #expect(filtered.map { $0["clock_went_back"] } == [false, true, false, false].map(ExportValue.boolean))
-    let text = String(decoding: try ExportEncodedTests.encoded(store, .events, .csv, ExportFilter(since: since)), as: UTF8.self)
-    #expect(text.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.hasSuffix(",true") } == [false, true, false, false])
+    let text = String(
+      decoding: try ExportEncodedTests.encoded(store, .events, .csv, ExportFilter(since: since)), as: UTF8.self)
+    #expect(
+      text.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.map { $0.hasSuffix(",true") } == [
+        false, true, false, false,
+      ])
   }
 
   /// Random sessions under a clock that goes forward, stands still and goes back: the stored
@@ -95,7 +102,8 @@ import Testing
   @Test func randomClocksNeverGiveANegativeDuration() async throws {
     let scenarios = Generator<[[AnyEvent]], Shrink.None<[[AnyEvent]]>> { rng in
       (0..<Int.random(in: 1...3, using: &rng)).map { index in
-        var events = RandomSession.make(id: "r\(index)", using: &rng, length: Int.random(in: 2...120, using: &rng)).events
+        var events = RandomSession.make(id: "r\(index)", using: &rng, length: Int.random(in: 2...120, using: &rng))
+          .events
         var time: Int64 = 1_795_000_000_000
         let causes: [JSONValue?] = [nil, "a", "b"]
         for position in events.indices {
@@ -121,18 +129,25 @@ import Testing
       }
       var exported: [ExportTable: [[String: ExportValue]]] = [:]
       for table in ExportTable.allCases {
-        try store.export(table) { row in exported[table, default: []].append(Dictionary(uniqueKeysWithValues: zip(table.columns, row.values))) }
+        try store.export(table) { row in
+          exported[table, default: []].append(Dictionary(uniqueKeysWithValues: zip(table.columns, row.values)))
+        }
       }
       for durations in [exported[.sessions], exported[.screenViews]] {
         for row in durations ?? [] {
-          guard case .integer(let duration)? = row["duration_ms"] else { Issue.record("no duration in \(row)"); continue }
+          guard case .integer(let duration)? = row["duration_ms"] else {
+            Issue.record("no duration in \(row)")
+            continue
+          }
           #expect(duration >= 0)
         }
       }
       for events in sessions {
         let id = events[0].session
         let backwards = zip(events.dropFirst(), events).map { $0.at < $1.at }
-        let forward = zip(events.dropFirst(), events).reduce(Int64(0)) { $0 + max(0, $1.0.at.millisecondsSince1970 - $1.1.at.millisecondsSince1970) }
+        let forward = zip(events.dropFirst(), events).reduce(Int64(0)) {
+          $0 + max(0, $1.0.at.millisecondsSince1970 - $1.1.at.millisecondsSince1970)
+        }
         let summary = try store.summary(of: id)
         #expect(summary.clockJumps == backwards.count(where: { $0 }) && summary.durationMilliseconds == forward)
         let verified = try store.verify([id])

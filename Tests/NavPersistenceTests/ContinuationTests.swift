@@ -29,7 +29,8 @@ import Testing
     try store.append(event("launch-3", .start(.stack(stack("R+home")))))
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute("UPDATE sessions SET restored_from_seq = 2 WHERE id = 'launch-2'")
-    try connection.execute("UPDATE sessions SET restored_from_session = 'x', restored_from_seq = 1 WHERE id = 'launch-3'")
+    try connection.execute(
+      "UPDATE sessions SET restored_from_session = 'x', restored_from_seq = 1 WHERE id = 'launch-3'")
     // The schema keeps the two columns together.
     #expect(throws: SQLiteError.self) {
       try connection.execute("UPDATE sessions SET restored_from_session = NULL WHERE id = 'launch-2'")

@@ -12,7 +12,9 @@ import Testing
   init() throws { folder = try TemporaryFolder() }
 
   /// Rows one by one, the general way.
-  static func rowByRow(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, _ filter: ExportFilter) throws -> [UInt8] {
+  static func rowByRow(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, _ filter: ExportFilter)
+    throws -> [UInt8]
+  {
     var bytes = Array((ExportEncoding.header(table, format: format) ?? "").utf8)
     try store.export(table, format: format, filter: filter) { row in
       ExportEncoding.append(row, table: table, format: format, to: &bytes)
@@ -20,7 +22,9 @@ import Testing
     return bytes
   }
 
-  static func encoded(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, _ filter: ExportFilter) throws -> [UInt8] {
+  static func encoded(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, _ filter: ExportFilter)
+    throws -> [UInt8]
+  {
     var bytes: [UInt8] = []
     var chunks = 0
     try store.exportEncoded(table, format: format, filter: filter) { chunk in
@@ -77,12 +81,15 @@ import Testing
     // Inserting is allowed by the triggers: rows a hand edit could leave, with a cause of
     // invalid UTF-8 and a hash of the wrong size. The cause is carried as stored.
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("""
+    try connection.execute(
+      """
       INSERT INTO events VALUES ('s', 2, 5, 'app', '{"op":"pop"}', CAST(X'C328' AS TEXT), zeroblob(32));
       """)
     let expected = try Self.rowByRow(store, .events, .csv, ExportFilter())
     #expect(try Self.encoded(store, .events, .csv, ExportFilter()) == expected)
-    #expect(String(decoding: expected, as: UTF8.self).contains("s,2,1970-01-01T00:00:00.005Z,app,pop,,[],\"{\"\"op\"\":\"\"pop\"\"}\",\u{FFFD}("))
+    #expect(
+      String(decoding: expected, as: UTF8.self).contains(
+        "s,2,1970-01-01T00:00:00.005Z,app,pop,,[],\"{\"\"op\"\":\"\"pop\"\"}\",\u{FFFD}("))
   }
 
   /// An operation the codec cannot read (not JSON, or invalid UTF-8) has no name, screen or
@@ -95,7 +102,10 @@ import Testing
     try store.append(event("s", .start(.stack([.root("home", withNavigation: true)]))))
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute("INSERT INTO events VALUES ('s', 2, 5, 'app', \(operation), NULL, zeroblob(32));")
-    for export in [{ _ = try Self.rowByRow(store, .events, .csv, ExportFilter()) }, { _ = try Self.encoded(store, .events, .csv, ExportFilter()) }] {
+    for export in [
+      { _ = try Self.rowByRow(store, .events, .csv, ExportFilter()) },
+      { _ = try Self.encoded(store, .events, .csv, ExportFilter()) },
+    ] {
       do {
         try export()
         Issue.record("an unreadable operation was exported")
@@ -134,7 +144,8 @@ import Testing
     let store = try SessionStore(path: path)
     try store.append(event("s", .start(.stack([.root("home")]))))
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("""
+    try connection.execute(
+      """
       INSERT INTO sessions (id) VALUES ('');
       INSERT INTO events VALUES ('', 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
       """)
@@ -148,7 +159,9 @@ import Testing
     let store = try awkwardStore()
     var written = 0
     #expect(throws: StoreError.self) {
-      try store.exportEncoded(.events, format: .csv, filter: ExportFilter(session: sessionID("nobody"))) { written += $0.count }
+      try store.exportEncoded(.events, format: .csv, filter: ExportFilter(session: sessionID("nobody"))) {
+        written += $0.count
+      }
     }
     #expect(written == 0)
   }
@@ -164,7 +177,8 @@ import Testing
     try store.append(contentsOf: RandomSession.make(id: "a", using: &rng, length: 2_000).events)
     let complete = try Self.encoded(store, .events, .csv, ExportFilter())
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("""
+    try connection.execute(
+      """
       INSERT INTO events VALUES ('a', 2001, 5, 'app', '{"op":"teleport"}', NULL, zeroblob(32));
       INSERT INTO sessions (id) VALUES ('b' || char(7));
       INSERT INTO events VALUES ('b' || char(7), 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));

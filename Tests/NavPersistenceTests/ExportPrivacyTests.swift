@@ -18,7 +18,8 @@ import Testing
     var push = event("s", .push(.object(["profile": .object(["email": .string(Self.secret)])])), offset: 1)
     push.cause = .object(["openedProfile": .object(["email": .string(Self.secret)])])
     try store.append(push)
-    try store.append(event("s", .presentSheet(.object(["name": .string("settings"), "owner": .string(Self.secret)])), offset: 2))
+    try store.append(
+      event("s", .presentSheet(.object(["name": .string("settings"), "owner": .string(Self.secret)])), offset: 2))
   }
 
   func text(_ table: ExportTable, _ format: ExportFormat, omitting: Bool) throws -> String {
@@ -57,6 +58,8 @@ import Testing
 
   @Test func theEventsWireFormatCannotOmitPayloads() throws {
     #expect(throws: StoreError.payloadsInWireFormat) { try text(.events, .jsonl, omitting: true) }
-    #expect(throws: StoreError.payloadsInWireFormat) { try store.export(.events, format: .jsonl, filter: ExportFilter(omitsPayloads: true)) { _ in } }
+    #expect(throws: StoreError.payloadsInWireFormat) {
+      try store.export(.events, format: .jsonl, filter: ExportFilter(omitsPayloads: true)) { _ in }
+    }
   }
 }

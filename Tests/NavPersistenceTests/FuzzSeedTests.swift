@@ -17,7 +17,9 @@ import Testing
     let copy = folder.path(name)
     try FileManager.default.copyItem(atPath: Self.seeds.appendingPathComponent(name).path, toPath: copy)
     let store = try SessionStore(path: copy, options: StoreOptions(access: .readOnly))
-    #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion, "make the seed again (Fuzz/make-corpus.py says how)")
+    #expect(
+      try store.schemaVersion() == SessionStore.latestSchemaVersion,
+      "make the seed again (Fuzz/make-corpus.py says how)")
     #expect(try store.verify().allSatisfy(\.isIntact))
     #expect(try store.sessions().count == (name == "demo-store" ? 8 : 0))
   }
@@ -25,7 +27,8 @@ import Testing
   @Test func theOlderSeedMigrates() throws {
     let folder = try TemporaryFolder()
     let copy = folder.path("old")
-    try FileManager.default.copyItem(atPath: Self.seeds.appendingPathComponent("demo-store-schema-4").path, toPath: copy)
+    try FileManager.default.copyItem(
+      atPath: Self.seeds.appendingPathComponent("demo-store-schema-4").path, toPath: copy)
     do {
       let version = try SQLiteConnection(path: copy, mode: .readOnly).statement("PRAGMA user_version")
       #expect(try version.step() && version.int(0) == 4, "the older seed is the demo store of schema 4")

@@ -23,7 +23,8 @@ import Testing
   @Test func aTreeFiftyDeepIsStoredAndReadBack() throws {
     var tree: AnyCoordinator = .stack(stack("R+leaf"))
     for level in 0..<50 {
-      tree = level.isMultiple(of: 5)
+      tree =
+        level.isMultiple(of: 5)
         ? .tabs([tree, .stack(stack("R"))], selected: 0)
         : .stack([.root(.number(Double(level)), withNavigation: true), .sheet("host", child: tree)])
     }

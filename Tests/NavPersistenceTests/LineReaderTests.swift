@@ -16,7 +16,9 @@ import Testing
   }
 
   /// A reader of `bytes`, written to a file.
-  func reader(_ bytes: [UInt8], chunkSize: Int = 1 << 16, limit: Int = LineReader.defaultMaximumLineLength) throws -> LineReader {
+  func reader(_ bytes: [UInt8], chunkSize: Int = 1 << 16, limit: Int = LineReader.defaultMaximumLineLength) throws
+    -> LineReader
+  {
     let path = folder.path("input-\(UUID().uuidString).jsonl")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let handle = try #require(FileHandle(forReadingAtPath: path))

@@ -48,18 +48,21 @@ import Testing
     ])
     #expect(stored[2].count >= 3, "the deep link is several events: \(stored[2].map(\.operation.name))")
     let transitions = try rows(.transitions)
-    #expect(transitions.map { $0["to_screen"] } == ["home", "numbersList", "more", "numberDetail"].map(ExportValue.text))
+    #expect(
+      transitions.map { $0["to_screen"] } == ["home", "numbersList", "more", "numberDetail"].map(ExportValue.text))
     #expect(transitions[2]["from_screen"] == .text("numbersList"))
     #expect(transitions[2]["op"] == .text(stored[2].map(\.operation.name).joined(separator: "+")))
     #expect(transitions[2]["seq"] == .integer(Int64(stored[2].last?.seq ?? 0)))
     let views = try rows(.screenViews)
     #expect(views.map { $0["screen"] } == ["home", "numbersList", "more", "numberDetail"].map(ExportValue.text))
-    #expect(views.dropLast().allSatisfy { $0["duration_ms"] == .integer(1_000) }, "no 0 ms view of a screen passed through")
+    #expect(
+      views.dropLast().allSatisfy { $0["duration_ms"] == .integer(1_000) }, "no 0 ms view of a screen passed through")
   }
 
   @Test func aRecordedPopToRootIsOneTransition() throws {
     let stored = try record([
-      stack("R+home"), stack("R+home", "↑list"), stack("R+home", "↑list", "↑detail"), stack("R+home", "↑list", "↑detail", "◻+more"),
+      stack("R+home"), stack("R+home", "↑list"), stack("R+home", "↑list", "↑detail"),
+      stack("R+home", "↑list", "↑detail", "◻+more"),
       stack("R+home"),
     ])
     let transitions = try rows(.transitions)
@@ -75,7 +78,10 @@ import Testing
   /// A pop to the root that the app's reducer stores as several events (a dismissal, then the
   /// stack back to its root, as one action) is one change, like the deep link.
   @Test func aPopToRootInSeveralEventsIsOneTransition() throws {
-    try record([stack("R+home"), stack("R+home", "↑list"), stack("R+home", "↑list", "↑detail"), stack("R+home", "↑list", "↑detail", "◻+more")])
+    try record([
+      stack("R+home"), stack("R+home", "↑list"), stack("R+home", "↑list", "↑detail"),
+      stack("R+home", "↑list", "↑detail", "◻+more"),
+    ])
     let action = try store.append(contentsOf: [
       AnyEvent(session: id, at: time(10_000), operation: .dismiss(), cause: "popToRoot"),
       AnyEvent(session: id, at: time(10_000), operation: .goBackToRoot(), cause: "popToRoot"),
@@ -83,10 +89,13 @@ import Testing
     #expect(action.events.count == 2)
     try store.append(AnyEvent(session: id, at: time(12_000), operation: .push("list")))
     let transitions = try rows(.transitions)
-    #expect(transitions.map { $0["to_screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text))
+    #expect(
+      transitions.map { $0["to_screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text))
     #expect(transitions[4]["from_screen"] == .text("more") && transitions[4]["op"] == .text("dismiss+goBackToRoot"))
     let views = try rows(.screenViews)
-    #expect(views.map { $0["screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text), "no view of detail on the way")
+    #expect(
+      views.map { $0["screen"] } == ["home", "list", "detail", "more", "home", "list"].map(ExportValue.text),
+      "no view of detail on the way")
     #expect(views[3]["duration_ms"] == .integer(7_000) && views[4]["duration_ms"] == .integer(2_000))
   }
 
@@ -94,7 +103,8 @@ import Testing
   /// of their own.
   @Test func theSameTimeWithAnotherCauseOrOriginIsAnotherChange() throws {
     var events = [
-      event("s", .start(.stack(stack("R+home")))), event("s", .push("a"), offset: 1_000), event("s", .push("b"), offset: 1_000),
+      event("s", .start(.stack(stack("R+home")))), event("s", .push("a"), offset: 1_000),
+      event("s", .push("b"), offset: 1_000),
       event("s", .goBack(), offset: 1_000, origin: .user),
     ]
     events[1].cause = "first"

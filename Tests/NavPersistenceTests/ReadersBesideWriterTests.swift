@@ -34,7 +34,10 @@ import Testing
   static func observe(_ store: SessionStore) throws -> (counts: [Int], state: AnyCoordinator?, history: Int) {
     let summaries = try store.sessions()
     guard !summaries.isEmpty else { return ([], nil, 0) }
-    return (summaries.map(\.eventCount), try store.state(of: sessionID("c3")).state, try store.history(of: sessionID("c3")).count)
+    return (
+      summaries.map(\.eventCount), try store.state(of: sessionID("c3")).state,
+      try store.history(of: sessionID("c3")).count
+    )
   }
 
   @Test func readersSeeOnlyCommittedBatchesWhileAnImportWrites() throws {
@@ -60,7 +63,9 @@ import Testing
         do {
           let seen = try Self.observe(store)
           if seen.counts != expectedCounts || seen.state != expectedState || seen.history != committed {
-            problems.withLock { $0.append("line \(lines): another thread saw \(seen), not \(committed) committed rounds") }
+            problems.withLock {
+              $0.append("line \(lines): another thread saw \(seen), not \(committed) committed rounds")
+            }
           }
         } catch {
           problems.withLock { $0.append("line \(lines): another thread's read failed: \(error)") }

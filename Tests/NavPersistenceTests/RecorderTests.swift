@@ -19,7 +19,11 @@ import Testing
     var result: [(JSONValue, AnyCoordinator)] = []
     try store.replayHistory(of: session) { event, state in
       guard let cause = event.cause else { return }
-      if let last = result.last, last.0 == cause { result[result.count - 1].1 = state } else { result.append((cause, state)) }
+      if let last = result.last, last.0 == cause {
+        result[result.count - 1].1 = state
+      } else {
+        result.append((cause, state))
+      }
     }
     return result
   }
@@ -29,7 +33,10 @@ import Testing
   final class HandedInOrder: Sendable {
     private let handed = Mutex<[(cause: JSONValue, state: AnyCoordinator)]>([])
 
-    func record(_ state: AnyCoordinator, cause: JSONValue, into recorder: NavigationRecorder<JSONValue>, origin: EventOrigin = .app) {
+    func record(
+      _ state: AnyCoordinator, cause: JSONValue, into recorder: NavigationRecorder<JSONValue>,
+      origin: EventOrigin = .app
+    ) {
       handed.withLock { handed in
         handed.append((cause, state))
         recorder.record(state, cause: cause, origin: origin)
@@ -58,7 +65,9 @@ import Testing
           var state = Self.launch
           for step in 0..<30 {
             state = (try? state.applying(RandomTrees.operation(for: state, using: &rng))) ?? state
-            let cause: JSONValue = ["phase": .string(phase), "task": .number(Double(task)), "step": .number(Double(step))]
+            let cause: JSONValue = [
+              "phase": .string(phase), "task": .number(Double(task)), "step": .number(Double(step)),
+            ]
             handed.record(state, cause: cause, into: recorder, origin: step % 3 == 0 ? .user : .app)
             if step % 7 == 0 { await Task.yield() }
           }
@@ -83,7 +92,9 @@ import Testing
       let expected = log.expectedChanges(from: nil)
       let recorded = try Self.statesByCause(store, session)
       #expect(recorded.map(\.0) == expected.map(\.cause), "\(session): the log's changes are not the ones handed over")
-      #expect(recorded.map(\.1) == expected.map(\.state), "\(session): a change led to another state than the one handed over")
+      #expect(
+        recorded.map(\.1) == expected.map(\.state), "\(session): a change led to another state than the one handed over"
+      )
       #expect(expected.count > 20, "too few changes to test anything")
     }
     #expect(try await store.verify().allSatisfy(\.isIntact))
@@ -98,9 +109,11 @@ import Testing
     let sessions = (0..<2).map { sessionID("app-\($0)") }
     let lost = Mutex(0)
     let recorders = sessions.map { session in
-      NavigationRecorder<JSONValue>(store: store, session: session, onFailure: { failure in
-        if case .busy = failure.error { lost.withLock { $0 += failure.unrecordedChanges } }
-      })
+      NavigationRecorder<JSONValue>(
+        store: store, session: session,
+        onFailure: { failure in
+          if case .busy = failure.error { lost.withLock { $0 += failure.unrecordedChanges } }
+        })
     }
     let before = sessions.map { _ in HandedInOrder() }
     let during = sessions.map { _ in HandedInOrder() }
@@ -177,7 +190,10 @@ import Testing
       try await recorder.flush()
       Issue.record("a write through a locked store was not reported")
     } catch {
-      guard case .busy = error.error else { Issue.record("expected busy, got \(error)"); return }
+      guard case .busy = error.error else {
+        Issue.record("expected busy, got \(error)")
+        return
+      }
     }
     // One transaction or two, depending on how the states met the writer: both are reported.
     let failures = reported.withLock { $0 }
@@ -212,7 +228,8 @@ import Testing
     }
     // The flush read the session again and wrote the state handed over against it.
     #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
-    #expect(try await store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
+    #expect(
+      try await store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
     try await recorder.flush()
     #expect(try await store.verify().allSatisfy(\.isIntact))
   }
@@ -246,16 +263,28 @@ import Testing
     let second = NavigationRecorder<JSONValue>(store: store, session: sessionID("s"), restoredFrom: link)
     second.record(.stack(stack("R+home", "↑a")))
     try await second.flush()
-    #expect(try await store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link), .push("a")])
+    #expect(
+      try await store.history(of: sessionID("s")).map(\.operation) == [
+        .start(Self.launch, restoredFrom: link), .push("a"),
+      ])
   }
 
   @Test func typedScreensAreRecordedThroughTheirCodableForm() async throws {
-    enum Screen: Codable, Hashable, Sendable { case home, detail(id: Int) }
+    enum Screen: Codable, Hashable, Sendable {
+      case home
+      case detail(id: Int)
+    }
     let store = try SessionStore(path: folder.path("r.sqlite"))
     let clock = Mutex<Int64>(1_795_000_000_000)
     let recorder = NavigationRecorder<Screen>(
       store: store, session: sessionID("typed"),
-      now: { Timestamp(millisecondsSince1970: clock.withLock { $0 += 250; return $0 }) })
+      now: {
+        Timestamp(
+          millisecondsSince1970: clock.withLock {
+            $0 += 250
+            return $0
+          })
+      })
     recorder.record(.stack([.root(.home, withNavigation: true)]))
     recorder.record(.stack([.root(.home, withNavigation: true), .push(.detail(id: 4))]), cause: ["tapped": 4])
     try await recorder.flush()

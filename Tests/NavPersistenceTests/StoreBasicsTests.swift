@@ -34,14 +34,20 @@ import Testing
 
   @Test func aBatchReportsEveryEventAsStored() throws {
     let store = try SessionStore(path: folder.path("s.sqlite"))
-    let batch = [event("s", .start(.stack(stack("R+home")))), event("s", .push("a"), offset: 1), event("s", .push("b"), offset: 2)]
+    let batch = [
+      event("s", .start(.stack(stack("R+home")))), event("s", .push("a"), offset: 1), event("s", .push("b"), offset: 2),
+    ]
     let outcome = try store.append(contentsOf: batch)
     #expect(outcome.events.map(\.seq) == [1, 2, 3])
     #expect(outcome.alreadyStored == 0)
     #expect(outcome.events == (try store.history(of: sessionID("s"))))
     // The same events again, claiming their seqs: skipped, and reported as stored.
     // The last two again, claiming their seqs, then one new event: the two are skipped.
-    let replayed = outcome.events.suffix(2).map { var claimed = $0; claimed.hash = nil; return claimed }
+    let replayed = outcome.events.suffix(2).map {
+      var claimed = $0
+      claimed.hash = nil
+      return claimed
+    }
     let again = try store.append(contentsOf: replayed + [event("s", .pop(), offset: 3)])
     #expect(again.alreadyStoredPositions == [0, 1])
     #expect(again.alreadyStored == 2)
@@ -58,7 +64,9 @@ import Testing
     try store.append(event("s", .start(.stack(stack("R+home")))))
     try store.append(event("s", .push("a"), offset: 1))
     #expect(throws: StoreError.self) { try store.append(event("s", .dismiss(), offset: 2)) }
-    #expect(throws: StoreError.self) { try store.append(contentsOf: [event("s", .push("b"), offset: 2), event("s", .pop(5), offset: 3)]) }
+    #expect(throws: StoreError.self) {
+      try store.append(contentsOf: [event("s", .push("b"), offset: 2), event("s", .pop(5), offset: 3)])
+    }
     try store.append(event("s", .push("c"), offset: 4))
     try store.append(event("s", .presentSheet("d"), offset: 5))
     let expected = AnyCoordinator.stack(stack("R+home", "↑a", "↑c") + [.sheet("d")])
@@ -86,7 +94,9 @@ import Testing
     do {
       let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 2))
       written.append(try store.append(event("a", .start(.stack(stack("R+"))))).event)
-      for index in 0..<5 { written.append(try store.append(event("a", .presentSheet(.number(Double(index)), withNavigation: true))).event) }
+      for index in 0..<5 {
+        written.append(try store.append(event("a", .presentSheet(.number(Double(index)), withNavigation: true))).event)
+      }
       written.append(try store.append(event("b", .start(.tabs([.stack(stack("R"))], selected: 0)))).event)
     }
     let reopened = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
@@ -106,7 +116,7 @@ import Testing
     #expect(try store.history(of: sessionID("s")).count == 1)
     // A different event claiming seq 1 is a conflict; so is a gap.
     #expect(throws: StoreError.conflict(session: sessionID("s"), expected: 1, actual: 2)) {
-      try store.append(event("s", .start(.stack(stack("R")))  , seq: 1))
+      try store.append(event("s", .start(.stack(stack("R"))), seq: 1))
     }
     #expect(throws: StoreError.conflict(session: sessionID("s"), expected: 5, actual: 2)) {
       try store.append(event("s", .push("x"), seq: 5))
@@ -122,8 +132,12 @@ import Testing
     let store = try SessionStore(path: folder.path("s.sqlite"))
     try store.append(event("s", .start(.stack(stack("R+")))))
     #expect(throws: StoreError.unknownSession(sessionID("nope"))) { try store.history(of: sessionID("nope")) }
-    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 2, last: 1)) { try store.state(of: sessionID("s"), at: 2) }
-    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 0, last: 1)) { try store.state(of: sessionID("s"), at: 0) }
+    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 2, last: 1)) {
+      try store.state(of: sessionID("s"), at: 2)
+    }
+    #expect(throws: StoreError.seqBeyondHistory(session: sessionID("s"), seq: 0, last: 1)) {
+      try store.state(of: sessionID("s"), at: 0)
+    }
   }
 
   /// A store that no program has open is its `.sqlite` file alone: the writer, closed last,
@@ -149,10 +163,14 @@ import Testing
     let store = try SessionStore(path: folder.path("s.sqlite"))
     let id = sessionID("typed")
     let home: Coordinator<TypedScreen> = .stack([.root(.home, withNavigation: true)])
-    let detail: Coordinator<TypedScreen> = .stack([.root(.home, withNavigation: true), .push(.detail(id: 3)), .sheet(.settings)])
-    let started = try store.record(session: id, from: nil, to: home, at: Timestamp(millisecondsSince1970: 0), cause: ["appLaunched": true])
+    let detail: Coordinator<TypedScreen> = .stack([
+      .root(.home, withNavigation: true), .push(.detail(id: 3)), .sheet(.settings),
+    ])
+    let started = try store.record(
+      session: id, from: nil, to: home, at: Timestamp(millisecondsSince1970: 0), cause: ["appLaunched": true])
     #expect(started.map(\.event.operation.name) == ["start"])
-    let recorded = try store.record(session: id, from: home, to: detail, at: Timestamp(millisecondsSince1970: 5), cause: ["tapped": 3])
+    let recorded = try store.record(
+      session: id, from: home, to: detail, at: Timestamp(millisecondsSince1970: 5), cause: ["tapped": 3])
     #expect(recorded.map(\.event.operation.name) == ["push", "presentSheet"])
     #expect(recorded.allSatisfy { $0.event.cause == ["tapped": 3] })
     #expect(throws: StoreError.stateMismatch(session: id, seq: 3)) {

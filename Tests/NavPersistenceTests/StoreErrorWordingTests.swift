@@ -23,9 +23,17 @@ import Testing
       .conflict(session: session, expected: 9, actual: 3), .conflict(session: session, expected: 2, actual: 3),
       .conflict(session: session, expected: 9, actual: 1),
       .cannotRecord(session: session, .topCoordinatorKindChanged(from: .stack, to: .tabs)),
-      .hashMismatch(session: session, seq: 2, claimed: String(repeating: "a", count: 64), computed: String(repeating: "b", count: 64)),
-      .stateMismatch(session: session, seq: 2), .cannotRestore(session: session, seq: 2, .nothingRestorable(DroppedRoute(path: .top, index: 0, screenName: "home", removedRouteCount: 1, error: wire))),
-      .invalidLine(line: 3, wire), .lineFailed(line: 3, .rejected(session: session, seq: 4, NavigationError(operation: "start", path: .top, reason: .alreadyStarted))),
+      .hashMismatch(
+        session: session, seq: 2, claimed: String(repeating: "a", count: 64),
+        computed: String(repeating: "b", count: 64)),
+      .stateMismatch(session: session, seq: 2),
+      .cannotRestore(
+        session: session, seq: 2,
+        .nothingRestorable(DroppedRoute(path: .top, index: 0, screenName: "home", removedRouteCount: 1, error: wire))),
+      .invalidLine(line: 3, wire),
+      .lineFailed(
+        line: 3,
+        .rejected(session: session, seq: 4, NavigationError(operation: "start", path: .top, reason: .alreadyStarted))),
       .unreadableInput(.lineTooLong(line: 2, limit: 10)), .unreadableInput(.unreadable(reason: "Is a directory")),
       .unencodable(wire), .unreadableHistory(session: session, seq: 2, .noStartEvent),
       .unreadableSessionID(stored: "a b"), .diskFull(sqlite), .busy(sqlite), .diskFailed(path: "/a/x", sqlite),

@@ -21,7 +21,9 @@ import Testing
 
   func tamper(_ sql: String) throws {
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("DROP TRIGGER IF EXISTS events_are_append_only_update; DROP TRIGGER IF EXISTS events_are_append_only_delete; PRAGMA foreign_keys = OFF;")
+    try connection.execute(
+      "DROP TRIGGER IF EXISTS events_are_append_only_update; DROP TRIGGER IF EXISTS events_are_append_only_delete; PRAGMA foreign_keys = OFF;"
+    )
     try connection.execute(sql)
   }
 
@@ -62,7 +64,8 @@ import Testing
   }
 
   @Test func twoSwappedEvents() throws {
-    try tamper("""
+    try tamper(
+      """
       UPDATE events SET seq = 1000 WHERE session_id = 's' AND seq = 5;
       UPDATE events SET seq = 5 WHERE session_id = 's' AND seq = 6;
       UPDATE events SET seq = 6 WHERE session_id = 's' AND seq = 1000;
@@ -108,7 +111,9 @@ import Testing
   }
 
   @Test func impossibleCountsAndTimesAreErrorsNotCrashes() throws {
-    try tamper("UPDATE sessions SET event_count = 9223372036854775807, first_at = -9223372036854775808, last_at = 9223372036854775807 WHERE id = 's'")
+    try tamper(
+      "UPDATE sessions SET event_count = 9223372036854775807, first_at = -9223372036854775808, last_at = 9223372036854775807 WHERE id = 's'"
+    )
     let store = try SessionStore(path: path)
     #expect(throws: StoreError.self) { try store.append(event("s", .goBackToRoot())) }
     var rows: [ExportRow] = []

@@ -9,8 +9,15 @@ import Testing
   let folder: TemporaryFolder
   init() throws { folder = try TemporaryFolder() }
 
-  enum ScreenV1: Codable, Hashable, Sendable { case home, list, detail(id: Int), promo }
-  enum ScreenV2: Codable, Hashable, Sendable { case home, list, detail(id: Int) }
+  enum ScreenV1: Codable, Hashable, Sendable {
+    case home, list
+    case detail(id: Int)
+    case promo
+  }
+  enum ScreenV2: Codable, Hashable, Sendable {
+    case home, list
+    case detail(id: Int)
+  }
 
   func recordedStore() throws -> SessionStore {
     let store = try SessionStore(path: folder.path("s.sqlite"))
@@ -18,10 +25,12 @@ import Testing
     let time = Timestamp(millisecondsSince1970: 1_795_000_000_000)
     var state: Coordinator<ScreenV1> = .stack([.root(.home, withNavigation: true)])
     try store.record(session: id, from: nil, to: state, at: time)
-    for change in [{ (routes: inout [Route<ScreenV1>]) in try routes.push(.list) },
-                   { try $0.push(.detail(id: 7)) },
-                   { try $0.presentSheet(.promo, withNavigation: true) },
-                   { try $0.push(.detail(id: 8)) }] {
+    for change in [
+      { (routes: inout [Route<ScreenV1>]) in try routes.push(.list) },
+      { try $0.push(.detail(id: 7)) },
+      { try $0.presentSheet(.promo, withNavigation: true) },
+      { try $0.push(.detail(id: 8)) },
+    ] {
       var routes = state.routes ?? []
       try change(&routes)
       let next = Coordinator.stack(routes)
@@ -53,10 +62,15 @@ import Testing
     do {
       _ = try store.restore(sessionID("v1"), as: ScreenV2.self, policy: .strict)
     } catch {
-      guard case .cannotRestore(_, let seq, .undecodableScreen(let route)) = error else { Issue.record("\(error)"); return }
+      guard case .cannotRestore(_, let seq, .undecodableScreen(let route)) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(seq == 5 && route.index == 3 && route.screenName == "promo")
       #expect("\(error)".contains("route 3 (promo)"))
     }
-    #expect(throws: StoreError.unknownSession(sessionID("nope"))) { try store.restore(sessionID("nope"), as: ScreenV2.self) }
+    #expect(throws: StoreError.unknownSession(sessionID("nope"))) {
+      try store.restore(sessionID("nope"), as: ScreenV2.self)
+    }
   }
 }

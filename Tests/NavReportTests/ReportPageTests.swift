@@ -18,9 +18,12 @@ import Testing
     store = try SessionStore(path: folder.appendingPathComponent("r.sqlite").path)
   }
 
-  func append(_ session: String, _ operation: AnyOperation, at offset: Int64, origin: EventOrigin = .app, cause: JSONValue? = nil) throws {
+  func append(
+    _ session: String, _ operation: AnyOperation, at offset: Int64, origin: EventOrigin = .app, cause: JSONValue? = nil
+  ) throws {
     var event = AnyEvent(
-      session: try SessionID(session), at: Timestamp(millisecondsSince1970: Self.base + offset), origin: origin, operation: operation)
+      session: try SessionID(session), at: Timestamp(millisecondsSince1970: Self.base + offset), origin: origin,
+      operation: operation)
     event.cause = cause
     try store.append(event)
   }
@@ -28,7 +31,9 @@ import Testing
   /// A session with a push, a sheet over it, a hosted flow, user gestures and causes.
   func seedSession() throws {
     try append("s-1", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
-    try append("s-1", .push(.object(["numberDetail": .object(["number": .number(3)])])), at: 1_500, cause: .object(["tapped": .number(3)]))
+    try append(
+      "s-1", .push(.object(["numberDetail": .object(["number": .number(3)])])), at: 1_500,
+      cause: .object(["tapped": .number(3)]))
     try append("s-1", .presentSheet(.string("settings"), withNavigation: true), at: 4_000, origin: .user)
     try append("s-1", .push(.string("about"), at: .top), at: 4_600)
     try append("s-1", .dismiss(), at: 9_000, origin: .user)
@@ -83,7 +88,10 @@ import Testing
   @Test func nothingInThePageReferencesTheNetwork() throws {
     try seedSession()
     let (_, html) = try page()
-    for pattern in [#"(?i)https?:"#, #"(?i)\bsrc\s*="#, #"(?i)@import"#, #"(?i)url\("#, #"(?i)<link\b"#, #"(?i)fetch\("#, #"(?i)XMLHttpRequest"#] {
+    for pattern in [
+      #"(?i)https?:"#, #"(?i)\bsrc\s*="#, #"(?i)@import"#, #"(?i)url\("#, #"(?i)<link\b"#, #"(?i)fetch\("#,
+      #"(?i)XMLHttpRequest"#,
+    ] {
       #expect(try matches(pattern, in: html).isEmpty, "\(pattern)")
     }
     #expect(try matches(#"<script\b"#, in: html).count == 1, "only the page's own inline script")
@@ -91,7 +99,9 @@ import Testing
 
   @Test func textFromTheStoreIsEscaped() throws {
     let hostile = "<script>alert(1)</script>"
-    try append("x<b>y", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string(hostile))])), at: 0, cause: .string("\"><img onerror=alert(2)>"))
+    try append(
+      "x<b>y", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string(hostile))])), at: 0,
+      cause: .string("\"><img onerror=alert(2)>"))
     try append("x<b>y", .push(.object(["name": .string("<i>n</i>"), "note": .string(hostile)])), at: 10)
     let (_, html) = try page("x<b>y")
     #expect(!html.contains(hostile))
@@ -135,7 +145,10 @@ import Testing
     #expect(names.first == "s-1.html")
     for name in names {
       #expect(!name.hasPrefix("."))
-      #expect(name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) })
+      #expect(
+        name.unicodeScalars.allSatisfy {
+          CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0)
+        })
       #expect(name.count <= 100)
     }
   }

@@ -12,7 +12,9 @@ import Testing
 struct AnalyticsQueryTests {
 
   /// The file names the guide's commands write, by table.
-  static let files = ["events": "events.csv", "sessions": "sessions.csv", "screen-views": "views.csv", "transitions": "transitions.csv"]
+  static let files = [
+    "events": "events.csv", "sessions": "sessions.csv", "screen-views": "views.csv", "transitions": "transitions.csv",
+  ]
 
   let folder: URL
 
@@ -21,7 +23,8 @@ struct AnalyticsQueryTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try #require(try NavStoreProcess.run(["demo", "--db", "demo.sqlite"], in: folder).status == 0)
     for (table, file) in Self.files {
-      let exported = try NavStoreProcess.run(["export", "--db", "demo.sqlite", "--table", table, "--format", "csv", "--out", file], in: folder)
+      let exported = try NavStoreProcess.run(
+        ["export", "--db", "demo.sqlite", "--table", table, "--format", "csv", "--out", file], in: folder)
       try #require(exported.status == 0, "\(exported.stderr)")
     }
   }
@@ -45,7 +48,8 @@ struct AnalyticsQueryTests {
   }
 
   func duckDB() throws -> URL {
-    try #require(DuckDB.executable, "NAVSTORE_REQUIRE_DUCKDB=1, but there is no duckdb on the PATH (pip install duckdb-cli)")
+    try #require(
+      DuckDB.executable, "NAVSTORE_REQUIRE_DUCKDB=1, but there is no duckdb on the PATH (pip install duckdb-cli)")
   }
 
   @Test func everyColumnOfEveryTableSelectsUnquotedInDuckDBAndSQLite() throws {
@@ -85,7 +89,9 @@ struct AnalyticsQueryTests {
     #expect(queries.count == 4, "top screens, paths, funnel, gestures")
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in
-        line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        line.split(separator: ",", omittingEmptySubsequences: false).map {
+          $0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
       }
       #expect(rows == query.expected, "\(query.sql)")
     }
@@ -94,7 +100,8 @@ struct AnalyticsQueryTests {
   /// Each `duckdb -markdown -c "..."` block of the analytics guide's "Questions a product team
   /// asks first", with the table printed after it.
   static func guideQueries() throws -> [(sql: String, expected: [[String]])] {
-    let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let guide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
       .appendingPathComponent("docs/guides/analytics.md")
     let lines = try String(contentsOf: guide, encoding: .utf8).components(separatedBy: "\n")
     var queries: [(sql: String, expected: [[String]])] = []

@@ -8,7 +8,8 @@ import Testing
 @Suite struct CLIReferenceTests {
   static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("docs/cli-reference.md")
-  static let marker = "<!-- Everything below is generated from the commands' help: NAVSTORE_UPDATE_DOCS=1 swift test --filter CLIReference -->"
+  static let marker =
+    "<!-- Everything below is generated from the commands' help: NAVSTORE_UPDATE_DOCS=1 swift test --filter CLIReference -->"
 
   @Test func theReferenceIsTheCommandsHelp() throws {
     let text = try String(contentsOf: Self.file, encoding: .utf8)
@@ -36,7 +37,9 @@ import Testing
       var command: Command
     }
     let help = try JSONDecoder().decode(Help.self, from: Data(dump.stdout.utf8))
-    return (help.command.subcommands ?? []).filter { $0.commandName != "help" }.map { ($0.commandName, $0.abstract ?? "") }
+    return (help.command.subcommands ?? []).filter { $0.commandName != "help" }.map {
+      ($0.commandName, $0.abstract ?? "")
+    }
   }
 
   /// The generated part: a table of the commands, then each one's help.
@@ -44,7 +47,8 @@ import Testing
     let commands = try commands()
     var text = "\n## Commands\n\n| command | does |\n|---|---|\n"
     for command in commands {
-      text += "| [`\(command.name)`](#navstore-\(command.name)) | \(command.abstract.replacingOccurrences(of: "|", with: "\\|")) |\n"
+      text +=
+        "| [`\(command.name)`](#navstore-\(command.name)) | \(command.abstract.replacingOccurrences(of: "|", with: "\\|")) |\n"
     }
     for arguments in [["--help"]] + commands.map({ [$0.name, "--help"] }) {
       let help = try NavStoreProcess.run(arguments)

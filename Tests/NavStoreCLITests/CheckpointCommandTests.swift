@@ -63,7 +63,10 @@ import Testing
     #expect(try navstore("verify", "--db", "d.sqlite").status == 0)
     let cut = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "c.note", "--key", "k2.pub")
     #expect(cut.status != 0)
-    #expect(cut.stderrLines == ["navstore: against the checkpoint, demo-browse-2 at seq 9: TRUNCATED, the session now has 5 events"])
+    #expect(
+      cut.stderrLines == [
+        "navstore: against the checkpoint, demo-browse-2 at seq 9: TRUNCATED, the session now has 5 events"
+      ])
   }
 
   @Test func aCheckpointSignedByAnotherKeyOrEditedIsRefused() throws {
@@ -74,7 +77,8 @@ import Testing
     #expect(wrongKey.status != 0)
     #expect(wrongKey.stderr.contains("signature"))
     let note = try String(contentsOfFile: path("c.note"), encoding: .utf8)
-    try note.replacingOccurrences(of: "events ", with: "events 1").write(toFile: path("edited.note"), atomically: true, encoding: .utf8)
+    try note.replacingOccurrences(of: "events ", with: "events 1").write(
+      toFile: path("edited.note"), atomically: true, encoding: .utf8)
     let edited = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "edited.note", "--key", "k3.pub")
     #expect(edited.status != 0)
     #expect(edited.stderr.contains("does not hold for the note's text"))
@@ -86,19 +90,25 @@ import Testing
     let proof = try navstore("prove", "demo-onboarding", "--db", "d.sqlite", "--checkpoint", "c.note")
     #expect(proof.status == 0)
     try proof.stdout.write(toFile: path("p.json"), atomically: true, encoding: .utf8)
-    #expect(try navstore("export", "--db", "d.sqlite", "--table", "events", "--format", "jsonl", "--session", "demo-onboarding", "--out", "h.jsonl").status == 0)
+    #expect(
+      try navstore(
+        "export", "--db", "d.sqlite", "--table", "events", "--format", "jsonl", "--session", "demo-onboarding", "--out",
+        "h.jsonl"
+      ).status == 0)
     try FileManager.default.removeItem(atPath: path("d.sqlite"))
     let checked = try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "h.jsonl")
     #expect(checked.status == 0, "\(checked.stderr)")
     #expect(checked.stdoutLines.last == "the history matches it: its events 1 to 9 give that chain value")
     // The same history with Windows line breaks.
     let history = try String(contentsOfFile: path("h.jsonl"), encoding: .utf8)
-    try history.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path("crlf.jsonl"), atomically: true, encoding: .utf8)
+    try history.replacingOccurrences(of: "\n", with: "\r\n").write(
+      toFile: path("crlf.jsonl"), atomically: true, encoding: .utf8)
     #expect(try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "crlf.jsonl").status == 0)
 
     // Another history (a line dropped) does not match; an altered proof does not hold.
     let lines = try String(contentsOfFile: path("h.jsonl"), encoding: .utf8).split(separator: "\n")
-    try (lines.prefix(2) + lines.dropFirst(3)).joined(separator: "\n").write(toFile: path("h2.jsonl"), atomically: true, encoding: .utf8)
+    try (lines.prefix(2) + lines.dropFirst(3)).joined(separator: "\n").write(
+      toFile: path("h2.jsonl"), atomically: true, encoding: .utf8)
     #expect(try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "h2.jsonl").status != 0)
     let altered = proof.stdout.replacingOccurrences(of: #""seq":9"#, with: #""seq":8"#)
     #expect(altered != proof.stdout)
@@ -110,7 +120,8 @@ import Testing
 
   @Test(arguments: [
     ["verify", "--checkpoint", "c.note"], ["verify", "--key", "k.pub"], ["verify", "--history", "h.jsonl"],
-    ["verify", "--checkpoint", "c.note", "--proof", "p.json", "--key", "k.pub"], ["verify", "--proof", "p.json", "--key", "k.pub", "s-1"],
+    ["verify", "--checkpoint", "c.note", "--proof", "p.json", "--key", "k.pub"],
+    ["verify", "--proof", "p.json", "--key", "k.pub", "s-1"],
     ["verify", "--checkpoint", "c.note", "--key", "k.pub", "s-1"],
   ])
   func aMisusedVerifyIsRefusedBeforeItRuns(_ arguments: [String]) throws {

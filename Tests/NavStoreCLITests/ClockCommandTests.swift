@@ -27,15 +27,17 @@ import Testing
     let listed = try navstore("sessions")
     #expect(listed.stdoutLines.last?.contains("      8.0s      2           1  -") == true, "\(listed.stdout)")
     let json = try navstore("sessions", "--json")
-    #expect(json.stdoutLines == [
-      #"{"session":"s","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2020-01-01T00:00:03.000Z","duration_ms":8000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":1}"#
-    ])
+    #expect(
+      json.stdoutLines == [
+        #"{"session":"s","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2020-01-01T00:00:03.000Z","duration_ms":8000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":1}"#
+      ])
     let verified = try navstore("verify")
     #expect(verified.status == 0)
-    #expect(verified.stdoutLines == [
-      "s: note: the clock went back once, first at seq 3 (times kept as recorded)",
-      "verified 1 session, 4 events: 0 problems; 1 session with the clock going back",
-    ])
+    #expect(
+      verified.stdoutLines == [
+        "s: note: the clock went back once, first at seq 3 (times kept as recorded)",
+        "verified 1 session, 4 events: 0 problems; 1 session with the clock going back",
+      ])
     for table in ["sessions", "screen-views"] {
       let csv = try navstore("export", "--table", table, "--format", "csv")
       #expect(csv.status == 0 && !csv.stdout.contains(",-"), "\(table): \(csv.stdout)")
@@ -47,8 +49,10 @@ import Testing
     let index = try String(contentsOf: folder.appendingPathComponent("reports/index.html"), encoding: .utf8)
     #expect(index.contains("<td>8 s</td>") && !index.contains(">-"), "the index's span is the forward time")
     let views = try navstore("export", "--table", "screen-views", "--format", "csv")
-    #expect(views.stdout.components(separatedBy: "\r\n").map { $0.split(separator: ",").suffix(2).joined(separator: ",") }.dropFirst().dropLast() == [
-      "5000,false", "0,true", "3000,false", "0,false",
-    ])
+    #expect(
+      views.stdout.components(separatedBy: "\r\n").map { $0.split(separator: ",").suffix(2).joined(separator: ",") }
+        .dropFirst().dropLast() == [
+          "5000,false", "0,true", "3000,false", "0,false",
+        ])
   }
 }

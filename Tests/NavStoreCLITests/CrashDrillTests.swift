@@ -18,7 +18,10 @@ import Testing
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = folder.appendingPathComponent("drill.sqlite").path
     let start = try NavStoreProcess.run(
-      ["append", "s", "--db", store, "--op", #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#])
+      [
+        "append", "s", "--db", store, "--op",
+        #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#,
+      ])
     try #require(start.status == 0, "\(start.stderr)")
 
     var reported: Set<Int> = [1]
@@ -36,7 +39,9 @@ import Testing
         // An import committing every line, killed part way through.
         process.arguments = ["import", "-", "--batch", "1", "--db", store]
       } else {
-        process.arguments = ["append", "s", "--db", store, "--op", #"{"op":"presentSheet","screen":{"round":\#(round)}}"#]
+        process.arguments = [
+          "append", "s", "--db", store, "--op", #"{"op":"presentSheet","screen":{"round":\#(round)}}"#,
+        ]
       }
       try process.run()
       if round.isMultiple(of: 3) {
@@ -51,7 +56,9 @@ import Testing
       process.waitUntilExit()
       if process.terminationReason == .uncaughtSignal { killed += 1 }
       let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      if process.terminationStatus == 0, process.terminationReason == .exit, let seq = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+      if process.terminationStatus == 0, process.terminationReason == .exit,
+        let seq = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+      {
         reported.insert(seq)
       }
     }
@@ -61,8 +68,12 @@ import Testing
     let sessions = try SessionStore(path: store, options: StoreOptions(access: .readOnly))
     let seqs = try sessions.history(of: try SessionID("s")).compactMap(\.seq)
     #expect(seqs == Array(1...seqs.count), "seqs have gaps")
-    #expect(reported.isSubset(of: Set(seqs)), "an append that reported its seq was lost: \(reported.subtracting(seqs).sorted())")
+    #expect(
+      reported.isSubset(of: Set(seqs)),
+      "an append that reported its seq was lost: \(reported.subtracting(seqs).sorted())")
     #expect(try sessions.verify().allSatisfy(\.isIntact))
-    #expect(killed > Self.rounds / 4, "only \(killed) of \(Self.rounds) processes were killed mid-way; the drill tests little")
+    #expect(
+      killed > Self.rounds / 4, "only \(killed) of \(Self.rounds) processes were killed mid-way; the drill tests little"
+    )
   }
 }

@@ -19,7 +19,10 @@ import Testing
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     // 400 KiB: the new store fits, the import's 20,000 sessions do not.
-    process.arguments = ["-c", "trap '' XFSZ; ulimit -f 400; exec \"$0\" import --db \"$1\" \"$2\"", NavStoreProcess.binary.path, store, input]
+    process.arguments = [
+      "-c", "trap '' XFSZ; ulimit -f 400; exec \"$0\" import --db \"$1\" \"$2\"", NavStoreProcess.binary.path, store,
+      input,
+    ]
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -30,7 +33,8 @@ import Testing
     #expect(process.terminationStatus == 1)
     #expect(stderr.split(separator: "\n").count == 1, "\(stderr)")
     #expect(
-      stderr.hasPrefix("navstore: the disk failed while writing '\(store)' (SQLite error 778); nothing of the transaction was kept"),
+      stderr.hasPrefix(
+        "navstore: the disk failed while writing '\(store)' (SQLite error 778); nothing of the transaction was kept"),
       "\(stderr)")
     let verify = try NavStoreProcess.run(["verify", "--db", store])
     #expect(verify.status == 0)

@@ -24,8 +24,10 @@ struct DocCommandTests {
   ]
 
   @Test func everyGuideIsListed() throws {
-    let guides = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("docs/guides").path)
-      .filter { $0.hasSuffix(".md") }.map { "docs/guides/" + $0 }
+    let guides = try FileManager.default.contentsOfDirectory(
+      atPath: Self.root.appendingPathComponent("docs/guides").path
+    )
+    .filter { $0.hasSuffix(".md") }.map { "docs/guides/" + $0 }
     #expect(Set(guides).isSubset(of: Set(Self.documents)), "a guide whose commands no test runs")
   }
 
@@ -34,19 +36,23 @@ struct DocCommandTests {
     _ = try #require(DuckDB.executable, "NAVSTORE_REQUIRE_DUCKDB=1, but there is no duckdb on the PATH")
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
     let steps = Self.steps(in: markdown)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-doc-commands-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "navstore-doc-commands-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
 
     let run = try Self.run(steps, in: folder)
-    #expect(run.status == 0, "\(document): the commands stopped at \(run.lastMarker ?? "the start"):\n\(run.stderr.suffix(2_000))")
+    #expect(
+      run.status == 0,
+      "\(document): the commands stopped at \(run.lastMarker ?? "the start"):\n\(run.stderr.suffix(2_000))")
     for (index, step) in steps.enumerated() {
       guard case .console(let command, let expected, let line) = step else { continue }
       let output = (try? String(contentsOf: folder.appendingPathComponent(".out/\(index)"), encoding: .utf8)) ?? ""
       let actual = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLastEmpty()
       #expect(
         Self.matches(expected[...], actual[...]),
-        "\(document):\(line): `\(command)` printed:\n\(actual.joined(separator: "\n"))\n\nwhere the document shows:\n\(expected.joined(separator: "\n"))")
+        "\(document):\(line): `\(command)` printed:\n\(actual.joined(separator: "\n"))\n\nwhere the document shows:\n\(expected.joined(separator: "\n"))"
+      )
     }
   }
 
@@ -125,7 +131,10 @@ struct DocCommandTests {
     process.currentDirectoryURL = folder
     var environment = ProcessInfo.processInfo.environment
     environment["NAVSTORE_DB"] = nil
-    environment["PATH"] = ([binary, DuckDB.executable?.deletingLastPathComponent().path].compactMap { $0 } + [environment["PATH"] ?? "/usr/bin:/bin"])
+    environment["PATH"] =
+      ([binary, DuckDB.executable?.deletingLastPathComponent().path].compactMap { $0 } + [
+        environment["PATH"] ?? "/usr/bin:/bin"
+      ])
       .joined(separator: ":")
     process.environment = environment
     let errors = Pipe()

@@ -12,8 +12,10 @@ import Testing
   }
 
   @Test func theEventsCSVKeepsItsColumnsWithOperationAndCauseEmpty() throws {
-    let full = try NavStoreProcess.run(["export", "--db", "d.sqlite", "--table", "events", "--format", "csv"], in: folder)
-    let omitted = try NavStoreProcess.run(["export", "--db", "d.sqlite", "--table", "events", "--format", "csv", "--omit-payloads"], in: folder)
+    let full = try NavStoreProcess.run(
+      ["export", "--db", "d.sqlite", "--table", "events", "--format", "csv"], in: folder)
+    let omitted = try NavStoreProcess.run(
+      ["export", "--db", "d.sqlite", "--table", "events", "--format", "csv", "--omit-payloads"], in: folder)
     #expect(omitted.status == 0)
     // CSV rows end in CRLF, which Swift reads as one character.
     let fullRows = full.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
@@ -23,12 +25,19 @@ import Testing
     #expect(full.stdout.contains("\"\"number\"\":"), "the demo's payloads are in the full export")
     #expect(!omitted.stdout.contains("\"\"number\"\":"))
     // A row ends with ",<operation>,<cause>,<hash>,<clock_went_back>": both empty.
-    #expect(omittedRows.dropFirst().allSatisfy { $0.range(of: #",,,[0-9a-f]{64},(true|false)$"#, options: .regularExpression) != nil })
+    #expect(
+      omittedRows.dropFirst().allSatisfy {
+        $0.range(of: #",,,[0-9a-f]{64},(true|false)$"#, options: .regularExpression) != nil
+      })
   }
 
   @Test func theEventsJSONLinesAreRefusedBeforeAnythingRuns() throws {
-    let refused = try NavStoreProcess.run(["export", "--db", "d.sqlite", "--table", "events", "--format", "jsonl", "--omit-payloads"], in: folder)
+    let refused = try NavStoreProcess.run(
+      ["export", "--db", "d.sqlite", "--table", "events", "--format", "jsonl", "--omit-payloads"], in: folder)
     #expect(refused.status == 64)
-    #expect(refused.stderrLines == ["navstore: --omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv"])
+    #expect(
+      refused.stderrLines == [
+        "navstore: --omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv"
+      ])
   }
 }

@@ -49,7 +49,8 @@ import Testing
   @Test(arguments: [
     ["export", "--table", "events", "--format", "csv"], ["export", "--table", "events", "--format", "jsonl"],
     ["export", "--table", "sessions", "--format", "csv"], ["export", "--table", "sessions", "--format", "jsonl"],
-    ["export", "--table", "screen-views", "--format", "csv"], ["export", "--table", "screen-views", "--format", "jsonl"],
+    ["export", "--table", "screen-views", "--format", "csv"],
+    ["export", "--table", "screen-views", "--format", "jsonl"],
     ["export", "--table", "transitions", "--format", "csv"], ["export", "--table", "transitions", "--format", "jsonl"],
     ["sessions"], ["sessions", "--json"], ["history", "demo-tabs", "--json"], ["history", "demo-tabs"],
     ["show", "demo-tabs"], ["verify", "--verbose"],
@@ -73,7 +74,8 @@ func writeOneEventSessions(_ count: Int, to path: String) throws {
   var text = ""
   text.reserveCapacity(count * 160)
   for index in 0..<count {
-    text += #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
+    text +=
+      #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":{"home":{}},"style":"root","withNavigation":true}]}},"origin":"app","session":"device-\#(index)"}"#
     text += "\n"
   }
   try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -58,14 +58,18 @@ extension NavStoreProcess {
   /// reports is navstore's alone (a child spawned straight from the test runner would inherit
   /// the runner's peak at exec). Standard input is `/dev/null`; standard output goes to
   /// `stdoutPath` and standard error to `stderrPath`.
-  static func measure(_ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String = "/dev/null") throws -> Measured {
+  static func measure(_ arguments: [String], stdoutPath: String = "/dev/null", stderrPath: String = "/dev/null") throws
+    -> Measured
+  {
     let peakFile = FileManager.default.temporaryDirectory.appendingPathComponent("peak-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: peakFile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
     process.arguments = ["-f", "%M", "-o", peakFile, binary.path] + arguments
     process.standardInput = FileHandle.nullDevice
-    guard let output = emptied(stdoutPath), let errors = emptied(stderrPath) else { throw CocoaError(.fileWriteUnknown) }
+    guard let output = emptied(stdoutPath), let errors = emptied(stderrPath) else {
+      throw CocoaError(.fileWriteUnknown)
+    }
     process.standardOutput = output
     process.standardError = errors
     try process.run()

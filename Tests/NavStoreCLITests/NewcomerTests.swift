@@ -22,11 +22,15 @@ import Testing
   }
 
   @Test func sinceTakesAPlainDateAsMidnightUTC() throws {
-    let byDate = try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21")
-    let byTime = try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21T00:00:00.000Z")
+    let byDate = try navstore(
+      "export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21")
+    let byTime = try navstore(
+      "export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-11-21T00:00:00.000Z")
     #expect(byDate.status == 0, "\(byDate.stderr)")
     #expect(byDate.stdout == byTime.stdout && byDate.stdout.count > 100)
-    #expect(try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-13-01").status == 64)
+    #expect(
+      try navstore("export", "--db", "d.sqlite", "--table", "sessions", "--format", "csv", "--since", "2026-13-01")
+        .status == 64)
   }
 
   @Test func verifyOnAnEmptyStoreSaysSo() throws {
@@ -51,7 +55,8 @@ import Testing
 
   @Test func aByteOrderMarkIsReadPastAndABadLineIsNamedOnce() throws {
     let bom = Data([0xEF, 0xBB, 0xBF])
-    let start = #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}},"origin":"app","session":"s-1"}"#
+    let start =
+      #"{"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}},"origin":"app","session":"s-1"}"#
     try (bom + Data((start + "\n").utf8)).write(to: folder.appendingPathComponent("bom.jsonl"))
     let imported = try navstore("import", "bom.jsonl", "--db", "b.sqlite")
     #expect(imported.status == 0, "\(imported.stderr)")
@@ -60,7 +65,9 @@ import Testing
     try Data("{bad\n".utf8).write(to: folder.appendingPathComponent("bad.jsonl"))
     let bad = try navstore("import", "bad.jsonl", "--db", "new.sqlite")
     #expect(bad.stderrLines == ["navstore: line 1, column 2: invalid JSON: expected a string key in an object"])
-    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new.sqlite").path), "a failed import leaves no new store")
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.appendingPathComponent("new.sqlite").path),
+      "a failed import leaves no new store")
   }
 
   @Test func initSaysWhatItDid() throws {
@@ -94,11 +101,18 @@ import Testing
   /// it, events are missing; into a new session, the history must begin at 1.
   @Test func aSeqConflictSaysWhatIsActuallyWrong() throws {
     let ahead = try navstore("append", "demo-tabs", "--op", #"{"op":"pop"}"#, "--expect-seq", "20", "--db", "d.sqlite")
-    #expect(ahead.stderrLines == ["navstore: session 'demo-tabs': the event was to be seq 20, but the next seq is 13 (seqs 13 to 19 are missing before it: import the events in order, from seq 13)"])
+    #expect(
+      ahead.stderrLines == [
+        "navstore: session 'demo-tabs': the event was to be seq 20, but the next seq is 13 (seqs 13 to 19 are missing before it: import the events in order, from seq 13)"
+      ])
     let history = try navstore("history", "demo-tabs", "--json", "--db", "d.sqlite").stdoutLines
-    try history.suffix(3).joined(separator: "\n").write(to: folder.appendingPathComponent("tail.jsonl"), atomically: true, encoding: .utf8)
+    try history.suffix(3).joined(separator: "\n").write(
+      to: folder.appendingPathComponent("tail.jsonl"), atomically: true, encoding: .utf8)
     let fromThree = try navstore("import", "tail.jsonl", "--db", "fresh.sqlite")
-    #expect(fromThree.stderrLines == ["navstore: line 1: session 'demo-tabs': the event was to be seq 10, but the next seq is 1 (the session has no events yet: its history must begin at seq 1)"])
+    #expect(
+      fromThree.stderrLines == [
+        "navstore: line 1: session 'demo-tabs': the event was to be seq 10, but the next seq is 1 (the session has no events yet: its history must begin at seq 1)"
+      ])
   }
 
   @Test func aSecondImportOfLinesWithoutSeqsSaysWhy() throws {
@@ -110,14 +124,18 @@ import Testing
     #expect(try navstore("import", "noseq.jsonl", "--db", "q.sqlite").status == 0)
     let again = try navstore("import", "noseq.jsonl", "--db", "q.sqlite")
     #expect(again.status != 0 && again.stderrLines.count == 1)
-    #expect(again.stderr.contains("a line without a seq is appended after the session's events, so importing a file again appends it again"))
+    #expect(
+      again.stderr.contains(
+        "a line without a seq is appended after the session's events, so importing a file again appends it again"))
   }
 
   /// A screen name with a control character keeps the output's lines: it is printed escaped.
   @Test func controlCharactersInScreenNamesArePrintedEscaped() throws {
     let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
     #expect(try navstore("append", "c-1", "--op", start, "--db", "c.sqlite").status == 0)
-    #expect(try navstore("append", "c-1", "--op", #"{"op":"push","screen":"line\nbreak\u001b[31m"}"#, "--db", "c.sqlite").status == 0)
+    #expect(
+      try navstore("append", "c-1", "--op", #"{"op":"push","screen":"line\nbreak\u001b[31m"}"#, "--db", "c.sqlite")
+        .status == 0)
     let history = try navstore("history", "c-1", "--db", "c.sqlite")
     #expect(history.stdoutLines.count == 2)
     #expect(history.stdoutLines.last?.hasSuffix(#"→ line\nbreak\u{1B}[31m"#) == true, "\(history.stdout)")
@@ -129,7 +147,8 @@ import Testing
   @Test func wideCharactersKeepTheSessionsTableAligned() throws {
     let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
     for id in ["会话-1", "s-2", "🚀-3", "⌚-4"] {
-      #expect(try navstore("append", id, "--op", start, "--at", "2026-11-21T10:00:00.000Z", "--db", "w.sqlite").status == 0)
+      #expect(
+        try navstore("append", id, "--op", start, "--at", "2026-11-21T10:00:00.000Z", "--db", "w.sqlite").status == 0)
     }
     let lines = try navstore("sessions", "--db", "w.sqlite").stdoutLines
     #expect(lines.count == 5)

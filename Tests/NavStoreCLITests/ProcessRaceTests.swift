@@ -44,17 +44,24 @@ import Testing
     _ = try NavStoreProcess.run(["append", "s", "--db", store, "--op", Self.start])
     for round in 0..<8 {
       let seq = round + 2
-      let results = try runTogether((0..<writers).map { writer in
-        ["append", "s", "--db", store, "--expect-seq", String(seq), "--op", #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#]
-      })
+      let results = try runTogether(
+        (0..<writers).map { writer in
+          [
+            "append", "s", "--db", store, "--expect-seq", String(seq), "--op",
+            #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#,
+          ]
+        })
       #expect(results.filter { $0.status == 0 }.count == 1, "round \(round): \(results.map(\.stderr))")
       for loser in results where loser.status != 0 {
         #expect(
-          loser.stderrLines == ["navstore: session 's': the event was to be seq \(seq), but the next seq is \(seq + 1) (seq \(seq) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"],
+          loser.stderrLines == [
+            "navstore: session 's': the event was to be seq \(seq), but the next seq is \(seq + 1) (seq \(seq) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
+          ],
           "round \(round)")
       }
     }
-    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(of: try SessionID("s"))
+    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(
+      of: try SessionID("s"))
     #expect(history.compactMap(\.seq) == Array(1...9))
     #expect(try SessionStore(path: store).verify().allSatisfy(\.isIntact))
   }
@@ -71,7 +78,8 @@ import Testing
     let writers = 4
     _ = try runTogether((0..<writers).map { ["append", "w\($0)", "--db", store, "--op", Self.start] })
     for _ in 0..<10 {
-      let results = try runTogether((0..<writers).map { ["append", "w\($0)", "--db", store, "--op", #"{"op":"presentSheet","screen":"x"}"#] })
+      let results = try runTogether(
+        (0..<writers).map { ["append", "w\($0)", "--db", store, "--op", #"{"op":"presentSheet","screen":"x"}"#] })
       #expect(results.allSatisfy { $0.status == 0 }, "\(results.map(\.stderr))")
     }
     let sessions = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).sessions()
@@ -86,13 +94,15 @@ import Testing
     _ = try NavStoreProcess.run(["append", "s", "--db", store, "--op", Self.start])
     var statuses: [Int32] = []
     for _ in 0..<3 {
-      let results = try runTogether((0..<7).map { writer in
-        ["append", "s", "--db", store, "--op", #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#]
-      })
+      let results = try runTogether(
+        (0..<7).map { writer in
+          ["append", "s", "--db", store, "--op", #"{"op":"presentSheet","screen":{"writer":\#(writer)}}"#]
+        })
       statuses += results.map(\.status)
     }
     #expect(statuses.allSatisfy { $0 == 0 })
-    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(of: try SessionID("s"))
+    let history = try SessionStore(path: store, options: StoreOptions(access: .readOnly)).history(
+      of: try SessionID("s"))
     #expect(history.count == 22)
     #expect(zip(history.dropFirst(), history).allSatisfy { $0.at >= $1.at }, "\(history.map(\.at.rfc3339))")
     #expect(try SessionStore(path: store).summary(of: SessionID("s")).clockJumps == 0)

@@ -1,6 +1,6 @@
-@_spi(Internals) import NavJSON
 import Foundation
 import NavCore
+@_spi(Internals) import NavJSON
 import Testing
 
 /// replay, export and demo, run as processes.
@@ -19,12 +19,18 @@ import Testing
   /// A session four pushes deep (five steps to replay), with screen names that need CSV quoting.
   func seed() throws {
     let screens = [#"{"numberDetail":{"number":1}}"#, #""a,b""#, #""say \"hi\"""#, #""line\nbreak""#]
-    var lines = [#"{"session":"s","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}}"#]
+    var lines = [
+      #"{"session":"s","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}}"#
+    ]
     for (index, screen) in screens.enumerated() {
-      lines.append(#"{"session":"s","at":"2026-11-21T10:00:0\#(index + 1).000Z","op":{"op":"push","screen":\#(screen)}}"#)
+      lines.append(
+        #"{"session":"s","at":"2026-11-21T10:00:0\#(index + 1).000Z","op":{"op":"push","screen":\#(screen)}}"#)
     }
-    lines.append(#"{"session":"t","at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"x"}]}}}"#)
-    lines.append(#"{"session":"t","at":"2026-11-21T11:00:07.250Z","origin":"user","op":{"op":"presentCover","screen":"y"}}"#)
+    lines.append(
+      #"{"session":"t","at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"x"}]}}}"#
+    )
+    lines.append(
+      #"{"session":"t","at":"2026-11-21T11:00:07.250Z","origin":"user","op":{"op":"presentCover","screen":"y"}}"#)
     let result = try navstore(["import", "-"], stdin: lines.joined(separator: "\n"))
     try #require(result.status == 0, "\(result.stderr)")
   }
@@ -33,15 +39,16 @@ import Testing
     try seed()
     let result = try navstore(["replay", "s", "--no-wait"])
     #expect(result.status == 0)
-    #expect(result.stdoutLines == [
-      "Replaying s after seq 5 under navigation-view: 5 steps, 650 ms apart, without waiting",
-      "launch state:", "  stack", "    [0] root, navigation  home",
-      "step 0 at 0 ms: no change",
-      "step 1 at 0 ms", "  + push numberDetail(number: 1)",
-      "step 2 at 650 ms", "  + push a,b",
-      "step 3 at 1300 ms", #"  + push say "hi""#,
-      "step 4 at 1950 ms", #"  + push line\nbreak"#,
-    ])
+    #expect(
+      result.stdoutLines == [
+        "Replaying s after seq 5 under navigation-view: 5 steps, 650 ms apart, without waiting",
+        "launch state:", "  stack", "    [0] root, navigation  home",
+        "step 0 at 0 ms: no change",
+        "step 1 at 0 ms", "  + push numberDetail(number: 1)",
+        "step 2 at 650 ms", "  + push a,b",
+        "step 3 at 1300 ms", #"  + push say "hi""#,
+        "step 4 at 1950 ms", #"  + push line\nbreak"#,
+      ])
   }
 
   @Test func replayJSONLinesEndAtTheSessionsState() throws {
@@ -159,8 +166,12 @@ import Testing
 
   @Test func screenViewDurationsAddUpToEachSessionsSpan() throws {
     try seed()
-    let views = try navstore(["export", "--table", "screen-views", "--format", "jsonl"]).stdoutLines.map { try JSONParser.parse($0) }
-    let sessions = try navstore(["export", "--table", "sessions", "--format", "jsonl"]).stdoutLines.map { try JSONParser.parse($0) }
+    let views = try navstore(["export", "--table", "screen-views", "--format", "jsonl"]).stdoutLines.map {
+      try JSONParser.parse($0)
+    }
+    let sessions = try navstore(["export", "--table", "sessions", "--format", "jsonl"]).stdoutLines.map {
+      try JSONParser.parse($0)
+    }
     #expect(sessions.count == 2)
     for session in sessions {
       let id = session.objectValue?["session"]
@@ -179,16 +190,31 @@ import Testing
     let written = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
     #expect(
       written == "session,from_screen,to_screen,op,occurred_at,origin,seq,clock_went_back\r\n"
-        + "t,,x,start,2026-11-21T11:00:00.000Z,app,1,false\r\nt,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false\r\n")
-    let since = try navstore(["export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z"])
+        + "t,,x,start,2026-11-21T11:00:00.000Z,app,1,false\r\nt,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false\r\n"
+    )
+    let since = try navstore([
+      "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",
+    ])
     #expect(since.stdoutLines.count == 4)
   }
 
   @Test(arguments: [
-    (["export", "--table", "funnels", "--format", "csv"], "navstore: The value 'funnels' is invalid for '--table <table>'. Please provide one of 'events', 'sessions', 'screen-views' or 'transitions'."),
-    (["export", "--table", "events", "--format", "xml"], "navstore: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."),
-    (["export", "--table", "events", "--format", "csv", "--session", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
-    (["export", "--table", "events", "--format", "csv", "--out", "/no/such/folder/x.csv"], "navstore: --out: cannot write '/no/such/folder/x.csv' (does its folder exist and is it writable?)"),
+    (
+      ["export", "--table", "funnels", "--format", "csv"],
+      "navstore: The value 'funnels' is invalid for '--table <table>'. Please provide one of 'events', 'sessions', 'screen-views' or 'transitions'."
+    ),
+    (
+      ["export", "--table", "events", "--format", "xml"],
+      "navstore: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."
+    ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--session", "nobody"],
+      "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"
+    ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--out", "/no/such/folder/x.csv"],
+      "navstore: --out: cannot write '/no/such/folder/x.csv' (does its folder exist and is it writable?)"
+    ),
     (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),
     (["replay", "s", "--speed", "0"], "navstore: --speed must be from 0.001 to 1000, not 0.0"),
@@ -217,7 +243,10 @@ import Testing
     // A store holding other sessions is never replaced.
     try seed()
     let refused = try navstore(["demo", "--db", "navstore.sqlite"])
-    #expect(refused.stderrLines == ["navstore: 'navstore.sqlite' holds sessions that are not the demo's; give the demo its own --db"])
+    #expect(
+      refused.stderrLines == [
+        "navstore: 'navstore.sqlite' holds sessions that are not the demo's; give the demo its own --db"
+      ])
   }
 }
 

@@ -20,8 +20,10 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     let reports = folder.appendingPathComponent("reports")
     let index = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
-    let links = try NSRegularExpression(pattern: #"href="([^"]+)""#).matches(in: index, range: NSRange(index.startIndex..., in: index))
-      .compactMap { Range($0.range(at: 1), in: index).map { String(index[$0]) } }
+    let links = try NSRegularExpression(pattern: #"href="([^"]+)""#).matches(
+      in: index, range: NSRange(index.startIndex..., in: index)
+    )
+    .compactMap { Range($0.range(at: 1), in: index).map { String(index[$0]) } }
     let sessions = try navstore("sessions", "--db", "d.sqlite", "--json").stdoutLines.count
     #expect(links.count == sessions && sessions == 8)
     for link in links {
@@ -40,7 +42,10 @@ import Testing
     let result = try navstore("report", "--all", "--db", "d.sqlite", "--out", "reports")
     #expect(result.status != 0)
     #expect(result.stdoutLines == ["wrote 7 reports and reports/index.html"])
-    #expect(result.stderrLines.count == 1 && result.stderrLines.first?.hasPrefix("navstore: no report for session 'demo-browse-2': ") == true, "\(result.stderr)")
+    #expect(
+      result.stderrLines.count == 1
+        && result.stderrLines.first?.hasPrefix("navstore: no report for session 'demo-browse-2': ") == true,
+      "\(result.stderr)")
     let reports = folder.appendingPathComponent("reports")
     let index = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
     #expect(index.contains("&#10008; no report: ") && index.contains("except 1 whose report could not be made"))
@@ -57,7 +62,8 @@ import Testing
   }
 
   @Test(arguments: [
-    ["report"], ["report", "--all"], ["report", "s-1", "--all", "--out", "x"], ["report", "--all", "--out", "x", "--at", "3"],
+    ["report"], ["report", "--all"], ["report", "s-1", "--all", "--out", "x"],
+    ["report", "--all", "--out", "x", "--at", "3"],
     ["report", "s-1", "--at", "0"],
   ])
   func aMisusedReportIsRefusedBeforeItRuns(_ arguments: [String]) throws {

@@ -19,9 +19,21 @@ import Testing
 
   func seedSession() throws {
     #expect(try navstore("append", "s-1", "--op", Self.start, "--at", "2026-11-21T10:00:00.000Z").stdout == "1\n")
-    #expect(try navstore("append", "s-1", "--op", #"{"op":"presentSheet","withNavigation":true,"screen":"numbersList"}"#, "--at", "2026-11-21T10:00:01.000Z", "--cause", #"{"listTapped":{}}"#).stdout == "2\n")
-    #expect(try navstore("append", "s-1", "--op", #"{"op":"push","screen":{"numberDetail":{"number":3}}}"#, "--at", "2026-11-21T10:00:02.500Z").stdout == "3\n")
-    #expect(try navstore("append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "user", "--expect-seq", "4", "--at", "2026-11-21T10:00:05.000Z").stdout == "4\n")
+    #expect(
+      try navstore(
+        "append", "s-1", "--op", #"{"op":"presentSheet","withNavigation":true,"screen":"numbersList"}"#, "--at",
+        "2026-11-21T10:00:01.000Z", "--cause", #"{"listTapped":{}}"#
+      ).stdout == "2\n")
+    #expect(
+      try navstore(
+        "append", "s-1", "--op", #"{"op":"push","screen":{"numberDetail":{"number":3}}}"#, "--at",
+        "2026-11-21T10:00:02.500Z"
+      ).stdout == "3\n")
+    #expect(
+      try navstore(
+        "append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "user", "--expect-seq", "4", "--at",
+        "2026-11-21T10:00:05.000Z"
+      ).stdout == "4\n")
   }
 
   @Test func initPrintsTheSchemaVersion() throws {
@@ -34,23 +46,33 @@ import Testing
   @Test func aSessionFromAppendToVerify() throws {
     try seedSession()
     let sessions = try navstore("sessions", "--json")
-    #expect(sessions.stdoutLines == [#"{"session":"s-1","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2026-11-21T10:00:05.000Z","duration_ms":5000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":0}"#])
+    #expect(
+      sessions.stdoutLines == [
+        #"{"session":"s-1","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2026-11-21T10:00:05.000Z","duration_ms":5000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":0}"#
+      ])
     let show = try navstore("show", "s-1")
-    #expect(show.stdoutLines == ["session s-1 after seq 4", "stack", "  [0] root, navigation   home", "  [1] sheet, navigation  numbersList"])
+    #expect(
+      show.stdoutLines == [
+        "session s-1 after seq 4", "stack", "  [0] root, navigation   home", "  [1] sheet, navigation  numbersList",
+      ])
     let shown = try navstore("show", "s-1", "--at", "3", "--json")
     let state = try WireFormat.decode(AnyCoordinator.self, from: shown.stdout.trimmingCharacters(in: .newlines))
     #expect(state.routes?.count == 3)
     let history = try navstore("history", "s-1")
-    #expect(history.stdoutLines == [
-      "2026-11-21T10:00:00.000Z      1  app   start with a stack of 1 route  → home",
-      "2026-11-21T10:00:01.000Z      2  app   present sheet numbersList with navigation  → numbersList",
-      "2026-11-21T10:00:02.500Z      3  app   push numberDetail  → numberDetail(number: 3)",
-      "2026-11-21T10:00:05.000Z      4  user  pop  → numbersList",
-    ])
+    #expect(
+      history.stdoutLines == [
+        "2026-11-21T10:00:00.000Z      1  app   start with a stack of 1 route  → home",
+        "2026-11-21T10:00:01.000Z      2  app   present sheet numbersList with navigation  → numbersList",
+        "2026-11-21T10:00:02.500Z      3  app   push numberDetail  → numberDetail(number: 3)",
+        "2026-11-21T10:00:05.000Z      4  user  pop  → numbersList",
+      ])
     let verify = try navstore("verify")
     #expect(verify.status == 0)
     #expect(verify.stdout == "verified 1 session, 4 events: 0 problems\n")
-    #expect(try navstore("verify", "--verbose").stdoutLines == ["s-1: ok (4 events)", "verified 1 session, 4 events: 0 problems"])
+    #expect(
+      try navstore("verify", "--verbose").stdoutLines == [
+        "s-1: ok (4 events)", "verified 1 session, 4 events: 0 problems",
+      ])
   }
 
   @Test func historyJSONImportsIntoAnotherStoreAndVerifies() throws {
@@ -69,18 +91,23 @@ import Testing
 
   @Test func aContinuationLinkSurvivesListingExportImportAndVerify() throws {
     try seedSession()
-    let start = #"{"op":"start","restoredFrom":{"session":"s-1","seq":4},"state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"sheet","withNavigation":true,"screen":"numbersList"}]}}"#
+    let start =
+      #"{"op":"start","restoredFrom":{"session":"s-1","seq":4},"state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"sheet","withNavigation":true,"screen":"numbersList"}]}}"#
     #expect(try navstore("append", "s-2", "--op", start, "--at", "2026-11-22T08:00:00.000Z").stdout == "1\n")
     let listed = try navstore("sessions", "--json")
-    #expect(listed.stdoutLines.last == #"{"session":"s-2","events":1,"first_at":"2026-11-22T08:00:00.000Z","last_at":"2026-11-22T08:00:00.000Z","duration_ms":0,"depth":2,"restored_from_session":"s-1","restored_from_seq":4,"clock_jumps":0}"#)
+    #expect(
+      listed.stdoutLines.last
+        == #"{"session":"s-2","events":1,"first_at":"2026-11-22T08:00:00.000Z","last_at":"2026-11-22T08:00:00.000Z","duration_ms":0,"depth":2,"restored_from_session":"s-1","restored_from_seq":4,"clock_jumps":0}"#
+    )
     #expect(try navstore("sessions").stdoutLines.last?.hasSuffix("  s-1 at seq 4") == true)
     let csv = try navstore("export", "--table", "sessions", "--format", "csv")
-    #expect(csv.stdout.components(separatedBy: "\r\n") == [
-      "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq,clock_jumps",
-      "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,,0",
-      "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4,0",
-      "",
-    ])
+    #expect(
+      csv.stdout.components(separatedBy: "\r\n") == [
+        "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq,clock_jumps",
+        "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,,0",
+        "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4,0",
+        "",
+      ])
     // The events export carries the link inside the hashed start event, into another store.
     let events = try navstore("export", "--table", "events", "--format", "jsonl")
     #expect(events.stdout.contains(#""restoredFrom":{"seq":4,"session":"s-1"}"#))
@@ -99,7 +126,9 @@ import Testing
     let result = try navstore("import", "-", stdin: lines)
     #expect(result.status != 0)
     #expect(result.stderrLines.count == 1)
-    #expect(result.stderrLines.first?.hasPrefix("navstore: line 2: session 'x', seq 2: pop at the top coordinator rejected") == true)
+    #expect(
+      result.stderrLines.first?.hasPrefix("navstore: line 2: session 'x', seq 2: pop at the top coordinator rejected")
+        == true)
     // The import created the store and kept nothing of it: no empty store is left behind.
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("navstore.sqlite").path))
   }
@@ -117,20 +146,43 @@ import Testing
   }
 
   @Test(arguments: [
-    (["show", "s-1", "--db", "absent.sqlite"], "navstore: no store at 'absent.sqlite' (create one with 'navstore init', or point --db or NAVSTORE_DB at an existing one)"),
+    (
+      ["show", "s-1", "--db", "absent.sqlite"],
+      "navstore: no store at 'absent.sqlite' (create one with 'navstore init', or point --db or NAVSTORE_DB at an existing one)"
+    ),
     (["show", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["show", "s-1", "--at", "9"], "navstore: session 's-1' has events up to seq 4; there is no seq 9"),
-    (["append", "s-1", "--op", #"{"op":"pop"}"#], "navstore: session 's-1', seq 5: pop at the top coordinator rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"),
-    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"], "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (seq 3 is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"),
-    (["append", "s-1", "--op", #"{"op":"goBack""#], "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"),
-    (["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"], #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#),
-    (["append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "robot"], "navstore: The value 'robot' is invalid for '--origin <origin>'. Please provide one of 'app' and 'user'."),
-    (["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"),
+    (
+      ["append", "s-1", "--op", #"{"op":"pop"}"#],
+      "navstore: session 's-1', seq 5: pop at the top coordinator rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"
+    ),
+    (
+      ["append", "s-1", "--op", #"{"op":"goBack"}"#, "--expect-seq", "3"],
+      "navstore: session 's-1': the event was to be seq 3, but the next seq is 5 (seq 3 is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
+    ),
+    (
+      ["append", "s-1", "--op", #"{"op":"goBack""#],
+      "navstore: --op: invalid JSON at line 1, column 15: expected ',' or '}' after an object member"
+    ),
+    (
+      ["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"],
+      #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#
+    ),
+    (
+      ["append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "robot"],
+      "navstore: The value 'robot' is invalid for '--origin <origin>'. Please provide one of 'app' and 'user'."
+    ),
+    (
+      ["import", "no-such-file.jsonl"], "navstore: cannot read 'no-such-file.jsonl' (does it exist and is it readable?)"
+    ),
     (["import", "/"], "navstore: '/' is a folder; import reads a JSON Lines file, or - for standard input"),
     (["init", "--db", ""], "navstore: --db: the store path is empty"),
     (["sessions", "--db", "/"], "navstore: '/' is a folder; give --db the path of a store file inside it"),
     (["history", "s-1", "--from", "7"], "navstore: session 's-1' has events up to seq 4; there is no seq 7"),
-    (["history", String(repeating: "x", count: 129)], "navstore: The value '\(String(repeating: "x", count: 129))' is invalid for '<session>': invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"),
+    (
+      ["history", String(repeating: "x", count: 129)],
+      "navstore: The value '\(String(repeating: "x", count: 129))' is invalid for '<session>': invalid session id \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\": it has 129 characters, the limit is 128 (1 to 128 characters, no control characters)"
+    ),
   ])
   func badInputIsOneLineOnStderr(_ arguments: [String], _ message: String) throws {
     try seedSession()
@@ -159,7 +211,8 @@ import Testing
     try seedSession()
     let file = folder.appendingPathComponent("views.csv")
     try Data("previous export\n".utf8).write(to: file)
-    let failed = try navstore("export", "--table", "events", "--format", "csv", "--session", "nobody", "--out", "views.csv")
+    let failed = try navstore(
+      "export", "--table", "events", "--format", "csv", "--session", "nobody", "--out", "views.csv")
     #expect(failed.status != 0)
     #expect(try String(contentsOf: file, encoding: .utf8) == "previous export\n")
     #expect(!FileManager.default.fileExists(atPath: file.path + ".partial"))
@@ -185,7 +238,9 @@ import Testing
     let sqlite = "\(folder.path)/navstore.sqlite"
     let tamper = Process()
     tamper.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    tamper.arguments = ["sqlite3", sqlite, "DROP TRIGGER events_are_append_only_update; UPDATE events SET origin = 'user' WHERE seq = 2;"]
+    tamper.arguments = [
+      "sqlite3", sqlite, "DROP TRIGGER events_are_append_only_update; UPDATE events SET origin = 'user' WHERE seq = 2;",
+    ]
     try tamper.run()
     tamper.waitUntilExit()
     try #require(tamper.terminationStatus == 0, "the sqlite3 shell is needed for this test")
@@ -196,6 +251,9 @@ import Testing
         "s-1: FAILED at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered",
         "verified 1 session, 1 event: 1 problem",
       ])
-    #expect(verify.stderrLines == ["navstore: session 's-1' fails verification at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"])
+    #expect(
+      verify.stderrLines == [
+        "navstore: session 's-1' fails verification at seq 2: the hash does not match the chain: the event was changed, or events were removed or reordered"
+      ])
   }
 }

@@ -20,12 +20,18 @@ import Testing
       .damaged(path: "/a/x"),
       "'/a/x' is damaged (SQLite reports a malformed database) and was left untouched; restore it from a backup, or rebuild it from an events export"
     ),
-    (.notAStore(path: "/a/x"), "'/a/x' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"),
+    (
+      .notAStore(path: "/a/x"),
+      "'/a/x' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"
+    ),
     (
       .newerSchema(path: "/a/x", found: 9, supported: 5),
       "'/a/x' was written by a newer NavStore (schema 9; this one knows up to 5); it was left untouched — upgrade navstore"
     ),
-    (.olderSchema(path: "/a/x", found: 1, supported: 5), "'/a/x' has schema 1 and needs migrating to 5; run 'navstore init' on it"),
+    (
+      .olderSchema(path: "/a/x", found: 1, supported: 5),
+      "'/a/x' has schema 1 and needs migrating to 5; run 'navstore init' on it"
+    ),
     (.unknownSession(session), "no session 's' in the store (list them with 'navstore sessions')"),
     (
       .conflict(session: session, expected: 9, actual: 3),

@@ -26,11 +26,16 @@ import Testing
   @Test(arguments: [
     (["--history", "h.jsonl"], "--history goes with --proof"),
     (["--key", "k.pub"], "--key goes with --checkpoint or --proof"),
-    (["--checkpoint", "c", "--proof", "p", "--key", "k"], "--checkpoint and --proof are two different checks; give one"),
+    (
+      ["--checkpoint", "c", "--proof", "p", "--key", "k"], "--checkpoint and --proof are two different checks; give one"
+    ),
     (["--proof", "p"], "--checkpoint and --proof need --key, the verifier key of the checkpoint's signer"),
     (["--checkpoint", "c"], "--checkpoint and --proof need --key, the verifier key of the checkpoint's signer"),
     (["--checkpoint", "c", "--key", "k", "--history", "h"], "--history goes with --proof"),
-    (["--checkpoint", "c", "--key", "k", "s-1"], "--checkpoint audits every session it names, with their chains; name no sessions"),
+    (
+      ["--checkpoint", "c", "--key", "k", "s-1"],
+      "--checkpoint audits every session it names, with their chains; name no sessions"
+    ),
     (["--proof", "p", "--key", "k", "s-1"], "--proof checks the one session it proves; name no sessions"),
   ])
   func anyOtherCombinationIsRefused(_ arguments: [String], _ message: String) {

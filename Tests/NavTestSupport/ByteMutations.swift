@@ -5,7 +5,9 @@ public enum ByteMutations {
   public static let interesting: [UInt8] = Array(#"{}[]",:0-9e.\u"#.utf8) + [0x00, 0x7F, 0xC3, 0xFF, 0xED, 0xA0]
 
   /// Applies a random number of mutations, from `rounds`.
-  public static func mutate(_ bytes: inout [UInt8], rounds: ClosedRange<Int>, using rng: inout some RandomNumberGenerator) {
+  public static func mutate(
+    _ bytes: inout [UInt8], rounds: ClosedRange<Int>, using rng: inout some RandomNumberGenerator
+  ) {
     for _ in 0..<Int.random(in: rounds, using: &rng) where !bytes.isEmpty {
       let index = Int.random(in: 0..<bytes.count, using: &rng)
       switch Int.random(in: 0..<6, using: &rng) {

@@ -71,13 +71,17 @@ public enum RandomTrees {
     var current = state
     while Int.random(in: 0..<3, using: &rng) > 0 {
       if Int.random(in: 0..<12, using: &rng) == 0 {
-        steps.append(Bool.random(using: &rng) ? .route(Int.random(in: 0...6, using: &rng)) : .tab(Int.random(in: 0...3, using: &rng)))
+        steps.append(
+          Bool.random(using: &rng)
+            ? .route(Int.random(in: 0...6, using: &rng)) : .tab(Int.random(in: 0...3, using: &rng)))
         break
       }
       switch current {
       case .stack(let routes):
         let hosts = routes.indices.filter { routes[$0].child != nil }
-        guard let index = hosts.randomElement(using: &rng), let child = routes[index].child else { return CoordinatorPath(steps) }
+        guard let index = hosts.randomElement(using: &rng), let child = routes[index].child else {
+          return CoordinatorPath(steps)
+        }
         steps.append(.route(index))
         current = child
       case .tabs(let tabs, _):
@@ -98,7 +102,9 @@ public enum RandomTrees {
     let kind: AnyOperation.Kind
     switch Int.random(in: 0..<17, using: &rng) {
     case 0: kind = .push(screen(using: &rng), child: child(depth: 1, using: &rng))
-    case 1: kind = .presentSheet(screen(using: &rng), withNavigation: Bool.random(using: &rng), child: child(depth: 1, using: &rng))
+    case 1:
+      kind = .presentSheet(
+        screen(using: &rng), withNavigation: Bool.random(using: &rng), child: child(depth: 1, using: &rng))
     case 2: kind = .presentCover(screen(using: &rng), withNavigation: Bool.random(using: &rng), child: nil)
     case 3: kind = .goBack(count: count)
     case 4: kind = .goBackTo(index: index)
@@ -136,7 +142,9 @@ public enum RandomTrees {
     case 0: return .null
     case 1: return .bool(Bool.random(using: &rng))
     case 2:
-      let choices: [Double] = [0, -1, 1.5, 1e21, 1e-7, 123456789, -0.000001, 333333333.33333329, .leastNonzeroMagnitude]
+      let choices: [Double] = [
+        0, -1, 1.5, 1e21, 1e-7, 123_456_789, -0.000001, 333333333.33333329, .leastNonzeroMagnitude,
+      ]
       return .number(choices.randomElement(using: &rng) ?? 0)
     case 3:
       let strings = ["home", "", "a\"b", "line\nbreak", "tab\t", "\u{7}", "ünï", "\u{1F600}"]
@@ -164,7 +172,9 @@ public enum TreeGen {
   }
 
   /// A state and a sequence of operations proposed one after another on it.
-  public static func session(depth: Int, length: ClosedRange<Int>) -> Generator<(AnyCoordinator, [AnyOperation]), Shrink.None<(AnyCoordinator, [AnyOperation])>> {
+  public static func session(depth: Int, length: ClosedRange<Int>) -> Generator<
+    (AnyCoordinator, [AnyOperation]), Shrink.None<(AnyCoordinator, [AnyOperation])>
+  > {
     Generator { rng in
       var state = RandomTrees.coordinator(depth: depth, using: &rng)
       let initial = state

@@ -43,7 +43,8 @@ public enum GRDBAnchor {
             sql: "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, NULL, ?)"
           ).execute(arguments: [session, row.seq, row.at, row.origin, row.op, row.hash])
           try db.cachedStatement(
-            sql: "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
+            sql:
+              "UPDATE sessions SET event_count = ?, first_at = coalesce(first_at, ?), last_at = ?, head_hash = ?, depth = ? WHERE id = ?"
           ).execute(arguments: [row.seq, row.at, row.at, row.hash, row.depth, session])
           if let snapshot = row.snapshot {
             try db.cachedStatement(sql: "INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)")

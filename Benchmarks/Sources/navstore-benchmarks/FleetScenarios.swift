@@ -15,7 +15,8 @@ enum FleetScenarios {
   static func manySessions(counts: [Int]) throws -> [Measurement] {
     var results: [Measurement] = []
     for sessions in counts {
-      let file = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-fleet-\(sessions).jsonl").path
+      let file = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-fleet-\(sessions).jsonl")
+        .path
       try writeInterleavedSessions(sessions, to: file)
       let store = freshStorePath("fleet-\(sessions)")
       let events = sessions * 2
@@ -27,11 +28,13 @@ enum FleetScenarios {
         let seconds = try time { peak = try Footprint.peakMemory(arguments) }
         results.append(
           Measurement(
-            scenario: "8 \(sessions / 1000)k sessions, \(name) per event", ours: seconds / Double(events), anchorName: "-",
+            scenario: "8 \(sessions / 1000)k sessions, \(name) per event", ours: seconds / Double(events),
+            anchorName: "-",
             anchor: nil, unit: "s", rows: events, note: "child process, incl. start-up"))
         results.append(
           Measurement(
-            scenario: "8 \(sessions / 1000)k sessions, \(name) peak", ours: peak, anchorName: "-", anchor: nil, unit: "MiB",
+            scenario: "8 \(sessions / 1000)k sessions, \(name) peak", ours: peak, anchorName: "-", anchor: nil,
+            unit: "MiB",
             rows: events, note: "VmHWM of the child"))
       }
       try? FileManager.default.removeItem(atPath: file)
@@ -47,7 +50,8 @@ enum FleetScenarios {
       ids.lazy.map { id in
         AnyEvent(
           session: id, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(round * 1000)), origin: .app,
-          operation: round == 0 ? .start(.stack([.root(.string("home"), withNavigation: true)])) : .push(.string("detail")))
+          operation: round == 0
+            ? .start(.stack([.root(.string("home"), withNavigation: true)])) : .push(.string("detail")))
       }
     }
     try Footprint.writeJSONLines(events, to: path)
@@ -91,9 +95,12 @@ enum FleetScenarios {
     if let failure = failure.withLock({ $0 }) { throw BenchmarkError("the import failed: \(failure)") }
     return [
       Measurement(
-        scenario: "9 read while importing", ours: median(busy), anchorName: "idle store", anchor: median(idle), unit: "s",
+        scenario: "9 read while importing", ours: median(busy), anchorName: "idle store", anchor: median(idle),
+        unit: "s",
         rows: busy.count,
-        note: "state(of:) during a \(sessions * 2)-event import of \(String(format: "%.1f", importSeconds)) s; median of \(busy.count) reads")
+        note:
+          "state(of:) during a \(sessions * 2)-event import of \(String(format: "%.1f", importSeconds)) s; median of \(busy.count) reads"
+      )
     ]
   }
 

@@ -12,7 +12,8 @@ enum Footprint {
     let size = (try FileManager.default.attributesOfItem(atPath: storePath)[.size] as? Int) ?? 0
     var results = [
       Measurement(
-        scenario: "6 bytes on disk per event", ours: Double(size) / Double(workload.events.count), anchorName: "-", anchor: nil,
+        scenario: "6 bytes on disk per event", ours: Double(size) / Double(workload.events.count), anchorName: "-",
+        anchor: nil,
         unit: "bytes", rows: workload.events.count, note: "snapshots every 100 events included")
     ]
     for count in [workload.events.count / 10, workload.events.count] {
@@ -21,15 +22,22 @@ enum Footprint {
       let store = freshStorePath("footprint-\(count)")
       let importPeak = try peakMemory(["--child", "import", file, store])
       let exportPeak = try peakMemory(["--child", "export", store])
-      results.append(Measurement(scenario: "6 peak memory, import", ours: importPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count, note: "JSON Lines file, one transaction"))
-      results.append(Measurement(scenario: "6 peak memory, export", ours: exportPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count, note: "events to CSV"))
+      results.append(
+        Measurement(
+          scenario: "6 peak memory, import", ours: importPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count,
+          note: "JSON Lines file, one transaction"))
+      results.append(
+        Measurement(
+          scenario: "6 peak memory, export", ours: exportPeak, anchorName: "-", anchor: nil, unit: "MiB", rows: count,
+          note: "events to CSV"))
       try? FileManager.default.removeItem(atPath: file)
     }
     return results
   }
 
   static func writeJSONLines(_ events: some Sequence<AnyEvent>, to path: String) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+    guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path)
+    else {
       throw BenchmarkError("cannot write \(path)")
     }
     var buffer: [UInt8] = []
@@ -57,7 +65,8 @@ enum Footprint {
     try process.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0, let kibibytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    guard process.terminationStatus == 0, let kibibytes = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
       throw BenchmarkError("child \(arguments) failed: \(text)")
     }
     return kibibytes / 1024
@@ -76,14 +85,18 @@ enum Children {
   static func run(_ arguments: [String]) throws {
     switch arguments.first {
     case "import":
-      guard arguments.count == 3, let handle = FileHandle(forReadingAtPath: arguments[1]) else { throw BenchmarkError("usage") }
+      guard arguments.count == 3, let handle = FileHandle(forReadingAtPath: arguments[1]) else {
+        throw BenchmarkError("usage")
+      }
       let store = try SessionStore(path: arguments[2])
       try store.importJSONLines(from: LineReader(handle: handle))
     case "verify":
       guard arguments.count == 2 else { throw BenchmarkError("usage") }
       let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))
       let summary = try store.verify(nil) { _ in }
-      guard summary.isIntact else { throw BenchmarkError("the store does not verify: \(String(describing: summary.firstFailure))") }
+      guard summary.isIntact else {
+        throw BenchmarkError("the store does not verify: \(String(describing: summary.firstFailure))")
+      }
     case "export":
       guard arguments.count == 2 else { throw BenchmarkError("usage") }
       let store = try SessionStore(path: arguments[1], options: StoreOptions(access: .readOnly))

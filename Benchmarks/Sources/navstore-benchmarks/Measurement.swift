@@ -18,7 +18,8 @@ struct Measurement: Encodable {
   /// A scenario compared in interleaved rounds: times and ratio are the pairs' medians.
   init(scenario: String, pairs: [Pair], anchorName: String, unit: String = "s", rows: Int, note: String) {
     self.init(
-      scenario: scenario, ours: median(pairs.map(\.ours)), anchorName: anchorName, anchor: median(pairs.map(\.anchor)), unit: unit,
+      scenario: scenario, ours: median(pairs.map(\.ours)), anchorName: anchorName, anchor: median(pairs.map(\.anchor)),
+      unit: unit,
       rows: rows, note: note)
     self.pairs = pairs
   }
@@ -49,7 +50,12 @@ struct Measurement: Encodable {
   }
 
   enum CodingKeys: String, CodingKey {
-    case scenario, ours, anchorName = "anchor_name", anchor, ratio, ratioMin = "ratio_min", ratioMax = "ratio_max", unit, rows, note, pairs
+    case scenario, ours
+    case anchorName = "anchor_name"
+    case anchor, ratio
+    case ratioMin = "ratio_min"
+    case ratioMax = "ratio_max"
+    case unit, rows, note, pairs
   }
 
   func encode(to encoder: any Encoder) throws {
@@ -88,7 +94,8 @@ func format(_ value: Double, _ unit: String) -> String {
     value < 0.00001
       ? String(format: "%.2f us", value * 1e6)
       : value < 0.001
-        ? String(format: "%.0f us", value * 1e6) : value < 1 ? String(format: "%.1f ms", value * 1000) : String(format: "%.2f s", value)
+        ? String(format: "%.0f us", value * 1e6)
+        : value < 1 ? String(format: "%.1f ms", value * 1000) : String(format: "%.2f s", value)
   case "bytes": String(format: "%.0f B", value)
   case "MiB": String(format: "%.1f MiB", value)
   default: String(format: "%.3f %@", value, unit)
@@ -114,7 +121,9 @@ func printTable(_ results: [Measurement]) {
   }
   let widths = header.indices.map { column in lines.map { $0[column].count }.max() ?? 0 }
   for (index, line) in lines.enumerated() {
-    print(line.enumerated().map { column, text in text.padding(toLength: widths[column], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+    print(
+      line.enumerated().map { column, text in text.padding(toLength: widths[column], withPad: " ", startingAt: 0) }
+        .joined(separator: "  "))
     if index == 0 { print(widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")) }
   }
 }

@@ -35,17 +35,20 @@ extension Scenarios {
         try time {
           var before: AnyCoordinator?
           for state in states {
-            try synchronousStore.record(session: workload.session, from: before, to: state, at: Timestamp(millisecondsSince1970: 0))
+            try synchronousStore.record(
+              session: workload.session, from: before, to: state, at: Timestamp(millisecondsSince1970: 0))
             before = state
           }
         } / Double(states.count))
     }
     return [
       Measurement(
-        scenario: "7 record() call, caller's cost", ours: median(recorderTimes), anchorName: "synchronous record", anchor: median(synchronousTimes),
+        scenario: "7 record() call, caller's cost", ours: median(recorderTimes), anchorName: "synchronous record",
+        anchor: median(synchronousTimes),
         unit: "s", rows: states.count, note: "median per call over \(pairs) pairs"),
       Measurement(
-        scenario: "7 flush() after the calls", ours: median(flushTimes), anchorName: "", anchor: nil, unit: "s", rows: states.count,
+        scenario: "7 flush() after the calls", ours: median(flushTimes), anchorName: "", anchor: nil, unit: "s",
+        rows: states.count,
         note: "until every state is committed"),
     ]
   }
@@ -53,6 +56,7 @@ extension Scenarios {
   static func median(_ values: [Double]) -> Double {
     let sorted = values.sorted()
     guard !sorted.isEmpty else { return .nan }
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1
+      ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
   }
 }

@@ -15,7 +15,8 @@ struct Sizes {
   var fleetSessions: [Int]
 
   static let full = Sizes(
-    append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000], record: 20_000,
+    append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000],
+    record: 20_000,
     fleetSessions: [10_000, 100_000, 500_000])
   static let quick = Sizes(
     append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000,
@@ -26,17 +27,19 @@ enum Scenarios {
   /// 1. Durable append, one transaction per event: ours against a raw C loop of the same work,
   /// in interleaved rounds.
   static func append(_ workload: Workload, rounds: Int) throws -> Measurement {
-    let times = try Interleaved.rounds(rounds, [
-      {
-        let store = try SessionStore(path: freshStorePath("append-ours"))
-        return try time { for event in workload.events { try store.append(event) } }
-      },
-      {
-        let rawPath = freshStorePath("append-raw")
-        _ = try SessionStore(path: rawPath)
-        return try time { try rawAppend(rawPath, workload, perEventTransactions: true) }
-      },
-    ])
+    let times = try Interleaved.rounds(
+      rounds,
+      [
+        {
+          let store = try SessionStore(path: freshStorePath("append-ours"))
+          return try time { for event in workload.events { try store.append(event) } }
+        },
+        {
+          let rawPath = freshStorePath("append-raw")
+          _ = try SessionStore(path: rawPath)
+          return try time { try rawAppend(rawPath, workload, perEventTransactions: true) }
+        },
+      ])
     return Measurement(
       scenario: "1 append, 1 tx/event", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) }, anchorName: "raw C",
       rows: workload.events.count, note: "target >= 0.9x")
@@ -46,32 +49,37 @@ enum Scenarios {
   /// statements in the same batches, the three in turn each round. Returns our last store.
   static func bulkImport(_ workload: Workload, batch: Int, rounds: Int) throws -> (Measurement, Measurement, String) {
     var ourPath = ""
-    let times = try Interleaved.rounds(rounds, [
-      {
-        var seconds = 0.0
-        ourPath = try importOurs(workload, batch: batch, seconds: &seconds)
-        return seconds
-      },
-      {
-        let rawPath = freshStorePath("import-raw")
-        _ = try SessionStore(path: rawPath)
-        return try time { try rawAppend(rawPath, workload, perEventTransactions: false) }
-      },
-      {
-        let grdbPath = freshStorePath("import-grdb")
-        _ = try SessionStore(path: grdbPath)
-        return try time {
-          try GRDBAnchor.append(path: grdbPath, session: workload.session.rawValue, rows: workload.rows, batchSize: batch)
-        }
-      },
-    ])
+    let times = try Interleaved.rounds(
+      rounds,
+      [
+        {
+          var seconds = 0.0
+          ourPath = try importOurs(workload, batch: batch, seconds: &seconds)
+          return seconds
+        },
+        {
+          let rawPath = freshStorePath("import-raw")
+          _ = try SessionStore(path: rawPath)
+          return try time { try rawAppend(rawPath, workload, perEventTransactions: false) }
+        },
+        {
+          let grdbPath = freshStorePath("import-grdb")
+          _ = try SessionStore(path: grdbPath)
+          return try time {
+            try GRDBAnchor.append(
+              path: grdbPath, session: workload.session.rawValue, rows: workload.rows, batchSize: batch)
+          }
+        },
+      ])
     let count = workload.events.count
     return (
       Measurement(
-        scenario: "2 import, batches of \(batch)", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) }, anchorName: "raw C, 1 tx",
+        scenario: "2 import, batches of \(batch)", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) },
+        anchorName: "raw C, 1 tx",
         rows: count, note: "target >= 0.9x"),
       Measurement(
-        scenario: "2 import, batches of \(batch)", pairs: times.map { Pair(ours: $0[0], anchor: $0[2]) }, anchorName: "GRDB, cached",
+        scenario: "2 import, batches of \(batch)", pairs: times.map { Pair(ours: $0[0], anchor: $0[2]) },
+        anchorName: "GRDB, cached",
         rows: count, note: "target >= 1.2x"),
       ourPath
     )
@@ -103,7 +111,8 @@ enum Scenarios {
       let replay = try time { try store.replayHistory(of: session, from: 1, to: seq) { _, _ in } }
       results.append(
         Measurement(
-          scenario: "3 rehydrate at seq \(seq)", ours: ours, anchorName: "replay from seq 1", anchor: replay, unit: "s", rows: seq,
+          scenario: "3 rehydrate at seq \(seq)", ours: ours, anchorName: "replay from seq 1", anchor: replay, unit: "s",
+          rows: seq,
           note: seq == seqs.last ? "flat: ours at \(seqs.last ?? 0) within 2x of at \(seqs.first ?? 0)" : ""))
     }
     return results
@@ -113,24 +122,27 @@ enum Scenarios {
   /// interleaved rounds.
   static func export(storePath: String, rows: Int, rounds: Int) throws -> Measurement {
     let store = try SessionStore(path: storePath, options: StoreOptions(access: .readOnly))
-    let times = try Interleaved.rounds(rounds, [
-      { try time { try exportEventsCSV(store, to: "/dev/null") } },
-      {
-        try time {
-          let process = Process()
-          process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-          process.arguments = [
-            "sqlite3", "-csv", "-header", storePath,
-            "SELECT session_id, seq, at, origin, op, cause, lower(hex(hash)) FROM events ORDER BY session_id, seq",
-          ]
-          process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-          try process.run()
-          process.waitUntilExit()
-        }
-      },
-    ])
+    let times = try Interleaved.rounds(
+      rounds,
+      [
+        { try time { try exportEventsCSV(store, to: "/dev/null") } },
+        {
+          try time {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+              "sqlite3", "-csv", "-header", storePath,
+              "SELECT session_id, seq, at, origin, op, cause, lower(hex(hash)) FROM events ORDER BY session_id, seq",
+            ]
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            try process.run()
+            process.waitUntilExit()
+          }
+        },
+      ])
     return Measurement(
-      scenario: "4 export events to CSV", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) }, anchorName: "sqlite3 -csv", rows: rows,
+      scenario: "4 export events to CSV", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) },
+      anchorName: "sqlite3 -csv", rows: rows,
       note: "target >= 1.0x")
   }
 
@@ -148,26 +160,39 @@ enum Scenarios {
         [.root("home", withNavigation: true)] + (1..<count).map { AnyRoute.push(.number(Double($0))) })
       for host in [HostProfile.navigationStack, .navigationView] {
         var best = Double.infinity
-        for _ in 0..<3 { best = min(best, try time { _ = try AnyCoordinator.plan(from: target.launchState, to: target, host: host) }) }
+        for _ in 0..<3 {
+          best = min(best, try time { _ = try AnyCoordinator.plan(from: target.launchState, to: target, host: host) })
+        }
         results.append(
           Measurement(
-            scenario: "5 plan restore, \(count) routes", ours: best, anchorName: host.rawValue, anchor: nil, unit: "s", rows: count,
+            scenario: "5 plan restore, \(count) routes", ours: best, anchorName: host.rawValue, anchor: nil, unit: "s",
+            rows: count,
             note: count >= 10_000 && host == .navigationStack ? "target < 10 ms" : ""))
       }
     }
     let tree = nestedTree(depth: 4)
     var best = Double.infinity
-    for _ in 0..<3 { best = min(best, try time { _ = try AnyCoordinator.plan(from: tree.launchState, to: tree, host: .navigationView) }) }
-    results.append(Measurement(scenario: "5 plan restore, nested tree", ours: best, anchorName: "navigation-view", anchor: nil, unit: "s", rows: routeCount(tree), note: "tabs and children, 4 deep"))
+    for _ in 0..<3 {
+      best = min(
+        best, try time { _ = try AnyCoordinator.plan(from: tree.launchState, to: tree, host: .navigationView) })
+    }
+    results.append(
+      Measurement(
+        scenario: "5 plan restore, nested tree", ours: best, anchorName: "navigation-view", anchor: nil, unit: "s",
+        rows: routeCount(tree), note: "tabs and children, 4 deep"))
     return results
   }
 
   static func nestedTree(depth: Int) -> AnyCoordinator {
-    let routes: [AnyRoute] = [.root("root", withNavigation: true)] + (0..<8).map { index in
-      index == 7 && depth > 0
-        ? AnyRoute.sheet(.number(Double(index)), withNavigation: true, child: .tabs([nestedTree(depth: depth - 1), nestedTree(depth: depth - 1)], selected: 1))
-        : AnyRoute.push(.number(Double(index)))
-    }
+    let routes: [AnyRoute] =
+      [.root("root", withNavigation: true)]
+      + (0..<8).map { index in
+        index == 7 && depth > 0
+          ? AnyRoute.sheet(
+            .number(Double(index)), withNavigation: true,
+            child: .tabs([nestedTree(depth: depth - 1), nestedTree(depth: depth - 1)], selected: 1))
+          : AnyRoute.push(.number(Double(index)))
+      }
     return .stack(routes)
   }
 
@@ -181,7 +206,13 @@ enum Scenarios {
   static func rawAppend(_ path: String, _ workload: Workload, perEventTransactions: Bool) throws {
     // Keep every C string alive for the call.
     let cStrings = workload.rows.map { (strdup($0.origin), strdup($0.op), $0.snapshot.map { strdup($0) } ?? nil) }
-    defer { for (origin, op, snapshot) in cStrings { free(origin); free(op); free(snapshot) } }
+    defer {
+      for (origin, op, snapshot) in cStrings {
+        free(origin)
+        free(op)
+        free(snapshot)
+      }
+    }
     let hashes = workload.rows.flatMap { Array($0.hash) }
     let code = hashes.withUnsafeBufferPointer { hashBuffer -> Int32 in
       var events = workload.rows.enumerated().map { index, row in

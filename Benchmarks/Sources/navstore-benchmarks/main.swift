@@ -54,14 +54,22 @@ while position < arguments.count {
 }
 
 let quick = arguments.contains("--quick")
-let jsonPath = arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil } ?? "benchmarks.json"
+let jsonPath =
+  arguments.firstIndex(of: "--json").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+  ?? "benchmarks.json"
 let sizes = quick ? Sizes.quick : Sizes.full
 // Rounds of each anchored comparison (1, 2, 4), after a warm-up round.
-let rounds = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil } ?? (quick ? 3 : 5)
+let rounds =
+  arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+  ?? (quick ? 3 : 5)
 // --only N runs scenario N alone (for profiling one thing).
-let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+let only = arguments.firstIndex(of: "--only").flatMap {
+  arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
+}
 func wanted(_ scenario: Int) -> Bool { only.map { $0 == scenario } ?? true }
-print("NavStore benchmarks (\(quick ? "quick" : "full") run, \(rounds) interleaved rounds after a warm-up, SQLite \(SQLiteLibrary.version))")
+print(
+  "NavStore benchmarks (\(quick ? "quick" : "full") run, \(rounds) interleaved rounds after a warm-up, SQLite \(SQLiteLibrary.version))"
+)
 var results: [Measurement] = []
 
 if wanted(1) {

@@ -5,6 +5,8 @@
 /// A fuzz target's function, as libFuzzer calls it.
 public typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// (libFuzzer's C entry point, named as libFuzzer names it.)
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(
   _ argc: UnsafeMutablePointer<Int32>,

@@ -9,7 +9,9 @@ public func fuzzJSON(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = input(data, size)
   guard let value = try? JSONParser.parse(bytes) else { return 0 }
   let canonical = value.canonicalString
-  guard let again = try? JSONParser.parse(Array(canonical.utf8)) else { violated("canonical text does not parse: \(canonical)") }
+  guard let again = try? JSONParser.parse(Array(canonical.utf8)) else {
+    violated("canonical text does not parse: \(canonical)")
+  }
   guard again == value else { violated("canonical text parses to another value: \(canonical)") }
   guard again.canonicalString == canonical else { violated("canonical text is not a fixed point: \(canonical)") }
   return 0

@@ -85,7 +85,9 @@ private struct MarkupScanner {
       }
       let attribute = word()
       guard !attribute.isEmpty else { return "a broken attribute in <\(name)>" }
-      guard knownAttributes.contains(attribute) else { return "an attribute \(attribute) the report does not write, in <\(name)>" }
+      guard knownAttributes.contains(attribute) else {
+        return "an attribute \(attribute) the report does not write, in <\(name)>"
+      }
       if peek("=") {
         index += 1
         guard peek("\"") else { return "attribute \(attribute) of <\(name)> unquoted" }
@@ -124,7 +126,8 @@ private struct MarkupScanner {
     }
     let body = word()
     guard !body.isEmpty, peek(";") else {
-      return "a `&` that starts no entity at byte \(start): \(String(decoding: bytes[start..<min(bytes.count, start + 12)], as: UTF8.self).debugDescription)"
+      return
+        "a `&` that starts no entity at byte \(start): \(String(decoding: bytes[start..<min(bytes.count, start + 12)], as: UTF8.self).debugDescription)"
     }
     index += 1
     return nil
@@ -134,7 +137,8 @@ private struct MarkupScanner {
     let start = index
     while index < bytes.count {
       switch bytes[index] {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"),
         UInt8(ascii: "-"):
         index += 1
       default:

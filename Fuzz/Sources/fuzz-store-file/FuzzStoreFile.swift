@@ -17,7 +17,8 @@ public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) } }
   // A store of an older schema is not opened read-only; it is migrated, as `navstore init`
   // would, so the migrations meet the input too.
-  let opened = (try? SessionStore(path: path, options: StoreOptions(access: .readOnly))) ?? (try? SessionStore(path: path))
+  let opened =
+    (try? SessionStore(path: path, options: StoreOptions(access: .readOnly))) ?? (try? SessionStore(path: path))
   guard let store = opened else { return 0 }
   let intact = Set(((try? store.verify()) ?? []).filter(\.isIntact).map(\.session))
   _ = try? store.latestSession()
@@ -31,7 +32,8 @@ public func fuzzStoreFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
       var replayed: AnyCoordinator?
       for event in history { replayed = try? event.operation.apply(to: replayed) }
       guard replayed == state.state, state.seq == history.count else {
-        violated("\(session.id): verified, but its state at seq \(state.seq) is not the replay of its \(history.count) events")
+        violated(
+          "\(session.id): verified, but its state at seq \(state.seq) is not the replay of its \(history.count) events")
       }
     }
   }

@@ -1,3 +1,6 @@
+// swift-format-ignore: AmbiguousTrailingClosureOverload
+// (FlowStacks' spelling: `goBackTo` and `popTo` take a closure over routes or over screens, told
+// apart by its type.)
 /// The convenience API FlowStacks and TCACoordinators users know, on an array of routes with
 /// the root at index 0 (TCACoordinators' model).
 ///

@@ -17,7 +17,8 @@
 /// same kind.
 extension Coordinator {
   /// The operations that turn `old` into `new`; empty when they are equal.
-  public static func diff(from old: Coordinator, to new: Coordinator) throws(DiffError) -> [NavigationOperation<Screen>] {
+  public static func diff(from old: Coordinator, to new: Coordinator) throws(DiffError) -> [NavigationOperation<Screen>]
+  {
     guard old.kind == new.kind else {
       throw DiffError.topCoordinatorKindChanged(from: old.kind, to: new.kind)
     }

@@ -20,7 +20,9 @@ extension Coordinator: CustomStringConvertible {
       let width = routes.map { $0.styleText.count }.max() ?? 0
       for (index, route) in routes.enumerated() {
         let label = route.styleText
-        lines.append(indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  " + ScreenName.compact(route.screen))
+        lines.append(
+          indent + "  [\(index)] " + label + String(repeating: " ", count: width - label.count) + "  "
+            + ScreenName.compact(route.screen))
         if let child = route.child {
           render(child, indent: indent + "      ", into: &lines)
         }

@@ -16,7 +16,8 @@ public enum ScreenName {
     func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
       // Format characters include the bidirectional overrides that make text display as
       // something else; a backslash is escaped so an escape cannot be faked.
-      scalar == "\\" || [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+      scalar == "\\"
+        || [.control, .format, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
     }
     guard text.unicodeScalars.contains(where: needsEscape) else { return text }
     var printable = ""
@@ -56,7 +57,8 @@ public enum ScreenName {
   /// events export reads every screen's name this way).
   static let namer = ObjectNamer(
     watching: ("name", "type"),
-    fromOutline: { count, firstKey, name, type in named(memberCount: count, onlyKey: firstKey, name: name, type: type) },
+    fromOutline: { count, firstKey, name, type in named(memberCount: count, onlyKey: firstKey, name: name, type: type)
+    },
     fromValue: { of($0) })
 
   /// The rule for an object screen, from what it takes: its only key, else its `name` string,
@@ -77,7 +79,12 @@ public enum ScreenName {
     case .object(let members) where members.count == 1:
       let (name, payload) = (members.keys.first ?? unknown, members.values.first ?? .null)
       if case .object(let fields) = payload {
-        text = fields.isEmpty ? name : name + "(" + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.canonicalString)" }.joined(separator: ", ") + ")"
+        text =
+          fields.isEmpty
+          ? name
+          : name + "("
+            + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.canonicalString)" }.joined(separator: ", ")
+            + ")"
       } else {
         text = name + "(" + payload.canonicalString + ")"
       }
@@ -105,4 +112,3 @@ extension Route {
   /// The screen's name by the wire format's rule.
   public var screenName: String { ScreenName.of(screen) }
 }
-

@@ -65,7 +65,8 @@ extension Coordinator {
   }
 
   /// What `kind` does to this coordinator (the one at the operation's path).
-  private func decide(_ operationKind: NavigationOperation<Screen>.Kind) throws(NavigationError.Reason) -> Edit<Screen> {
+  private func decide(_ operationKind: NavigationOperation<Screen>.Kind) throws(NavigationError.Reason) -> Edit<Screen>
+  {
     switch operationKind {
     case .start:
       throw .alreadyStarted
@@ -201,7 +202,9 @@ extension NavigationOperation {
   /// state is edited without copying its routes when nothing else holds it. When this throws,
   /// `state` is exactly as it was. Returns the new state.
   @discardableResult
-  @_spi(Internals) public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  @_spi(Internals) public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError)
+    -> Coordinator<Screen>
+  {
     guard var current = state else {
       let initial = try apply(to: nil)
       state = initial
@@ -239,7 +242,9 @@ extension NavigationOperation {
     try apply(to: state)
   }
 
-  fileprivate func applyGenericallyInPlace(toSession state: inout Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  fileprivate func applyGenericallyInPlace(toSession state: inout Coordinator<Screen>?) throws(NavigationError)
+    -> Coordinator<Screen>
+  {
     try apply(toSession: &state)
   }
 }

@@ -84,7 +84,8 @@ extension NavigationOperation {
   }
 
   /// Push a screen, optionally hosting a child flow.
-  public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top) -> Self {
+  public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top) -> Self
+  {
     Self(.push(screen, child: child), at: path)
   }
 
@@ -103,13 +104,19 @@ extension NavigationOperation {
   }
 
   /// Remove the top `count` routes.
-  public static func goBack(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.goBack(count: count), at: path) }
+  public static func goBack(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self {
+    Self(.goBack(count: count), at: path)
+  }
   /// Keep routes `0...index`.
-  public static func goBackTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.goBackTo(index: index), at: path) }
+  public static func goBackTo(index: Int, at path: CoordinatorPath = .top) -> Self {
+    Self(.goBackTo(index: index), at: path)
+  }
   /// Keep only the root.
   public static func goBackToRoot(at path: CoordinatorPath = .top) -> Self { Self(.goBackToRoot, at: path) }
   /// Remove the top `count` pushes.
-  public static func pop(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.pop(count: count), at: path) }
+  public static func pop(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self {
+    Self(.pop(count: count), at: path)
+  }
   /// Pop down to `index`.
   public static func popTo(index: Int, at path: CoordinatorPath = .top) -> Self { Self(.popTo(index: index), at: path) }
   /// Pop down to the root.
@@ -119,7 +126,9 @@ extension NavigationOperation {
     Self(.popToCurrentNavigationRoot, at: path)
   }
   /// Dismiss the `count`-th presented route from the top, with everything above it.
-  public static func dismiss(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self { Self(.dismiss(count: count), at: path) }
+  public static func dismiss(_ count: Int = 1, at path: CoordinatorPath = .top) -> Self {
+    Self(.dismiss(count: count), at: path)
+  }
   /// Dismiss every presented route.
   public static func dismissAll(at path: CoordinatorPath = .top) -> Self { Self(.dismissAll, at: path) }
   /// Replace the stack.
@@ -131,7 +140,9 @@ extension NavigationOperation {
     Self(.updateScreen(index: index, screen: screen), at: path)
   }
   /// Select a tab.
-  public static func selectTab(_ index: Int, at path: CoordinatorPath = .top) -> Self { Self(.selectTab(index: index), at: path) }
+  public static func selectTab(_ index: Int, at path: CoordinatorPath = .top) -> Self {
+    Self(.selectTab(index: index), at: path)
+  }
   /// Replace the tabs.
   public static func setTabs(_ tabs: [Coordinator<Screen>], selected: Int, at path: CoordinatorPath = .top) -> Self {
     Self(.setTabs(tabs, selected: selected), at: path)

@@ -39,7 +39,9 @@ enum OperationName: String, CaseIterable, Sendable {
   /// A field refused with a reason of its own, before unknown fields are looked at.
   var refusedField: (field: OperationField, reason: String)? {
     self == .push
-      ? (.withNavigation, "withNavigation is not allowed on push: a pushed screen lives in the navigation stack below it")
+      ? (
+        .withNavigation, "withNavigation is not allowed on push: a pushed screen lives in the navigation stack below it"
+      )
       : nil
   }
 }
@@ -74,9 +76,11 @@ extension NavigationOperation.Kind {
     case .start: self = .start(try fields.readState(), restoredFrom: try fields.readRestoredFrom())
     case .push: self = .push(try fields.readScreen(), child: try fields.readChild())
     case .presentSheet:
-      self = .presentSheet(try fields.readScreen(), withNavigation: try fields.readWithNavigation(), child: try fields.readChild())
+      self = .presentSheet(
+        try fields.readScreen(), withNavigation: try fields.readWithNavigation(), child: try fields.readChild())
     case .presentCover:
-      self = .presentCover(try fields.readScreen(), withNavigation: try fields.readWithNavigation(), child: try fields.readChild())
+      self = .presentCover(
+        try fields.readScreen(), withNavigation: try fields.readWithNavigation(), child: try fields.readChild())
     case .goBack: self = .goBack(count: try fields.readCount())
     case .goBackTo: self = .goBackTo(index: try fields.readIndex())
     case .goBackToRoot: self = .goBackToRoot
@@ -100,7 +104,8 @@ extension NavigationOperation.Kind {
     switch self {
     case .start(let state, let restoredFrom): OperationFieldValues(state: state, restoredFrom: restoredFrom)
     case .push(let screen, let child): OperationFieldValues(screen: screen, child: child)
-    case .presentSheet(let screen, let withNavigation, let child), .presentCover(let screen, let withNavigation, let child):
+    case .presentSheet(let screen, let withNavigation, let child),
+      .presentCover(let screen, let withNavigation, let child):
       OperationFieldValues(screen: screen, withNavigation: withNavigation, child: child)
     case .goBack(let count), .pop(let count), .dismiss(let count): OperationFieldValues(count: count)
     case .goBackTo(let index), .popTo(let index), .selectTab(let index): OperationFieldValues(index: index)
@@ -134,7 +139,8 @@ extension NavigationOperation.Kind {
     case .setRoutes(let routes): "set routes [" + routes.map(\.screenName).joined(separator: ", ") + "]"
     case .updateScreen(let index, let screen): "update route \(index) to \(ScreenName.of(screen))"
     case .selectTab(let index): "select tab \(index)"
-    case .setTabs(let tabs, let selected): "set \(tabs.count) tab\(tabs.count == 1 ? "" : "s"), tab \(selected) selected"
+    case .setTabs(let tabs, let selected):
+      "set \(tabs.count) tab\(tabs.count == 1 ? "" : "s"), tab \(selected) selected"
     }
   }
 

@@ -70,7 +70,9 @@ enum ScheduledStepField: String, WireField {
 extension ScheduledStep: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> ScheduledStep {
     let object = try WireObjectReader<ScheduledStepField>(tree)
-    var stepTree, atTree, stateTree: JSONValue?
+    var stepTree: JSONValue?
+    var atTree: JSONValue?
+    var stateTree: JSONValue?
     let present = object.sort { field, value in
       switch field {
       case .step: stepTree = value

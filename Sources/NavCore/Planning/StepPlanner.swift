@@ -25,7 +25,9 @@ extension Coordinator {
   /// The steps from `start` to `end` for `host`. The first step changes contents only, each
   /// step is one legal transition from the one before (`isLegalTransition`), and the last is
   /// `end`.
-  public static func plan(from start: Coordinator, to end: Coordinator, host: HostProfile = .default) throws(PlanError) -> StepPlan<Screen> {
+  public static func plan(from start: Coordinator, to end: Coordinator, host: HostProfile = .default) throws(PlanError)
+    -> StepPlan<Screen>
+  {
     guard start.kind == end.kind else {
       throw .topCoordinatorKindChanged(from: start.kind, to: end.kind)
     }
@@ -152,7 +154,9 @@ struct StepPlanner<Screen: NavigationScreen> {
     }
   }
 
-  private mutating func transformStack(at path: CoordinatorPath, from start: [Route<Screen>], to target: [Route<Screen>]) {
+  private mutating func transformStack(
+    at path: CoordinatorPath, from start: [Route<Screen>], to target: [Route<Screen>]
+  ) {
     let kept = PlanningStack.sharedPrefixLength(start, target)
     let firstLayer = (kept..<start.count).first(where: { start[$0].isPresented }) ?? start.count
     var routes = start
@@ -205,7 +209,8 @@ struct StepPlanner<Screen: NavigationScreen> {
     for index in kept..<target.count {
       var route = target[index]
       route.child = route.child?.launchState
-      let joinsLastStep = host.mergesPushes && route.style.isPush && recorded.count > 1 && lastChange == .routes(of: path)
+      let joinsLastStep =
+        host.mergesPushes && route.style.isPush && recorded.count > 1 && lastChange == .routes(of: path)
       if !joinsLastStep { flushJoinedPushes() }
       current.modify(at: path.steps[...]) { coordinator in
         coordinator.perform(.append(route))

@@ -12,7 +12,8 @@
 /// - The top coordinator never changes kind.
 extension Coordinator {
   /// Whether `host` can apply the change from `old` to `new` in one update.
-  public static func isLegalTransition(from old: Coordinator, to new: Coordinator, host: HostProfile = .default) -> Bool {
+  public static func isLegalTransition(from old: Coordinator, to new: Coordinator, host: HostProfile = .default) -> Bool
+  {
     guard old.kind == new.kind, let changes = TransitionRules<Screen>(host: host).structuralChanges(old, new) else {
       return false
     }

@@ -83,7 +83,8 @@ extension Coordinator {
   /// See `StepPlan.play` for timing and cancellation; a target the plan cannot reach (the top
   /// coordinator changing kind, a malformed state) throws `PlanError` before anything is applied.
   public func play<C: Clock>(
-    to target: Coordinator, host: HostProfile = .default, delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds,
+    to target: Coordinator, host: HostProfile = .default,
+    delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds,
     clock: C, isolation: isolated (any Actor)? = #isolation, apply: (Coordinator) async throws -> Void
   ) async throws where C.Duration == Duration {
     let plan = try Coordinator.plan(from: self, to: target, host: host)

@@ -10,9 +10,11 @@ extension Coordinator where Screen == JSONValue {
     guard let state = try restorer.restore(self, at: .top) else {
       // The top coordinator went: the first record is the one that took it (its root, or the
       // first tab's root when every tab went). A coordinator only goes after recording why.
-      let cause = restorer.dropped.first ?? DroppedRoute(
-        path: .top, index: 0, screenName: "?", removedRouteCount: routeCount,
-        error: WireFormatError(field: "", message: "no screen decodes"))
+      let cause =
+        restorer.dropped.first
+        ?? DroppedRoute(
+          path: .top, index: 0, screenName: "?", removedRouteCount: routeCount,
+          error: WireFormatError(field: "", message: "no screen decodes"))
       throw .nothingRestorable(cause)
     }
     return RestoredState(state: state, dropped: restorer.dropped)
@@ -25,7 +27,8 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
   var dropped: [DroppedRoute] = []
 
   /// The coordinator decoded, or `nil` when its root (or every tab's root) did not decode.
-  mutating func restore(_ stored: AnyCoordinator, at path: CoordinatorPath) throws(RestoreError) -> Coordinator<Typed>? {
+  mutating func restore(_ stored: AnyCoordinator, at path: CoordinatorPath) throws(RestoreError) -> Coordinator<Typed>?
+  {
     switch stored {
     case .stack(let routes):
       var kept: [Route<Typed>] = []
@@ -42,7 +45,9 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
           dropped.append(record)
           return index == 0 ? nil : .stack(kept)
         }
-        let child = try route.child.flatMap { child throws(RestoreError) in try restore(child, at: path.appending(.route(index))) }
+        let child = try route.child.flatMap { child throws(RestoreError) in
+          try restore(child, at: path.appending(.route(index)))
+        }
         kept.append(Route(style: route.style, screen: screen, child: child))
       }
       return .stack(kept)

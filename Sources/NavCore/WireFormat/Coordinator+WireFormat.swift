@@ -11,7 +11,10 @@ enum RouteField: String, WireField {
 extension Route: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> Route {
     let object = try WireObjectReader<RouteField>(tree)
-    var styleTree, screenTree, flagTree, childTree: JSONValue?
+    var styleTree: JSONValue?
+    var screenTree: JSONValue?
+    var flagTree: JSONValue?
+    var childTree: JSONValue?
     let present = object.sort { field, value in
       switch field {
       case .style: styleTree = value
@@ -35,7 +38,8 @@ extension Route: WireValue, Codable {
     case "sheet": style = .sheet(withNavigation: withNavigation)
     case "cover": style = .cover(withNavigation: withNavigation)
     default:
-      throw object.failure(at: [AnyCodingKey("style")], "unknown style \"\(styleName)\" (expected root, push, sheet or cover)")
+      throw object.failure(
+        at: [AnyCodingKey("style")], "unknown style \"\(styleName)\" (expected root, push, sheet or cover)")
     }
     let screen: Screen = try object.required(screenTree, .screen, WireScreens.read)
     let child = try object.optional(childTree, .child, Coordinator<Screen>.read(from:))
@@ -73,7 +77,9 @@ extension Coordinator: WireValue, Codable {
   }
 
   static func read(object: WireObjectReader<CoordinatorField>) throws(WireFailure) -> Coordinator {
-    var routesTree, tabsTree, selectedTree: JSONValue?
+    var routesTree: JSONValue?
+    var tabsTree: JSONValue?
+    var selectedTree: JSONValue?
     object.sort { field, value in
       switch field {
       case .routes: routesTree = value
@@ -86,12 +92,17 @@ extension Coordinator: WireValue, Codable {
       let routes = try object.required(routesTree, .routes) { tree throws(WireFailure) in
         try WireScalars.array(tree, Route<Screen>.read(from:))
       }
-      if let problem = StructureRules.stackProblem(routes) { throw object.failure(at: problem.fieldPath, problem.description) }
+      if let problem = StructureRules.stackProblem(routes) {
+        throw object.failure(at: problem.fieldPath, problem.description)
+      }
       return .stack(routes)
     }
     if tabsTree != nil {
-      try object.refuseUnknown(allowed: [.tabs, .selected], present: selectedTree == nil ? 1 : 2, in: "a tabs coordinator")
-      let tabs = try object.required(tabsTree, .tabs) { tree throws(WireFailure) in try WireScalars.array(tree, Coordinator.read(from:)) }
+      try object.refuseUnknown(
+        allowed: [.tabs, .selected], present: selectedTree == nil ? 1 : 2, in: "a tabs coordinator")
+      let tabs = try object.required(tabsTree, .tabs) { tree throws(WireFailure) in
+        try WireScalars.array(tree, Coordinator.read(from:))
+      }
       let selected = try object.required(selectedTree, .selected, WireScalars.integer)
       if let problem = StructureRules.tabsProblem(tabCount: tabs.count, selected: selected) {
         throw object.failure(at: problem.fieldPath, problem.description)
@@ -129,7 +140,8 @@ enum PathStepField: String, WireField {
 extension PathStep: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> PathStep {
     let object = try WireObjectReader<PathStepField>(tree)
-    var routeTree, tabTree: JSONValue?
+    var routeTree: JSONValue?
+    var tabTree: JSONValue?
     let present = object.sort { field, value in
       switch field {
       case .route: routeTree = value
@@ -138,8 +150,10 @@ extension PathStep: WireValue, Codable {
     }
     try object.refuseUnknown(allowed: PathStepField.allCases, present: present, in: "a path step")
     switch (routeTree, tabTree) {
-    case (let routeTree?, nil): return .route(try object.required(routeTree, .route, WireScalars.integer(atLeast: 0, named: "route")))
-    case (nil, let tabTree?): return .tab(try object.required(tabTree, .tab, WireScalars.integer(atLeast: 0, named: "tab")))
+    case (let routeTree?, nil):
+      return .route(try object.required(routeTree, .route, WireScalars.integer(atLeast: 0, named: "route")))
+    case (nil, let tabTree?):
+      return .tab(try object.required(tabTree, .tab, WireScalars.integer(atLeast: 0, named: "tab")))
     default: throw object.failure(at: [], "a path step is either {\"route\": i} or {\"tab\": i}")
     }
   }

@@ -64,7 +64,13 @@ extension NavigationEvent: WireValue, Codable {
   }
 
   static func read(object: WireObjectReader<EventField>) throws(WireFailure) -> NavigationEvent {
-    var sessionTree, seqTree, atTree, originTree, operationTree, causeTree, hashTree: JSONValue?
+    var sessionTree: JSONValue?
+    var seqTree: JSONValue?
+    var atTree: JSONValue?
+    var originTree: JSONValue?
+    var operationTree: JSONValue?
+    var causeTree: JSONValue?
+    var hashTree: JSONValue?
     let present = object.sort { field, value in
       switch field {
       case .session: sessionTree = value
@@ -91,7 +97,9 @@ extension NavigationEvent: WireValue, Codable {
     let cause = try object.optional(causeTree, .cause, WireScalars.json)
     let hash = try object.optional(hashTree, .hash) { tree throws(WireFailure) in
       let text = try WireScalars.string(tree)
-      guard Self.isHashText(text) else { throw WireFailure("hash must be 64 lowercase hexadecimal digits (a SHA-256 value)") }
+      guard Self.isHashText(text) else {
+        throw WireFailure("hash must be 64 lowercase hexadecimal digits (a SHA-256 value)")
+      }
       return text
     }
     return NavigationEvent(
@@ -134,7 +142,9 @@ extension NavigationEvent {
     var text = text
     return text.withUTF8 { bytes in
       bytes.count == 64
-        && bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        && bytes.allSatisfy {
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        }
     }
   }
 }

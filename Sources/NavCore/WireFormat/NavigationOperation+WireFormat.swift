@@ -56,7 +56,8 @@ extension NavigationOperation: WireValue, Codable {
     guard let name = OperationName.named(nameText) else {
       throw WireFailure(
         at: [AnyCodingKey("op")],
-        "unknown operation \"\(nameText)\" (expected one of: \(OperationName.allCases.map(\.rawValue).joined(separator: ", ")))")
+        "unknown operation \"\(nameText)\" (expected one of: \(OperationName.allCases.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     if let refusal = name.refusedField, fields[refusal.field] != nil {
       throw WireFailure(at: [AnyCodingKey(refusal.field.rawValue)], refusal.reason)
@@ -165,7 +166,8 @@ struct OperationFieldReader {
   }
 
   func readCount() throws(WireFailure) -> Int {
-    try object.optional(self[.count], .count, WireScalars.integer(atLeast: 1, named: "count")) ?? OperationDefaults.count
+    try object.optional(self[.count], .count, WireScalars.integer(atLeast: 1, named: "count"))
+      ?? OperationDefaults.count
   }
 
   func readIndex() throws(WireFailure) -> Int {
@@ -177,7 +179,9 @@ struct OperationFieldReader {
     let routes = try object.required(self[.routes], .routes) { tree throws(WireFailure) in
       try WireScalars.array(tree, Route<Screen>.read(from:))
     }
-    if let problem = StructureRules.stackProblem(routes) { throw object.failure(at: problem.fieldPath, problem.description) }
+    if let problem = StructureRules.stackProblem(routes) {
+      throw object.failure(at: problem.fieldPath, problem.description)
+    }
     return routes
   }
 

@@ -27,7 +27,9 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
     }
     if let control = rawValue.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
       let code = String(control.value, radix: 16, uppercase: true)
-      throw SessionIDError(id: rawValue, reason: "it contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)")
+      throw SessionIDError(
+        id: rawValue,
+        reason: "it contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code)")
     }
     self.rawValue = rawValue
   }

@@ -29,7 +29,8 @@ enum SessionLinkField: String, WireField {
 extension SessionLink: WireValue, Codable {
   static func read(from tree: JSONValue) throws(WireFailure) -> SessionLink {
     let object = try WireObjectReader<SessionLinkField>(tree)
-    var sessionTree, seqTree: JSONValue?
+    var sessionTree: JSONValue?
+    var seqTree: JSONValue?
     let present = object.sort { field, value in
       switch field {
       case .session: sessionTree = value

@@ -132,7 +132,8 @@ private struct TimestampReader {
     guard second < 60 else { throw failure("second \(second) is out of range (leap seconds are not kept)") }
 
     let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
-    return Timestamp(millisecondsSince1970: days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond)
+    return Timestamp(
+      millisecondsSince1970: days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond)
   }
 
   private mutating func number(digits: Int) throws(TimestampError) -> Int64 {

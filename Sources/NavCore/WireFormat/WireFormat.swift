@@ -7,12 +7,16 @@
 /// valid JSON of the wrong shape.
 public enum WireFormat {
   /// Decodes a wire-format value from UTF-8 JSON text.
-  public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(WireFormatError) -> T {
-    let decoded = bytes.withContiguousStorageIfAvailable { buffer in
-      Result { () throws(WireFormatError) in try decode(type, from: buffer) }
-    } ?? Array(bytes).withUnsafeBufferPointer { buffer in
-      Result { () throws(WireFormatError) in try decode(type, from: buffer) }
-    }
+  public static func decode<T: Decodable>(_ type: T.Type, from bytes: some Collection<UInt8>) throws(WireFormatError)
+    -> T
+  {
+    let decoded =
+      bytes.withContiguousStorageIfAvailable { buffer in
+        Result { () throws(WireFormatError) in try decode(type, from: buffer) }
+      }
+      ?? Array(bytes).withUnsafeBufferPointer { buffer in
+        Result { () throws(WireFormatError) in try decode(type, from: buffer) }
+      }
     return try decoded.get()
   }
 
@@ -25,7 +29,9 @@ public enum WireFormat {
   }
 
   /// Decodes a wire-format value from UTF-8 JSON text in place (a SQLite column's, say).
-  package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
+  package static func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>)
+    throws(WireFormatError) -> T
+  {
     if T.self == AnyEvent.self || T.self == AnyOperation.self || T.self == AnyCoordinator.self {
       // What the store reads by the million (import lines, stored operations, snapshots): the
       // top-level object goes to the reader as parsed, with no dictionary built for it.
@@ -41,7 +47,9 @@ public enum WireFormat {
   }
 
   /// An untyped event, operation or state from a whole document.
-  private static func decodeDocument<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>) throws(WireFormatError) -> T {
+  private static func decodeDocument<T: Decodable>(_ type: T.Type, from bytes: UnsafeBufferPointer<UInt8>)
+    throws(WireFormatError) -> T
+  {
     let document: JSONParser.ParsedDocument
     do {
       document = try JSONParser.parseDocumentMembers(bytes)
@@ -55,8 +63,12 @@ public enum WireFormat {
     }
     do {
       // (`T` is that very type, so each bit cast is an identity, without a dynamic cast's cost.)
-      if T.self == AnyEvent.self { return unsafeBitCast(try AnyEvent.read(object: WireObjectReader(members: members)), to: T.self) }
-      if T.self == AnyOperation.self { return unsafeBitCast(try AnyOperation.read(object: WireObjectReader(members: members)), to: T.self) }
+      if T.self == AnyEvent.self {
+        return unsafeBitCast(try AnyEvent.read(object: WireObjectReader(members: members)), to: T.self)
+      }
+      if T.self == AnyOperation.self {
+        return unsafeBitCast(try AnyOperation.read(object: WireObjectReader(members: members)), to: T.self)
+      }
       return unsafeBitCast(try AnyCoordinator.read(object: WireObjectReader(members: members)), to: T.self)
     } catch {
       throw error.wireFormatError
@@ -73,7 +85,9 @@ public enum WireFormat {
   /// The wire format's own values (events, operations, states, routes, paths, links, plan
   /// steps) are read by the one codec, typed or untyped; any other `Decodable` goes through
   /// `JSONValueDecoder`, with its errors translated the same way.
-  @_spi(Internals) public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError) -> T {
+  @_spi(Internals) public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError)
+    -> T
+  {
     do {
       // The untyped values the store and the CLI read by the million are named, so that their
       // reading is compiled for `JSONValue` screens rather than run generically.
@@ -141,7 +155,9 @@ public enum WireFormat {
 
   /// An untyped event's canonical bytes and, separately, its operation's: the store hashes the
   /// first and keeps the second as the stored operation, and both come from one encoding.
-  package static func canonicalEncoding(of event: AnyEvent) throws(WireFormatError) -> (event: [UInt8], operation: [UInt8]) {
+  package static func canonicalEncoding(of event: AnyEvent) throws(WireFormatError) -> (
+    event: [UInt8], operation: [UInt8]
+  ) {
     let operation: [UInt8]
     do {
       operation = try event.operation.canonicalBytes()

@@ -41,8 +41,12 @@ import NavCore
     guard lines.count == 6, lines[5].isEmpty else {
       throw .malformed("a NavStore checkpoint has five lines: origin, sessions, root hash, events, time")
     }
-    guard lines[0].hasPrefix("navstore/") else { throw .malformed("the origin line does not name a NavStore store: \"\(lines[0])\"") }
-    guard let sessions = Self.decimal(lines[1]) else { throw .malformed("the session count is not a number: \"\(lines[1])\"") }
+    guard lines[0].hasPrefix("navstore/") else {
+      throw .malformed("the origin line does not name a NavStore store: \"\(lines[0])\"")
+    }
+    guard let sessions = Self.decimal(lines[1]) else {
+      throw .malformed("the session count is not a number: \"\(lines[1])\"")
+    }
     guard let root = NoteKeyName.canonicalBase64(lines[2]), root.count == 32 else {
       throw .malformed("the root hash is not base64 of 32 bytes: \"\(lines[2])\"")
     }
@@ -132,7 +136,8 @@ public enum CheckpointError: Error, Hashable, Sendable, CustomStringConvertible 
       "this store's record of the checkpoint with root \(root) does not give that root: the record was altered"
     case .proofFails(let reason): "the proof does not hold: \(reason)"
     case .identityMissing: "the store has no identity record (its store_identity table was emptied outside NavStore)"
-    case .notInCheckpoint(let session): "the session '\(session)' is not in the checkpoint (it began after it, or had no events then)"
+    case .notInCheckpoint(let session):
+      "the session '\(session)' is not in the checkpoint (it began after it, or had no events then)"
     }
   }
 }

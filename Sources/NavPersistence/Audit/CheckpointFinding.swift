@@ -48,7 +48,8 @@ package struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     case .truncated(let events):
       return "\(at): TRUNCATED, the session now has \(events) event\(events == 1 ? "" : "s")"
     case .rewritten: return "\(at): REWRITTEN, the chain value there is not the checkpoint's"
-    case .vanished: return "\(at): VANISHED, the session is no longer in the store, and no tombstone says it was forgotten"
+    case .vanished:
+      return "\(at): VANISHED, the session is no longer in the store, and no tombstone says it was forgotten"
     case .forgotten(let time): return "\(at): forgotten at \(time) (an erasure on record, not tampering)"
     case .forgottenBeforeCheckpoint(let time):
       return "\(at): FALSE TOMBSTONE, it says the session was forgotten at \(time), before the checkpoint"

@@ -34,13 +34,15 @@ package struct NoteSigner: Sendable {
   /// A key from its text form.
   package init(text: String) throws(NoteError) {
     // Base64 has '+' in its alphabet: the key is whatever follows the fourth '+'.
-    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 4, omittingEmptySubsequences: false)
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
+      separator: "+", maxSplits: 4, omittingEmptySubsequences: false)
     guard fields.count == 5, fields[0] == "PRIVATE", fields[1] == "KEY" else {
       throw .malformedKey("a signing key reads PRIVATE+KEY+<name>+<hash>+<key>")
     }
     let name = String(fields[2])
     try NoteKeyName.check(name)
-    guard let bytes = NoteKeyName.canonicalBase64(fields[4]), bytes.count == 33, bytes.first == NoteKeyName.ed25519 else {
+    guard let bytes = NoteKeyName.canonicalBase64(fields[4]), bytes.count == 33, bytes.first == NoteKeyName.ed25519
+    else {
       throw .malformedKey("the signing key '\(name)' is not an Ed25519 key (base64 of 0x01 and 32 bytes)")
     }
     guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: bytes.dropFirst()) else {
@@ -86,7 +88,8 @@ package struct NoteSigner: Sendable {
   /// A verifier key from its text form.
   public init(text: String) throws(NoteError) {
     // Base64 has '+' in its alphabet: the key is whatever follows the second '+'.
-    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
+    let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
+      separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
     guard fields.count == 3 else {
       throw .malformedKey("a verifier key reads <name>+<hash>+<key>")
     }

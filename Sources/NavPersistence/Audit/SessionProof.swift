@@ -1,6 +1,6 @@
-@_spi(Internals) import NavJSON
 import Foundation
 import NavCore
+@_spi(Internals) import NavJSON
 
 /// That one session is in a signed checkpoint, checkable without the store: the checkpoint's
 /// note, the session's entry, its place in the tree and the Merkle path to the root. A support
@@ -47,7 +47,9 @@ import NavCore
   public init(json text: String) throws(CheckpointError) {
     guard case .object(let object)? = try? JSONParser.parse(text) else { throw .malformed("a proof is a JSON object") }
     func field<T>(_ name: String, _ read: (JSONValue) -> T?) throws(CheckpointError) -> T {
-      guard let value = object[name], let read = read(value) else { throw .malformed("the proof's \"\(name)\" is missing or not what it should be") }
+      guard let value = object[name], let read = read(value) else {
+        throw .malformed("the proof's \"\(name)\" is missing or not what it should be")
+      }
       return read
     }
     let noteText: String = try field("checkpoint") { if case .string(let s) = $0 { s } else { nil } }
@@ -86,7 +88,8 @@ import NavCore
     guard size == checkpoint.sessionCount else {
       throw .proofFails("it is for a tree of \(size) sessions, the checkpoint has \(checkpoint.sessionCount)")
     }
-    guard MerkleTree.verify(leafHash: entry.leafHash, index: index, size: size, proof: path, root: checkpoint.rootHash) else {
+    guard MerkleTree.verify(leafHash: entry.leafHash, index: index, size: size, proof: path, root: checkpoint.rootHash)
+    else {
       throw .proofFails("the path from \(entry.session) at seq \(entry.seq) does not lead to the checkpoint's root")
     }
     return checkpoint

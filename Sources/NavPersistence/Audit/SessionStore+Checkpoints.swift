@@ -33,7 +33,8 @@ extension SessionStore {
       let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
       try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in
-        let finding = CheckpointFinding(entry: entry, status: try engine.status(of: entry, checkpointMadeAt: checkpoint.time))
+        let finding = CheckpointFinding(
+          entry: entry, status: try engine.status(of: entry, checkpointMadeAt: checkpoint.time))
         audit.add(finding)
         try StoreEngine.callingBack { try each(finding) }
       }
@@ -60,7 +61,8 @@ extension SessionStore {
         throw StoreError.checkpoint(.notInCheckpoint(session))
       }
       try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in path.append(entry.leafHash) }
-      return SessionProof(note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
+      return SessionProof(
+        note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
     }
   }
 

@@ -69,18 +69,25 @@ import Foundation
     guard !mine.isEmpty else {
       if let namesake = signatures.first(where: { $0.name == verifier.name }) {
         throw .unknownKey(
-          "the note's signature by '\(verifier.name)' is from another key of that name (key hash \(NoteKeyName.hashText(namesake.keyHash)), the verifier key's is \(NoteKeyName.hashText(verifier.keyHash)))")
+          "the note's signature by '\(verifier.name)' is from another key of that name (key hash "
+            + "\(NoteKeyName.hashText(namesake.keyHash)), the verifier key's is \(NoteKeyName.hashText(verifier.keyHash)))"
+        )
       }
       let others = signatures.map(\.name).joined(separator: ", ")
       throw .unknownKey("the note is not signed by the key '\(verifier.name)' (it carries signatures by: \(others))")
     }
     guard mine.contains(where: { verifier.isValidSignature($0.bytes, for: Array(text.utf8)) }) else {
-      throw .badSignature("the signature by '\(verifier.name)' does not hold for the note's text: the note was changed after it was signed, or signed with another key of that name")
+      throw .badSignature(
+        "the signature by '\(verifier.name)' does not hold for the note's text: the note was changed after it was "
+          + "signed, or signed with another key of that name"
+      )
     }
   }
 
   private static func checkText(_ text: String) throws(NoteError) {
-    guard text.hasSuffix("\n"), !text.hasPrefix("\n") else { throw .malformedNote("a note's text is lines, each ending in a newline") }
+    guard text.hasSuffix("\n"), !text.hasPrefix("\n") else {
+      throw .malformedNote("a note's text is lines, each ending in a newline")
+    }
     guard !text.contains("\n\n") else { throw .malformedNote("a note's text has no blank line") }
     guard text.unicodeScalars.allSatisfy({ $0 == "\n" || ($0.value >= 0x20 && $0.value != 0x7F) }) else {
       throw .malformedNote("a note's text has no control characters but newlines")

@@ -15,7 +15,9 @@ extension StoreEngine {
   /// Writes a checkpoint of every session with events, in id order (SQLite's byte order of the
   /// ids), signed by `signer`, and keeps it with its leaves; in the caller's write transaction.
   func writeCheckpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
-    let id = try sql { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM checkpoints") } ?? 1
+    let id =
+      try sql { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM checkpoints") }
+      ?? 1
     // Each session's counters, and the chain value stored with the event they name: a
     // checkpoint signs what the events say, never counters that disagree with them.
     let sessions = try prepare(
@@ -25,7 +27,8 @@ extension StoreEngine {
       WHERE s.event_count > 0 ORDER BY s.id
       """)
     defer { sessions.reset() }
-    let insert = try prepare("INSERT INTO checkpoint_sessions (checkpoint_id, position, session_id, seq, hash) VALUES (?, ?, ?, ?, ?)")
+    let insert = try prepare(
+      "INSERT INTO checkpoint_sessions (checkpoint_id, position, session_id, seq, hash) VALUES (?, ?, ?, ?, ?)")
     var tree = MerkleTree.RootBuilder()
     var events = 0
     while try step(sessions) {
@@ -36,7 +39,12 @@ extension StoreEngine {
           session: session, seq: seq, .rowDisagreesWithEvents)
       }
       let entry = CheckpointEntry(session: session, seq: seq, hash: sessions.blob(2))
-      try execute(insert, [.integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)), .blob(entry.hash)])
+      try execute(
+        insert,
+        [
+          .integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)),
+          .blob(entry.hash),
+        ])
       tree.append(entry.leafHash)
       let (total, overflow) = events.addingReportingOverflow(seq)
       guard !overflow else {
@@ -88,12 +96,16 @@ extension StoreEngine {
   }
 
   /// Calls `body` with every leaf of a recorded checkpoint and its position, in order.
-  func forEachRecordedEntry(of checkpoint: Int64, _ body: (CheckpointEntry, Int) throws(StoreError) -> Void) throws(StoreError) {
-    let leaves = try prepare("SELECT session_id, seq, hash, position FROM checkpoint_sessions WHERE checkpoint_id = ? ORDER BY position")
+  func forEachRecordedEntry(of checkpoint: Int64, _ body: (CheckpointEntry, Int) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
+    let leaves = try prepare(
+      "SELECT session_id, seq, hash, position FROM checkpoint_sessions WHERE checkpoint_id = ? ORDER BY position")
     defer { leaves.reset() }
     try bind(leaves, [.integer(checkpoint)])
     while try step(leaves) {
-      let entry = CheckpointEntry(session: try SessionRecord.sessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
+      let entry = CheckpointEntry(
+        session: try SessionRecord.sessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
       try body(entry, leaves.int(3))
     }
   }
@@ -112,7 +124,9 @@ extension StoreEngine {
   /// A tombstone counts only where it is consistent: the session has no events left, it was
   /// forgotten after the checkpoint, and at or after the checkpointed seq (with that chain value
   /// when at it). Otherwise the session is judged by its events as if there were none.
-  func status(of entry: CheckpointEntry, checkpointMadeAt made: Timestamp) throws(StoreError) -> CheckpointFinding.Status {
+  func status(of entry: CheckpointEntry, checkpointMadeAt made: Timestamp) throws(StoreError)
+    -> CheckpointFinding.Status
+  {
     let last = try prepare("SELECT max(seq) FROM events WHERE session_id = ?")
     defer { last.reset() }
     try bind(last, [.text(entry.session.rawValue)])

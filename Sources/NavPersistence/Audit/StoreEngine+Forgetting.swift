@@ -30,7 +30,8 @@ extension StoreEngine {
       try prepare("INSERT INTO tombstones (session_id, forgotten_at, last_seq, head_hash) VALUES (?, ?, ?, ?)"),
       [.text(session.rawValue), .integer(time.millisecondsSince1970), .integer(Int64(row.count)), .blob(row.headHash)])
     for sql in [
-      "DELETE FROM snapshots WHERE session_id = ?", "DELETE FROM events WHERE session_id = ?", "DELETE FROM sessions WHERE id = ?",
+      "DELETE FROM snapshots WHERE session_id = ?", "DELETE FROM events WHERE session_id = ?",
+      "DELETE FROM sessions WHERE id = ?",
     ] {
       try execute(try prepare(sql), [.text(session.rawValue)])
     }
@@ -50,13 +51,15 @@ extension StoreEngine {
 
   /// Every tombstone, in session id order.
   func tombstones() throws(StoreError) -> [Tombstone] {
-    let statement = try prepare("SELECT session_id, forgotten_at, last_seq, head_hash FROM tombstones ORDER BY session_id")
+    let statement = try prepare(
+      "SELECT session_id, forgotten_at, last_seq, head_hash FROM tombstones ORDER BY session_id")
     defer { statement.reset() }
     var tombstones: [Tombstone] = []
     while try step(statement) {
       tombstones.append(
         Tombstone(
-          session: try SessionRecord.sessionID(statement.text(0)), forgottenAt: Timestamp(millisecondsSince1970: statement.int64(1)),
+          session: try SessionRecord.sessionID(statement.text(0)),
+          forgottenAt: Timestamp(millisecondsSince1970: statement.int64(1)),
           lastSeq: statement.int(2), headHash: statement.blob(3)))
     }
     return tombstones

@@ -12,7 +12,9 @@ final class ReaderPool: Sendable {
 
   /// A pool that opens connections with `open`, keeping up to `idleLimit` of them; `first`, an
   /// already open one, is kept from the start.
-  init(idleLimit: Int, first: sending StoreEngine? = nil, open: @escaping @Sendable () throws(StoreError) -> StoreEngine) {
+  init(
+    idleLimit: Int, first: sending StoreEngine? = nil, open: @escaping @Sendable () throws(StoreError) -> StoreEngine
+  ) {
     self.idleLimit = max(1, idleLimit)
     self.open = open
     idle = Mutex(first.map { [$0] } ?? [])
@@ -26,7 +28,11 @@ final class ReaderPool: Sendable {
   /// Runs `body` with a reader of its own, taken from the idle ones (or opened) and put back.
   func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     let engine: StoreEngine
-    if let loan = idle.withLock({ $0.popLast().map(EngineLoan.init) }) { engine = loan.engine } else { engine = try open() }
+    if let loan = idle.withLock({ $0.popLast().map(EngineLoan.init) }) {
+      engine = loan.engine
+    } else {
+      engine = try open()
+    }
     defer {
       let loan = EngineLoan(engine: engine)
       idle.withLock { idle in

@@ -10,7 +10,10 @@ extension StoreEngine {
     let updateSession: SQLiteStatement
     let insertSnapshot: SQLiteStatement
 
-    init(insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement, insertSnapshot: SQLiteStatement) {
+    init(
+      insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement,
+      insertSnapshot: SQLiteStatement
+    ) {
       self.insertSession = insertSession
       self.insertEvent = insertEvent
       self.updateSession = updateSession
@@ -41,7 +44,8 @@ extension StoreEngine {
   /// store has no tombstones, and an import begins thousands of sessions in one transaction).
   func mayBeForgotten() throws(StoreError) -> Bool {
     if transaction != 0, noTombstonesIn == transaction { return false }
-    let any = try sql { () throws(SQLiteError) in try connection.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") } == 1
+    let any =
+      try sql { () throws(SQLiteError) in try connection.integer("SELECT EXISTS (SELECT 1 FROM tombstones)") } == 1
     if !any, transaction != 0 { noTombstonesIn = transaction }
     return any
   }

@@ -9,9 +9,12 @@ extension StoreEngine {
     let statements = try statementsForAppending()
     if insertingSession {
       let link = event.operation.restoredFrom
-      try execute(statements.insertSession, [
-        .text(event.session.rawValue), link.map { .text($0.session.rawValue) } ?? .null, link.map { .int($0.seq) } ?? .null,
-      ])
+      try execute(
+        statements.insertSession,
+        [
+          .text(event.session.rawValue), link.map { .text($0.session.rawValue) } ?? .null,
+          link.map { .int($0.seq) } ?? .null,
+        ])
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970

@@ -20,7 +20,8 @@ extension StoreEngine {
       }
       return cached
     }
-    let head = Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+    let head = Head(
+      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
     heads.insert(head, for: session)
     return head
   }
@@ -30,7 +31,8 @@ extension StoreEngine {
   /// `head(of:)` followed by a removal would be three.
   func takeHead(of session: SessionID, row: SessionRow) throws(StoreError) -> Head {
     if let cached = heads.remove(session), cached.seq == row.count, cached.hash == row.headHash { return cached }
-    return Head(seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+    return Head(
+      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
   }
 
   /// Forgets the cached head of a session whose rows are being deleted.

@@ -72,7 +72,9 @@ struct CopiedEventsRows: Sendable {
       }
     }
 
-    func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+      -> Result
+    {
       try body(UnsafeBufferPointer(rebasing: bytes[range(column)]))
     }
 

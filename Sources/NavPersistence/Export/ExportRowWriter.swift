@@ -22,7 +22,9 @@ struct ExportValuesWriter: ExportRowWriter {
 
   mutating func text(_ text: String) { values.append(.text(text)) }
   // Invalid UTF-8 is repaired as reading the column as a `String` repairs it.
-  mutating func storedText(_ utf8: UnsafeBufferPointer<UInt8>) { values.append(.text(String(decoding: utf8, as: UTF8.self))) }
+  mutating func storedText(_ utf8: UnsafeBufferPointer<UInt8>) {
+    values.append(.text(String(decoding: utf8, as: UTF8.self)))
+  }
   mutating func integer(_ value: Int64) { values.append(.integer(value)) }
   mutating func time(_ time: Timestamp) { values.append(.time(time)) }
   mutating func hashHex(_ bytes: UnsafeRawBufferPointer) { values.append(.text(HashChain.hex(Array(bytes)))) }

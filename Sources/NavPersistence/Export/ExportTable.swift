@@ -18,10 +18,14 @@ public enum ExportTable: String, CaseIterable, Sendable {
   public var columns: [String] {
     switch self {
     case .events:
-      ["session", "seq", "occurred_at", "origin", "op", "screen", "path", "operation", "cause", "hash", "clock_went_back"]
+      [
+        "session", "seq", "occurred_at", "origin", "op", "screen", "path", "operation", "cause", "hash",
+        "clock_went_back",
+      ]
     case .sessions:
       [
-        "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session", "restored_from_seq",
+        "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
+        "restored_from_seq",
         "clock_jumps",
       ]
     case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back"]

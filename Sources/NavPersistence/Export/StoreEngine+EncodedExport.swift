@@ -44,13 +44,16 @@ extension StoreEngine {
         }
       }
       func newChunk() -> CopiedEventsRows {
-        CopiedEventsRows(byteCapacity: CSVExportPipeline.bytesPerChunk + 4096, rowCapacity: CSVExportPipeline.rowsPerChunk)
+        CopiedEventsRows(
+          byteCapacity: CSVExportPipeline.bytesPerChunk + 4096, rowCapacity: CSVExportPipeline.rowsPerChunk)
       }
       var copied = newChunk()
       do throws(StoreError) {
         try forEachEventsRow(filter: filter) { statement, session, clockWentBack throws(StoreError) in
           copied.append(statement, session: session, clockWentBack: clockWentBack)
-          if copied.rows.count == CSVExportPipeline.rowsPerChunk || copied.bytes.count >= CSVExportPipeline.bytesPerChunk {
+          if copied.rows.count == CSVExportPipeline.rowsPerChunk
+            || copied.bytes.count >= CSVExportPipeline.bytesPerChunk
+          {
             try pipeline.submit(copied, take: take)
             copied = newChunk()
           }

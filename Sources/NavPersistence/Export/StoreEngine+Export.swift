@@ -3,7 +3,9 @@ import NavCore
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.
 extension StoreEngine {
-  func export(_ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
+  func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws(StoreError) -> Void
+  ) throws(StoreError) {
     switch table {
     case .sessions:
       try forEachSessionSummary { summary throws(StoreError) in
@@ -11,7 +13,8 @@ extension StoreEngine {
         if let since = filter.since, let last = summary.lastAt, last < since { return }
         try emit(
           ExportRow(values: [
-            .text(summary.id.rawValue), .integer(Int64(summary.eventCount)), summary.firstAt.map(ExportValue.time) ?? .null,
+            .text(summary.id.rawValue), .integer(Int64(summary.eventCount)),
+            summary.firstAt.map(ExportValue.time) ?? .null,
             summary.lastAt.map(ExportValue.time) ?? .null, .integer(summary.durationMilliseconds),
             .integer(Int64(summary.depth)),
             summary.restoredFrom.map { .text($0.session.rawValue) } ?? .null,

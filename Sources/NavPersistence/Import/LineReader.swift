@@ -62,7 +62,9 @@ public final class LineReader {
       } catch {
         throw .unreadable(reason: LineReaderError.systemReason(for: error))
       }
-      if chunk.isEmpty { exhausted = true } else {
+      if chunk.isEmpty {
+        exhausted = true
+      } else {
         buffer.append(contentsOf: chunk)
         bytesRead += chunk.count
       }

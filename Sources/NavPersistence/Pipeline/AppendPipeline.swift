@@ -48,7 +48,8 @@ enum AppendPipeline {
       name: "NavPersistence.AppendPipeline", chunkSize: chunkSize,
       selfService: .init(firstItems: servedFirst) { Entry(prepared: nil, event: $0.event, position: $0.position) }
     ) {
-      var preparer = EventPreparer(snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
+      var preparer = EventPreparer(
+        snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
       return { submission in
         Entry(prepared: preparer.prepare(submission.event), event: submission.event, position: submission.position)
       }

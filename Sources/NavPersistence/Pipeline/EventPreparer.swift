@@ -69,7 +69,8 @@ struct EventPreparer {
     }
     if let current, let state = current.head.state {
       heads.insert(
-        HeadCache.Head(seq: current.head.seq, hash: current.head.hash, state: state, transaction: 0), for: current.session)
+        HeadCache.Head(seq: current.head.seq, hash: current.head.hash, state: state, transaction: 0),
+        for: current.session)
     }
     current = nil
     if let cached = heads.remove(session) {

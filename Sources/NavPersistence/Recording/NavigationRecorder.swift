@@ -94,10 +94,11 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
       queue.async {
         self.drain()
         self.retryUnwritten()
-        continuation.resume(returning: self.shared.withLock { shared in
-          defer { shared.failureSinceFlush = nil }
-          return shared.failureSinceFlush
-        })
+        continuation.resume(
+          returning: self.shared.withLock { shared in
+            defer { shared.failureSinceFlush = nil }
+            return shared.failureSinceFlush
+          })
       }
     }
     if let failure { throw failure }
@@ -124,7 +125,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
     for handed in batch {
       do throws(StoreError) {
         changes.append(
-          RecordedChange(state: try SessionStore.untyped(handed.state), at: handed.at, origin: handed.origin, cause: handed.cause))
+          RecordedChange(
+            state: try SessionStore.untyped(handed.state), at: handed.at, origin: handed.origin, cause: handed.cause))
       } catch {
         report(RecordingFailure(session: session, error: error, unrecordedChanges: 1))
       }

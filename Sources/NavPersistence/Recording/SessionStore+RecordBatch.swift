@@ -13,25 +13,31 @@ extension SessionStore {
     session: SessionID, changes: [RecordedChange], known: RecordedHead?, link: SessionLink?
   ) throws(StoreError) -> RecordBatchOutcome {
     try write { engine throws(StoreError) in
-        var head: RecordedHead?
-        if let known { head = known } else { head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) } }
-        var skipped: [StoreError] = []
-        for change in changes {
-          let operations: [AnyOperation]
-          do throws(StoreError) {
-            operations = try Self.operations(recording: session, from: head?.state, to: change.state, link: link)
-          } catch {
-            skipped.append(error)
-            continue
-          }
-          for operation in operations {
-            let seq = (head?.seq ?? 0) + 1
-            let outcome = try engine.append(
-              AnyEvent(session: session, seq: seq, at: change.at, origin: change.origin, operation: operation, cause: change.cause))
-            head = RecordedHead(state: outcome.state, seq: seq)
-          }
+      var head: RecordedHead?
+      if let known {
+        head = known
+      } else {
+        head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) }
+      }
+      var skipped: [StoreError] = []
+      for change in changes {
+        let operations: [AnyOperation]
+        do throws(StoreError) {
+          operations = try Self.operations(recording: session, from: head?.state, to: change.state, link: link)
+        } catch {
+          skipped.append(error)
+          continue
         }
-        return RecordBatchOutcome(head: head, skipped: skipped)
+        for operation in operations {
+          let seq = (head?.seq ?? 0) + 1
+          let outcome = try engine.append(
+            AnyEvent(
+              session: session, seq: seq, at: change.at, origin: change.origin, operation: operation,
+              cause: change.cause))
+          head = RecordedHead(state: outcome.state, seq: seq)
+        }
+      }
+      return RecordBatchOutcome(head: head, skipped: skipped)
     }
   }
 }

@@ -6,7 +6,9 @@ import NavCore
 enum AppendRules {
   /// The seq the session's next event takes, after `count` events.
   static func nextSeq(of session: SessionID, after count: Int) throws(StoreError) -> Int {
-    guard count < Int.max else { throw StoreError.unreadableHistory(session: session, seq: count, .impossibleEventCount) }
+    guard count < Int.max else {
+      throw StoreError.unreadableHistory(session: session, seq: count, .impossibleEventCount)
+    }
     return count + 1
   }
 

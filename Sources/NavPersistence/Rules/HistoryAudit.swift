@@ -90,7 +90,9 @@ struct HistoryAudit {
     guard row.clockJumps == clock.jumps, row.durationMilliseconds == clock.durationMilliseconds else {
       return .clockColumnsDiffer
     }
-    guard row.firstAt != nil, row.lastAt != nil, row.firstAt == firstAt, row.lastAt == lastAt else { return .timeColumnsDiffer }
+    guard row.firstAt != nil, row.lastAt != nil, row.firstAt == firstAt, row.lastAt == lastAt else {
+      return .timeColumnsDiffer
+    }
     guard row.depth == (state?.visibleDepth ?? 0) else { return .depthDiffers }
     return nil
   }

@@ -39,7 +39,9 @@ package struct BorrowedExecution: ~Copyable {
   /// Binds UTF-8 bytes as text, in place: they must live until `run()` returns.
   package mutating func bind(text bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
     // SQLite reads a NULL pointer as NULL, not as empty text.
-    guard let base = bytes.baseAddress else { return note(sqlite3_bind_text(statement.handle, index, "", 0, nil), at: index) }
+    guard let base = bytes.baseAddress else {
+      return note(sqlite3_bind_text(statement.handle, index, "", 0, nil), at: index)
+    }
     note(
       base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
         sqlite3_bind_text64(statement.handle, index, text, sqlite3_uint64(bytes.count), nil, UInt8(SQLITE_UTF8))
@@ -48,7 +50,9 @@ package struct BorrowedExecution: ~Copyable {
 
   /// Binds bytes as a blob, in place: they must live until `run()` returns.
   package mutating func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
-    guard let base = bytes.baseAddress else { return note(sqlite3_bind_zeroblob(statement.handle, index, 0), at: index) }
+    guard let base = bytes.baseAddress else {
+      return note(sqlite3_bind_zeroblob(statement.handle, index, 0), at: index)
+    }
     note(sqlite3_bind_blob64(statement.handle, index, base, sqlite3_uint64(bytes.count), nil), at: index)
   }
 

@@ -43,7 +43,8 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     let name = String(cString: sqlite3_errstr(extendedCode))
     let base = "SQLite error \(extendedCode) (\(name)): \(message)"
     guard let sql else { return base }
-    let compact = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    let compact = sql.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+      separator: " ")
     return base + " [in: \(compact.prefix(160))]"
   }
 }
@@ -52,7 +53,8 @@ extension SQLiteError {
   /// The error SQLite records on `handle` for the last call.
   static func last(on handle: OpaquePointer?, code: Int32, sql: String? = nil) -> SQLiteError {
     let extended = handle.map { sqlite3_extended_errcode($0) } ?? code
-    let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+    let message =
+      handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
     return SQLiteError(extendedCode: extended, message: message, sql: sql)
   }
 }

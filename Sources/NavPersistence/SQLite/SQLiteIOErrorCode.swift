@@ -2,9 +2,24 @@
 /// named after SQLite's `SQLITE_IOERR_*` macros (which do not reach Swift: they are
 /// expressions, `SQLITE_IOERR | (n << 8)`). The raw value is `n`.
 enum SQLiteIOErrorCode: Int32 {
-  case read = 1, shortRead = 2, write = 3, fsync = 4, directoryFsync = 5, truncate = 6, fstat = 7
-  case unlock = 8, readLock = 9, delete = 10, access = 13, checkReservedLock = 14, lock = 15
-  case sharedMemorySize = 19, sharedMemoryLock = 20, sharedMemoryMap = 21, deleteMissing = 23, memoryMap = 24
+  case read = 1
+  case shortRead = 2
+  case write = 3
+  case fsync = 4
+  case directoryFsync = 5
+  case truncate = 6
+  case fstat = 7
+  case unlock = 8
+  case readLock = 9
+  case delete = 10
+  case access = 13
+  case checkReservedLock = 14
+  case lock = 15
+  case sharedMemorySize = 19
+  case sharedMemoryLock = 20
+  case sharedMemoryMap = 21
+  case deleteMissing = 23
+  case memoryMap = 24
 
   /// The code an extended result code carries, when it is an I/O error's and one of these.
   init?(extendedCode: Int32) {

@@ -69,7 +69,8 @@ package final class SQLiteStatement {
   }
 
   /// Binds UTF-8 bytes as text, by length (no C string, no scan for its end).
-  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, to handle: OpaquePointer, at index: Int32) -> Int32 {
+  private static func bindText(_ bytes: UnsafeBufferPointer<UInt8>, to handle: OpaquePointer, at index: Int32) -> Int32
+  {
     guard let base = bytes.baseAddress, !bytes.isEmpty else {
       return sqlite3_bind_text(handle, index, "", 0, transient)
     }
@@ -150,7 +151,9 @@ package final class SQLiteStatement {
 
   /// Calls `body` with a text column's UTF-8 bytes in place, without copying them (empty for
   /// NULL). The bytes are SQLite's and live only until the next step: `body` must not keep them.
-  package func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  package func withTextBytes<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows
+    -> Result
+  {
     let pointer = sqlite3_column_text(handle, column)
     let count = Int(sqlite3_column_bytes(handle, column))
     return try body(UnsafeBufferPointer(start: pointer, count: pointer == nil ? 0 : count))
@@ -158,7 +161,9 @@ package final class SQLiteStatement {
 
   /// Calls `body` with a blob column's bytes in place (empty for NULL), under the same rule as
   /// `withTextBytes`.
-  package func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+  package func withBlobBytes<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows
+    -> Result
+  {
     let pointer = sqlite3_column_blob(handle, column)
     let count = Int(sqlite3_column_bytes(handle, column))
     return try body(UnsafeRawBufferPointer(start: pointer, count: pointer == nil ? 0 : count))

@@ -35,7 +35,8 @@ enum Migrator {
         guard try version(of: connection) < migration.version else { return }
         // Created in the same transaction, so no other opener ever sees a half-made store.
         try connection.execute(
-          "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT")
+          "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT"
+        )
         try connection.execute(migration.sql)
         try connection.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)")
           .execute([.int(migration.version), .text(migration.name), .integer(now)])

@@ -13,7 +13,9 @@ extension SessionStore {
   private static let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
 
   /// Runs `work` on the store's queue and resumes the caller with its result.
-  private func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError) -> T {
+  private func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError)
+    -> T
+  {
     let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
       Self.queue.async {
         continuation.resume(returning: Result { () throws(StoreError) -> T in try work() })
@@ -36,7 +38,9 @@ extension SessionStore {
   /// Appends one event at the time `clock` gives inside the write transaction (see the
   /// synchronous `append(_:timedBy:)`).
   @discardableResult
-  public func append(_ event: AnyEvent, timedBy clock: @escaping @Sendable () -> Timestamp) async throws(StoreError) -> AppendOutcome {
+  public func append(_ event: AnyEvent, timedBy clock: @escaping @Sendable () -> Timestamp) async throws(StoreError)
+    -> AppendOutcome
+  {
     try await offloaded { () throws(StoreError) in try self.append(event, timedBy: clock) }
   }
 

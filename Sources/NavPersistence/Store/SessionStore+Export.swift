@@ -7,7 +7,8 @@ extension SessionStore {
   /// `.caller`, and stop the export.
   @discardableResult
   public func export(
-    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(), _ emit: (ExportRow) throws -> Void
+    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
+    _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
     try Self.checkPayloads(table, format: format, filter: filter)
     return try read { engine throws(StoreError) in
@@ -36,14 +37,16 @@ extension SessionStore {
     try Self.checkPayloads(table, format: format, filter: filter)
     return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
-      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk throws(StoreError) in
+      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) {
+        chunk throws(StoreError) in
         try StoreEngine.callingBack { try write(chunk) }
       }
     }
   }
 
   /// The events table's JSON Lines are whole wire-format events: they cannot leave payloads out.
-  private static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError) {
+  private static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError)
+  {
     if filter.omitsPayloads, table == .events, format == .jsonl { throw .payloadsInWireFormat }
   }
 }

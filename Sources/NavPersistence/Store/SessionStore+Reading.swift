@@ -38,7 +38,9 @@ extension SessionStore {
     try read { engine throws(StoreError) in
       _ = try engine.eventCount(of: session)
       var events: [AnyEvent] = []
-      try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { row throws(StoreError) in events.append(try row.decoded()) }
+      try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { row throws(StoreError) in
+        events.append(try row.decoded())
+      }
       return events
     }
   }
@@ -55,7 +57,8 @@ extension SessionStore {
   /// memory. `body`'s errors come back as `.caller`.
   package func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
     try read { engine throws(StoreError) in
-      try engine.forEachSessionSummary { summary throws(StoreError) in try StoreEngine.callingBack { try body(summary) } }
+      try engine.forEachSessionSummary { summary throws(StoreError) in try StoreEngine.callingBack { try body(summary) }
+      }
     }
   }
 

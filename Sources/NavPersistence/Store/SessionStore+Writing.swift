@@ -153,7 +153,8 @@ extension SessionStore {
   /// reader of the store's file (an in-memory store has none: such events go to the writer).
   private func appendPipeline() -> OrderedPipeline<AppendPipeline.Submission, AppendPipeline.Entry> {
     let readers = readers
-    return AppendPipeline.start(snapshotInterval: options.snapshotInterval, headCapacity: options.headCacheCapacity) { session in
+    return AppendPipeline.start(snapshotInterval: options.snapshotInterval, headCapacity: options.headCacheCapacity) {
+      session in
       guard let readers else { return nil }
       let head = try? readers.withEngine { engine throws(StoreError) in
         try engine.read { () throws(StoreError) in try engine.head(of: session) }
@@ -176,7 +177,8 @@ extension SessionStore {
       let operations = try Self.operations(recording: session, from: before, to: after)
       var outcomes: [AppendOutcome] = []
       for operation in operations {
-        outcomes.append(try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause)))
+        outcomes.append(
+          try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause)))
       }
       return outcomes
     }

@@ -24,7 +24,8 @@ public final class SessionStore: Sendable {
   public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
     self.path = path
     self.options = options
-    let engine = StoreEngine(connection: try StoreOpening.open(path: path, options: options), options: options, path: path)
+    let engine = StoreEngine(
+      connection: try StoreOpening.open(path: path, options: options), options: options, path: path)
     let open: @Sendable () throws(StoreError) -> StoreEngine = { () throws(StoreError) in
       do throws(SQLiteError) {
         let connection = try SQLiteConnection(

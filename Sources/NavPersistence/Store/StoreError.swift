@@ -103,7 +103,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .cannotRecord(let session, let error):
       "session '\(session)': cannot record the change: \(error)"
     case .hashMismatch(let session, let seq, let claimed, let computed):
-      "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed \(computed.prefix(12))… (the history was altered, or comes from another chain)"
+      "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed "
+        + "\(computed.prefix(12))… (the history was altered, or comes from another chain)"
     case .stateMismatch(let session, let seq):
       "session '\(session)': the state before the action is not the session's state at seq \(seq)"
     case .cannotRestore(let session, let seq, let error):
@@ -113,7 +114,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
       // Only a line without a seq can start a session that has events (one with a seq is a
       // duplicate or a conflict): the file was most likely imported before.
-      "line \(line): \(failure) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as the wire-format exports write them, are skipped when already stored)"
+      "line \(line): \(failure) (a line without a seq is appended after the session's events, so importing a file "
+        + "again appends it again; lines with seqs, as the wire-format exports write them, are skipped when already "
+        + "stored)"
     case .lineFailed(let line, let error):
       "line \(line): \(error)"
     case .unreadableInput(let error):
@@ -139,7 +142,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .caller(let error):
       "\(error)"
     case .reentrantWrite:
-      "a store callback tried to write to the same store while its own write was under way (which would wait forever); write after the call returns, or read instead"
+      "a store callback tried to write to the same store while its own write was under way (which would wait "
+        + "forever); write after the call returns, or read instead"
     case .sqlite(let error):
       "\(error)"
     }
@@ -184,7 +188,8 @@ extension StoreError {
   fileprivate static func describeConflict(session: SessionID, expected: Int, actual: Int) -> String {
     let was = "session '\(session)': the event was to be seq \(expected), but the next seq is \(actual)"
     if expected < actual {
-      return was + " (seq \(expected) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
+      return was
+        + " (seq \(expected) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
     }
     if actual == 1 {
       return was + " (the session has no events yet: its history must begin at seq 1)"

@@ -21,7 +21,8 @@ enum StoreOpening {
         path: path, mode: options.access == .readOnly ? .readOnly : .readWrite(create: true),
         busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
     } catch {
-      throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY ? .readOnly(path: path) : .from(error, path: path)
+      throw error.code == SQLITE_CANTOPEN || error.code == SQLITE_READONLY
+        ? .readOnly(path: path) : .from(error, path: path)
     }
     // A SQLite failure here says what the file is: not a database, damaged, read-only.
     func checked<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
@@ -79,7 +80,7 @@ enum StoreOpening {
         if try connection.text("PRAGMA journal_mode")?.lowercased() == "wal" { return }
         _ = try connection.text("PRAGMA journal_mode = WAL")
         return
-      } catch where error.isBusy && waited < milliseconds {
+      } catch  where error.isBusy && waited < milliseconds {
         usleep(5_000)
         waited += 5
       }

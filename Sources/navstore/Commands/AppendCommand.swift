@@ -39,19 +39,24 @@ struct AppendCommand: ParsableCommand {
   @Option(help: "The app action that caused it (JSON, @FILE or @-), kept for audits.")
   var cause: String?
 
-  @Option(name: .customLong("expect-seq"), parsing: .unconditional, help: "Append only if this event becomes this seq (optimistic concurrency).")
+  @Option(
+    name: .customLong("expect-seq"), parsing: .unconditional,
+    help: "Append only if this event becomes this seq (optimistic concurrency).")
   var expectSeq: Int?
 
   func validate() throws {
     if let expectSeq, expectSeq < 1 { throw ValidationError("--expect-seq must be 1 or more, not \(expectSeq)") }
     if op == "@-", cause == "@-" {
-      throw ValidationError("--op and --cause cannot both read standard input (@-); give one of them as @FILE or inline")
+      throw ValidationError(
+        "--op and --cause cannot both read standard input (@-); give one of them as @FILE or inline")
     }
   }
 
   func run() throws {
     let operation = try JSONInput.decode(AnyOperation.self, from: op, option: "--op")
-    let causeValue = try cause.map { argument throws(CLIError) in try JSONInput.decode(JSONValue.self, from: argument, option: "--cause") }
+    let causeValue = try cause.map { argument throws(CLIError) in
+      try JSONInput.decode(JSONValue.self, from: argument, option: "--cause")
+    }
     let event = AnyEvent(
       session: session, seq: expectSeq, at: at ?? now(), origin: origin,
       operation: operation, cause: causeValue)

@@ -40,7 +40,8 @@ struct DemoCommand: ParsableCommand {
     try ReplayPlayer(host: .navigationView, delayMilliseconds: 650, speed: noWait ? nil : 2, json: false)
       .play(session: replayed, seq: seq, state: state)
     let db = path == "navstore-demo.sqlite" ? "--db navstore-demo.sqlite" : "--db '\(path)'"
-    print("""
+    print(
+      """
 
       Try next:
         navstore sessions \(db)

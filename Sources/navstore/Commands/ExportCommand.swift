@@ -51,7 +51,9 @@ struct ExportCommand: ParsableCommand {
   @Option(help: "Only this session.", transform: sessionArgument)
   var session: SessionID?
 
-  @Option(help: "Only rows from this time on, like 2026-11-21T00:00:00.000Z, or a date (2026-11-21: midnight UTC).", transform: timeArgument)
+  @Option(
+    help: "Only rows from this time on, like 2026-11-21T00:00:00.000Z, or a date (2026-11-21: midnight UTC).",
+    transform: timeArgument)
   var since: Timestamp?
 
   @Flag(help: "Leave out what can hold personal data: the events' operation and cause columns are empty (CSV only).")

@@ -56,7 +56,9 @@ struct PruneCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOption
 
-  @Option(help: "Forget sessions whose last event is before this time, like 2026-05-01T00:00:00.000Z.", transform: timeArgument)
+  @Option(
+    help: "Forget sessions whose last event is before this time, like 2026-05-01T00:00:00.000Z.",
+    transform: timeArgument)
   var before: Timestamp
 
   @Flag(help: "List the sessions that would be forgotten; change nothing.")

@@ -54,7 +54,11 @@ struct HistoryCommand: ParsableCommand {
         } else {
           let screen = Self.visibleScreen(of: state)
           let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
-          print("\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  \(ScreenName.printable(event.operation.summary))  → \(screen)\(clock)")
+          print(
+            "\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
+              + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
+              + "\(ScreenName.printable(event.operation.summary))  → \(screen)\(clock)"
+          )
         }
       }
     }
@@ -64,7 +68,9 @@ struct HistoryCommand: ParsableCommand {
   /// name but different payloads read apart.
   private static func visibleScreen(of state: AnyCoordinator) -> String {
     guard let visible = state.visibleScreen else { return ScreenName.unknown }
-    guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator), routes.indices.contains(visible.index) else {
+    guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator),
+      routes.indices.contains(visible.index)
+    else {
       return ScreenName.printable(visible.name)
     }
     return ScreenName.compact(routes[visible.index].screen)

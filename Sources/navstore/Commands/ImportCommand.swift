@@ -57,7 +57,8 @@ struct ImportCommand: ParsableCommand {
     let summary: ImportSummary
     do {
       summary = try storeCall { () throws(StoreError) in
-        try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch) { lines, _ in progress.update(lines) }
+        try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch)
+        { lines, _ in progress.update(lines) }
       }
     } catch {
       progress.finish()
@@ -65,8 +66,9 @@ struct ImportCommand: ParsableCommand {
       throw error
     }
     progress.finish()
-    print("imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
-      + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
+    print(
+      "imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
+        + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
   }
 
   /// Removes a store this import created and kept nothing in, so a failed import leaves no
@@ -74,10 +76,13 @@ struct ImportCommand: ParsableCommand {
   /// is writing to it (or has written) keeps it. A process that opened the new file but has
   /// not begun to write in it yet is the one case this cannot see.
   private static func removeIfEmpty(_ path: String) {
-    guard let connection = try? SQLiteConnection(path: path, mode: .readWrite(create: false), busyTimeoutMilliseconds: 0) else { return }
+    guard
+      let connection = try? SQLiteConnection(path: path, mode: .readWrite(create: false), busyTimeoutMilliseconds: 0)
+    else { return }
     guard (try? connection.execute("BEGIN EXCLUSIVE")) != nil else { return }
     defer { try? connection.execute("ROLLBACK") }
-    let rows = (try? connection.integer("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events)")) ?? nil
+    let rows =
+      (try? connection.integer("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events)")) ?? nil
     guard rows == 0 else { return }
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }

@@ -51,7 +51,9 @@ struct ReplayCommand: ParsableCommand {
     let opened = try store.open(forWriting: false)
     let current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
     let (state, seq) = (current.state, current.seq)
-    try ReplayPlayer(host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json)
-      .play(session: session, seq: seq, state: state)
+    try ReplayPlayer(
+      host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json
+    )
+    .play(session: session, seq: seq, state: state)
   }
 }

@@ -80,7 +80,7 @@ struct ReportCommand: ParsableCommand {
       let report: SessionReport
       do throws(StoreError) {
         report = try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
-      } catch where !error.isStorageFailure {
+      } catch  where !error.isStorageFailure {
         // One session whose history no longer replays (a damaged store) does not stop the
         // others' pages: the index names it with the reason, and the command fails at the end.
         entries.append(IndexPage.Entry(summary: summary, problem: error.terminalMessage))

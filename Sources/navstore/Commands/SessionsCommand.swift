@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 import NavCore
 import NavPersistence
 
@@ -7,7 +7,8 @@ import NavPersistence
 struct SessionsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
-    abstract: "List sessions: id, event count, first and last time, duration, depth, clock jumps, the session restored.",
+    abstract:
+      "List sessions: id, event count, first and last time, duration, depth, clock jumps, the session restored.",
     discussion: """
       --json prints the sessions export's rows (export --table sessions --format jsonl), one \
       object per line with the CSV's columns in order: session, events, first_at, last_at, \
@@ -34,7 +35,9 @@ struct SessionsCommand: ParsableCommand {
       // The sessions export, so that the listing and the export are one shape.
       let sink = OutputSink()
       try storeCall { () throws(StoreError) in
-        _ = try opened.exportEncoded(.sessions, format: .jsonl) { chunk in try sink.write { $0.append(contentsOf: chunk) } }
+        _ = try opened.exportEncoded(.sessions, format: .jsonl) { chunk in
+          try sink.write { $0.append(contentsOf: chunk) }
+        }
       }
       try sink.close()
       return
@@ -54,7 +57,9 @@ struct SessionsCommand: ParsableCommand {
       return
     }
     func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
-    func padLeft(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+    func padLeft(_ text: String, _ width: Int) -> String {
+      String(repeating: " ", count: max(0, width - text.count)) + text
+    }
     print(
       pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24)
         + "  DURATION  DEPTH  CLOCK BACK  RESTORED FROM")

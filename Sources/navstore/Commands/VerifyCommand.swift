@@ -79,7 +79,9 @@ struct VerifyCommand: ParsableCommand {
       }
       return .checkpoint(note: note, key: key)
     case (nil, let file?, let key?):
-      guard sessions.isEmpty else { throw ValidationError("--proof checks the one session it proves; name no sessions") }
+      guard sessions.isEmpty else {
+        throw ValidationError("--proof checks the one session it proves; name no sessions")
+      }
       return .proof(file: file, key: key, history: history)
     }
   }
@@ -130,8 +132,12 @@ struct VerifyCommand: ParsableCommand {
     if clockJumpSessions > 0 {
       suffix += "; \(clockJumpSessions) session\(clockJumpSessions == 1 ? "" : "s") with the clock going back"
     }
-    print("verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)")
-    let checkpointProblem = try audit.flatMap { audit throws(CLIError) in try self.audit(opened, against: audit.note, key: audit.key) }
+    print(
+      "verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)"
+    )
+    let checkpointProblem = try audit.flatMap { audit throws(CLIError) in
+      try self.audit(opened, against: audit.note, key: audit.key)
+    }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.problem)")
     }
@@ -140,7 +146,9 @@ struct VerifyCommand: ParsableCommand {
 
   /// Audits the store against a checkpoint, printing each session not intact (and with
   /// --verbose every session) and a summary; returns the first problem.
-  private func audit(_ opened: SessionStore, against note: SignedNote, key: NoteVerifier) throws(CLIError) -> CheckpointFinding? {
+  private func audit(_ opened: SessionStore, against note: SignedNote, key: NoteVerifier) throws(CLIError)
+    -> CheckpointFinding?
+  {
     let result = try storeCall { () throws(StoreError) in
       try opened.audit(against: note, key: key) { finding in
         if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
@@ -148,7 +156,10 @@ struct VerifyCommand: ParsableCommand {
     }
     let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
     let forgotten = result.forgotten > 0 ? ", \(result.forgotten) forgotten since" : ""
-    print("checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, \(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)\(forgotten)")
+    print(
+      "checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, "
+        + "\(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)\(forgotten)"
+    )
     return result.firstProblem
   }
 

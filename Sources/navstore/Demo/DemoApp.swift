@@ -26,9 +26,11 @@ enum DemoApp {
   static func numbers() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-numbers", startingAt: start(0))
     try session.add(.start(homeStack), after: 0, cause: ["appLaunched": [:]])
-    try session.add(.presentSheet(DemoScreen.numbersList, withNavigation: true), after: 3.2, cause: ["numbersButtonTapped": [:]])
+    try session.add(
+      .presentSheet(DemoScreen.numbersList, withNavigation: true), after: 3.2, cause: ["numbersButtonTapped": [:]])
     for (number, pause) in [(3, 2.5), (7, 4.1), (12, 3.3)] {
-      try session.add(.push(DemoScreen.numberDetail(number)), after: pause, cause: ["numberTapped": .number(Double(number))])
+      try session.add(
+        .push(DemoScreen.numberDetail(number)), after: pause, cause: ["numberTapped": .number(Double(number))])
     }
     try session.add(.pop(), after: 5.0, origin: .user)  // edge swipe back to 7
     try session.add(.push(DemoScreen.numberDetail(21)), after: 2.7, cause: ["numberTapped": 21])
@@ -47,11 +49,14 @@ enum DemoApp {
     let flow: CoordinatorPath = [.route(1)]
     try session.add(.start(homeStack), after: 0, cause: ["appLaunched": ["firstLaunch": true]])
     try session.add(
-      .presentCover(DemoScreen.onboarding, child: .stack([.root(DemoScreen.welcome, withNavigation: true)])), after: 0.4)
+      .presentCover(DemoScreen.onboarding, child: .stack([.root(DemoScreen.welcome, withNavigation: true)])), after: 0.4
+    )
     try session.add(.push(DemoScreen.permissions, at: flow), after: 6.0, cause: ["continueTapped": [:]])
     try session.add(.pop(at: flow), after: 3.5, origin: .user)
     try session.add(.push(DemoScreen.permissions, at: flow), after: 2.0, cause: ["continueTapped": [:]])
-    try session.add(.updateScreen(index: 1, screen: ["permissions": ["notifications": true]], at: flow), after: 4.2, cause: ["notificationsAllowed": true])
+    try session.add(
+      .updateScreen(index: 1, screen: ["permissions": ["notifications": true]], at: flow), after: 4.2,
+      cause: ["notificationsAllowed": true])
     try session.add(.push(DemoScreen.allSet, at: flow), after: 1.5, cause: ["continueTapped": [:]])
     try session.add(.dismiss(), after: 2.8, cause: ["onboardingFinished": [:]])
     try session.add(.push(DemoScreen.numbersList), after: 3.0, cause: ["numbersButtonTapped": [:]])
@@ -71,10 +76,13 @@ enum DemoApp {
         .stack([.root(DemoScreen.search(""), withNavigation: true)]),
         .stack([.root(DemoScreen.profile, withNavigation: true)]),
       ], selected: 0)
-    try session.add(.start(.stack([.root(DemoScreen.mainTabs, child: sections)])), after: 0, cause: ["appLaunched": [:]])
+    try session.add(
+      .start(.stack([.root(DemoScreen.mainTabs, child: sections)])), after: 0, cause: ["appLaunched": [:]])
     try session.add(.push(DemoScreen.post(1_207), at: feed), after: 4.0, cause: ["postTapped": 1207])
     try session.add(.selectTab(1, at: tabs), after: 9.5, origin: .user)
-    try session.add(.updateScreen(index: 0, screen: DemoScreen.search("sqlite"), at: search), after: 5.0, cause: ["queryChanged": "sqlite"])
+    try session.add(
+      .updateScreen(index: 0, screen: DemoScreen.search("sqlite"), at: search), after: 5.0,
+      cause: ["queryChanged": "sqlite"])
     try session.add(.push(DemoScreen.result("SQLite in Swift"), at: search), after: 3.1, cause: ["resultTapped": 0])
     try session.add(.selectTab(2, at: tabs), after: 7.0, origin: .user)
     try session.add(.presentSheet(DemoScreen.settings, at: profile), after: 2.2, cause: ["settingsTapped": [:]])
@@ -92,7 +100,9 @@ enum DemoApp {
   static func browsing(index: Int, using random: inout SplitMix) throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-browse-\(index + 1)", startingAt: start(30 + index * 11))
     try session.add(.start(homeStack), after: 0, cause: ["appLaunched": [:]])
-    try session.add(.presentSheet(DemoScreen.numbersList, withNavigation: true), after: random.seconds(1...6), cause: ["numbersButtonTapped": [:]])
+    try session.add(
+      .presentSheet(DemoScreen.numbersList, withNavigation: true), after: random.seconds(1...6),
+      cause: ["numbersButtonTapped": [:]])
     var depth = 0
     for _ in 0..<random.count(3...9) {
       if depth > 0, random.count(0...2) == 0 {
@@ -100,7 +110,9 @@ enum DemoApp {
         depth -= 1
       } else {
         let number = random.count(1...99)
-        try session.add(.push(DemoScreen.numberDetail(number)), after: random.seconds(1...8), cause: ["numberTapped": .number(Double(number))])
+        try session.add(
+          .push(DemoScreen.numberDetail(number)), after: random.seconds(1...8),
+          cause: ["numberTapped": .number(Double(number))])
         depth += 1
       }
     }

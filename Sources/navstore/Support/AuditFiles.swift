@@ -7,7 +7,9 @@ enum AuditFiles {
   /// A text file's contents.
   static func text(_ path: String, option: String) throws(CLIError) -> String {
     let bytes = try JSONInput.fileBytes(path, option: option)
-    guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(option): '\(path)' is not UTF-8 text") }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      throw CLIError("\(option): '\(path)' is not UTF-8 text")
+    }
     return text
   }
 
@@ -29,7 +31,8 @@ enum AuditFiles {
     do {
       return try NoteVerifier(text: text)
     } catch {
-      throw CLIError("--key: not a verifier key (give the line 'navstore keygen' printed, or a file holding it): \(error)")
+      throw CLIError(
+        "--key: not a verifier key (give the line 'navstore keygen' printed, or a file holding it): \(error)")
     }
   }
 
@@ -49,7 +52,9 @@ enum AuditFiles {
   static func create(_ path: String, contents: String, option: String) throws(CLIError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard descriptor >= 0 else {
-      let reason = errno == EEXIST ? "it exists; NavStore never replaces one (move it away first)" : String(cString: strerror(errno))
+      let reason =
+        errno == EEXIST
+        ? "it exists; NavStore never replaces one (move it away first)" : String(cString: strerror(errno))
       throw CLIError("\(option): cannot create '\(path)': \(reason)")
     }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)

@@ -22,7 +22,9 @@ final class OutputSink {
   /// export never leaves a truncated file, nor empties an existing one.
   init(path: String) throws(CLIError) {
     let partial = path + ".partial"
-    guard FileManager.default.createFile(atPath: partial, contents: nil), let handle = FileHandle(forWritingAtPath: partial) else {
+    guard FileManager.default.createFile(atPath: partial, contents: nil),
+      let handle = FileHandle(forWritingAtPath: partial)
+    else {
       throw CLIError("--out: cannot write '\(path)' (does its folder exist and is it writable?)")
     }
     self.handle = handle
@@ -57,7 +59,9 @@ final class OutputSink {
     if closesHandle { try? handle.close() }
     guard let pending else { return }
     do {
-      if FileManager.default.fileExists(atPath: pending.final) { try FileManager.default.removeItem(atPath: pending.final) }
+      if FileManager.default.fileExists(atPath: pending.final) {
+        try FileManager.default.removeItem(atPath: pending.final)
+      }
       try FileManager.default.moveItem(atPath: pending.partial, toPath: pending.final)
       self.pending = nil
     } catch {

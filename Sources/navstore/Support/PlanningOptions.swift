@@ -3,7 +3,11 @@ import NavCore
 
 /// The options every command that plans steps shares.
 struct PlanningOptions: ParsableArguments {
-  @Option(help: "The host profile: navigation-view (one change per step), navigation-stack (pushes join the previous step), navigation-stack-17 (also every dismissal in one step).")
+  @Option(
+    help: ArgumentHelp(
+      "The host profile: navigation-view (one change per step), navigation-stack (pushes join the previous "
+        + "step), navigation-stack-17 (also every dismissal in one step).")
+  )
   var host: HostProfile = .default
 
   @Option(name: .customLong("delay-ms"), parsing: .unconditional, help: "Milliseconds between steps.")

@@ -25,11 +25,17 @@ struct ProofCheck {
       throw CLIError("--proof: \(error)")
     }
     let entry = proof.entry
-    print("the proof holds: \(entry.session) at seq \(entry.seq), chain value \(HashChain.hex(entry.hash)), is in the checkpoint of \(checkpoint.origin) of \(checkpoint.time) (\(checkpoint.sessionCount) sessions), signed by \(key.name)")
+    print(
+      "the proof holds: \(entry.session) at seq \(entry.seq), chain value \(HashChain.hex(entry.hash)), is in the "
+        + "checkpoint of \(checkpoint.origin) of \(checkpoint.time) (\(checkpoint.sessionCount) sessions), "
+        + "signed by \(key.name)"
+    )
     guard let historyPath else { return }
     let computed = try chainValue(of: entry.session, at: entry.seq, in: historyPath)
     guard computed == entry.hash else {
-      throw CLIError("--history: the history's chain value at seq \(entry.seq) is \(HashChain.hex(computed)), not the proof's: the history is not the one checkpointed")
+      throw CLIError(
+        "--history: the history's chain value at seq \(entry.seq) is \(HashChain.hex(computed)), not the proof's: the history is not the one checkpointed"
+      )
     }
     print("the history matches it: its events 1 to \(entry.seq) give that chain value")
   }
@@ -40,7 +46,8 @@ struct ProofCheck {
     var chain = HashChain.genesis
     var next = 1
     // Any line break, CRLF included (Swift reads "\r\n" as one character).
-    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() where !line.isEmpty {
+    for (number, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+    where !line.isEmpty {
       let event: AnyEvent
       do {
         event = try WireFormat.decode(AnyEvent.self, from: String(line))
@@ -52,7 +59,10 @@ struct ProofCheck {
       // be the event that was checkpointed.
       guard event.seq == next else {
         let found = event.seq.map { "seq \($0)" } ?? "an event without a seq"
-        throw CLIError("--history: line \(number + 1) is \(found) of \(session), expected seq \(next) (export the history with 'navstore export --table events --format jsonl')")
+        throw CLIError(
+          "--history: line \(number + 1) is \(found) of \(session), expected seq \(next) (export the history with "
+            + "'navstore export --table events --format jsonl')"
+        )
       }
       do {
         chain = try HashChain.hash(of: event, after: chain)

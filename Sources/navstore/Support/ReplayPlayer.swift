@@ -20,7 +20,9 @@ struct ReplayPlayer {
     let steps = plan.scheduled(delayMilliseconds: delayMilliseconds)
     if !json {
       let pace = speed.map { $0 == 1 ? "" : " at \($0)x speed" } ?? ", without waiting"
-      print("Replaying \(session) after seq \(seq) under \(host): \(steps.count) step\(steps.count == 1 ? "" : "s"), \(delayMilliseconds) ms apart\(pace)")
+      print(
+        "Replaying \(session) after seq \(seq) under \(host): \(steps.count) step\(steps.count == 1 ? "" : "s"), \(delayMilliseconds) ms apart\(pace)"
+      )
       print("launch state:")
       print(launch.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
     }
@@ -35,7 +37,8 @@ struct ReplayPlayer {
         let elapsed = Date().timeIntervalSince(started) * 1000
         let wait = min(max(0, (due - elapsed).rounded(.up)), Double(Int32.max))
         guard Interruption.sleep(milliseconds: Int(wait)) else {
-          throw CLIError("replay interrupted before step \(step.step) of \(steps.count)", exitStatus: Interruption.exitStatus)
+          throw CLIError(
+            "replay interrupted before step \(step.step) of \(steps.count)", exitStatus: Interruption.exitStatus)
         }
       }
       if json {

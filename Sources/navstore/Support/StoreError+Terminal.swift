@@ -21,7 +21,9 @@ extension StoreError {
     case .conflict(_, let expected, let actual) where expected > actual && actual > 1:
       String(description.dropLast()) + ": import the events in order, from seq \(actual))"
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
-      "line \(line): \(failure.terminalMessage) (a line without a seq is appended after the session's events, so importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` write them, are skipped when already stored)"
+      "line \(line): \(failure.terminalMessage) (a line without a seq is appended after the session's events, so "
+        + "importing a file again appends it again; lines with seqs, as `history --json` and `export --format jsonl` "
+        + "write them, are skipped when already stored)"
     case .lineFailed(let line, let failure):
       "line \(line): \(failure.terminalMessage)"
     case .unreadableInput(.lineTooLong):

@@ -1,5 +1,5 @@
-@_spi(Internals) import NavJSON
 import NavCore
+@_spi(Internals) import NavJSON
 import Testing
 
 /// RFC 8785 (JSON Canonicalization Scheme): the number vectors of its Appendix B, its key-order
@@ -66,8 +66,13 @@ import Testing
 
   @Test func keysSortByUTF16CodeUnits() throws {
     // RFC 8785 §3.2.3: U+1F600 (a surrogate pair, D83D DE00) sorts before U+FB33.
-    let object = try JSONParser.parse(#"{"\u20ac":"Euro","\r":"CR","\ufb33":"Hebrew","1":"One","\ud83d\ude00":"Emoji","\u0080":"Control","\u00f6":"Latin"}"#)
-    #expect(object.canonicalString == "{\"\\r\":\"CR\",\"1\":\"One\",\"\u{80}\":\"Control\",\"ö\":\"Latin\",\"€\":\"Euro\",\"😀\":\"Emoji\",\"\u{FB33}\":\"Hebrew\"}")
+    let object = try JSONParser.parse(
+      #"{"\u20ac":"Euro","\r":"CR","\ufb33":"Hebrew","1":"One","\ud83d\ude00":"Emoji","\u0080":"Control","\u00f6":"Latin"}"#
+    )
+    #expect(
+      object.canonicalString
+        == "{\"\\r\":\"CR\",\"1\":\"One\",\"\u{80}\":\"Control\",\"ö\":\"Latin\",\"€\":\"Euro\",\"😀\":\"Emoji\",\"\u{FB33}\":\"Hebrew\"}"
+    )
   }
 
   @Test func stringsUseOnlyTheMandatoryEscapes() {
@@ -76,7 +81,8 @@ import Testing
   }
 
   @Test func wholeDocumentsAreCompactAndSorted() throws {
-    let parsed = try JSONParser.parse(" { \"b\" : [ 1 , 2.50 , true , null ] , \"a\" : { \"z\" : \"\" , \"y\" : -0 } } ")
+    let parsed = try JSONParser.parse(
+      " { \"b\" : [ 1 , 2.50 , true , null ] , \"a\" : { \"z\" : \"\" , \"y\" : -0 } } ")
     #expect(parsed.canonicalString == #"{"a":{"y":0,"z":""},"b":[1,2.5,true,null]}"#)
   }
 

@@ -1,5 +1,5 @@
-@_spi(Internals) import NavJSON
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavJSON
 import NavTestSupport
 import Testing
 
@@ -39,8 +39,10 @@ import Testing
     "{\"\u{E9}\":1,\"e\u{301}\":2}",
     "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + ",\"k3\":0}",
     "{" + (0..<20).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}",
-    String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1),
-    String(repeating: "{\"a\":", count: JSONParser.maximumDepth) + "1" + String(repeating: "}", count: JSONParser.maximumDepth),
+    String(repeating: "[", count: JSONParser.maximumDepth + 1)
+      + String(repeating: "]", count: JSONParser.maximumDepth + 1),
+    String(repeating: "{\"a\":", count: JSONParser.maximumDepth) + "1"
+      + String(repeating: "}", count: JSONParser.maximumDepth),
     "{\"s\":\"tab\tinside\"}",
     #"{"s":"\ud800"}"#,
     #"{"s":"unterminated}"#,
@@ -164,7 +166,8 @@ import Testing
   }
 
   @Test func theHeadlineNamesAScreenWithoutItsPayloadAndRefusesABrokenOne() throws {
-    let named = try #require(try? Self.headline(Array(#"{"op":"push","screen":{"detail":{"id":7,"tags":["a"]}}}"#.utf8)).get())
+    let named = try #require(
+      try? Self.headline(Array(#"{"op":"push","screen":{"detail":{"id":7,"tags":["a"]}}}"#.utf8)).get())
     #expect(named.name == "push")
     #expect(named.screenName == "detail")
     #expect(named.path == .top)
@@ -172,6 +175,8 @@ import Testing
     #expect(byField.screenName == "cart")
     let duplicate = Array(#"{"op":"push","screen":{"detail":{"id":7,"id":8}}}"#.utf8)
     #expect(throws: WireFormatError.self) { try Self.headline(duplicate).get() }
-    #expect(throws: WireFormatError.self) { try Self.headline(Array(#"{"op":"push","screen":{"detail":{"id":07}}}"#.utf8)).get() }
+    #expect(throws: WireFormatError.self) {
+      try Self.headline(Array(#"{"op":"push","screen":{"detail":{"id":07}}}"#.utf8)).get()
+    }
   }
 }

@@ -1,5 +1,5 @@
-@_spi(Internals) import NavJSON
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavJSON
 import Testing
 
 /// Inputs the coverage-guided fuzzers (`Fuzz/`) found, each kept as a regression test with
@@ -24,7 +24,8 @@ import Testing
 
   /// The same number inside an event line: the event decodes from its own canonical bytes.
   @Test func anEventWithALargeIntegerReadsBackFromItsCanonicalBytes() throws {
-    let line = #"{"session":"s","at":"2026-11-24T00:00:00.000Z","op":{"op":"push","screen":{"id":229564509331541229568}}}"#
+    let line =
+      #"{"session":"s","at":"2026-11-24T00:00:00.000Z","op":{"op":"push","screen":{"id":229564509331541229568}}}"#
     let event = try WireFormat.decode(AnyEvent.self, from: line)
     let canonical = try WireFormat.canonicalBytes(event)
     #expect(try WireFormat.decode(AnyEvent.self, from: canonical) == event)

@@ -46,7 +46,8 @@ import Testing
 /// terminal's state or the reading order.
 @Suite struct PrintableNameTests {
   @Test(arguments: [
-    ("plain", "plain"), ("line\nbreak", #"line\nbreak"#), ("tab\there", #"tab\there"#), ("\u{1B}[31mred", #"\u{1B}[31mred"#),
+    ("plain", "plain"), ("line\nbreak", #"line\nbreak"#), ("tab\there", #"tab\there"#),
+    ("\u{1B}[31mred", #"\u{1B}[31mred"#),
     ("evil\u{202E}txt.exe", #"evil\u{202E}txt.exe"#), (#"back\slash"#, #"back\\slash"#), ("会话 é", "会话 é"),
   ])
   func aNameIsPrintedEscaped(_ name: String, _ printed: String) {
@@ -57,6 +58,8 @@ import Testing
     #expect(ScreenName.compact(.object(["numberDetail": .object(["number": .number(3)])])) == "numberDetail(number: 3)")
     #expect(ScreenName.compact(.object(["home": .object([:])])) == "home")
     #expect(ScreenName.compact(.string("home")) == "home")
-    #expect(ScreenName.compact(.object(["search": .object(["query": .string(String(repeating: "q", count: 100))])])).count == 60)
+    #expect(
+      ScreenName.compact(.object(["search": .object(["query": .string(String(repeating: "q", count: 100))])])).count
+        == 60)
   }
 }

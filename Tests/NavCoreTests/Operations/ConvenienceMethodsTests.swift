@@ -94,7 +94,9 @@ import Testing
   @Test func popToCurrentNavigationRootWithPresentedRoutes() throws {
     // FlowStacks: [.push(1), .sheet("two"), .push(true)] → count 2. The sheet needs navigation
     // here for the push above it to be legal in our model.
-    var routes: [Route<JSONValue>] = [.root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true), .push(true)]
+    var routes: [Route<JSONValue>] = [
+      .root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true), .push(true),
+    ]
     try routes.popToCurrentNavigationRoot()
     expectSame(routes, [.root("root", withNavigation: true), .push(1), .sheet("two", withNavigation: true)])
   }
@@ -147,7 +149,10 @@ import Testing
     #expect(routes.canGoBack(4) == false)
     expectSame(
       routes,
-      [.root(.home), .sheet(.numbersList, withNavigation: true), .push(.numberDetail(number: 1)), .cover(.onboarding(step: 1))])
+      [
+        .root(.home), .sheet(.numbersList, withNavigation: true), .push(.numberDetail(number: 1)),
+        .cover(.onboarding(step: 1)),
+      ])
   }
 
   @Test func rejectedConvenienceCallsLeaveTheArrayUnchanged() {

@@ -23,7 +23,9 @@ import Testing
   }
 
   @Test func changedScreensAreUpdatedInPlace() throws {
-    expectSame(try diff(stack("R+", "↑a", "↑b"), stack("R+x", "↑a", "↑c")), [.updateScreen(index: 0, screen: "x"), .updateScreen(index: 2, screen: "c")])
+    expectSame(
+      try diff(stack("R+", "↑a", "↑b"), stack("R+x", "↑a", "↑c")),
+      [.updateScreen(index: 0, screen: "x"), .updateScreen(index: 2, screen: "c")])
   }
 
   @Test func aReplacedTailIsRemovedThenAdded() throws {
@@ -38,8 +40,10 @@ import Testing
   }
 
   @Test func nestedChangesAreAddressedByPath() throws {
-    let old: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack([.root("more", child: .stack(stack("R+a")))])], selected: 0)
-    let new: AnyCoordinator = .tabs([.stack(stack("R+feed", "↑post")), .stack([.root("more", child: .stack(stack("R+a", "◻b")))])], selected: 1)
+    let old: AnyCoordinator = .tabs(
+      [.stack(stack("R+feed")), .stack([.root("more", child: .stack(stack("R+a")))])], selected: 0)
+    let new: AnyCoordinator = .tabs(
+      [.stack(stack("R+feed", "↑post")), .stack([.root("more", child: .stack(stack("R+a", "◻b")))])], selected: 1)
     expectSame(
       try AnyCoordinator.diff(from: old, to: new),
       [.selectTab(1), .push("post", at: [.tab(0)]), .presentSheet("b", at: [.tab(1), .route(0)])])
@@ -48,7 +52,8 @@ import Testing
   @Test func changedTabSetsAreSetTabs() throws {
     let old: AnyCoordinator = .tabs([.stack(stack("R"))], selected: 0)
     let new: AnyCoordinator = .tabs([.stack(stack("R")), .stack(stack("R+b"))], selected: 1)
-    expectSame(try AnyCoordinator.diff(from: old, to: new), [.setTabs([.stack(stack("R")), .stack(stack("R+b"))], selected: 1)])
+    expectSame(
+      try AnyCoordinator.diff(from: old, to: new), [.setTabs([.stack(stack("R")), .stack(stack("R+b"))], selected: 1)])
   }
 
   @Test func aChildThatAppearsReplacesItsRoute() throws {

@@ -38,8 +38,12 @@ import Testing
 
   @Test func pushNeedsNavigation() {
     let noNavigation: AnyCoordinator = .stack(stack("R+", "↑a", "◻b"))
-    expectRejected(.push("x"), on: noNavigation, because: .noNavigation(contextIndex: 2, contextStyle: .sheet(withNavigation: false)))
-    expectRejected(.push("x"), on: .stack(stack("R")), because: .noNavigation(contextIndex: 0, contextStyle: .root(withNavigation: false)))
+    expectRejected(
+      .push("x"), on: noNavigation, because: .noNavigation(contextIndex: 2, contextStyle: .sheet(withNavigation: false))
+    )
+    expectRejected(
+      .push("x"), on: .stack(stack("R")),
+      because: .noNavigation(contextIndex: 0, contextStyle: .root(withNavigation: false)))
   }
 
   @Test func goBackNeverRemovesTheRoot() {
@@ -76,7 +80,8 @@ import Testing
       because: .invalidStructure(StructureError(location: "routes", problem: .emptyStack)))
     expectRejected(
       .setRoutes(stack("↑a")),
-      because: .invalidStructure(StructureError(location: "routes[0].style", problem: .firstRouteNotRoot(style: .push))))
+      because: .invalidStructure(StructureError(location: "routes[0].style", problem: .firstRouteNotRoot(style: .push)))
+    )
     expectRejected(
       .setRoutes(stack("R", "R")),
       because: .invalidStructure(StructureError(location: "routes[1].style", problem: .rootNotFirst(index: 1))))
@@ -92,28 +97,41 @@ import Testing
   }
 
   @Test func setTabsNeedsTabsAndAValidSelection() {
-    expectRejected(.setTabs([.stack(stack("R"))], selected: 0), because: .wrongCoordinatorKind(expected: .tabs, found: .stack))
+    expectRejected(
+      .setTabs([.stack(stack("R"))], selected: 0), because: .wrongCoordinatorKind(expected: .tabs, found: .stack))
     expectRejected(
       .setTabs([.stack(stack("R"))], selected: 1), on: Self.tabs,
-      because: .invalidStructure(StructureError(location: "selected", problem: .selectedOutOfRange(selected: 1, tabCount: 1))))
+      because: .invalidStructure(
+        StructureError(location: "selected", problem: .selectedOutOfRange(selected: 1, tabCount: 1))))
     expectRejected(
       .setTabs([], selected: 0), on: Self.tabs,
       because: .invalidStructure(StructureError(location: "tabs", problem: .noTabs)))
   }
 
   @Test func stackOperationsAtTabsAreRejected() {
-    for operation: AnyOperation in [.push("x"), .presentSheet("x"), .goBack(), .goBackToRoot(), .popToRoot(), .dismissAll(), .setRoutes(stack("R"))] {
+    for operation: AnyOperation in [
+      .push("x"), .presentSheet("x"), .goBack(), .goBackToRoot(), .popToRoot(), .dismissAll(), .setRoutes(stack("R")),
+    ] {
       expectRejected(operation, on: Self.tabs, because: .wrongCoordinatorKind(expected: .stack, found: .tabs))
     }
   }
 
   @Test func pathsThatLeadNowhereAreRejected() {
     let nested: AnyCoordinator = .stack([.root("home", withNavigation: true, child: Self.tabs), .push("a")])
-    expectRejected(.goBack(at: [.route(1)]), on: nested, because: .pathNotFound(stepIndex: 0, problem: .noChild(routeIndex: 1)))
-    expectRejected(.goBack(at: [.route(5)]), on: nested, because: .pathNotFound(stepIndex: 0, problem: .routeOutOfRange(index: 5, routeCount: 2)))
-    expectRejected(.goBack(at: [.tab(0)]), on: nested, because: .pathNotFound(stepIndex: 0, problem: .stepDoesNotFit(step: .tab(0), found: .stack)))
-    expectRejected(.goBack(at: [.route(0), .tab(3)]), on: nested, because: .pathNotFound(stepIndex: 1, problem: .tabOutOfRange(index: 3, tabCount: 2)))
-    expectRejected(.goBack(at: [.route(0), .route(0)]), on: nested, because: .pathNotFound(stepIndex: 1, problem: .stepDoesNotFit(step: .route(0), found: .tabs)))
+    expectRejected(
+      .goBack(at: [.route(1)]), on: nested, because: .pathNotFound(stepIndex: 0, problem: .noChild(routeIndex: 1)))
+    expectRejected(
+      .goBack(at: [.route(5)]), on: nested,
+      because: .pathNotFound(stepIndex: 0, problem: .routeOutOfRange(index: 5, routeCount: 2)))
+    expectRejected(
+      .goBack(at: [.tab(0)]), on: nested,
+      because: .pathNotFound(stepIndex: 0, problem: .stepDoesNotFit(step: .tab(0), found: .stack)))
+    expectRejected(
+      .goBack(at: [.route(0), .tab(3)]), on: nested,
+      because: .pathNotFound(stepIndex: 1, problem: .tabOutOfRange(index: 3, tabCount: 2)))
+    expectRejected(
+      .goBack(at: [.route(0), .route(0)]), on: nested,
+      because: .pathNotFound(stepIndex: 1, problem: .stepDoesNotFit(step: .route(0), found: .tabs)))
   }
 
   @Test func aMalformedChildIsRejected() {
@@ -129,7 +147,10 @@ import Testing
       try state.apply(.pop(at: [.route(0)]))
       Issue.record("pop of a sheet was accepted")
     } catch {
-      #expect(error.description == "pop at path [route 0] rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)")
+      #expect(
+        error.description
+          == "pop at path [route 0] rejected: route 1 is a sheet, not a push; pop only removes pushed screens (use dismiss or goBack)"
+      )
     }
   }
 }

@@ -21,7 +21,9 @@ import Testing
       (.dismiss(2), stack("R+", "↑a")),
       (.dismissAll(), stack("R+", "↑a")),
       (.setRoutes(stack("R", "◻z")), stack("R", "◻z")),
-      (.updateScreen(index: 0, screen: "home"), [.root("home", withNavigation: true)] + stack("↑a", "◻+b", "↑c", "▣+d")),
+      (
+        .updateScreen(index: 0, screen: "home"), [.root("home", withNavigation: true)] + stack("↑a", "◻+b", "↑c", "▣+d")
+      ),
     ]
     for (operation, expected) in cases {
       let next = try start.applying(operation)
@@ -48,7 +50,8 @@ import Testing
 
   @Test func operationsReachNestedCoordinators() throws {
     let onboarding: AnyCoordinator = .stack(stack("R+welcome"))
-    let tabs: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack([.root("more", withNavigation: true, child: onboarding)])], selected: 0)
+    let tabs: AnyCoordinator = .tabs(
+      [.stack(stack("R+feed")), .stack([.root("more", withNavigation: true, child: onboarding)])], selected: 0)
     var state: AnyCoordinator = .stack([.root("app", child: tabs)])
     try state.apply(.selectTab(1, at: [.route(0)]))
     try state.apply(.push("terms", at: [.route(0), .tab(1), .route(0)]))

@@ -14,7 +14,8 @@ import Testing
 
   @Test func pushOneAtATime() throws {
     let end = stack("R+", "↑-2", "↑-3", "↑-4")
-    #expect(try steps(stack("R+"), end, .navigationView) == [stack("R+"), stack("R+", "↑-2"), stack("R+", "↑-2", "↑-3"), end])
+    #expect(
+      try steps(stack("R+"), end, .navigationView) == [stack("R+"), stack("R+", "↑-2"), stack("R+", "↑-2", "↑-3"), end])
   }
 
   @Test(arguments: HostProfile.allCases) func popAllAtOnce(_ host: HostProfile) throws {
@@ -48,7 +49,10 @@ import Testing
 
   @Test func backToCommonAncestorFirstWithoutPoppingWithinExtraPresentationLayers() throws {
     let start = stack("R+", "◻2", "↑3", "◻4", "↑5")
-    #expect(try steps(start, stack("R+", "↑-2"), .navigationView) == [start, stack("R+", "◻2", "↑3"), stack("R+"), stack("R+", "↑-2")])
+    #expect(
+      try steps(start, stack("R+", "↑-2"), .navigationView) == [
+        start, stack("R+", "◻2", "↑3"), stack("R+"), stack("R+", "↑-2"),
+      ])
   }
 
   @Test func simultaneousDismissalsWhenSupported() throws {
@@ -61,10 +65,11 @@ import Testing
   @Test func e1DeepLink() throws {
     let end = stack("R+", "↑A", "↑B", "◻+C", "↑D", "↑E")
     let oneAtATime = try AnyCoordinator.plan(from: .stack(stack("R+")), to: .stack(end), host: .navigationView)
-    #expect(oneAtATime.steps.map { $0.routes ?? [] } == [
-      stack("R+"), stack("R+", "↑A"), stack("R+", "↑A", "↑B"), stack("R+", "↑A", "↑B", "◻+C"),
-      stack("R+", "↑A", "↑B", "◻+C", "↑D"), end,
-    ])
+    #expect(
+      oneAtATime.steps.map { $0.routes ?? [] } == [
+        stack("R+"), stack("R+", "↑A"), stack("R+", "↑A", "↑B"), stack("R+", "↑A", "↑B", "◻+C"),
+        stack("R+", "↑A", "↑B", "◻+C", "↑D"), end,
+      ])
     #expect(oneAtATime.scheduled().map(\.atMs) == [0, 0, 650, 1300, 1950, 2600])
     #expect(oneAtATime.duration() == 2600)
     let merged = try AnyCoordinator.plan(from: .stack(stack("R+")), to: .stack(end), host: .navigationStack)
@@ -74,7 +79,10 @@ import Testing
 
   @Test func e2BackToRoot() throws {
     let start = stack("R+", "↑A", "◻+B", "↑C", "▣D")
-    #expect(try steps(start, stack("R+"), .navigationView) == [start, stack("R+", "↑A", "◻+B", "↑C"), stack("R+", "↑A"), stack("R+")])
+    #expect(
+      try steps(start, stack("R+"), .navigationView) == [
+        start, stack("R+", "↑A", "◻+B", "↑C"), stack("R+", "↑A"), stack("R+"),
+      ])
     let plan = try AnyCoordinator.plan(from: .stack(start), to: .stack(stack("R+")), host: .navigationStack17)
     #expect(plan.steps.map { $0.routes ?? [] } == [start, stack("R+")])
     #expect(plan.canUpdateAtOnce)
@@ -83,7 +91,8 @@ import Testing
   @Test func e3CommonPrefixThenDivergence() throws {
     let start = stack("R+", "↑A", "↑B", "◻+C", "↑D")
     let end = stack("R+", "↑A2", "↑X", "↑Y")
-    #expect(try steps(start, end, .navigationView) == [stack("R+", "↑A2", "↑X", "◻+C", "↑D"), stack("R+", "↑A2", "↑X"), end])
+    #expect(
+      try steps(start, end, .navigationView) == [stack("R+", "↑A2", "↑X", "◻+C", "↑D"), stack("R+", "↑A2", "↑X"), end])
     #expect(try steps(start, end, .navigationStack) == [stack("R+", "↑A2", "↑X", "◻+C", "↑D"), end])
   }
 
@@ -92,7 +101,8 @@ import Testing
     #expect(
       try steps(stack("R+", "↑A", "↑B"), stack("R+", "↑A", "◻C"), .navigationView)
         == [stack("R+", "↑A", "↑B"), stack("R+", "↑A"), stack("R+", "↑A", "◻C")])
-    let plan = try AnyCoordinator.plan(from: .stack(stack("R+", "↑A", "↑B", "↑C")), to: .stack(stack("R+", "↑A'", "↑B'")), host: .navigationView)
+    let plan = try AnyCoordinator.plan(
+      from: .stack(stack("R+", "↑A", "↑B", "↑C")), to: .stack(stack("R+", "↑A'", "↑B'")), host: .navigationView)
     #expect(plan.steps.map { $0.routes ?? [] } == [stack("R+", "↑A'", "↑B'", "↑C"), stack("R+", "↑A'", "↑B'")])
     #expect(plan.canUpdateAtOnce)
   }
@@ -107,6 +117,9 @@ import Testing
   }
 
   @Test func aRootThatGainsNavigationChangesInStepZero() throws {
-    #expect(try steps(stack("R", "◻a"), stack("R+", "↑b"), .navigationView) == [stack("R+", "◻a"), stack("R+"), stack("R+", "↑b")])
+    #expect(
+      try steps(stack("R", "◻a"), stack("R+", "↑b"), .navigationView) == [
+        stack("R+", "◻a"), stack("R+"), stack("R+", "↑b"),
+      ])
   }
 }

@@ -43,20 +43,31 @@ import Testing
       .tabs([.stack(first), .stack(second)], selected: selected)
     }
     let host = HostProfile.navigationView
-    #expect(AnyCoordinator.isLegalTransition(from: tabs(0, stack("R"), stack("R")), to: tabs(1, stack("R"), stack("R")), host: host))
-    #expect(!AnyCoordinator.isLegalTransition(from: tabs(0, stack("R+"), stack("R")), to: tabs(1, stack("R+", "↑a"), stack("R")), host: host))
-    #expect(!AnyCoordinator.isLegalTransition(from: tabs(0, stack("R"), stack("R")), to: .stack(stack("R")), host: host))
+    #expect(
+      AnyCoordinator.isLegalTransition(
+        from: tabs(0, stack("R"), stack("R")), to: tabs(1, stack("R"), stack("R")), host: host))
+    #expect(
+      !AnyCoordinator.isLegalTransition(
+        from: tabs(0, stack("R+"), stack("R")), to: tabs(1, stack("R+", "↑a"), stack("R")), host: host))
+    #expect(
+      !AnyCoordinator.isLegalTransition(from: tabs(0, stack("R"), stack("R")), to: .stack(stack("R")), host: host))
     // A child appears bare at a route that stays; not with a pushed screen already in it.
     let bare: AnyCoordinator = .stack([.root("home", child: .stack(stack("R+a")))])
     let grown: AnyCoordinator = .stack([.root("home", child: .stack(stack("R+a", "↑b")))])
     #expect(AnyCoordinator.isLegalTransition(from: .stack(stack("Rhome")), to: bare, host: host))
     #expect(!AnyCoordinator.isLegalTransition(from: .stack(stack("Rhome")), to: grown, host: host))
     // Two stacks changing at once is two changes.
-    let twoStacks: AnyCoordinator = .stack([.root("home", withNavigation: true, child: .stack(stack("R+a", "↑b"))), .push("p")])
+    let twoStacks: AnyCoordinator = .stack([
+      .root("home", withNavigation: true, child: .stack(stack("R+a", "↑b"))), .push("p"),
+    ])
     #expect(!AnyCoordinator.isLegalTransition(from: bare, to: twoStacks, host: host))
     // A tab set change: new tabs bare, kept tabs as they were.
-    #expect(AnyCoordinator.isLegalTransition(from: .tabs([.stack(stack("R"))], selected: 0), to: tabs(1, stack("R"), stack("R")), host: host))
-    #expect(!AnyCoordinator.isLegalTransition(from: .tabs([.stack(stack("R"))], selected: 0), to: tabs(1, stack("R"), stack("R+", "↑x")), host: host))
+    #expect(
+      AnyCoordinator.isLegalTransition(
+        from: .tabs([.stack(stack("R"))], selected: 0), to: tabs(1, stack("R"), stack("R")), host: host))
+    #expect(
+      !AnyCoordinator.isLegalTransition(
+        from: .tabs([.stack(stack("R"))], selected: 0), to: tabs(1, stack("R"), stack("R+", "↑x")), host: host))
   }
 
   @Test func contentsOnly() {

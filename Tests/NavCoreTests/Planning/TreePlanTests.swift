@@ -9,51 +9,57 @@ import Testing
     let flow: AnyCoordinator = .stack(stack("R+welcome", "↑terms", "↑privacy"))
     let end: AnyCoordinator = .stack([route("R+home"), .sheet("onboarding", child: flow)])
     let plan = try AnyCoordinator.plan(from: .stack(stack("R+home")), to: end, host: .navigationView)
-    #expect(plan.steps == [
-      .stack(stack("R+home")),
-      .stack([route("R+home"), .sheet("onboarding", child: .stack(stack("R+welcome")))]),
-      .stack([route("R+home"), .sheet("onboarding", child: .stack(stack("R+welcome", "↑terms")))]),
-      end,
-    ])
+    #expect(
+      plan.steps == [
+        .stack(stack("R+home")),
+        .stack([route("R+home"), .sheet("onboarding", child: .stack(stack("R+welcome")))]),
+        .stack([route("R+home"), .sheet("onboarding", child: .stack(stack("R+welcome", "↑terms")))]),
+        end,
+      ])
   }
 
   @Test func aChildIsBuiltBeforeTheNextRouteCoversIt() throws {
     let flow: AnyCoordinator = .stack(stack("R+a", "↑b"))
     let end: AnyCoordinator = .stack([route("R+home"), .sheet("s", child: flow), route("◻top")])
     let plan = try AnyCoordinator.plan(from: .stack(stack("R+home")), to: end, host: .navigationStack)
-    #expect(plan.steps == [
-      .stack(stack("R+home")),
-      .stack([route("R+home"), .sheet("s", child: .stack(stack("R+a")))]),
-      .stack([route("R+home"), .sheet("s", child: flow)]),
-      end,
-    ])
+    #expect(
+      plan.steps == [
+        .stack(stack("R+home")),
+        .stack([route("R+home"), .sheet("s", child: .stack(stack("R+a")))]),
+        .stack([route("R+home"), .sheet("s", child: flow)]),
+        end,
+      ])
   }
 
   @Test func theSelectedTabChangesBeforeTheSelectionMovesAndTheNewOneAfter() throws {
     let start: AnyCoordinator = .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search"))], selected: 0)
     let end: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack(stack("R+search", "↑result"))], selected: 1)
     let plan = try AnyCoordinator.plan(from: start, to: end, host: .navigationView)
-    #expect(plan.steps == [
-      start,
-      .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 0),
-      .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 1),
-      end,
-    ])
+    #expect(
+      plan.steps == [
+        start,
+        .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 0),
+        .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 1),
+        end,
+      ])
   }
 
   @Test func newTabsAppearBareWithTheSelection() throws {
     let start: AnyCoordinator = .tabs([.stack(stack("R+feed"))], selected: 0)
     let end: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack(stack("R+inbox", "↑thread"))], selected: 1)
     let plan = try AnyCoordinator.plan(from: start, to: end, host: .navigationView)
-    #expect(plan.steps == [
-      start,
-      .tabs([.stack(stack("R+feed")), .stack(stack("R+inbox"))], selected: 1),
-      end,
-    ])
+    #expect(
+      plan.steps == [
+        start,
+        .tabs([.stack(stack("R+feed")), .stack(stack("R+inbox"))], selected: 1),
+        end,
+      ])
   }
 
   @Test func aChildOfAKeptRouteChangesAfterWhatCoveredItIsGone() throws {
-    let start: AnyCoordinator = .stack([.root("home", withNavigation: true, child: .stack(stack("R+a"))), route("◻cover")])
+    let start: AnyCoordinator = .stack([
+      .root("home", withNavigation: true, child: .stack(stack("R+a"))), route("◻cover"),
+    ])
     let end: AnyCoordinator = .stack([.root("home", withNavigation: true, child: .stack(stack("R+a", "↑b")))])
     let plan = try AnyCoordinator.plan(from: start, to: end, host: .navigationView)
     #expect(plan.steps == [start, .stack([.root("home", withNavigation: true, child: .stack(stack("R+a")))]), end])

@@ -177,7 +177,9 @@ import Testing
   /// shows is one legal step from the one before, and once the clock runs out the last target
   /// is shown.
   @Test func theScreenNeverJumps() async {
-    let scenario = Generator<(AnyCoordinator, [(AnyCoordinator, Int)]), Shrink.None<(AnyCoordinator, [(AnyCoordinator, Int)])>> { rng in
+    let scenario = Generator<
+      (AnyCoordinator, [(AnyCoordinator, Int)]), Shrink.None<(AnyCoordinator, [(AnyCoordinator, Int)])>
+    > { rng in
       let start = RandomTrees.coordinator(depth: 3, using: &rng)
       var target = start
       var changes: [(AnyCoordinator, Int)] = []
@@ -204,7 +206,9 @@ import Testing
         await player.settled()
         #expect(player.shown == changes.last?.0, "\(host)")
         for (before, after) in zip([start] + screen.shown, screen.shown) {
-          #expect(AnyCoordinator.isLegalTransition(from: before, to: after, host: host), "\(host): jumped from \(before) to \(after)")
+          #expect(
+            AnyCoordinator.isLegalTransition(from: before, to: after, host: host),
+            "\(host): jumped from \(before) to \(after)")
           #expect(before != after, "\(host): the host was asked to show what it showed already")
         }
       }

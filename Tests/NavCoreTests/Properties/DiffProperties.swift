@@ -7,7 +7,9 @@ import Testing
 /// `apply(diff(a, b), a) == b`, for independent random trees and for trees reached from one
 /// another by random operations (which share structure, the common case for a recorder).
 @Suite struct DiffProperties {
-  func expectDiffReaches(_ old: AnyCoordinator, _ new: AnyCoordinator, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectDiffReaches(
+    _ old: AnyCoordinator, _ new: AnyCoordinator, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let operations = try AnyCoordinator.diff(from: old, to: new)
     var state = old
     for operation in operations {

@@ -1,6 +1,6 @@
-@_spi(Internals) import NavJSON
 import Foundation
 import NavCore
+@_spi(Internals) import NavJSON
 import NavTestSupport
 import Testing
 
@@ -17,7 +17,9 @@ import Testing
   /// A valid event line, then mutated: bytes flipped, inserted, deleted, duplicated, truncated.
   static func mutatedLine(session: SessionID, using rng: inout SeededRandom) -> [UInt8] {
     let state = RandomTrees.coordinator(depth: 2, using: &rng)
-    let operation = Int.random(in: 0..<4, using: &rng) == 0 ? AnyOperation.start(state) : RandomTrees.operation(for: state, using: &rng)
+    let operation =
+      Int.random(in: 0..<4, using: &rng) == 0
+      ? AnyOperation.start(state) : RandomTrees.operation(for: state, using: &rng)
     let event = AnyEvent(
       session: session, seq: Int.random(in: 1...9, using: &rng),
       at: Timestamp(millisecondsSince1970: Int64.random(in: 0...4_000_000_000_000, using: &rng)), operation: operation)
@@ -37,7 +39,9 @@ import Testing
         let event = try WireFormat.decode(AnyEvent.self, from: line)
         accepted += 1
         let again = try WireFormat.decode(AnyEvent.self, from: try WireFormat.canonicalString(event))
-        #expect(again == event, "seed \(seed): an accepted line does not round-trip: \(String(decoding: line, as: UTF8.self))")
+        #expect(
+          again == event, "seed \(seed): an accepted line does not round-trip: \(String(decoding: line, as: UTF8.self))"
+        )
       } catch {
         #expect(!error.description.isEmpty)
       }

@@ -92,7 +92,10 @@ import Testing
   }
 
   @Test func eventsRoundTripThroughTheWireFormat() async {
-    await propertyCheck(count: 200, input: TreeGen.session(depth: 2, length: 1...5), Gen.int(in: 1...1_000_000), Gen.int(in: -10_000_000...10_000_000)) { session, seq, offset in
+    await propertyCheck(
+      count: 200, input: TreeGen.session(depth: 2, length: 1...5), Gen.int(in: 1...1_000_000),
+      Gen.int(in: -10_000_000...10_000_000)
+    ) { session, seq, offset in
       for (index, operation) in session.1.enumerated() {
         let event = AnyEvent(
           session: try SessionID("s-\(seq)"), seq: seq + index,

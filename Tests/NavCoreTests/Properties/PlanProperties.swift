@@ -7,7 +7,9 @@ import Testing
 /// plan ends at the target, step 0 changes contents only, every step is legal by the independent
 /// check, and for single stacks the plan is FlowStacks' plan.
 @Suite struct PlanProperties {
-  static let pairsOfSameKind = Generator<(AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>> { rng in
+  static let pairsOfSameKind = Generator<
+    (AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>
+  > { rng in
     let first = RandomTrees.coordinator(depth: 4, using: &rng)
     var second = RandomTrees.coordinator(depth: 4, using: &rng)
     while second.kind != first.kind { second = RandomTrees.coordinator(depth: 4, using: &rng) }
@@ -15,7 +17,8 @@ import Testing
   }
 
   /// A start and a target reached from it by random operations: shared structure, as in a restore.
-  static let relatedPairs = Generator<(AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>> { rng in
+  static let relatedPairs = Generator<(AnyCoordinator, AnyCoordinator), Shrink.None<(AnyCoordinator, AnyCoordinator)>> {
+    rng in
     let start = RandomTrees.coordinator(depth: 4, using: &rng)
     var target = start
     for _ in 0..<Int.random(in: 1...30, using: &rng) {
@@ -56,10 +59,12 @@ import Testing
     await propertyCheck(count: 500, input: flatStack, flatStack) { start, target in
       for host in HostProfile.allCases {
         let ours = try AnyCoordinator.plan(from: .stack(start), to: .stack(target), host: host).steps
-        let oracle = FlowStacksStepOracle.steps(from: Array(start.dropFirst()), to: Array(target.dropFirst()), host: host)
+        let oracle = FlowStacksStepOracle.steps(
+          from: Array(start.dropFirst()), to: Array(target.dropFirst()), host: host)
         #expect(ours.count <= oracle.count, "\(host): longer than FlowStacks' plan")
         #expect(ours.map { Array(($0.routes ?? []).dropFirst()) } == oracle, "\(host)")
-        #expect(ours.allSatisfy { $0.routes?.first == target.first }, "\(host): the root is content and changes in step 0")
+        #expect(
+          ours.allSatisfy { $0.routes?.first == target.first }, "\(host): the root is content and changes in step 0")
       }
     }
   }

@@ -11,12 +11,17 @@ import Testing
 
   /// The app's screens in version 1.
   enum ScreenV1: Codable, Hashable, Sendable {
-    case home, numbersList, numberDetail(number: Int), promo(code: String), settings
+    case home, numbersList
+    case numberDetail(number: Int)
+    case promo(code: String)
+    case settings
   }
 
   /// Version 2: `promo` is gone, `numberDetail` gained a required field, `settings` an optional one.
   enum ScreenV2: Codable, Hashable, Sendable {
-    case home, numbersList, numberDetail(number: Int, source: String), settings(section: String?)
+    case home, numbersList
+    case numberDetail(number: Int, source: String)
+    case settings(section: String?)
   }
 
   static func stored(_ state: Coordinator<ScreenV1>) throws -> AnyCoordinator {
@@ -24,10 +29,11 @@ import Testing
   }
 
   @Test func aRemovedCaseDropsItsRouteAndWhatStandsOnIt() throws {
-    let saved = try Self.stored(.stack([
-      .root(.home, withNavigation: true), .push(.numbersList), .sheet(.promo(code: "X"), withNavigation: true),
-      .push(.numbersList),
-    ]))
+    let saved = try Self.stored(
+      .stack([
+        .root(.home, withNavigation: true), .push(.numbersList), .sheet(.promo(code: "X"), withNavigation: true),
+        .push(.numbersList),
+      ]))
     let restored = try saved.restoring(as: ScreenV2.self)
     #expect(restored.state == .stack([.root(.home, withNavigation: true), .push(.numbersList)]))
     #expect(restored.dropped.count == 1)
@@ -40,23 +46,29 @@ import Testing
   }
 
   @Test func anAddedOptionalFieldDecodesAndARequiredOneDoesNot() throws {
-    let saved = try Self.stored(.stack([
-      .root(.home, withNavigation: true), .push(.settings),
-      .sheet(.numbersList, withNavigation: true, child: .stack([.root(.numberDetail(number: 3))])),
-    ]))
+    let saved = try Self.stored(
+      .stack([
+        .root(.home, withNavigation: true), .push(.settings),
+        .sheet(.numbersList, withNavigation: true, child: .stack([.root(.numberDetail(number: 3))])),
+      ]))
     let restored = try saved.restoring(as: ScreenV2.self)
     // The hosted flow's root no longer decodes: the flow goes, its host stays.
-    #expect(restored.state == .stack([
-      .root(.home, withNavigation: true), .push(.settings(section: nil)), .sheet(.numbersList, withNavigation: true),
-    ]))
+    #expect(
+      restored.state
+        == .stack([
+          .root(.home, withNavigation: true), .push(.settings(section: nil)),
+          .sheet(.numbersList, withNavigation: true),
+        ]))
     #expect(restored.dropped.map(\.path) == [[.route(2)]])
     #expect(restored.dropped.first?.error.message.contains("source") == true)
   }
 
   @Test func aTabWhoseRootNoLongerDecodesGoesAndTheSelectionFollows() throws {
-    let saved = try Self.stored(.tabs([
-      .stack([.root(.home)]), .stack([.root(.promo(code: "A"))]), .stack([.root(.settings)]),
-    ], selected: 1))
+    let saved = try Self.stored(
+      .tabs(
+        [
+          .stack([.root(.home)]), .stack([.root(.promo(code: "A"))]), .stack([.root(.settings)]),
+        ], selected: 1))
     let restored = try saved.restoring(as: ScreenV2.self)
     #expect(restored.state == .tabs([.stack([.root(.home)]), .stack([.root(.settings(section: nil))])], selected: 0))
     #expect(restored.dropped.map(\.path) == [[.tab(1)]])
@@ -68,21 +80,28 @@ import Testing
     do {
       _ = try saved.restoring(as: ScreenV2.self)
     } catch {
-      guard case .nothingRestorable(let route) = error else { Issue.record("\(error)"); return }
+      guard case .nothingRestorable(let route) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(route.index == 0 && route.path == .top && route.removedRouteCount == 2)
     }
   }
 
   @Test func theStrictPolicyThrowsNamingTheFirstUndecodableScreen() throws {
-    let saved = try Self.stored(.stack([
-      .root(.home, withNavigation: true, child: .stack([.root(.home), .sheet(.promo(code: "inner"))])),
-      .push(.promo(code: "outer")),
-    ]))
+    let saved = try Self.stored(
+      .stack([
+        .root(.home, withNavigation: true, child: .stack([.root(.home), .sheet(.promo(code: "inner"))])),
+        .push(.promo(code: "outer")),
+      ]))
     do {
       _ = try saved.restoring(as: ScreenV2.self, policy: .strict)
       Issue.record("the strict policy accepted an undecodable screen")
     } catch {
-      guard case .undecodableScreen(let route) = error else { Issue.record("\(error)"); return }
+      guard case .undecodableScreen(let route) = error else {
+        Issue.record("\(error)")
+        return
+      }
       #expect(route.path == [.route(0)] && route.index == 1)
     }
     // Everything decodes: both policies give the same state.
@@ -116,7 +135,9 @@ import Testing
   static let storedStates = Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> { rng in
     var state = RandomTrees.coordinator(depth: 3, using: &rng)
     for site in RestoreOracle.sites(of: state) where Int.random(in: 0..<6, using: &rng) == 0 {
-      state = (try? state.applying(.updateScreen(index: site.index, screen: ["removedCase": site.route.screen], at: site.path))) ?? state
+      state =
+        (try? state.applying(
+          .updateScreen(index: site.index, screen: ["removedCase": site.route.screen], at: site.path))) ?? state
     }
     return state
   }
@@ -130,7 +151,8 @@ import Testing
         let untyped = try WireFormat.decode(AnyCoordinator.self, from: WireFormat.tree(of: restored.state))
         #expect(untyped == expected.state, "restored\n\(untyped)\nexpected\n\(String(describing: expected.state))")
         #expect(restored.dropped.map { RestoreOracle.Site(path: $0.path, index: $0.index) } == expected.listed)
-        #expect(restored.dropped.allSatisfy { $0.screenName == "removedCase" && $0.error.message.contains("removedCase") })
+        #expect(
+          restored.dropped.allSatisfy { $0.screenName == "removedCase" && $0.error.message.contains("removedCase") })
         #expect(stored.totalRoutes == untyped.totalRoutes + restored.dropped.reduce(0) { $0 + $1.removedRouteCount })
       } catch {
         guard case RestoreError.nothingRestorable(let cause) = error else { throw error }
@@ -163,7 +185,9 @@ enum RestoreOracle {
 
   /// Every route of a tree in reading order: a stack's routes from the root up, each route's
   /// hosted flow right after it; tabs in order.
-  static func sites(of state: AnyCoordinator, at path: CoordinatorPath = .top) -> [(path: CoordinatorPath, index: Int, route: AnyRoute)] {
+  static func sites(of state: AnyCoordinator, at path: CoordinatorPath = .top) -> [(
+    path: CoordinatorPath, index: Int, route: AnyRoute
+  )] {
     switch state {
     case .stack(let routes):
       routes.enumerated().flatMap { index, route in
@@ -192,7 +216,8 @@ enum RestoreOracle {
 
   /// Whether cutting at `earlier` removes `later` too.
   static func covers(_ earlier: Site, _ later: Site) -> Bool {
-    let outer = earlier.path.steps, inner = later.path.steps
+    let outer = earlier.path.steps
+    let inner = later.path.steps
     guard inner.count >= outer.count, Array(inner.prefix(outer.count)) == outer else { return false }
     if inner.count == outer.count { return later.index > earlier.index }
     guard case .route(let host) = inner[outer.count] else { return earlier.index == 0 }

@@ -18,4 +18,3 @@ func decoded<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
 func canonical<T: Encodable>(_ value: T) throws -> String {
   try WireFormat.canonicalString(value)
 }
-

@@ -36,7 +36,9 @@ import Testing
 
   /// The way the store once took a typed state: written, then read back untyped.
   func throughTheWireFormat<Screen>(_ state: Coordinator<Screen>) -> Result<AnyCoordinator, WireFormatError> {
-    Result { () throws(WireFormatError) in try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state)) }
+    Result { () throws(WireFormatError) in
+      try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: state))
+    }
   }
 
   @Test func anyTypedStateMapsToWhatTheWireFormatGives() async {
@@ -50,7 +52,8 @@ import Testing
   @Test func aScreenThatDoesNotEncodeIsNamedWhereTheWireFormatNamesIt() {
     let state = Coordinator<Unencodable>.stack([
       .root(Unencodable("home"), withNavigation: true), .push(Unencodable("list"), child: nil),
-      .sheet(Unencodable("x"), child: .tabs([.stack([.root(Unencodable("a")), .push(Unencodable("bad"))])], selected: 0)),
+      .sheet(
+        Unencodable("x"), child: .tabs([.stack([.root(Unencodable("a")), .push(Unencodable("bad"))])], selected: 0)),
     ])
     let direct = Result { () throws(WireFormatError) in try state.untyped() }
     guard case .failure(let error) = direct else {

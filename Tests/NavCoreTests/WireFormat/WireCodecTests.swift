@@ -1,6 +1,6 @@
-@_spi(Internals) import NavJSON
 import Foundation
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavJSON
 import NavTestSupport
 import PropertyBased
 import Testing
@@ -121,7 +121,9 @@ import Testing
   @Test func canonicalBytesAreAFixedPoint() async {
     var written = 0
     await propertyCheck(count: 1_000, input: RandomEvents.generator) { event in
-      guard let bytes = try? WireFormat.canonicalBytes(event), let read = try? WireFormat.decode(AnyEvent.self, from: bytes) else {
+      guard let bytes = try? WireFormat.canonicalBytes(event),
+        let read = try? WireFormat.decode(AnyEvent.self, from: bytes)
+      else {
         return
       }
       written += 1
@@ -135,7 +137,10 @@ import Testing
   @Test func aValueThatCannotBeWrittenNamesItsFirstFieldInReadingOrder() throws {
     let late = Timestamp(millisecondsSince1970: 253_402_300_800_000)
     var event = AnyEvent(session: try SessionID("s"), seq: Int.max, at: late, operation: .pop())
-    #expect(throws: WireFormatError(field: "seq", message: "integer \(Int.max) cannot be stored exactly as a JSON number (a double)")) {
+    #expect(
+      throws: WireFormatError(
+        field: "seq", message: "integer \(Int.max) cannot be stored exactly as a JSON number (a double)")
+    ) {
       try WireFormat.canonicalBytes(event)
     }
     event.seq = nil
@@ -144,7 +149,11 @@ import Testing
     }
     event.at = Timestamp(millisecondsSince1970: 0)
     event.operation = .goBack((1 << 53) + 1, at: [.tab((1 << 53) + 1)])
-    #expect(throws: WireFormatError(field: "op.path[0].tab", message: "integer 9007199254740993 cannot be stored exactly as a JSON number (a double)")) {
+    #expect(
+      throws: WireFormatError(
+        field: "op.path[0].tab",
+        message: "integer 9007199254740993 cannot be stored exactly as a JSON number (a double)")
+    ) {
       try WireFormat.canonicalBytes(event)
     }
   }
@@ -155,7 +164,9 @@ import Testing
   /// are the codec), and Foundation's own JSON text reads as ours does.
   @Test func foundationsJSONRoundTripsThroughTheCodec() async {
     await propertyCheck(count: 500, input: RandomEvents.generator) { event in
-      guard let canonical = try? WireFormat.canonicalBytes(event), let read = try? WireFormat.decode(AnyEvent.self, from: canonical) else {
+      guard let canonical = try? WireFormat.canonicalBytes(event),
+        let read = try? WireFormat.decode(AnyEvent.self, from: canonical)
+      else {
         return
       }
       let foundationText = try? JSONEncoder().encode(read)
@@ -182,12 +193,16 @@ import Testing
 
   /// A document with only an operation's required fields, from its field list: every name
   /// in the catalog reads back as itself, and refuses the fields of another operation.
-  @Test(arguments: ["start", "push", "presentSheet", "presentCover", "goBack", "goBackTo", "goBackToRoot", "pop", "popTo",
-    "popToRoot", "popToCurrentNavigationRoot", "dismiss", "dismissAll", "setRoutes", "updateScreen", "selectTab", "setTabs"])
+  @Test(arguments: [
+    "start", "push", "presentSheet", "presentCover", "goBack", "goBackTo", "goBackToRoot", "pop", "popTo",
+    "popToRoot", "popToCurrentNavigationRoot", "dismiss", "dismissAll", "setRoutes", "updateScreen", "selectTab",
+    "setTabs",
+  ])
   func everyOperationOfTheSpecReadsAndWritesBack(_ name: String) throws {
     let stack: JSONValue = ["routes": [["style": "root", "screen": "a"]]]
     let required: [String: JSONValue] = [
-      "state": stack, "screen": "b", "index": 0, "routes": [["style": "root", "screen": "a"]], "tabs": [stack], "selected": 0,
+      "state": stack, "screen": "b", "index": 0, "routes": [["style": "root", "screen": "a"]], "tabs": [stack],
+      "selected": 0,
     ]
     var members: [String: JSONValue] = ["op": .string(name)]
     let fields: [String] =
@@ -214,8 +229,9 @@ import Testing
     #expect(try WireFormat.canonicalString(AnyOperation.goBack(1)) == #"{"op":"goBack"}"#)
     #expect(try WireFormat.canonicalString(AnyOperation.goBack(2)) == #"{"count":2,"op":"goBack"}"#)
     #expect(try WireFormat.canonicalString(AnyOperation.presentSheet("a")) == #"{"op":"presentSheet","screen":"a"}"#)
-    #expect(try WireFormat.canonicalString(AnyOperation.presentSheet("a", withNavigation: true, at: [.route(0)]))
-      == #"{"op":"presentSheet","path":[{"route":0}],"screen":"a","withNavigation":true}"#)
+    #expect(
+      try WireFormat.canonicalString(AnyOperation.presentSheet("a", withNavigation: true, at: [.route(0)]))
+        == #"{"op":"presentSheet","path":[{"route":0}],"screen":"a","withNavigation":true}"#)
   }
 }
 
@@ -230,16 +246,23 @@ enum RandomEvents {
     let state = RandomTrees.coordinator(depth: 2, using: &rng)
     var operation =
       Int.random(in: 0..<5, using: &rng) == 0
-      ? AnyOperation.start(state, restoredFrom: RandomTrees.link(using: &rng)) : RandomTrees.operation(for: state, using: &rng)
+      ? AnyOperation.start(state, restoredFrom: RandomTrees.link(using: &rng))
+      : RandomTrees.operation(for: state, using: &rng)
     if Int.random(in: 0..<10, using: &rng) == 0 {
       let edge = edgeIntegers.randomElement(using: &rng) ?? 0
-      operation = [AnyOperation.goBack(edge), .popTo(index: edge), .selectTab(edge, at: [.tab(edge)])].randomElement(using: &rng) ?? .pop()
+      operation =
+        [AnyOperation.goBack(edge), .popTo(index: edge), .selectTab(edge, at: [.tab(edge)])].randomElement(using: &rng)
+        ?? .pop()
     }
-    let times: [Int64] = [0, -1, 1_795_000_000_123, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001]
+    let times: [Int64] = [
+      0, -1, 1_795_000_000_123, -62_167_219_200_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_001,
+    ]
     let hash = String((0..<64).map { _ in "0123456789abcdef".randomElement(using: &rng) ?? "0" })
     return AnyEvent(
       session: sessions[Int.random(in: 0..<sessions.count, using: &rng)],
-      seq: Bool.random(using: &rng) ? nil : (Bool.random(using: &rng) ? Int.random(in: 1...1000, using: &rng) : edgeIntegers.randomElement(using: &rng)),
+      seq: Bool.random(using: &rng)
+        ? nil
+        : (Bool.random(using: &rng) ? Int.random(in: 1...1000, using: &rng) : edgeIntegers.randomElement(using: &rng)),
       at: Timestamp(millisecondsSince1970: times.randomElement(using: &rng) ?? 0),
       origin: Bool.random(using: &rng) ? .app : .user, operation: operation,
       cause: Bool.random(using: &rng) ? RandomTrees.json(depth: 2, using: &rng) : nil,

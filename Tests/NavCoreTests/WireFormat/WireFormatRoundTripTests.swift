@@ -1,7 +1,7 @@
-@_spi(Internals) import NavJSON
 import CustomDump
 import Foundation
 import NavCore
+@_spi(Internals) import NavJSON
 import NavTestSupport
 import Testing
 
@@ -16,7 +16,8 @@ import Testing
     #expect(path == [.tab(1), .route(2)])
     let event = try decoded(
       AnyEvent.self,
-      #"{"session": "s-42", "seq": 3, "at": "2026-11-21T10:15:30.250Z", "origin": "user", "op": {"op": "goBack", "path": [{"route": 1}]}, "cause": {"routeAction": [2, "backTapped"]}}"#)
+      #"{"session": "s-42", "seq": 3, "at": "2026-11-21T10:15:30.250Z", "origin": "user", "op": {"op": "goBack", "path": [{"route": 1}]}, "cause": {"routeAction": [2, "backTapped"]}}"#
+    )
     #expect(event.session.rawValue == "s-42")
     #expect(event.seq == 3)
     #expect(event.at.rfc3339 == "2026-11-21T10:15:30.250Z")
@@ -27,11 +28,16 @@ import Testing
 
   @Test func encodingIsNormalized() throws {
     #expect(try canonical(AnyRoute.sheet("s")) == #"{"screen":"s","style":"sheet"}"#)
-    #expect(try canonical(AnyRoute.cover("c", withNavigation: true)) == #"{"screen":"c","style":"cover","withNavigation":true}"#)
+    #expect(
+      try canonical(AnyRoute.cover("c", withNavigation: true))
+        == #"{"screen":"c","style":"cover","withNavigation":true}"#)
     #expect(try canonical(AnyOperation.goBack()) == #"{"op":"goBack"}"#)
-    #expect(try canonical(AnyOperation.goBack(2, at: [.route(1)])) == #"{"count":2,"op":"goBack","path":[{"route":1}]}"#)
+    #expect(
+      try canonical(AnyOperation.goBack(2, at: [.route(1)])) == #"{"count":2,"op":"goBack","path":[{"route":1}]}"#)
     #expect(try canonical(AnyOperation.presentSheet("x")) == #"{"op":"presentSheet","screen":"x"}"#)
-    #expect(try canonical(AnyCoordinator.tabs([.stack(stack("R"))], selected: 0)) == #"{"selected":0,"tabs":[{"routes":[{"screen":"root","style":"root"}]}]}"#)
+    #expect(
+      try canonical(AnyCoordinator.tabs([.stack(stack("R"))], selected: 0))
+        == #"{"selected":0,"tabs":[{"routes":[{"screen":"root","style":"root"}]}]}"#)
     // Explicit defaults are accepted and normalized away.
     let explicit = try decoded(AnyOperation.self, #"{"op":"dismiss","count":1,"path":[]}"#)
     #expect(try canonical(explicit) == #"{"op":"dismiss"}"#)
@@ -41,17 +47,23 @@ import Testing
     let link = SessionLink(session: try SessionID("launch-1"), seq: 12)
     let operation = AnyOperation.start(.stack(stack("R+")), restoredFrom: link)
     let text = try canonical(operation)
-    #expect(text == #"{"op":"start","restoredFrom":{"seq":12,"session":"launch-1"},"state":{"routes":[{"screen":"root","style":"root","withNavigation":true}]}}"#)
+    #expect(
+      text
+        == #"{"op":"start","restoredFrom":{"seq":12,"session":"launch-1"},"state":{"routes":[{"screen":"root","style":"root","withNavigation":true}]}}"#
+    )
     expectSame(try decoded(AnyOperation.self, text), operation)
     #expect(operation.summary.hasSuffix("restored from launch-1 at seq 12"))
     // Without the link, start is written as before, so earlier hashes still hold.
-    #expect(try canonical(AnyOperation.start(.stack(stack("R")))) == #"{"op":"start","state":{"routes":[{"screen":"root","style":"root"}]}}"#)
+    #expect(
+      try canonical(AnyOperation.start(.stack(stack("R"))))
+        == #"{"op":"start","state":{"routes":[{"screen":"root","style":"root"}]}}"#)
   }
 
   @Test func everyOperationRoundTrips() throws {
     let child: AnyCoordinator = .tabs([.stack(stack("R+t"))], selected: 0)
     let operations: [AnyOperation] = [
-      .start(.stack(stack("R+"))), .start(.stack(stack("R")), restoredFrom: SessionLink(session: try SessionID("s-0"), seq: 4)),
+      .start(.stack(stack("R+"))),
+      .start(.stack(stack("R")), restoredFrom: SessionLink(session: try SessionID("s-0"), seq: 4)),
       .push("p", child: child, at: [.route(0)]), .presentSheet("s", withNavigation: true),
       .presentCover("c", child: .stack(stack("R"))), .goBack(3), .goBackTo(index: 2), .goBackToRoot(), .pop(2),
       .popTo(index: 1), .popToRoot(), .popToCurrentNavigationRoot(), .dismiss(2), .dismissAll(),
@@ -70,7 +82,10 @@ import Testing
       session: try SessionID("s-1"), seq: 1, at: Timestamp(millisecondsSince1970: 0),
       operation: .push(.numberDetail(number: 3)))
     let text = try canonical(event)
-    #expect(text == #"{"at":"1970-01-01T00:00:00.000Z","op":{"op":"push","screen":{"numberDetail":{"number":3}}},"origin":"app","seq":1,"session":"s-1"}"#)
+    #expect(
+      text
+        == #"{"at":"1970-01-01T00:00:00.000Z","op":{"op":"push","screen":{"numberDetail":{"number":3}}},"origin":"app","seq":1,"session":"s-1"}"#
+    )
     expectSame(try decoded(NavigationEvent<AppScreen>.self, text), event)
     // The same text read untyped names the screen by its enum case.
     let untyped = try decoded(AnyEvent.self, text)
@@ -104,9 +119,13 @@ import Testing
     #expect(try Timestamp(rfc3339: "1970-01-01T00:00:00.000Z").millisecondsSince1970 == 0)
     #expect(try Timestamp(rfc3339: "0000-01-01T00:00:00.000Z").rfc3339 == "0000-01-01T00:00:00.000Z")
     #expect(try Timestamp(rfc3339: "9999-12-31T23:59:59.999Z").rfc3339 == "9999-12-31T23:59:59.999Z")
-    for bad in ["2026-02-29T00:00:00.000Z", "2026-11-21T10:15:30.2501Z", "2026-11-21T10:15:30.25Z", "2026-11-21T10:15:30Z",
-                "2026-11-21T12:15:30.250+02:00", "2026-11-21t10:15:30.250z", "2026-11-21 10:15:30.250Z", "2026-11-21T10:15:30.250",
-                "2026-13-01T00:00:00.000Z", "2026-11-21T24:00:00.000Z", "2026-11-21T10:15:60.000Z", "2026-11-21T10:15:30.250Zjunk", ""] {
+    for bad in [
+      "2026-02-29T00:00:00.000Z", "2026-11-21T10:15:30.2501Z", "2026-11-21T10:15:30.25Z", "2026-11-21T10:15:30Z",
+      "2026-11-21T12:15:30.250+02:00", "2026-11-21t10:15:30.250z", "2026-11-21 10:15:30.250Z",
+      "2026-11-21T10:15:30.250",
+      "2026-13-01T00:00:00.000Z", "2026-11-21T24:00:00.000Z", "2026-11-21T10:15:60.000Z",
+      "2026-11-21T10:15:30.250Zjunk", "",
+    ] {
       #expect(throws: TimestampError.self, "\(bad)") { try Timestamp(rfc3339: bad) }
     }
     #expect(throws: WireFormatError.self) { try WireFormat.tree(of: Timestamp(millisecondsSince1970: .max)) }
@@ -130,7 +149,8 @@ import Testing
     #expect(JSONValue.string(composed) != JSONValue.string(decomposed))
     #expect(try SessionID(composed) != SessionID(decomposed))
     let states: [AnyCoordinator] = [.stack([.root(.string(composed))]), .stack([.root(.string(decomposed))])]
-    #expect(try AnyCoordinator.diff(from: states[0], to: states[1]) == [.updateScreen(index: 0, screen: .string(decomposed))])
+    #expect(
+      try AnyCoordinator.diff(from: states[0], to: states[1]) == [.updateScreen(index: 0, screen: .string(decomposed))])
     #expect(JSONValue.object([composed: 1]) == JSONValue.object([composed: 1]))
   }
 

@@ -20,7 +20,9 @@ import Testing
     let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 4))
     for session in ["a", "b", "c"] {
       try store.append(event(session, .start(.stack(stack("R+home")))))
-      for index in 0..<6 { try store.append(event(session, .push(.string("\(session)\(index)")), offset: Int64(index + 1))) }
+      for index in 0..<6 {
+        try store.append(event(session, .push(.string("\(session)\(index)")), offset: Int64(index + 1)))
+      }
     }
   }
 
@@ -52,7 +54,8 @@ import Testing
   /// Cuts a session's last events and fixes every column of its row the events decide (count,
   /// head, duration, last time, depth), so the chain alone holds.
   func truncate(_ session: String, to seq: Int) throws {
-    try tamper(Self.truncation(session, to: seq, depth: try store.state(of: sessionID(session), at: seq).state.visibleDepth))
+    try tamper(
+      Self.truncation(session, to: seq, depth: try store.state(of: sessionID(session), at: seq).state.visibleDepth))
   }
 
   static func truncation(_ session: String, to seq: Int, depth: Int) -> String {
@@ -90,7 +93,8 @@ import Testing
   }
 
   @Test func aTruncationWithItsCountersFixedIsFoundOnlyAgainstACheckpoint() throws {
-    #expect(try store.state(of: sessionID("b"), at: 4).state.visibleDepth == 4, "the depth the table's truncation writes")
+    #expect(
+      try store.state(of: sessionID("b"), at: 4).state.visibleDepth == 4, "the depth the table's truncation writes")
     let note = try checkpoint()
     try truncate("b", to: 4)
     #expect(try store.verify().allSatisfy(\.isIntact), "the chain alone cannot see a clean cut")
@@ -99,7 +103,9 @@ import Testing
 
   @Test func aWholeChainRewrittenConsistentlyIsFoundOnlyAgainstACheckpoint() throws {
     let note = try checkpoint()
-    try tamper("DELETE FROM snapshots WHERE session_id = 'c'; DELETE FROM events WHERE session_id = 'c'; DELETE FROM sessions WHERE id = 'c';")
+    try tamper(
+      "DELETE FROM snapshots WHERE session_id = 'c'; DELETE FROM events WHERE session_id = 'c'; DELETE FROM sessions WHERE id = 'c';"
+    )
     let rewriter = try SessionStore(path: path)
     try rewriter.append(event("c", .start(.stack(stack("R+home")))))
     for index in 0..<6 { try rewriter.append(event("c", .push(.string("forged\(index)")), offset: Int64(index + 1))) }
@@ -109,7 +115,9 @@ import Testing
 
   @Test func aVanishedSessionIsFoundOnlyAgainstACheckpoint() throws {
     let note = try checkpoint()
-    try tamper("DELETE FROM snapshots WHERE session_id = 'a'; DELETE FROM events WHERE session_id = 'a'; DELETE FROM sessions WHERE id = 'a';")
+    try tamper(
+      "DELETE FROM snapshots WHERE session_id = 'a'; DELETE FROM events WHERE session_id = 'a'; DELETE FROM sessions WHERE id = 'a';"
+    )
     #expect(try store.verify().allSatisfy(\.isIntact))
     #expect(try problems(note) == ["a@7: vanished"])
   }
@@ -135,7 +143,12 @@ import Testing
     let other = try SessionStore(path: otherPath)
     try other.append(event("a", .start(.stack(stack("R+home")))))
     let foreign = try other.checkpoint(signedBy: signer, at: time)
-    #expect(throws: StoreError.checkpoint(.otherStore(checkpoint: try Checkpoint(text: foreign.text).origin, store: Checkpoint.origin(ofStore: try store.identity())))) {
+    #expect(
+      throws: StoreError.checkpoint(
+        .otherStore(
+          checkpoint: try Checkpoint(text: foreign.text).origin, store: Checkpoint.origin(ofStore: try store.identity())
+        ))
+    ) {
       try store.audit(against: foreign, key: signer.verifier)
     }
   }
@@ -144,9 +157,13 @@ import Testing
     let note = try checkpoint()
     let root = HashChain.hex(try Checkpoint(text: note.text).rootHash)
     try tamper("UPDATE checkpoint_sessions SET seq = 5 WHERE session_id = 'b'")
-    #expect(throws: StoreError.checkpoint(.recordAltered(root: root))) { try store.audit(against: note, key: signer.verifier) }
+    #expect(throws: StoreError.checkpoint(.recordAltered(root: root))) {
+      try store.audit(against: note, key: signer.verifier)
+    }
     try tamper("DELETE FROM checkpoint_sessions; DELETE FROM checkpoints;")
-    #expect(throws: StoreError.checkpoint(.unrecorded(root: root))) { try store.audit(against: note, key: signer.verifier) }
+    #expect(throws: StoreError.checkpoint(.unrecorded(root: root))) {
+      try store.audit(against: note, key: signer.verifier)
+    }
   }
 
   @Test func everySessionsProofVerifiesWithoutTheStoreAndNoAlteredOneDoes() throws {
@@ -164,24 +181,44 @@ import Testing
       #expect(throws: CheckpointError.self) { try wrongIndex.verify(with: signer.verifier) }
       #expect(throws: CheckpointError.self) { try read.verify(with: try NoteSigner(name: "auditor").verifier) }
     }
-    #expect(throws: StoreError.checkpoint(.notInCheckpoint(sessionID("zzz")))) { try store.proof(of: sessionID("zzz"), in: note) }
+    #expect(throws: StoreError.checkpoint(.notInCheckpoint(sessionID("zzz")))) {
+      try store.proof(of: sessionID("zzz"), in: note)
+    }
   }
 
   /// Every tampering of `TamperingTests`, and those the chain alone cannot see: each is found by
   /// the chain and the checkpoint together (what `navstore verify --checkpoint` runs), and the
   /// last three only with the checkpoint.
   static let tamperings: [(name: String, sql: String, chainAloneFinds: Bool)] = [
-    ("a changed byte of an operation", "UPDATE events SET op = replace(op, 'b2', 'b9') WHERE session_id = 'b' AND seq = 4", true),
+    (
+      "a changed byte of an operation",
+      "UPDATE events SET op = replace(op, 'b2', 'b9') WHERE session_id = 'b' AND seq = 4", true
+    ),
     ("a changed time", "UPDATE events SET at = at + 1 WHERE session_id = 'b' AND seq = 3", true),
     ("a deleted event", "DELETE FROM events WHERE session_id = 'b' AND seq = 5", true),
-    ("two swapped events", "UPDATE events SET seq = 1000 WHERE session_id = 'b' AND seq = 5; UPDATE events SET seq = 5 WHERE session_id = 'b' AND seq = 6; UPDATE events SET seq = 6 WHERE session_id = 'b' AND seq = 1000;", true),
-    ("the last event removed", "DELETE FROM snapshots WHERE session_id = 'b' AND seq = 7; DELETE FROM events WHERE session_id = 'b' AND seq = 7", true),
-    ("a changed snapshot", "UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 'b' AND seq = 4", true),
+    (
+      "two swapped events",
+      "UPDATE events SET seq = 1000 WHERE session_id = 'b' AND seq = 5; UPDATE events SET seq = 5 WHERE session_id = 'b' AND seq = 6; UPDATE events SET seq = 6 WHERE session_id = 'b' AND seq = 1000;",
+      true
+    ),
+    (
+      "the last event removed",
+      "DELETE FROM snapshots WHERE session_id = 'b' AND seq = 7; DELETE FROM events WHERE session_id = 'b' AND seq = 7",
+      true
+    ),
+    (
+      "a changed snapshot",
+      "UPDATE snapshots SET state = replace(state, 'home', 'away') WHERE session_id = 'b' AND seq = 4", true
+    ),
     ("a session row emptied", "UPDATE sessions SET event_count = 0 WHERE id = 'b'", true),
     ("a session's duration changed", "UPDATE sessions SET duration_ms = duration_ms + 1 WHERE id = 'b'", true),
     ("a session's clock jumps changed", "UPDATE sessions SET clock_jumps = 1 WHERE id = 'b'", true),
     ("a truncation with its counters fixed", truncation("b", to: 4, depth: 4), false),
-    ("a vanished session", "DELETE FROM snapshots WHERE session_id = 'b'; DELETE FROM events WHERE session_id = 'b'; DELETE FROM sessions WHERE id = 'b';", false),
+    (
+      "a vanished session",
+      "DELETE FROM snapshots WHERE session_id = 'b'; DELETE FROM events WHERE session_id = 'b'; DELETE FROM sessions WHERE id = 'b';",
+      false
+    ),
   ]
 
   @Test(arguments: tamperings.indices) func eachTamperingIsFoundAgainstACheckpoint(_ index: Int) throws {
@@ -190,15 +227,21 @@ import Testing
     try tamper(tampering.sql)
     let chainFailures = try store.verify().filter { !$0.isIntact }.map(\.session.rawValue)
     let auditProblems = try problems(note)
-    #expect(chainFailures.isEmpty != tampering.chainAloneFinds, "\(tampering.name): the chain alone \(tampering.chainAloneFinds ? "finds" : "cannot find") it")
+    #expect(
+      chainFailures.isEmpty != tampering.chainAloneFinds,
+      "\(tampering.name): the chain alone \(tampering.chainAloneFinds ? "finds" : "cannot find") it")
     #expect(!chainFailures.isEmpty || !auditProblems.isEmpty, "\(tampering.name) is found with the checkpoint")
-    #expect((chainFailures + auditProblems.map { String($0.prefix(1)) }).allSatisfy { $0 == "b" }, "\(tampering.name): only session b is named")
+    #expect(
+      (chainFailures + auditProblems.map { String($0.prefix(1)) }).allSatisfy { $0 == "b" },
+      "\(tampering.name): only session b is named")
   }
 
   @Test func aCheckpointIsRefusedWhenASessionsCountersDisagreeWithItsEvents() throws {
     try tamper("UPDATE sessions SET head_hash = zeroblob(32) WHERE id = 'c'")
     #expect(throws: StoreError.self) { try checkpoint() }
-    try tamper("UPDATE sessions SET head_hash = (SELECT hash FROM events WHERE session_id = 'c' AND seq = 7), event_count = 9 WHERE id = 'c'")
+    try tamper(
+      "UPDATE sessions SET head_hash = (SELECT hash FROM events WHERE session_id = 'c' AND seq = 7), event_count = 9 WHERE id = 'c'"
+    )
     #expect(throws: StoreError.self) { try checkpoint() }
   }
 

@@ -20,7 +20,8 @@ import Testing
     for (index, session) in ["alpha-session", "beta-session", "gamma-session"].enumerated() {
       try store.append(event(session, .start(.stack(stack("R+home"))), offset: Int64(index * 1_000)))
       for step in 0..<6 {
-        try store.append(event(session, .push(.string("\(session)-screen\(step)")), offset: Int64(index * 1_000 + step + 1)))
+        try store.append(
+          event(session, .push(.string("\(session)-screen\(step)")), offset: Int64(index * 1_000 + step + 1)))
       }
     }
   }
@@ -29,7 +30,9 @@ import Testing
 
   /// The dump's rows, without those of `session` and of the tombstones table.
   func rows(without session: String) throws -> [String] {
-    try dump(path).split(separator: "\n").map(String.init).filter { !$0.contains(session) && !$0.hasPrefix("tombstones:") }
+    try dump(path).split(separator: "\n").map(String.init).filter {
+      !$0.contains(session) && !$0.hasPrefix("tombstones:")
+    }
   }
 
   @Test func forgettingLeavesATombstoneAndTouchesNothingElse() throws {
@@ -59,9 +62,12 @@ import Testing
   @Test func aSessionDeletedWithoutATombstoneIsStillTampering() throws {
     let note = try store.checkpoint(signedBy: signer, at: time)
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    #expect(throws: SQLiteError.self) { try connection.execute("DELETE FROM events WHERE session_id = 'gamma-session'") }
+    #expect(throws: SQLiteError.self) {
+      try connection.execute("DELETE FROM events WHERE session_id = 'gamma-session'")
+    }
     try connection.execute(
-      "DROP TRIGGER events_are_append_only_delete; DELETE FROM snapshots WHERE session_id = 'gamma-session'; DELETE FROM events WHERE session_id = 'gamma-session'; DELETE FROM sessions WHERE id = 'gamma-session';")
+      "DROP TRIGGER events_are_append_only_delete; DELETE FROM snapshots WHERE session_id = 'gamma-session'; DELETE FROM events WHERE session_id = 'gamma-session'; DELETE FROM sessions WHERE id = 'gamma-session';"
+    )
     let audit = try store.audit(against: note, key: signer.verifier)
     #expect(audit.problems == 1 && audit.firstProblem?.status == .vanished)
   }
@@ -96,7 +102,9 @@ import Testing
     var statuses: [String: CheckpointFinding.Status] = [:]
     let audit = try store.audit(against: note, key: signer.verifier) { statuses[$0.entry.session.rawValue] = $0.status }
     #expect(statuses["alpha-session"] == .truncated(events: 4))
-    #expect(statuses["beta-session"] == .forgottenBeforeCheckpoint(at: Timestamp(millisecondsSince1970: time.millisecondsSince1970 - 1)))
+    #expect(
+      statuses["beta-session"]
+        == .forgottenBeforeCheckpoint(at: Timestamp(millisecondsSince1970: time.millisecondsSince1970 - 1)))
     #expect(statuses["gamma-session"] == .rewritten)
     #expect(audit.problems == 3 && audit.forgotten == 0)
   }
@@ -137,7 +145,8 @@ import Testing
     try big.append(event("big-session", .start(.stack(stack("R+home")))))
     let payload = JSONValue.string(String(repeating: "x", count: 2_000))
     for step in 0..<1_000 {
-      try big.append(event("big-session", .push(.object(["detail": payload, "n": .number(Double(step))])), offset: Int64(step + 1)))
+      try big.append(
+        event("big-session", .push(.object(["detail": payload, "n": .number(Double(step))])), offset: Int64(step + 1)))
     }
     try big.forget([sessionID("big-session")], at: time)
     let (before, after) = try big.reclaimSpace()

@@ -11,20 +11,29 @@ import Testing
   /// Computed by hand with Python's hashlib: SHA-256(0x00 || "alpha"), and so on.
   @Test func rootsOfOneTwoAndThreeLeavesAreRFC6962s() {
     let (alpha, beta, gamma) = (Self.leaf("alpha"), Self.leaf("beta"), Self.leaf("gamma"))
-    #expect(Self.hex(MerkleTree.root(ofLeafHashes: [])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      Self.hex(MerkleTree.root(ofLeafHashes: [])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     #expect(Self.hex(alpha) == "2a158d8afd48e3f88cb4195dfdb2a9e4817d95fa57fd34440d93f9aae5c4f82b")
     #expect(Self.hex(MerkleTree.root(ofLeafHashes: [alpha])) == Self.hex(alpha))
-    #expect(Self.hex(MerkleTree.root(ofLeafHashes: [alpha, beta])) == "983cb57c04cddd52634edab38a7bef85708a974f114bbd9aa9ec5d4ce6656b4b")
-    #expect(Self.hex(MerkleTree.root(ofLeafHashes: [alpha, beta, gamma])) == "385da30f3917282c8939dff851957e519ab1846b1351a14c0adb3b11632742aa")
+    #expect(
+      Self.hex(MerkleTree.root(ofLeafHashes: [alpha, beta]))
+        == "983cb57c04cddd52634edab38a7bef85708a974f114bbd9aa9ec5d4ce6656b4b")
+    #expect(
+      Self.hex(MerkleTree.root(ofLeafHashes: [alpha, beta, gamma]))
+        == "385da30f3917282c8939dff851957e519ab1846b1351a14c0adb3b11632742aa")
   }
 
   @Test func proofsInATreeOfThreeAreRFC6962s() {
     let leaves = [Self.leaf("alpha"), Self.leaf("beta"), Self.leaf("gamma")]
-    #expect(MerkleTree.inclusionProof(of: 2, inLeafHashes: leaves)?.map(Self.hex) == ["983cb57c04cddd52634edab38a7bef85708a974f114bbd9aa9ec5d4ce6656b4b"])
-    #expect(MerkleTree.inclusionProof(of: 0, inLeafHashes: leaves)?.map(Self.hex) == [
-      "e23537b050e84af2cbaab46f2f83d8d3b5febc8e5ac6200d306284f687d46924",
-      "4c79d0d62f7cf5ca8874155f2d3b875f2625da2bb3abc86bbd6833f25ba90e51",
-    ])
+    #expect(
+      MerkleTree.inclusionProof(of: 2, inLeafHashes: leaves)?.map(Self.hex) == [
+        "983cb57c04cddd52634edab38a7bef85708a974f114bbd9aa9ec5d4ce6656b4b"
+      ])
+    #expect(
+      MerkleTree.inclusionProof(of: 0, inLeafHashes: leaves)?.map(Self.hex) == [
+        "e23537b050e84af2cbaab46f2f83d8d3b5febc8e5ac6200d306284f687d46924",
+        "4c79d0d62f7cf5ca8874155f2d3b875f2625da2bb3abc86bbd6833f25ba90e51",
+      ])
     #expect(MerkleTree.inclusionProof(of: 3, inLeafHashes: leaves) == nil)
     #expect(MerkleTree.inclusionProof(of: 0, inLeafHashes: [leaves[0]]) == [])
   }
@@ -39,25 +48,38 @@ import Testing
       let leaves = (0..<size).map { MerkleTree.leafHash(Array("session-\($0)-\(rng.next())".utf8)) }
       let root = MerkleTree.root(ofLeafHashes: leaves)
       // Every leaf of small trees; a sample of large ones (each proof costs a pass over the tree).
-      let checked = size <= 64 ? Array(0..<size) : (0..<24).map { _ in Int.random(in: 0..<size, using: &rng) } + [0, size - 1]
+      let checked =
+        size <= 64 ? Array(0..<size) : (0..<24).map { _ in Int.random(in: 0..<size, using: &rng) } + [0, size - 1]
       for index in checked {
         guard let proof = MerkleTree.inclusionProof(of: index, inLeafHashes: leaves) else {
           Issue.record("seed \(seed): no proof of \(index) in \(size)")
           continue
         }
-        #expect(MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: proof, root: root), "seed \(seed): \(index) of \(size)")
-        #expect(!MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: proof, root: Self.flipped(root, using: &rng)))
-        #expect(!MerkleTree.verify(leafHash: Self.flipped(leaves[index], using: &rng), index: index, size: size, proof: proof, root: root))
+        #expect(
+          MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: proof, root: root),
+          "seed \(seed): \(index) of \(size)")
+        #expect(
+          !MerkleTree.verify(
+            leafHash: leaves[index], index: index, size: size, proof: proof, root: Self.flipped(root, using: &rng)))
+        #expect(
+          !MerkleTree.verify(
+            leafHash: Self.flipped(leaves[index], using: &rng), index: index, size: size, proof: proof, root: root))
         if !proof.isEmpty {
           var altered = proof
           let step = Int.random(in: 0..<proof.count, using: &rng)
           altered[step] = Self.flipped(altered[step], using: &rng)
-          #expect(!MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: altered, root: root), "seed \(seed)")
-          #expect(!MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: Array(proof.dropLast()), root: root))
+          #expect(
+            !MerkleTree.verify(leafHash: leaves[index], index: index, size: size, proof: altered, root: root),
+            "seed \(seed)")
+          #expect(
+            !MerkleTree.verify(
+              leafHash: leaves[index], index: index, size: size, proof: Array(proof.dropLast()), root: root))
         }
         if size > 1 {
           let other = (index + 1) % size
-          #expect(!MerkleTree.verify(leafHash: leaves[index], index: other, size: size, proof: proof, root: root), "seed \(seed)")
+          #expect(
+            !MerkleTree.verify(leafHash: leaves[index], index: other, size: size, proof: proof, root: root),
+            "seed \(seed)")
         }
       }
     }

@@ -7,8 +7,11 @@ import Testing
 @Suite struct SignedNoteTests {
   static let goVerifier = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW"
   static let goSigner = "PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz"
-  static let goText = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
-  static let goNote = goText + "\n— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
+  static let goText =
+    "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n"
+  static let goNote =
+    goText
+    + "\n— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n"
 
   @Test func theReferenceKeysAndNoteReadSignAndVerifyAsGosDo() throws {
     let signer = try NoteSigner(text: Self.goSigner)
@@ -66,7 +69,9 @@ import Testing
   @Test func aSignatureLineFromAnotherKeyIsRefused() throws {
     let other = try NoteSigner(name: "PeterNeumann")
     let forged = try SignedNote(text: Self.goText, signedBy: other)
-    #expect(throws: NoteError.self) { try SignedNote(parsing: forged.serialized).verify(with: try NoteVerifier(text: Self.goVerifier)) }
+    #expect(throws: NoteError.self) {
+      try SignedNote(parsing: forged.serialized).verify(with: try NoteVerifier(text: Self.goVerifier))
+    }
   }
 
   @Test(arguments: [

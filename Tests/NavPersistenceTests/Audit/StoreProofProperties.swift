@@ -8,19 +8,24 @@ import Testing
 /// JSON, verifies without the store, and the same proof with any one byte changed does not.
 @Suite struct StoreProofProperties {
   /// A store of `count` sessions of one to three events each, and a checkpoint of it.
-  static func checkpointedStore(sessions count: Int, in folder: TemporaryFolder, using rng: inout SeededRandom) throws -> (SessionStore, SignedNote, NoteSigner) {
+  static func checkpointedStore(sessions count: Int, in folder: TemporaryFolder, using rng: inout SeededRandom) throws
+    -> (SessionStore, SignedNote, NoteSigner)
+  {
     let store = try SessionStore(path: folder.path("p\(count).sqlite"))
     var lines: [String] = []
     for index in 0..<count {
       let id = "s-\(index)-\(rng.next() % 1_000)"
       lines.append(try WireFormat.canonicalString(event(id, .start(.stack(stack("R+home"))))))
       for step in 0..<Int.random(in: 0...2, using: &rng) {
-        lines.append(try WireFormat.canonicalString(event(id, .push(.string("screen\(step)")), offset: Int64(step + 1))))
+        lines.append(
+          try WireFormat.canonicalString(event(id, .push(.string("screen\(step)")), offset: Int64(step + 1))))
       }
     }
     try store.importJSONLines(from: LinesInMemory(lines))
     let signer = try NoteSigner(name: "auditor")
-    return (store, try store.checkpoint(signedBy: signer, at: Timestamp(millisecondsSince1970: 1_795_000_000_000)), signer)
+    return (
+      store, try store.checkpoint(signedBy: signer, at: Timestamp(millisecondsSince1970: 1_795_000_000_000)), signer
+    )
   }
 
   @Test(arguments: [1, 2, 3, 7, 64, 257, 1_000])
@@ -42,11 +47,13 @@ import Testing
       for _ in 0..<8 {
         let position = Int.random(in: 0..<bytes.count, using: &rng)
         let original = bytes[position]
-        bytes[position] = ByteMutations.interesting.filter { $0 != original }.randomElement(using: &rng) ?? (original ^ 1)
+        bytes[position] =
+          ByteMutations.interesting.filter { $0 != original }.randomElement(using: &rng) ?? (original ^ 1)
         let changed = String(decoding: bytes, as: UTF8.self)
         do {
           _ = try SessionProof(json: changed).verify(with: signer.verifier)
-          Issue.record("seed \(seed): a proof changed at byte \(position) (\(original) → \(bytes[position])) verified: \(changed)")
+          Issue.record(
+            "seed \(seed): a proof changed at byte \(position) (\(original) → \(bytes[position])) verified: \(changed)")
         } catch {}
         bytes[position] = original
       }

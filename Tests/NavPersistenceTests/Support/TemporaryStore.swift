@@ -17,7 +17,8 @@ func dump(_ path: String) throws -> String {
   for name in names {
     // Ordered by every column, so that the dump does not depend on how rows were stored.
     let columns = try connection.statement("SELECT * FROM \"\(name)\" LIMIT 0").columnCount
-    let rows = try connection.statement("SELECT * FROM \"\(name)\" ORDER BY " + (1...max(1, columns)).map(String.init).joined(separator: ", "))
+    let rows = try connection.statement(
+      "SELECT * FROM \"\(name)\" ORDER BY " + (1...max(1, columns)).map(String.init).joined(separator: ", "))
     while try rows.step() {
       lines.append(name + ": " + (0..<rows.columnCount).map { "\(rows.value($0))" }.joined(separator: " | "))
     }
@@ -25,11 +26,13 @@ func dump(_ path: String) throws -> String {
   return lines.joined(separator: "\n")
 }
 
-
 /// An event at a fixed time, `offset` milliseconds after a base instant.
-func event(_ session: String, _ operation: AnyOperation, offset: Int64 = 0, seq: Int? = nil, origin: EventOrigin = .app) -> AnyEvent {
+func event(_ session: String, _ operation: AnyOperation, offset: Int64 = 0, seq: Int? = nil, origin: EventOrigin = .app)
+  -> AnyEvent
+{
   AnyEvent(
-    session: sessionID(session), seq: seq, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + offset), origin: origin,
+    session: sessionID(session), seq: seq, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + offset),
+    origin: origin,
     operation: operation)
 }
 

@@ -67,7 +67,8 @@ enum Action: Sendable {
     case .sectionTapped(let section):
       try state.apply(.push(.settingsSection(section), at: Self.tabs.appending(.tab(1))))
     case .onboardingStarted:
-      try state.apply(.presentSheet(.onboarding(step: 0), child: .stack([.root(.onboarding(step: 1), withNavigation: true)])))
+      try state.apply(
+        .presentSheet(.onboarding(step: 0), child: .stack([.root(.onboarding(step: 1), withNavigation: true)])))
     case .nextStepTapped:
       let steps = try state.coordinator(at: Self.onboarding).routes?.count ?? 0
       try state.apply(.push(.onboarding(step: steps + 1), at: Self.onboarding))

@@ -11,7 +11,9 @@ import NavPersistence
 @main struct Launches {
   static func main() async {
     let arguments = CommandLine.arguments
-    let delay = arguments.firstIndex(of: "--delay-ms").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    let delay = arguments.firstIndex(of: "--delay-ms").flatMap {
+      arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
+    }
     do {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restoring-app-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -60,13 +62,16 @@ import NavPersistence
     try check(restored.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
     // The new session says which one it continues; its first state is the restored one.
-    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
+    let recorder = NavigationRecorder<Screen>(
+      store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
     let app = AppModel(navigation: restored.state, recorder: recorder)
 
     // The host starts at the launch state and is taken to the restored state one legal step
     // at a time: steps 0 and 1 at once, then one every delay.
     let start = ContinuousClock.now
-    let player = NavigationPlayer(restored.state.launchState, host: .navigationView, delayMilliseconds: delayMilliseconds) { shown in
+    let player = NavigationPlayer(
+      restored.state.launchState, host: .navigationView, delayMilliseconds: delayMilliseconds
+    ) { shown in
       print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
     }
     try player.go(to: app.navigation)
@@ -81,7 +86,9 @@ import NavPersistence
     print("  shown: \(player.shown.visiblePath)")
     try await recorder.flush()
     try check(player.shown == app.navigation, "the screen ends where the app is")
-    try check(try await store.restore(recorder.session, as: Screen.self).state == app.navigation, "the log ends where the app is")
+    try check(
+      try await store.restore(recorder.session, as: Screen.self).state == app.navigation,
+      "the log ends where the app is")
   }
 
   // MARK: 3. A later version
@@ -95,7 +102,9 @@ import NavPersistence
       droppedScreens += restored.dropped.map(\.screenName)
       print("  \(session) at seq \(restored.seq) restores as \(restored.state.visiblePath)")
       for dropped in restored.dropped {
-        print("    dropped \(dropped.removedRouteCount) route(s) at \(dropped.path), from route \(dropped.index) (\(dropped.screenName)): \(dropped.error.message)")
+        print(
+          "    dropped \(dropped.removedRouteCount) route(s) at \(dropped.path), from route \(dropped.index) (\(dropped.screenName)): \(dropped.error.message)"
+        )
       }
     }
     try check(droppedScreens == ["numberDetail", "promo", "numberDetail"], "version 2 drops what it cannot decode")

@@ -31,7 +31,8 @@ extension Screen {
       .root(
         .mainTabs,
         child: .tabs(
-          [.stack([.root(.feed, withNavigation: true)]), .stack([.root(.settings, withNavigation: true)])], selected: 0)),
+          [.stack([.root(.feed, withNavigation: true)]), .stack([.root(.settings, withNavigation: true)])], selected: 0)
+      )
     ])
   }
 }

@@ -52,7 +52,9 @@ struct CanonicalWriter {
       do {
         try member(&self, field)
       } catch {
-        let rank = Field.allCases.firstIndex(of: field).map { Field.allCases.distance(from: Field.allCases.startIndex, to: $0) } ?? Int.max
+        let rank =
+          Field.allCases.firstIndex(of: field).map { Field.allCases.distance(from: Field.allCases.startIndex, to: $0) }
+          ?? Int.max
         if rank < firstFailure?.rank ?? Int.max { firstFailure = (rank, error.inside(field.rawValue)) }
       }
       if pendingKey == nil { written = true }

@@ -37,7 +37,8 @@ struct WireFailure: Error {
     case let failure as WireFailure:
       self = failure
     case DecodingError.keyNotFound(let key, let context):
-      self.init(at: context.codingPath.map(AnyCodingKey.init) + [AnyCodingKey(key)], "missing field \"\(key.stringValue)\"")
+      self.init(
+        at: context.codingPath.map(AnyCodingKey.init) + [AnyCodingKey(key)], "missing field \"\(key.stringValue)\"")
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
       DecodingError.dataCorrupted(let context):
       self.init(at: context.codingPath.map(AnyCodingKey.init), context.debugDescription)

@@ -64,7 +64,9 @@ struct WireObjectReader<Field: WireField> {
   /// Refuses any member outside `allowed` (the allowed fields, in the order messages list them),
   /// given how many of the allowed fields are present: when they account for every member,
   /// there is nothing to look at. `what` names the object: `a route`, `an event`.
-  func refuseUnknown(allowed: @autoclosure () -> [Field], present: Int, in what: @autoclosure () -> String) throws(WireFailure) {
+  func refuseUnknown(allowed: @autoclosure () -> [Field], present: Int, in what: @autoclosure () -> String)
+    throws(WireFailure)
+  {
     guard present != memberCount else { return }
     let allowed = allowed().map(\.rawValue)
     for key in keys.sorted() where !allowed.contains(key) {
@@ -74,13 +76,17 @@ struct WireObjectReader<Field: WireField> {
   }
 
   /// A field that must be present, read by `read`; failures are placed under the field.
-  func required<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T {
+  func required<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T)
+    throws(WireFailure) -> T
+  {
     guard let value else { throw WireFailure(at: [AnyCodingKey(field.rawValue)], "missing field \(field.quoted)") }
     return try WireObjectReader.member(value, field, read)
   }
 
   /// A field that may be absent; when present it must be readable (`null` is not absence).
-  func optional<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T? {
+  func optional<T>(_ value: JSONValue?, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T)
+    throws(WireFailure) -> T?
+  {
     guard let value else { return nil }
     return try WireObjectReader.member(value, field, read)
   }
@@ -90,7 +96,9 @@ struct WireObjectReader<Field: WireField> {
     WireFailure(at: path, message)
   }
 
-  static func member<T>(_ value: JSONValue, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T) throws(WireFailure) -> T {
+  static func member<T>(_ value: JSONValue, _ field: Field, _ read: (JSONValue) throws(WireFailure) -> T)
+    throws(WireFailure) -> T
+  {
     do {
       return try read(value)
     } catch {
