@@ -87,6 +87,16 @@ extension JSONValue {
     return nil
   }
 
+  /// How many arrays and objects nest in the value: 0 for a scalar, 1 for a flat array or
+  /// object.
+  package var nestingDepth: Int {
+    switch self {
+    case .array(let elements): 1 + (elements.map(\.nestingDepth).max() ?? 0)
+    case .object(let members): 1 + (members.values.map(\.nestingDepth).max() ?? 0)
+    default: 0
+    }
+  }
+
   /// A short name of the value's kind, for error messages ("expected a string, found a number").
   package var kindDescription: String {
     switch self {

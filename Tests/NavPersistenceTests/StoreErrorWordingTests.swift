@@ -72,7 +72,7 @@ import Testing
 
 enum VerificationProblemSamples {
   static let all: [VerificationProblem] = [
-    .missingEvent(nextStored: 5), .unreadableEvent, .unhashableEvent, .hashMismatch, .operationDoesNotApply,
+    .missingEvent(seq: 4, nextStored: 5), .unreadableEvent, .unhashableEvent, .hashMismatch, .operationDoesNotApply,
     .snapshotDiffers, .sessionRowMissing, .eventCountDiffers(recorded: 3, stored: 2), .headHashDiffers,
     .restoredFromDiffers, .clockColumnsDiffer, .timeColumnsDiffer, .depthDiffers, .orphanSnapshot,
   ]

@@ -60,7 +60,7 @@ import Testing
 
   @Test func aDeletedEvent() throws {
     try tamper("DELETE FROM events WHERE session_id = 's' AND seq = 7")
-    #expect(try firstFailure() == .init(seq: 7, problem: .missingEvent(nextStored: 8)))
+    #expect(try firstFailure() == .init(seq: 7, problem: .missingEvent(seq: 7, nextStored: 8)))
   }
 
   @Test func twoSwappedEvents() throws {

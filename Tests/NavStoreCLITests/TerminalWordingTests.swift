@@ -50,6 +50,10 @@ import Testing
       "session 's', seq 2: stored history cannot be read (the session has no start event); run 'navstore verify'"
     ),
     (
+      .unreadableHistory(session: session, seq: 4, .rowDisagreesWithEvents),
+      "session 's', seq 4: stored history cannot be read (the session's counters disagree with its events); run 'navstore verify' before checkpointing"
+    ),
+    (
       .payloadsInWireFormat,
       "the events' JSON Lines are whole wire-format events (they import back), so they cannot omit payloads; export the events as CSV instead"
     ),

@@ -1,3 +1,5 @@
+@_spi(Internals) import NavJSON
+
 extension Coordinator {
   /// This state with untyped screens: each screen the JSON its `Codable` conformance writes,
   /// built as a tree directly (no text in between), the tree checked as reading it from the
@@ -5,11 +7,18 @@ extension Coordinator {
   package func untyped() throws(WireFormatError) -> AnyCoordinator {
     if let same = self as? AnyCoordinator { return same }
     if let error = structureError() { throw WireFormatError(field: error.location, message: error.problem.description) }
+    let tree: AnyCoordinator
     do {
-      return try untypedTree()
+      tree = try untypedTree()
     } catch {
       throw error.wireFormatError
     }
+    // The wire format refuses JSON nested deeper than the parser reads. A state that may come
+    // near that takes the long way, written and read back, which refuses it as reading would.
+    guard tree.wireNestingBound < JSONParser.maximumDepth - 1 else {
+      return try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.tree(of: self))
+    }
+    return tree
   }
 
   fileprivate func untypedTree() throws(WireFailure) -> AnyCoordinator {
@@ -36,6 +45,20 @@ extension Coordinator {
         }
       }
       return .tabs(untyped, selected: selected)
+    }
+  }
+}
+
+extension AnyCoordinator {
+  /// At least how deeply the state's wire-format JSON nests (objects and arrays), and at most
+  /// a few levels more: a coordinator is an object holding an array of routes or tabs, a route
+  /// an object holding its screen, its child and its style.
+  fileprivate var wireNestingBound: Int {
+    switch self {
+    case .stack(let routes):
+      2 + (routes.map { 2 + Swift.max($0.screen.nestingDepth, $0.child?.wireNestingBound ?? 0, 2) }.max() ?? 0)
+    case .tabs(let tabs, _):
+      2 + (tabs.map(\.wireNestingBound).max() ?? 0)
     }
   }
 }

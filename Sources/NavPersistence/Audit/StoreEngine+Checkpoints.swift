@@ -48,7 +48,7 @@ extension StoreEngine {
       tree.append(entry.leafHash)
       let (total, overflow) = events.addingReportingOverflow(seq)
       guard !overflow else {
-        throw StoreError.unreadableHistory(session: session, seq: seq, .impossibleEventCount)
+        throw StoreError.unreadableHistory(session: session, seq: seq, .impossibleEventTotal)
       }
       events = total
     }

@@ -21,6 +21,18 @@ enum SessionColumn: Int32, ResultColumns {
   }
 }
 
+/// The two columns an append reads of a session's row (`StoreEngine.SessionRow`).
+enum SessionRowColumn: Int32, ResultColumns {
+  case eventCount, headHash
+
+  var expression: String {
+    switch self {
+    case .eventCount: SessionColumn.eventCount.expression
+    case .headHash: SessionColumn.headHash.expression
+    }
+  }
+}
+
 extension SessionRecord {
   /// The row the statement is on, selected with `SessionColumn.selectList`.
   init(_ statement: SQLiteStatement) {

@@ -67,7 +67,7 @@ extension StoreEngine {
       let stored = try AppendRules.storedCopy(of: event, claiming: claimed, next: next, stored: storedRow)
       // The session has events (this one), so it has a state.
       guard let current = try head(of: session, row: row) else {
-        throw StoreError.unreadableHistory(session: session, seq: claimed, .noStartEvent)
+        throw StoreError.unreadableHistory(session: session, seq: claimed, .stateMissing)
       }
       return AppendOutcome(event: stored, state: current.state, wasAlreadyStored: true)
     }
@@ -93,7 +93,7 @@ extension StoreEngine {
     }
     try writeRows(of: prepared, insertingSession: row == nil)
     guard let state = running else {
-      throw StoreError.unreadableHistory(session: session, seq: next, .noStartEvent)
+      throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing)
     }
     heads.insert(Head(seq: next, hash: prepared.hash, state: state, transaction: transaction), for: session)
     return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)

@@ -3,11 +3,14 @@ import NavCore
 extension StoreEngine {
   /// The session's last seq and head hash, or `nil` when it has no row.
   func sessionRow(_ session: SessionID) throws(StoreError) -> SessionRow? {
-    let statement = try prepare("SELECT event_count, head_hash FROM sessions WHERE id = ?")
+    let statement = try prepare("SELECT \(SessionRowColumn.selectList) FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return nil }
-    return SessionRow(count: statement.int(0), headHash: statement.isNull(1) ? HashChain.genesis : statement.blob(1))
+    return SessionRow(
+      count: statement.int(SessionRowColumn.eventCount),
+      headHash: statement.isNull(SessionRowColumn.headHash)
+        ? HashChain.genesis : statement.blob(SessionRowColumn.headHash))
   }
 
   /// The session's whole row, or `nil` when it has none.

@@ -29,11 +29,12 @@ struct CopiedEventsRows: Sendable {
   mutating func append(_ statement: SQLiteStatement, session: SessionID, clockWentBack: Bool) {
     rows.append(
       Row(
-        session: session, seq: statement.int64(1), at: statement.int64(2),
-        origin: statement.withTextBytes(3) { copy($0) },
-        operation: statement.withTextBytes(4) { copy($0) },
-        cause: statement.isNull(5) ? nil : statement.withTextBytes(5) { copy($0) },
-        hash: statement.withBlobBytes(6) { copy($0) }, clockWentBack: clockWentBack))
+        session: session, seq: statement.int64(EventColumn.seq.rawValue), at: statement.int64(EventColumn.at.rawValue),
+        origin: statement.withTextBytes(EventColumn.origin.rawValue) { copy($0) },
+        operation: statement.withTextBytes(EventColumn.operation.rawValue) { copy($0) },
+        cause: statement.isNull(EventColumn.cause.rawValue)
+          ? nil : statement.withTextBytes(EventColumn.cause.rawValue) { copy($0) },
+        hash: statement.withBlobBytes(EventColumn.hash.rawValue) { copy($0) }, clockWentBack: clockWentBack))
   }
 
   private mutating func copy(_ source: some Collection<UInt8>) -> Range<Int> {
@@ -55,19 +56,23 @@ struct CopiedEventsRows: Sendable {
     let bytes: UnsafeBufferPointer<UInt8>
 
     func int64(_ column: Int32) -> Int64 {
-      column == 1 ? row.seq : column == 2 ? row.at : 0
+      switch EventColumn(rawValue: column) {
+      case .seq: row.seq
+      case .at: row.at
+      default: 0
+      }
     }
 
     func isNull(_ column: Int32) -> Bool {
-      column == 5 && row.cause == nil
+      column == EventColumn.cause.rawValue && row.cause == nil
     }
 
     private func range(_ column: Int32) -> Range<Int> {
-      switch column {
-      case 3: row.origin
-      case 4: row.operation
-      case 5: row.cause ?? 0..<0
-      case 6: row.hash
+      switch EventColumn(rawValue: column) {
+      case .origin: row.origin
+      case .operation: row.operation
+      case .cause: row.cause ?? 0..<0
+      case .hash: row.hash
       default: 0..<0
       }
     }

@@ -1,6 +1,6 @@
-/// The columns of one stored event as the events export reads them (session_id, seq, at,
-/// origin, op, cause, hash, numbered from 0 as SQLite numbers them): a statement on its row,
-/// or a row copied out of it to be written on another thread (`CopiedEventsRows`).
+/// The columns of one stored event as the events export reads them (`EventColumn`'s, by their
+/// raw values): a statement on its row, or a row copied out of it to be written on another
+/// thread (`CopiedEventsRows`).
 protocol EventsRowColumns {
   /// An integer column.
   func int64(_ column: Int32) -> Int64

@@ -17,17 +17,19 @@ extension StoreEngine {
     var session: (id: SessionID, stored: [UInt8])?
     var previous: (seq: Int64, at: Int64)?
     while try step(statement) {
-      let seq = statement.int64(1)
-      let at = statement.int64(2)
+      let seq = statement.int64(EventColumn.seq.rawValue)
+      let at = statement.int64(EventColumn.at.rawValue)
       // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
-      if let current = session, statement.withTextBytes(0, { $0.elementsEqual(current.stored) }) {
+      if let current = session,
+        statement.withTextBytes(EventColumn.sessionID.rawValue, { $0.elementsEqual(current.stored) })
+      {
         let wentBack = previous.map { $0.seq == seq - 1 && at < $0.at } ?? false
         previous = (seq, at)
         try body(statement, current.id, wentBack)
         continue
       }
-      let id = try SessionRecord.sessionID(statement.text(0))
-      session = (id, statement.textBytes(0))
+      let id = try SessionRecord.sessionID(statement.text(EventColumn.sessionID.rawValue))
+      session = (id, statement.textBytes(EventColumn.sessionID.rawValue))
       previous = (seq, at)
       try body(statement, id, false)
     }
@@ -42,8 +44,8 @@ extension StoreEngine {
     _ statement: some EventsRowColumns, session: SessionID, clockWentBack: Bool, omittingPayloads: Bool,
     into row: inout some ExportRowWriter
   ) throws(StoreError) {
-    let seq = statement.int64(1)
-    let read = statement.withTextBytes(4) { bytes in
+    let seq = statement.int64(EventColumn.seq.rawValue)
+    let read = statement.withTextBytes(EventColumn.operation.rawValue) { bytes in
       Result { () throws(WireFormatError) in
         let headline = try OperationHeadline(storedOperation: bytes)
         return (headline, try headline.pathText())
@@ -57,8 +59,8 @@ extension StoreEngine {
     }
     row.text(session.rawValue)
     row.integer(seq)
-    row.time(Timestamp(millisecondsSince1970: statement.int64(2)))
-    statement.withTextBytes(3) { row.storedText($0) }
+    row.time(Timestamp(millisecondsSince1970: statement.int64(EventColumn.at.rawValue)))
+    statement.withTextBytes(EventColumn.origin.rawValue) { row.storedText($0) }
     row.text(operation.name)
     if let screen = operation.screenName { row.text(screen) } else { row.null() }
     row.text(path)
@@ -66,10 +68,14 @@ extension StoreEngine {
       row.null()  // operation
       row.null()  // cause
     } else {
-      statement.withTextBytes(4) { row.storedText($0) }
-      if statement.isNull(5) { row.null() } else { statement.withTextBytes(5) { row.storedText($0) } }
+      statement.withTextBytes(EventColumn.operation.rawValue) { row.storedText($0) }
+      if statement.isNull(EventColumn.cause.rawValue) {
+        row.null()
+      } else {
+        statement.withTextBytes(EventColumn.cause.rawValue) { row.storedText($0) }
+      }
     }
-    statement.withBlobBytes(6) { row.hashHex($0) }
+    statement.withBlobBytes(EventColumn.hash.rawValue) { row.hashHex($0) }
     row.boolean(clockWentBack)
   }
 }

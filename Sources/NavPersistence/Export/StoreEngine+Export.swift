@@ -41,7 +41,7 @@ extension StoreEngine {
     }
   }
 
-  /// The events query of an export, bound: columns session_id, seq, at, origin, op, cause, hash.
+  /// The events query of an export, bound: the columns of `EventColumn`.
   /// The caller resets the statement when done.
   func eventsQuery(session: SessionID?, since: Timestamp?) throws(StoreError) -> SQLiteStatement {
     var conditions: [String] = []
@@ -56,7 +56,7 @@ extension StoreEngine {
     }
     let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
     let statement = try prepare(
-      "SELECT session_id, seq, at, origin, op, cause, hash FROM events\(whereClause) ORDER BY session_id, seq")
+      "SELECT \(EventColumn.selectList) FROM events\(whereClause) ORDER BY session_id, seq")
     try bind(statement, values)
     return statement
   }

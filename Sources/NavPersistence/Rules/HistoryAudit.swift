@@ -36,7 +36,9 @@ struct HistoryAudit {
   }
 
   private mutating func problem(with stored: StoredEventRow) -> (seq: Int, problem: VerificationProblem)? {
-    guard stored.seq == expectedSeq else { return (expectedSeq, .missingEvent(nextStored: stored.seq)) }
+    guard stored.seq == expectedSeq else {
+      return (expectedSeq, .missingEvent(seq: expectedSeq, nextStored: stored.seq))
+    }
     guard let event = try? stored.decoded() else { return (stored.seq, .unreadableEvent) }
     guard let hash = try? HashChain.hash(of: event, after: chain) else { return (stored.seq, .unhashableEvent) }
     guard hash == stored.hash else { return (stored.seq, .hashMismatch) }

@@ -15,8 +15,13 @@ public enum HistoryDamage: Hashable, Sendable, CustomStringConvertible {
   case eventNoLongerApplies(NavigationError)
   /// The session's first stored event is not a `start`, so it has no state.
   case noStartEvent
+  /// The session's row says it has events, but no state could be formed from them.
+  case stateMissing
   /// The session's row counts more events than any history can hold.
   case impossibleEventCount
+  /// The sessions' event counts add up to more than any store can hold (met while summing them
+  /// for a checkpoint).
+  case impossibleEventTotal
   /// The session's row disagrees with its events (its count or head hash).
   case rowDisagreesWithEvents
 
@@ -27,7 +32,9 @@ public enum HistoryDamage: Hashable, Sendable, CustomStringConvertible {
     case .unreadableSnapshot(let error): "snapshot: \(error)"
     case .eventNoLongerApplies(let error): "the event no longer applies: \(error)"
     case .noStartEvent: "the session has no start event"
+    case .stateMissing: "the session has events but no state"
     case .impossibleEventCount: "the session's event count is impossible"
+    case .impossibleEventTotal: "the sessions' event counts are impossible"
     case .rowDisagreesWithEvents: "the session's counters disagree with its events"
     }
   }

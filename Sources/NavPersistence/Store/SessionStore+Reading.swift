@@ -45,8 +45,8 @@ extension SessionStore {
     }
   }
 
-  /// Every session, ordered by id. A store of many sessions is better walked with
-  /// `forEachSession`, which holds one at a time.
+  /// Every session, ordered by id: one small summary per session (an app's own store holds
+  /// few; the command line walks a fleet's one at a time).
   public func sessions() throws(StoreError) -> [SessionSummary] {
     var summaries: [SessionSummary] = []
     try forEachSession { summaries.append($0) }
@@ -101,8 +101,8 @@ extension SessionStore {
   }
 
   /// Checks sessions (all of them by default): seqs without gaps, the hash chain, every snapshot
-  /// against the replayed state, and the session's counters. For a store of many sessions,
-  /// `verify(_:each:)` streams the results instead of gathering them.
+  /// against the replayed state, and the session's counters. Each session is read one at a
+  /// time; the results are one small value each.
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
     var results: [VerificationResult] = []
     try verify(sessions) { results.append($0) }

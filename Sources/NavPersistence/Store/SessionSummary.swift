@@ -19,7 +19,7 @@ public struct SessionSummary: Hashable, Sendable {
   /// How long it lasted, counting only the clock going forward: the sum of the times between
   /// consecutive events, each at least 0. `lastAt - firstAt` when the clock never went back;
   /// never negative, and the sum of its screen views' durations in the exports (up to
-  /// `ClockOrder.maximumDuration`, which only a hand-made history reaches).
+  /// 2^53 - 1, which only a hand-made history reaches).
   public var durationMilliseconds: Int64 = 0
   /// How many of its events are earlier than the event before them (the device's clock went
   /// back: NTP, or the user setting it). Their times are kept as the device gave them.

@@ -4,8 +4,8 @@ import NavCore
 ///
 /// Every public method of `SessionStore` throws only this. A refused write wrote nothing: the
 /// transaction it ran in was rolled back. Switch on the cases to decide what to do; the
-/// `description` says what happened in the store's own terms, and each front end (the
-/// `navstore` command line, the collector's HTTP answers) words its advice for its own users.
+/// `description` says what happened in the store's own terms, and each front end (an app's
+/// own screens and logs, the `navstore` command line) words its advice for its own users.
 public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A command that only reads was pointed at a store that does not exist.
   case storeMissing(path: String)

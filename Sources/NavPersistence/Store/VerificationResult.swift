@@ -41,8 +41,8 @@ public struct VerificationResult: Hashable, Sendable {
 /// Every case means the file was changed outside NavStore (or damaged): the store never writes
 /// such history itself.
 public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
-  /// An event is missing: the next stored event has a later seq.
-  case missingEvent(nextStored: Int)
+  /// Event `seq` is missing: the next stored event has a later seq.
+  case missingEvent(seq: Int, nextStored: Int)
   /// The stored event cannot be read as wire format.
   case unreadableEvent
   /// The stored event reads, but cannot be written back in the wire format to be hashed.
@@ -72,7 +72,7 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .missingEvent(let next): "the event is missing (the next stored event is \(next))"
+    case .missingEvent(let seq, let next): "event \(seq) is missing (the next stored event is \(next))"
     case .unreadableEvent: "the stored event cannot be read"
     case .unhashableEvent: "the stored event cannot be written in the wire format, so it cannot be hashed"
     case .hashMismatch: "the hash does not match the chain: the event was changed, or events were removed or reordered"

@@ -28,6 +28,8 @@ extension StoreError {
       "line \(line): \(failure.terminalMessage)"
     case .unreadableInput(.lineTooLong):
       String(description.dropLast()) + " raise the limit with 'navstore import --max-line-bytes')"
+    case .unreadableHistory(_, _, .rowDisagreesWithEvents):
+      description + "; run 'navstore verify' before checkpointing"
     case .unreadableHistory:
       description + "; run 'navstore verify'"
     case .payloadsInWireFormat:

@@ -64,6 +64,19 @@ import Testing
     #expect(direct == throughTheWireFormat(state) as Result<AnyCoordinator, WireFormatError>)
   }
 
+  /// JSON nested past what the parser reads is refused, as writing it and reading it back would
+  /// refuse it; just under that depth it is taken.
+  @Test(arguments: [400, 520, 700])
+  func aStateNestedTooDeeplyIsRefusedAsReadingItWould(_ screenDepth: Int) {
+    var deep: JSONValue = "leaf"
+    for _ in 0..<screenDepth { deep = .array([deep]) }
+    let state = Coordinator<Wrapped>.stack([.root(Wrapped("home"), withNavigation: true), .push(Wrapped(deep))])
+    let direct = Result { () throws(WireFormatError) in try state.untyped() }
+    #expect(direct == throughTheWireFormat(state) as Result<AnyCoordinator, WireFormatError>)
+    if screenDepth > 512 { #expect(throws: WireFormatError.self) { try direct.get() } }
+    if screenDepth < 500 { #expect(throws: Never.self) { try direct.get() } }
+  }
+
   @Test func aMisshapenTypedStateIsRefusedAsReadingItWould() {
     let state = Coordinator<Unencodable>.stack([.push(Unencodable("home"))])
     let direct = Result { () throws(WireFormatError) in try state.untyped() }
