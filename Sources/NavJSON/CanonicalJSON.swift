@@ -55,7 +55,9 @@ package enum CanonicalJSON {
     }
   }
 
-  package static func writeString(_ string: String, to output: inout [UInt8]) {
+  /// Appends a string's canonical text. Inlinable: the model's canonical writer calls it for
+  /// every string it writes.
+  @inlinable package static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     // Most strings (screen names, keys, ids) need no escape: copy them whole.
     let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
@@ -98,7 +100,7 @@ package enum CanonicalJSON {
     DecimalDigits.append(Int64(number), to: &output)
   }
 
-  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+  @usableFromInline static func hexDigit(_ nibble: UInt8) -> UInt8 {
     nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
   }
 

@@ -3,8 +3,9 @@
 /// Canonical JSON and CSV exports write integers by the million; `String(value)` followed by a
 /// copy of its UTF-8 allocates a string for each one.
 package enum DecimalDigits {
-  /// Appends the digits of `value`, with a `-` when it is negative.
-  package static func append(_ value: Int64, to output: inout [UInt8]) {
+  /// Appends the digits of `value`, with a `-` when it is negative. Inlinable: the model's
+  /// canonical writer calls it for every integer it writes.
+  @inlinable package static func append(_ value: Int64, to output: inout [UInt8]) {
     if value < 0 { output.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
     guard magnitude >= 10 else {

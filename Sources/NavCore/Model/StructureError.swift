@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Why a coordinator tree is not well-formed, and where.
 ///
 /// The same rules guard decoding (so a malformed document is refused with the field named) and

@@ -1,3 +1,5 @@
+import NavJSON
+
 /// The display and analytics name of a screen, by the wire format's rule.
 ///
 /// Exports and printouts need a short, stable word for a screen whose type NavStore does not

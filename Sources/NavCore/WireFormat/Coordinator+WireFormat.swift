@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Route, coordinator and path in the wire format (docs/spec/wire-format.md, "Route",
 /// "Coordinator", "Path"). Reading accepts exactly those shapes; writing gives the normalized
 /// form: `withNavigation` only when true, `child` only when present.

@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Operations in the wire format (docs/spec/wire-format.md, "Operation"): `{"op": name,
 /// ...fields}`. What each operation is made of lives in `OperationCatalog.swift`; this file
 /// reads and writes any of them from that description, the same way for all.

@@ -1,3 +1,5 @@
+import NavJSON
+
 /// The name of a recorded session: 1 to 128 characters, none of them a control character.
 ///
 /// A validated type rather than a bare `String`, so an id that would break a CSV export or a

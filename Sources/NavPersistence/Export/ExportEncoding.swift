@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavJSON
 
 /// Turns export rows into CSV (RFC 4180) or JSON Lines text.
 package enum ExportEncoding {

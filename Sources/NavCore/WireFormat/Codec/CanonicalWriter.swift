@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Writes wire-format values straight to their RFC 8785 bytes: no `JSONValue` tree and no
 /// `Codable` containers in between. The store encodes every event it appends (for the hash and
 /// the stored operation), so this is its hot path.

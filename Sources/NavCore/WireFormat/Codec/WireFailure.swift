@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Why a value could not be read from or written to the wire format, while the codec is still
 /// unwinding: the field path grows one step per level on the way out, so the happy path never
 /// builds a path at all.

@@ -1,3 +1,5 @@
+import NavJSON
+
 /// A wire-format object being read: its members, sorted into the fields its type declares in
 /// one pass, with the checks every object makes in the same words (unknown members, missing
 /// ones).

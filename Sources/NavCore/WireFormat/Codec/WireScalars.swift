@@ -1,3 +1,5 @@
+import NavJSON
+
 /// The scalar members of the wire format, read from a parsed tree with the messages the format
 /// promises: the JSON type expected and found, the range a number must be in.
 enum WireScalars {

@@ -1,3 +1,5 @@
+import NavJSON
+
 /// Screens inside wire-format values. Untyped screens (`JSONValue`) are the JSON itself; typed
 /// ones go through their own `Codable` conformance, on NavStore's tree coders, so an app's
 /// screen type is mapped to and from the same JSON by the same codec as everything around it.
