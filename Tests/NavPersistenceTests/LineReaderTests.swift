@@ -54,6 +54,12 @@ import Testing
     }
   }
 
+  @Test func theDefaultLimitIsTheDocumentedOne() throws {
+    let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/null"))
+    #expect(LineReader(handle: handle).maximumLineLength == LineReader.defaultMaximumLineLength)
+    #expect(LineReader.defaultMaximumLineLength == 16 * 1024 * 1024)
+  }
+
   @Test func aLongLineIsReadWholeAcrossManyChunks() throws {
     let long = [UInt8](repeating: 0x61, count: 3 << 20)
     let reader = try reader(long + [0x0A] + Array("next".utf8) + [0x0A], chunkSize: 4096)

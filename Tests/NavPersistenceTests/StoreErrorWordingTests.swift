@@ -17,7 +17,8 @@ import Testing
     let all: [StoreError] = [
       .storeMissing(path: "/a/nav.sqlite"), .folderMissing(path: "/a/nav.sqlite"), .notADatabase(path: "/a/x"),
       .damaged(path: "/a/x"), .notAStore(path: "/a/x"), .newerSchema(path: "/a/x", found: 9, supported: 5),
-      .olderSchema(path: "/a/x", found: 1, supported: 5), .readOnly(path: "/a/x"), .unknownSession(session),
+      .olderSchema(path: "/a/x", found: 1, supported: 5), .readOnly(path: "/a/x"),
+      .destinationExists(path: "/a/copy.sqlite"), .unknownSession(session),
       .seqBeyondHistory(session: session, seq: 9, last: 3),
       .rejected(session: session, seq: 2, NavigationError(operation: "start", path: .top, reason: .alreadyStarted)),
       .conflict(session: session, expected: 9, actual: 3), .conflict(session: session, expected: 2, actual: 3),
@@ -43,6 +44,7 @@ import Testing
     for error in all {
       switch error {
       case .storeMissing, .folderMissing, .notADatabase, .damaged, .notAStore, .newerSchema, .olderSchema, .readOnly,
+        .destinationExists,
         .unknownSession, .seqBeyondHistory, .rejected, .conflict, .cannotRecord, .hashMismatch, .stateMismatch,
         .cannotRestore, .invalidLine, .lineFailed, .unreadableInput, .unencodable, .unreadableHistory,
         .unreadableSessionID, .diskFull, .busy, .diskFailed, .caller, .checkpoint, .payloadsInWireFormat,

@@ -9,7 +9,7 @@ import Foundation
 /// (an upload cut short, or a binary file given by mistake).
 public final class LineReader {
   /// The longest line accepted by default: 16 MiB, far more than any event's state needs.
-  public static let defaultMaximumLineLength = 16 << 20
+  package static let defaultMaximumLineLength = 16 << 20
 
   /// The longest line accepted, in bytes, not counting its `\n` (or `\r\n`).
   package let maximumLineLength: Int
@@ -26,8 +26,9 @@ public final class LineReader {
   /// Bytes read so far, for progress reports.
   public private(set) var bytesRead = 0
 
-  /// Reads from an open handle (standard input, or a file).
-  public init(handle: FileHandle, chunkSize: Int = 1 << 16, maximumLineLength: Int = defaultMaximumLineLength) {
+  /// Reads from an open handle (standard input, or a file). Lines may be up to 16 MiB long by
+  /// default (`defaultMaximumLineLength`; a default argument can name only a public value).
+  public init(handle: FileHandle, chunkSize: Int = 1 << 16, maximumLineLength: Int = 16 << 20) {
     self.handle = handle
     self.chunkSize = max(1, chunkSize)
     self.maximumLineLength = max(0, maximumLineLength)

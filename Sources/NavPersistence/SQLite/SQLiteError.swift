@@ -14,7 +14,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
   package var sql: String?
 
   /// The primary result code (the extended code's low byte).
-  public var code: Int32 { extendedCode & 0xFF }
+  package var code: Int32 { extendedCode & 0xFF }
 
   /// Creates an error.
   package init(extendedCode: Int32, message: String, sql: String? = nil) {

@@ -84,6 +84,14 @@ public final class SessionStore: Sendable {
     return try writer.withEngine(body)
   }
 
+  /// Runs `body` on a reader outside any transaction, for what SQLite runs only there
+  /// (`VACUUM INTO`); on the writer when the store has no readers (in memory).
+  func withReaderOutsideTransactions<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+    if let readers { return try readers.withEngine(body) }
+    guard let writer else { throw StoreError.readOnly(path: path) }
+    return try writer.withEngine(body)
+  }
+
   /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own.
   func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     if let readers {

@@ -23,6 +23,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case olderSchema(path: String, found: Int, supported: Int)
   /// The store must be written, but the file or its folder is read-only.
   case readOnly(path: String)
+  /// A new file was to be written at `path` (a backup), and something is there already.
+  case destinationExists(path: String)
   /// No session has this id.
   case unknownSession(SessionID)
   /// A sequence number past the end of a session's history.
@@ -92,6 +94,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "'\(path)' has schema \(found) and needs migrating to \(supported), which a read-only open does not do"
     case .readOnly(let path):
       "'\(path)' is read-only, so nothing can be written to it"
+    case .destinationExists(let path):
+      "'\(path)' already exists; a backup is written to a new file, never over one"
     case .unknownSession(let id):
       "no session '\(id)' in the store"
     case .seqBeyondHistory(let session, let seq, let last):
