@@ -26,8 +26,12 @@ extension SessionStore {
       defer { statement.reset() }
       try engine.execute(statement, [.text(partial)])
     }
+    // A hard link appears atomically and never replaces a file (EEXIST); where the file system
+    // has no hard links, a move, which also refuses an existing destination.
+    if link(partial, destination) == 0 { return }
+    if errno == EEXIST { throw .destinationExists(path: destination) }
     do {
-      try files.moveItem(atPath: partial, toPath: destination)  // refuses an existing destination
+      try files.moveItem(atPath: partial, toPath: destination)
     } catch {
       throw files.fileExists(atPath: destination) ? .destinationExists(path: destination) : .readOnly(path: destination)
     }
