@@ -43,6 +43,24 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
   }
 
+  @Test func backupWritesANewFileThatEveryCommandOpens() throws {
+    try seedSession()
+    let backup = try navstore("backup", "--out", "ticket.sqlite")
+    #expect(backup.status == 0)
+    #expect(backup.stdoutLines == ["backup of 1 session and 4 events written to ticket.sqlite"])
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ticket.sqlite-wal").path))
+    #expect(try navstore("verify", "--db", "ticket.sqlite").stdoutLines == ["verified 1 session, 4 events: 0 problems"])
+    #expect(
+      try navstore("history", "s-1", "--json", "--db", "ticket.sqlite").stdout
+        == navstore("history", "s-1", "--json").stdout)
+    let again = try navstore("backup", "--out", "ticket.sqlite")
+    #expect(again.status == 1)
+    #expect(
+      again.stderrLines == [
+        "navstore: 'ticket.sqlite' already exists; a backup is written to a new file, never over one"
+      ])
+  }
+
   @Test func aSessionFromAppendToVerify() throws {
     try seedSession()
     let sessions = try navstore("sessions", "--json")
