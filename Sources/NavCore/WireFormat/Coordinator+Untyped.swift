@@ -24,27 +24,18 @@ extension Coordinator {
   fileprivate func untypedTree() throws(WireFailure) -> AnyCoordinator {
     switch self {
     case .stack(let routes):
-      var untyped: [Route<JSONValue>] = []
-      untyped.reserveCapacity(routes.count)
-      for (index, route) in routes.enumerated() {
-        do {
-          untyped.append(try route.untypedTree())
-        } catch {
-          throw error.inside(index: index).inside("routes")
-        }
+      do {
+        return .stack(try routes.mapPlacingFailures { route throws(WireFailure) in try route.untypedTree() })
+      } catch {
+        throw error.inside("routes")
       }
-      return .stack(untyped)
     case .tabs(let tabs, let selected):
-      var untyped: [AnyCoordinator] = []
-      untyped.reserveCapacity(tabs.count)
-      for (index, tab) in tabs.enumerated() {
-        do {
-          untyped.append(try tab.untypedTree())
-        } catch {
-          throw error.inside(index: index).inside("tabs")
-        }
+      do {
+        return .tabs(
+          try tabs.mapPlacingFailures { tab throws(WireFailure) in try tab.untypedTree() }, selected: selected)
+      } catch {
+        throw error.inside("tabs")
       }
-      return .tabs(untyped, selected: selected)
     }
   }
 }

@@ -67,6 +67,25 @@ struct WireFailure: Error {
   }
 }
 
+extension Array {
+  /// Each element transformed, in order; a failure is placed under the element's index, as the
+  /// codec names a field inside an array (`routes[2].screen`).
+  func mapPlacingFailures<Result>(
+    _ transform: (Element) throws(WireFailure) -> Result
+  ) throws(WireFailure) -> [Result] {
+    var results: [Result] = []
+    results.reserveCapacity(count)
+    for (index, element) in enumerated() {
+      do {
+        results.append(try transform(element))
+      } catch {
+        throw error.inside(index: index)
+      }
+    }
+    return results
+  }
+}
+
 extension AnyCodingKey {
   /// Any coding key, as a field path step.
   init(_ key: any CodingKey) {

@@ -57,15 +57,6 @@ enum WireScalars {
     _ value: JSONValue, _ read: (JSONValue) throws(WireFailure) -> Element
   ) throws(WireFailure) -> [Element] {
     guard case .array(let elements) = value else { throw .mismatch(expected: "an array", found: value) }
-    var results: [Element] = []
-    results.reserveCapacity(elements.count)
-    for (index, element) in elements.enumerated() {
-      do {
-        results.append(try read(element))
-      } catch {
-        throw error.inside(index: index)
-      }
-    }
-    return results
+    return try elements.mapPlacingFailures(read)
   }
 }
