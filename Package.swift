@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "NavStore",
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  // Observation's floor: the navigation model is `@Observable`.
+  platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10), .visionOS(.v1)],
   products: [
     .library(name: "NavCore", targets: ["NavCore"]),
     .library(name: "NavPersistence", targets: ["NavPersistence"]),
@@ -13,6 +14,9 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    // The CLI's signal flag: a lock-free atomic a signal handler may set, on every system the
+    // package supports (the standard library's `Atomic` needs macOS 15).
+    .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -47,6 +51,7 @@ let package = Package(
         "NavPersistence",
         "NavReport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Atomics", package: "swift-atomics"),
       ]
     ),
     .target(

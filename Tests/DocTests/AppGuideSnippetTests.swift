@@ -1,7 +1,6 @@
 // swift-format-ignore-file
 // (The Swift between "doc begin" and "doc end" is the docs' text, byte for byte.)
 import Foundation
-import Synchronization
 import NavCore
 import NavPersistence
 import NavReport
@@ -224,10 +223,11 @@ import Testing
   }
 }
 
-/// Lines written from any task, read back by the test.
-private final class LineLog: Sendable {
-  private let lines = Mutex<[String]>([])
+/// Lines written from any task, read back by the test (behind a lock, hence unchecked).
+private final class LineLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var lines: [String] = []
 
-  func append(_ line: String) { lines.withLock { $0.append(line) } }
-  var all: [String] { lines.withLock { $0 } }
+  func append(_ line: String) { lock.withLock { lines.append(line) } }
+  var all: [String] { lock.withLock { lines } }
 }

@@ -2,7 +2,6 @@ import Foundation
 import NavCore
 import NavPersistence
 import NavTestSupport
-import Synchronization
 import Testing
 
 /// Reads run on connections of their own: while an import holds the writer, halfway through a
@@ -45,7 +44,7 @@ import Testing
     let path = folder.path("busy.sqlite")
     try Data(Self.importLines()).write(to: URL(fileURLWithPath: folder.path("in.jsonl")))
     let store = try SessionStore(path: path)
-    let problems = Mutex<[String]>([])
+    let problems = Protected<[String]>([])
     var pauses = 0
 
     let summary = try store.importJSONLines(

@@ -2,7 +2,6 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
-import Synchronization
 import Testing
 
 /// `NavigationRecorder`: states handed over from many tasks end up in the log in order, each
@@ -31,7 +30,7 @@ import Testing
   /// The states handed to one recorder, in the order the recorder took them: the test's lock
   /// is held around each `record` call.
   final class HandedInOrder: Sendable {
-    private let handed = Mutex<[(cause: JSONValue, state: AnyCoordinator)]>([])
+    private let handed = Protected<[(cause: JSONValue, state: AnyCoordinator)]>([])
 
     func record(
       _ state: AnyCoordinator, cause: JSONValue, into recorder: NavigationRecorder<JSONValue>,
@@ -107,7 +106,7 @@ import Testing
     let path = folder.path("r.sqlite")
     let store = try SessionStore(path: path, options: StoreOptions(busyTimeout: .milliseconds(20)))
     let sessions = (0..<2).map { sessionID("app-\($0)") }
-    let lost = Mutex(0)
+    let lost = Protected(0)
     let recorders = sessions.map { session in
       NavigationRecorder<JSONValue>(
         store: store, session: session,
@@ -151,7 +150,7 @@ import Testing
 
   @Test func aRefusedChangeIsReportedAndTheNextStateIsRecorded() async throws {
     let store = try SessionStore(path: folder.path("r.sqlite"))
-    let reported = Mutex<[RecordingFailure]>([])
+    let reported = Protected<[RecordingFailure]>([])
     let recorder = NavigationRecorder<JSONValue>(
       store: store, session: sessionID("s"), onFailure: { failure in reported.withLock { $0.append(failure) } })
     var failures = recorder.failures.makeAsyncIterator()
@@ -175,7 +174,7 @@ import Testing
   @Test func aLockedStoreIsReportedAndTheRecorderResynchronizes() async throws {
     let path = folder.path("r.sqlite")
     let store = try SessionStore(path: path, options: StoreOptions(busyTimeout: .milliseconds(20)))
-    let reported = Mutex<[RecordingFailure]>([])
+    let reported = Protected<[RecordingFailure]>([])
     let recorder = NavigationRecorder<JSONValue>(
       store: store, session: sessionID("s"), onFailure: { failure in reported.withLock { $0.append(failure) } })
     recorder.record(Self.launch)
@@ -275,7 +274,7 @@ import Testing
       case detail(id: Int)
     }
     let store = try SessionStore(path: folder.path("r.sqlite"))
-    let clock = Mutex<Int64>(1_795_000_000_000)
+    let clock = Protected<Int64>(1_795_000_000_000)
     let recorder = NavigationRecorder<Screen>(
       store: store, session: sessionID("typed"),
       now: {

@@ -5,7 +5,7 @@
 /// the compiler keeps it out of tasks and `@Sendable` closures. Its owners lend it to one
 /// non-escaping closure at a time, and take it back when the closure returns. Swift's region
 /// checker cannot see the giving back: it assumes a closure may keep what it was handed, and
-/// so refuses to let a value leave a `Mutex` for a caller's closure. The loan is where that one
+/// so refuses to let a value leave a lock (`Protected`) for a caller's closure. The loan is where that one
 /// step is taken unchecked; nothing else about the engine is.
 struct EngineLoan: @unchecked Sendable {
   /// The engine lent.

@@ -1,4 +1,4 @@
-import Synchronization
+import NavCore
 
 /// Read-only connections to the store's file, so that reads run beside the writer.
 ///
@@ -6,7 +6,7 @@ import Synchronization
 /// writer for it). A read takes an idle connection, or opens one when all are busy, so a read
 /// inside another read's callback still works; at most `idleLimit` stay open between reads.
 final class ReaderPool: Sendable {
-  private let idle: Mutex<[StoreEngine]>
+  private let idle: Protected<[StoreEngine]>
   private let idleLimit: Int
   private let open: @Sendable () throws(StoreError) -> StoreEngine
 
@@ -17,7 +17,7 @@ final class ReaderPool: Sendable {
   ) {
     self.idleLimit = max(1, idleLimit)
     self.open = open
-    idle = Mutex(first.map { [$0] } ?? [])
+    idle = Protected(first.map { [$0] } ?? [])
   }
 
   /// Closes the idle connections now (the store closes them before its writer).

@@ -1,4 +1,4 @@
-import Synchronization
+import NavCore
 
 #if canImport(Glibc)
   import Glibc
@@ -12,21 +12,21 @@ import Synchronization
 /// callback of the write under way) would wait for itself, which a plain mutex reports by
 /// trapping. Here it is refused with `StoreError.reentrantWrite` instead.
 final class WriterLock: Sendable {
-  private let engine: Mutex<StoreEngine>
+  private let engine: Protected<StoreEngine>
   /// The holding thread's identity, or 0.
-  private let owner = Atomic<UInt>(0)
+  private let owner = Protected<UInt>(0)
 
   init(_ engine: sending StoreEngine) {
-    self.engine = Mutex(engine)
+    self.engine = Protected(engine)
   }
 
   /// Runs `body` with the writer, waiting for other threads' writes to finish first.
   func withEngine<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     let me = Self.currentThread
-    if owner.load(ordering: .acquiring) == me { throw StoreError.reentrantWrite }
+    if owner.withLock({ $0 }) == me { throw StoreError.reentrantWrite }
     return try engine.withLock { engine throws(StoreError) in
-      owner.store(me, ordering: .releasing)
-      defer { owner.store(0, ordering: .releasing) }
+      owner.withLock { $0 = me }
+      defer { owner.withLock { $0 = 0 } }
       return try body(EngineLoan(engine: engine).engine)
     }
   }

@@ -1,6 +1,5 @@
 import Dispatch
 import NavCore
-import Synchronization
 
 /// Records a live app's navigation into a session without ever blocking the app.
 ///
@@ -22,7 +21,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
   private let onFailure: (@Sendable (RecordingFailure) -> Void)?
   private let now: @Sendable () -> Timestamp
   private let queue: DispatchQueue
-  private let shared = Mutex(SharedState())
+  private let shared = Protected(SharedState())
 
   /// What the caller's thread and the writing queue share, always under the mutex.
   private struct SharedState {

@@ -1,12 +1,12 @@
+import Atomics
 import Foundation
-import Synchronization
 
 /// Ctrl-C (SIGINT) or SIGTERM during a long command: the handler only records the signal, and
 /// the command stops at its next check, cleanly (its output so far is complete lines), exiting
 /// with 128 plus the signal's number, as a shell reports a process a signal stopped.
 enum Interruption {
   /// The signal received, or 0.
-  private static let received = Atomic<Int32>(0)
+  private static let received = ManagedAtomic<Int32>(0)
 
   /// Starts listening for SIGINT and SIGTERM. The signals are also unblocked: a blocked mask is
   /// inherited from whatever started this process, and would otherwise keep them from arriving.

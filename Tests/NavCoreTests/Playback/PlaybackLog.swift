@@ -1,6 +1,5 @@
 import Clocks
 import NavCore
-import Synchronization
 
 /// What a player showed, and when on the test clock: the test's view of the screen.
 final class PlaybackLog: Sendable {
@@ -10,7 +9,7 @@ final class PlaybackLog: Sendable {
   }
 
   let clock: TestClock<Duration>
-  private let entries = Mutex<[Entry]>([])
+  private let entries = Protected<[Entry]>([])
 
   init(clock: TestClock<Duration>) {
     self.clock = clock
