@@ -117,6 +117,17 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
     try go(to: .stack(routes))
   }
 
+  /// Takes note that the host already shows `state`, changed by the user (a back swipe, a
+  /// sheet pulled down, a tab tapped): any plan still playing stops, and `state` becomes both
+  /// what is shown and the target, without calling `show` (the host is there already).
+  public func adopt(_ state: Coordinator<Screen>) {
+    playback?.cancel()
+    playback = nil
+    generation += 1
+    shown = state
+    target = state
+  }
+
   /// Returns once no plan is playing: the target is shown, or the plan was superseded by one
   /// that has finished in turn.
   public func settled() async {

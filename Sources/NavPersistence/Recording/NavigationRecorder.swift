@@ -7,7 +7,7 @@ import NavCore
 /// diffs it against the last state it recorded and writes the operations in the background, on
 /// a queue of its own. Failures never crash the app and are never silent: they go to `failures`.
 /// <doc:Recording> explains the batching, the recovery after a failure, and what is durable when.
-public final class NavigationRecorder<Screen: NavigationScreen>: Sendable {
+public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecording, Sendable {
   /// The store written to.
   package let store: SessionStore
   /// The session recorded.

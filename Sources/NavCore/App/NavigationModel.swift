@@ -1,0 +1,271 @@
+import Observation
+
+/// The app's navigation in one object: one call changes it, records it and shows it.
+///
+/// The model owns the navigation state (`state`, where the app is) and what the host displays
+/// (`shown`, which SwiftUI binds to). Every change, made through the model or through a flow
+/// handle (`stack`, `tabs`, and the child flows they hand out), is checked, handed once to the
+/// recorder and played to the screen in legal steps by a `NavigationPlayer`. What the user does
+/// on screen (a back swipe, a sheet pulled down, a tab tapped) comes back through the flows'
+/// `routes` and `selection`, and is recorded with `origin: .user`.
+///
+/// ```swift
+/// let model = NavigationModel(restored.state, launchingFrom: restored.state.launchState, recorder: recorder)
+/// let feed = model.stack.tabs(hostedBy: 0).stack(0)
+/// model.perform(Action.numberTapped(7)) { feed.push(.numberDetail(7)) }
+/// ```
+///
+/// Operations that cannot be done (popping a sheet, going back past the root) change nothing,
+/// as FlowStacks' do: they are reported in `lastFailure` and `failures`, and stop a debug build
+/// when `failureHandling` says so. Code that wants to handle them itself uses the throwing
+/// `change` forms. <doc:AppModel> shows a whole app built on it.
+@MainActor
+@Observable
+public final class NavigationModel<Screen: NavigationScreen> {
+  /// Where the app is: the state after the last change. Recorded, and played to the screen.
+  public private(set) var state: Coordinator<Screen>
+  /// What the host shows now. It differs from `state` only while a change is being played in
+  /// steps (a restore, a deep link).
+  public private(set) var shown: Coordinator<Screen>
+  /// The last change the model refused, for an app that shows such things (or a test).
+  public private(set) var lastFailure: NavigationModelError?
+
+  /// Every refused change, as it happens. Holds the newest 64 when nobody reads it.
+  public let failures: AsyncStream<NavigationModelError>
+  /// What an impossible operation does besides being reported.
+  public let failureHandling: FailureHandling
+
+  private let failureSink: AsyncStream<NavigationModelError>.Continuation
+  private let recorder: (any NavigationRecording<Screen>)?
+  private let player: NavigationPlayer<Screen>
+  /// Called with every state shown, in order: the tests' view of the screen.
+  @ObservationIgnored package var showObserver: (@MainActor (Coordinator<Screen>) -> Void)?
+  /// The action under way in `perform`, whose changes are gathered into one.
+  @ObservationIgnored private var action: PendingAction?
+
+  /// The changes of one `perform`, applied to a copy of the state until it ends.
+  private struct PendingAction {
+    var working: Coordinator<Screen>
+    var failed = false
+  }
+
+  /// What an impossible operation does besides being reported in `lastFailure` and `failures`.
+  public enum FailureHandling: Sendable {
+    /// Stops a debug build with an assertion, as FlowStacks does; a release build goes on.
+    case assertInDebugBuilds
+    /// Only reports: for tests, and for apps that watch `failures` themselves.
+    case report
+  }
+
+  /// A model at `state`, recorded by `recorder` (which gets `state` at once, with `cause`).
+  ///
+  /// The host starts out showing `launchingFrom` when given, and the model plays the steps from
+  /// there to `state`: how a restored session is shown (`restored.state.launchState`). `host`,
+  /// `delayMilliseconds` and `clock` are the player's (see `NavigationPlayer`).
+  public init<C: Clock<Duration>>(
+    _ state: Coordinator<Screen>, launchingFrom launchState: Coordinator<Screen>? = nil,
+    recorder: (any NavigationRecording<Screen>)? = nil, cause: JSONValue? = nil, host: HostProfile = .default,
+    delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
+    failureHandling: FailureHandling = .assertInDebugBuilds
+  ) {
+    let shown = launchState ?? state
+    let relay = ShownRelay<Screen>()
+    self.state = state
+    self.shown = shown
+    self.recorder = recorder
+    self.failureHandling = failureHandling
+    (failures, failureSink) = AsyncStream.makeStream(
+      of: NavigationModelError.self, bufferingPolicy: .bufferingNewest(64))
+    player = NavigationPlayer(shown, host: host, delayMilliseconds: delayMilliseconds, clock: clock) {
+      relay.model?.show($0)
+    }
+    relay.model = self
+    recorder?.record(state, cause: cause, origin: .app)
+    if shown != state {
+      do {
+        try player.go(to: state)
+      } catch {
+        // The restore cannot be played: show the state at once rather than nothing.
+        player.adopt(state)
+        show(state)
+        report(.unplayable(error))
+      }
+    }
+  }
+
+  deinit {
+    failureSink.finish()
+  }
+
+  /// Whether a change is still being played to the screen.
+  public var isPlaying: Bool {
+    _ = shown  // observed for the caller: a plan ends by showing its last step
+    return player.isPlaying
+  }
+
+  /// Returns once what is shown is `state`.
+  public func settled() async {
+    await player.settled()
+  }
+
+  // MARK: The top flow
+
+  /// The top coordinator as a stack flow (fails as gone when the top is tabs).
+  public var stack: StackFlow<Screen> { StackFlow(model: self, anchor: .top(.stack)) }
+
+  /// The top coordinator as a tabs flow (fails as gone when the top is a stack).
+  public var tabs: TabsFlow<Screen> { TabsFlow(model: self, anchor: .top(.tabs)) }
+
+  // MARK: Changes
+
+  /// Changes the whole state as one change of the app's (no cause unless inside `perform`),
+  /// for code that computes the new state itself or wants failures thrown, not reported.
+  /// Throws what `body` throws, or a `NavigationModelError` when the result cannot be shown;
+  /// either way nothing changes.
+  ///
+  /// ```swift
+  /// try model.change { try $0.apply(.dismissAll()) }
+  /// ```
+  public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
+    if action != nil { return try changeAction(body) }
+    var next = state
+    try body(&next)
+    try commit(next, cause: nil, origin: .app)
+  }
+
+  /// Goes to `target` as one change: a deep link, a state built elsewhere.
+  public func go(to target: Coordinator<Screen>) {
+    _ = attempt { $0 = target }
+  }
+
+  /// Groups every change `body` makes, through the model or any flow, into one: recorded once
+  /// with `action` as its cause (see `JSONValue(encoding:)`), and played to the screen in one
+  /// go. When one of the changes fails, or `body` throws, none of them is made.
+  ///
+  /// ```swift
+  /// model.perform(Action.notificationOpened(9)) {
+  ///   model.stack.dismissAll()
+  ///   tabs.select(0)
+  ///   feed.push(.numberDetail(9))
+  /// }
+  /// ```
+  public func perform(_ action: some Encodable, origin: EventOrigin = .app, _ body: () throws -> Void) rethrows {
+    let cause: JSONValue?
+    do {
+      cause = try JSONValue(encoding: action)
+    } catch {
+      report(.causeNotEncodable(error))
+      cause = nil
+    }
+    try gathering(cause: cause, origin: origin, body)
+  }
+
+  /// `perform` without a cause.
+  public func perform(origin: EventOrigin = .app, _ body: () throws -> Void) rethrows {
+    try gathering(cause: nil, origin: origin, body)
+  }
+
+  // MARK: What the flows use
+
+  /// The state the flows read: the action's working copy inside `perform`, `state` otherwise.
+  var current: Coordinator<Screen> { action?.working ?? state }
+
+  /// Applies `change` to the state, then records and shows the result; inside `perform`, to
+  /// the action's working copy. A failure is reported, drops the action under way, and changes
+  /// nothing. Returns whether the change was made.
+  @discardableResult
+  func attempt(_ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void) -> Bool {
+    do throws(NavigationModelError) {
+      if action != nil {
+        try changeAction(change)
+      } else {
+        var next = state
+        try change(&next)
+        try commit(next, cause: nil, origin: .app)
+      }
+      return true
+    } catch {
+      action?.failed = true
+      report(error)
+      return false
+    }
+  }
+
+  /// A change the user made on screen: the host shows `changed` already.
+  func hostDidChange(_ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void) {
+    var next = shown
+    do {
+      try change(&next)
+    } catch {
+      report(error)
+      return
+    }
+    guard next != shown else { return }
+    player.adopt(next)
+    show(next)
+    state = next
+    recorder?.record(next, cause: nil, origin: .user)
+  }
+
+  /// Shows `state`: a step of the player's, or a change the host made itself.
+  fileprivate func show(_ state: Coordinator<Screen>) {
+    shown = state
+    showObserver?(state)
+  }
+
+  /// Reports a refused change, and stops a debug build when asked to.
+  func report(_ failure: NavigationModelError) {
+    lastFailure = failure
+    failureSink.yield(failure)
+    if failureHandling == .assertInDebugBuilds {
+      assertionFailure("NavigationModel: \(failure)")
+    }
+  }
+
+  // MARK: Inside
+
+  private func gathering(cause: JSONValue?, origin: EventOrigin, _ body: () throws -> Void) rethrows {
+    // A perform inside another joins it: the outer one's cause describes the whole action.
+    guard action == nil else { return try body() }
+    action = PendingAction(working: state)
+    do {
+      try body()
+    } catch {
+      action = nil
+      throw error
+    }
+    let finished = action
+    action = nil
+    guard let finished, !finished.failed else { return }
+    do throws(NavigationModelError) {
+      try commit(finished.working, cause: cause, origin: origin)
+    } catch {
+      report(error)
+    }
+  }
+
+  /// Applies `change` to the working copy of the action under way; a failure leaves it as it was.
+  private func changeAction<Failure: Error>(_ change: (inout Coordinator<Screen>) throws(Failure) -> Void) throws(Failure) {
+    guard var working = action?.working else { return }
+    try change(&working)
+    action?.working = working
+  }
+
+  /// Shows `next` and records it; an unplayable state changes nothing.
+  private func commit(_ next: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) throws(NavigationModelError) {
+    guard next != state else { return }
+    do {
+      try player.go(to: next)
+    } catch {
+      throw .unplayable(error)
+    }
+    state = next
+    recorder?.record(next, cause: cause, origin: origin)
+  }
+}
+
+/// Lets the player, made before the model is, reach the model once it exists.
+@MainActor
+private final class ShownRelay<Screen: NavigationScreen> {
+  weak var model: NavigationModel<Screen>?
+}

@@ -1,0 +1,15 @@
+/// Something that keeps every state the app's navigation goes through: what a
+/// `NavigationModel` hands each change to.
+///
+/// NavPersistence's `NavigationRecorder` is the one apps use; the protocol lives here so that
+/// the model, which knows nothing of storage, can drive it, and so that previews and tests can
+/// hand the model a recorder of their own. `record` is called on the main actor after every
+/// change, and must return at once.
+public protocol NavigationRecording<Screen>: Sendable {
+  /// The app's screen type.
+  associatedtype Screen: NavigationScreen
+
+  /// Keeps `state`, the navigation after a change; `cause` is the app's action behind it and
+  /// `origin` says whether the app or the user (a gesture the host reported) made it.
+  func record(_ state: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin)
+}

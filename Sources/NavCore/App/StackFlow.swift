@@ -1,0 +1,193 @@
+// swift-format-ignore: AmbiguousTrailingClosureOverload
+// (FlowStacks' spelling: `goBackTo` and `popTo` take a screen or a closure.)
+/// One stack of the navigation tree, as a child feature sees it: its routes, and FlowStacks'
+/// operations on them, with no path to spell.
+///
+/// Obtained from the model (`model.stack`) or from the flow hosting it (`stack(hostedBy:)`,
+/// `tabs.stack(_:)`), and valid while the flow exists: it follows its flow when routes are
+/// added below it or tabs are reordered, and once the screen or tab hosting it is gone, every
+/// operation fails with `NavigationModelError.flowGone` instead of acting on whatever has taken
+/// its place. Each operation is one change of the model: checked, recorded and shown (inside
+/// `model.perform`, part of that action). An impossible one changes nothing and is reported
+/// (see `NavigationModel.failureHandling`); `change` is the throwing form.
+@MainActor
+public struct StackFlow<Screen: NavigationScreen> {
+  /// The model the flow belongs to.
+  public let model: NavigationModel<Screen>
+  let anchor: FlowAnchor
+
+  init(model: NavigationModel<Screen>, anchor: FlowAnchor) {
+    self.model = model
+    self.anchor = anchor
+  }
+
+  /// Where the flow is in the model's state now, or `nil` once it is gone.
+  public var path: CoordinatorPath? { anchor.resolve(in: model.current) }
+
+  /// The flow's routes in the model's state (where the app is, including the changes of the
+  /// action under way); empty once the flow is gone.
+  public var routes: [Route<Screen>] { model.current.coordinator(of: anchor)?.routes ?? [] }
+
+  /// The flow's routes as the host shows them: what SwiftUI binds to. The host's writes are the
+  /// user's own changes (a back swipe, a sheet pulled down), recorded with `origin: .user`.
+  public var shownRoutes: [Route<Screen>] {
+    get { model.shown.coordinator(of: anchor)?.routes ?? [] }
+    nonmutating set {
+      let anchor = anchor
+      model.hostDidChange { state throws(NavigationModelError) in try state.apply(.setRoutes(newValue), to: anchor) }
+    }
+  }
+
+  // MARK: Child flows
+
+  /// The stack hosted by the route at `index`.
+  public func stack(hostedBy index: Int) -> StackFlow {
+    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: model.current))
+  }
+
+  /// The tabs hosted by the route at `index`.
+  public func tabs(hostedBy index: Int) -> TabsFlow<Screen> {
+    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current))
+  }
+
+  /// The stack hosted by the topmost route showing `screen`.
+  public func stack(hostedBy screen: Screen) -> StackFlow {
+    stack(hostedBy: routes.lastIndex(where: { $0.screen == screen }) ?? -1)
+  }
+
+  /// The tabs hosted by the topmost route showing `screen`.
+  public func tabs(hostedBy screen: Screen) -> TabsFlow<Screen> {
+    tabs(hostedBy: routes.lastIndex(where: { $0.screen == screen }) ?? -1)
+  }
+
+  // MARK: Operations
+
+  /// Pushes a screen (with the flow it hosts, if any).
+  public func push(_ screen: Screen, child: Coordinator<Screen>? = nil) {
+    perform(.push(screen, child: child))
+  }
+
+  /// Presents a screen as a sheet.
+  public func presentSheet(_ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil) {
+    perform(.presentSheet(screen, withNavigation: withNavigation, child: child))
+  }
+
+  /// Presents a screen as a full-screen cover.
+  public func presentCover(_ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil) {
+    perform(.presentCover(screen, withNavigation: withNavigation, child: child))
+  }
+
+  /// Removes the top `count` routes, whatever their style; never the root.
+  public func goBack(_ count: Int = 1) {
+    perform(.goBack(count: count))
+  }
+
+  /// Keeps routes `0...index`.
+  public func goBackTo(index: Int) {
+    perform(.goBackTo(index: index))
+  }
+
+  /// Goes back to the topmost occurrence of `screen`; `false` (changing nothing, reporting
+  /// nothing) when the flow does not show it, as in FlowStacks.
+  @discardableResult
+  public func goBackTo(_ screen: Screen) -> Bool {
+    goBackTo(where: { $0 == screen })
+  }
+
+  /// Goes back to the topmost screen that matches; `false` when none does.
+  @discardableResult
+  public func goBackTo(where matches: (Screen) -> Bool) -> Bool {
+    guard let index = topmostIndex(where: matches) else { return false }
+    return perform(.goBackTo(index: index))
+  }
+
+  /// Keeps only the root.
+  public func goBackToRoot() {
+    perform(.goBackToRoot)
+  }
+
+  /// Pops the top `count` routes, which must all be pushes.
+  public func pop(_ count: Int = 1) {
+    perform(.pop(count: count))
+  }
+
+  /// Pops down to `index`; every removed route must be a push.
+  public func popTo(index: Int) {
+    perform(.popTo(index: index))
+  }
+
+  /// Pops to the topmost occurrence of `screen`; `false` when the flow does not show it.
+  @discardableResult
+  public func popTo(_ screen: Screen) -> Bool {
+    popTo(where: { $0 == screen })
+  }
+
+  /// Pops to the topmost screen that matches; `false` when none does.
+  @discardableResult
+  public func popTo(where matches: (Screen) -> Bool) -> Bool {
+    guard let index = topmostIndex(where: matches) else { return false }
+    return perform(.popTo(index: index))
+  }
+
+  /// Pops everything above the root, which must all be pushes.
+  public func popToRoot() {
+    perform(.popToRoot)
+  }
+
+  /// Pops the pushes above the topmost presented route (or the root).
+  public func popToCurrentNavigationRoot() {
+    perform(.popToCurrentNavigationRoot)
+  }
+
+  /// Dismisses the `count`-th presented route from the top, with everything above it.
+  public func dismiss(count: Int = 1) {
+    perform(.dismiss(count: count))
+  }
+
+  /// Dismisses every presented route, keeping the pushes of the bottom layer.
+  public func dismissAll() {
+    perform(.dismissAll)
+  }
+
+  /// Replaces the routes, as the app's own change (`shownRoutes` takes the user's).
+  public func setRoutes(_ routes: [Route<Screen>]) {
+    perform(.setRoutes(routes))
+  }
+
+  /// Replaces the screen at `index`, keeping its style and the flow it hosts.
+  public func updateScreen(at index: Int, to screen: Screen) {
+    perform(.updateScreen(index: index, screen: screen))
+  }
+
+  /// Changes the routes with the throwing convenience API, FlowStacks' `withDelaysIfUnsupported`
+  /// style: `try feed.change { try $0.goBackToRoot() }`. Throws what `body` throws (a
+  /// `NavigationError`), or a `NavigationModelError` (the flow is gone, the result cannot be
+  /// shown); nothing changes then, and nothing is reported.
+  public func change(_ body: (inout [Route<Screen>]) throws -> Void) throws {
+    let anchor = anchor
+    try model.change { state in
+      let path = try state.path(of: anchor)
+      guard var routes = try state.coordinator(at: path).routes else {
+        throw NavigationModelError.flowGone(kind: anchor.kind, path: anchor.origin)
+      }
+      try body(&routes)
+      try state.apply(.setRoutes(routes, at: path))
+    }
+  }
+
+  // MARK: Inside
+
+  @discardableResult
+  private func perform(_ operation: NavigationOperation<Screen>.Kind) -> Bool {
+    let anchor = anchor
+    return model.attempt { state throws(NavigationModelError) in try state.apply(operation, to: anchor) }
+  }
+
+  private func topmostIndex(where matches: (Screen) -> Bool) -> Int? {
+    guard model.current.coordinator(of: anchor) != nil else {
+      model.report(.flowGone(kind: anchor.kind, path: anchor.origin))
+      return nil
+    }
+    return routes.lastIndex(where: { matches($0.screen) })
+  }
+}

@@ -1,0 +1,90 @@
+/// One tabs coordinator of the navigation tree, as a child feature sees it: the selection, the
+/// tabs' own flows, and the operations on them, with no path to spell.
+///
+/// Obtained from the model (`model.tabs`) or from the flow hosting it (`stack.tabs(hostedBy:)`),
+/// and valid while the flow exists, like `StackFlow`. A tab is known by the root screen of its
+/// stack, so a handle to a tab's flow follows it when the tabs are reordered.
+@MainActor
+public struct TabsFlow<Screen: NavigationScreen> {
+  /// The model the flow belongs to.
+  public let model: NavigationModel<Screen>
+  let anchor: FlowAnchor
+
+  init(model: NavigationModel<Screen>, anchor: FlowAnchor) {
+    self.model = model
+    self.anchor = anchor
+  }
+
+  /// Where the flow is in the model's state now, or `nil` once it is gone.
+  public var path: CoordinatorPath? { anchor.resolve(in: model.current) }
+
+  /// The tabs in the model's state; empty once the flow is gone.
+  public var tabs: [Coordinator<Screen>] {
+    guard case .tabs(let tabs, _) = model.current.coordinator(of: anchor) else { return [] }
+    return tabs
+  }
+
+  /// The selected tab in the model's state, or `nil` once the flow is gone.
+  public var selected: Int? {
+    guard case .tabs(_, let selected) = model.current.coordinator(of: anchor) else { return nil }
+    return selected
+  }
+
+  /// The selected tab as the host shows it: what a `TabView` binds to. The host's writes are
+  /// the user's taps on the tab bar, recorded with `origin: .user`.
+  public var selection: Int {
+    get {
+      guard case .tabs(_, let selected) = model.shown.coordinator(of: anchor) else { return 0 }
+      return selected
+    }
+    nonmutating set {
+      let anchor = anchor
+      model.hostDidChange { state throws(NavigationModelError) in try state.apply(.selectTab(index: newValue), to: anchor) }
+    }
+  }
+
+  // MARK: Child flows
+
+  /// The stack of tab `index`.
+  public func stack(_ index: Int) -> StackFlow<Screen> {
+    StackFlow(model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: model.current))
+  }
+
+  /// The tabs of tab `index`, when a tab holds tabs of its own.
+  public func tabs(_ index: Int) -> TabsFlow {
+    TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: model.current))
+  }
+
+  // MARK: Operations
+
+  /// Selects tab `index`, as the app's own change (`selection` takes the user's).
+  public func select(_ index: Int) {
+    let anchor = anchor
+    model.attempt { state throws(NavigationModelError) in try state.apply(.selectTab(index: index), to: anchor) }
+  }
+
+  /// Replaces the tabs and the selection.
+  public func setTabs(_ tabs: [Coordinator<Screen>], selected: Int) {
+    let anchor = anchor
+    model.attempt { state throws(NavigationModelError) in
+      try state.apply(.setTabs(tabs, selected: selected), to: anchor)
+    }
+  }
+
+  /// Changes the flow's coordinator with throwing code of the app's own; throws what `body`
+  /// throws or a `NavigationModelError`, changing nothing, reporting nothing.
+  public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
+    let anchor = anchor
+    try model.change { state in
+      let path = try state.path(of: anchor)
+      var coordinator = try state.coordinator(at: path)
+      try body(&coordinator)
+      guard case .tabs(let tabs, let selected) = coordinator else {
+        throw NavigationModelError.rejected(
+          NavigationError(
+            operation: "setTabs", path: path, reason: .wrongCoordinatorKind(expected: .tabs, found: coordinator.kind)))
+      }
+      try state.apply(.setTabs(tabs, selected: selected, at: path))
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import NavCore
+import Testing
+
+@MainActor
+struct NavigationModelTests {
+  @Test func aChangeIsRecordedAndShownExactlyOnce() {
+    let (model, log, shown) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.push(.detail(7))
+    var expected = launchState
+    try? expected.apply(.push(.detail(7), at: [.route(0), .tab(0)]))
+    #expect(model.state == expected)
+    #expect(model.shown == expected)
+    #expect(log.states == [launchState, expected])
+    #expect(shown.states == [launchState, expected])
+    #expect(model.lastFailure == nil)
+  }
+
+  @Test func anActionIsOneChangeWithItsCause() {
+    enum Action: Encodable { case notificationOpened(number: Int) }
+    let (model, log, _) = makeModel()
+    let tabs = model.stack.tabs(hostedBy: 0)
+    let feed = tabs.stack(0)
+    tabs.select(1)
+    model.stack.presentSheet(.onboarding(1))
+    model.perform(Action.notificationOpened(number: 9)) {
+      model.stack.dismissAll()
+      tabs.select(0)
+      feed.push(.detail(9))
+    }
+    #expect(log.all.count == 4)
+    #expect(log.all.last?.cause == ["notificationOpened": ["number": 9]])
+    #expect(log.all.last?.origin == .app)
+    #expect(feed.routes.last?.screen == .detail(9) && tabs.selected == 0 && model.state.routes?.count == 1)
+  }
+
+  @Test func aFailedStepDropsTheWholeAction() {
+    let (model, log, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    model.perform(JSONValue("tapped")) {
+      feed.push(.detail(1))
+      feed.pop(5)  // there are not five pushes: the action fails as a whole
+    }
+    #expect(model.state == launchState)
+    #expect(log.states == [launchState])
+    guard case .rejected(let error)? = model.lastFailure else {
+      Issue.record("expected a rejected operation, got \(String(describing: model.lastFailure))")
+      return
+    }
+    #expect(error.path == [.route(0), .tab(0)])
+  }
+
+  @Test func impossibleOperationsChangeNothingAndAreReported() async {
+    let (model, log, _) = makeModel()
+    var failures = model.failures.makeAsyncIterator()
+    model.stack.goBack()  // nothing above the root
+    #expect(model.state == launchState)
+    #expect(log.states == [launchState])
+    guard case .rejected(let error)? = model.lastFailure else {
+      Issue.record("expected a rejection")
+      return
+    }
+    #expect(error.reason == .wouldRemoveRoot(count: 1, routeCount: 1))
+    #expect(await failures.next() == model.lastFailure)
+
+    model.stack.presentSheet(.onboarding(1))
+    model.stack.pop()  // a sheet is not a push
+    #expect(model.state.routes?.count == 2)
+    #expect(log.states.count == 2)
+    #expect(model.stack.goBackTo(.section("absent")) == false)
+  }
+
+  @Test func throwingFormsThrowAndReportNothing() {
+    let (model, log, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    #expect(throws: NavigationError.self) { try feed.change { try $0.pop() } }
+    #expect(throws: NavigationModelError.self) {
+      try model.change { $0 = .tabs([.stack([.root(.feed)])], selected: 0) }  // the top cannot change kind
+    }
+    #expect(model.lastFailure == nil)
+    #expect(log.states == [launchState])
+    try? feed.change { try $0.push(.detail(2)) }
+    #expect(feed.routes.map(\.screen) == [.feed, .detail(2)])
+  }
+
+  @Test func aGestureFlowsBackAsTheUsers() {
+    let (model, log, shown) = makeModel()
+    let tabs = model.stack.tabs(hostedBy: 0)
+    let feed = tabs.stack(0)
+    feed.push(.detail(1))
+    feed.push(.detail(2))
+    // The host pops one screen with a back swipe, then the user taps the second tab.
+    feed.shownRoutes = Array(feed.shownRoutes.dropLast())
+    tabs.selection = 1
+    #expect(feed.routes.map(\.screen) == [.feed, .detail(1)])
+    #expect(tabs.selected == 1)
+    #expect(log.all.suffix(2).map(\.origin) == [.user, .user])
+    #expect(log.all.suffix(2).map(\.cause) == [nil, nil])
+    #expect(shown.states.last == model.state)
+    // The host writing what it already shows changes nothing.
+    tabs.selection = 1
+    #expect(log.all.count == 5)
+  }
+
+  @Test func aChildHandleFollowsItsFlowAndFailsOnceItIsGone() {
+    let (model, log, _) = makeModel()
+    let tabs = model.stack.tabs(hostedBy: 0)
+    let settings = tabs.stack(1)
+    settings.push(.section("privacy"))
+    #expect(settings.path == [.route(0), .tab(1)])
+
+    // The tabs are reordered: the handle finds the settings tab where it went.
+    tabs.setTabs([tabs.tabs[1], tabs.tabs[0]], selected: 0)
+    #expect(settings.path == [.route(0), .tab(0)])
+    settings.push(.section("storage"))
+    #expect(settings.routes.map(\.screen) == [.settings, .section("privacy"), .section("storage")])
+
+    // The tab goes: the handle fails clearly rather than acting on the tab now at its index.
+    let before = model.state
+    let recorded = log.all.count
+    tabs.setTabs([tabs.tabs[1]], selected: 0)
+    let afterRemoval = model.state
+    settings.push(.section("lost"))
+    #expect(model.state == afterRemoval && model.state != before)
+    #expect(log.all.count == recorded + 1)
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(0), .tab(1)]))
+    #expect(settings.path == nil && settings.routes.isEmpty)
+  }
+
+  @Test func aHandleToAScreensFlowFollowsTheScreen() {
+    let (model, _, _) = makeModel()
+    model.stack.presentSheet(.onboarding(0), child: .stack([.root(.onboarding(1), withNavigation: true)]))
+    let onboarding = model.stack.stack(hostedBy: .onboarding(0))
+    onboarding.push(.onboarding(2))
+    #expect(onboarding.path == [.route(1)])
+    // Another sheet of the same flow's kind replaces it: a new screen, not the handle's.
+    model.stack.dismiss()
+    model.stack.presentSheet(.onboarding(9), child: .stack([.root(.onboarding(1), withNavigation: true)]))
+    onboarding.push(.onboarding(3))
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(1)]))
+    #expect(model.state.routes?.last?.child?.routes?.count == 1)
+  }
+
+  @Test func aHandleAskedForAMissingFlowIsGoneFromTheStart() {
+    let (model, log, _) = makeModel()
+    let nowhere = model.stack.stack(hostedBy: 5)
+    nowhere.push(.detail(1))
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(5)]))
+    #expect(log.states == [launchState])
+    // The root hosts tabs, not a stack: asking for a stack there is asking for nothing.
+    model.stack.stack(hostedBy: 0).push(.detail(1))
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(0)]))
+  }
+
+  @Test func aRestoreIsPlayedInLegalStepsAndRecordedOnce() async {
+    var deep = launchState
+    try? deep.apply(.push(.detail(1), at: [.route(0), .tab(0)]))
+    try? deep.apply(.push(.detail(2), at: [.route(0), .tab(0)]))
+    try? deep.apply(.presentSheet(.onboarding(0), child: .stack([.root(.onboarding(1), withNavigation: true)])))
+    let (model, log, shown) = makeModel(deep, launchingFrom: deep.launchState)
+    await model.settled()
+    #expect(model.shown == deep)
+    #expect(log.states == [deep])
+    #expect(shown.states.count >= 3, "played in steps, not shown at once")
+    for (old, new) in zip(shown.states, shown.states.dropFirst()) {
+      #expect(Coordinator.isLegalTransition(from: old, to: new, host: .default))
+    }
+  }
+}
