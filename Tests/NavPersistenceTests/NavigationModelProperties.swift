@@ -18,9 +18,18 @@ import Testing
 
   /// One thing a user or the app does.
   enum Step: CustomStringConvertible {
-    case pushFeed(Int), pushSettings(Int), selectTab(Int), tapTab(Int)
-    case presentOnboarding, pushOnboarding(Int), dismiss, goBackFeed(Int), popSettings(Int)
-    case swipeBackFeed, deepLink(Int), goBackToRoot
+    case pushFeed(Int)
+    case pushSettings(Int)
+    case selectTab(Int)
+    case tapTab(Int)
+    case presentOnboarding
+    case pushOnboarding(Int)
+    case dismiss
+    case goBackFeed(Int)
+    case popSettings(Int)
+    case swipeBackFeed
+    case deepLink(Int)
+    case goBackToRoot
 
     var description: String { String(reflecting: self) }
   }

@@ -245,14 +245,17 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Applies `change` to the working copy of the action under way; a failure leaves it as it was.
-  private func changeAction<Failure: Error>(_ change: (inout Coordinator<Screen>) throws(Failure) -> Void) throws(Failure) {
+  private func changeAction<Failure: Error>(_ change: (inout Coordinator<Screen>) throws(Failure) -> Void)
+    throws(Failure)
+  {
     guard var working = action?.working else { return }
     try change(&working)
     action?.working = working
   }
 
   /// Shows `next` and records it; an unplayable state changes nothing.
-  private func commit(_ next: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) throws(NavigationModelError) {
+  private func commit(_ next: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) throws(NavigationModelError)
+  {
     guard next != state else { return }
     do {
       try player.go(to: next)

@@ -39,7 +39,9 @@ public struct TabsFlow<Screen: NavigationScreen> {
     }
     nonmutating set {
       let anchor = anchor
-      model.hostDidChange { state throws(NavigationModelError) in try state.apply(.selectTab(index: newValue), to: anchor) }
+      model.hostDidChange { state throws(NavigationModelError) in
+        try state.apply(.selectTab(index: newValue), to: anchor)
+      }
     }
   }
 

@@ -10,7 +10,8 @@ struct CauseEncodingTests {
   }
 
   @Test func anActionIsItsCanonicalJSON() throws {
-    #expect(try WireFormat.canonicalString(JSONValue(encoding: Action.numberTapped(7))) == #"{"numberTapped":{"_0":7}}"#)
+    #expect(
+      try WireFormat.canonicalString(JSONValue(encoding: Action.numberTapped(7))) == #"{"numberTapped":{"_0":7}}"#)
     #expect(try JSONValue(encoding: JSONValue("as is")) == "as is")
   }
 
