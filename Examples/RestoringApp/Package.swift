@@ -9,7 +9,7 @@ import PackageDescription
 
 let package = Package(
   name: "RestoringApp",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v14)],
   dependencies: [
     .package(name: "NavStore", path: "../..")
   ],

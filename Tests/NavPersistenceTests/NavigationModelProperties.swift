@@ -69,7 +69,7 @@ import Testing
       let model = NavigationModel(
         Self.launch, recorder: recorder, host: .navigationStack17, delayMilliseconds: 0, failureHandling: .report)
       var shown = [model.shown]
-      model.showObserver = { shown.append($0) }
+      model.onShow = { shown.append($0) }
       let tabs = model.stack.tabs(hostedBy: 0)
       let feed = tabs.stack(0)
       let settings = tabs.stack(1)

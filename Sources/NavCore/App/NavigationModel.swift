@@ -38,8 +38,10 @@ public final class NavigationModel<Screen: NavigationScreen> {
   private let failureSink: AsyncStream<NavigationModelError>.Continuation
   private let recorder: (any NavigationRecording<Screen>)?
   private let player: NavigationPlayer<Screen>
-  /// Called with every state shown, in order: the tests' view of the screen.
-  @ObservationIgnored package var showObserver: (@MainActor (Coordinator<Screen>) -> Void)?
+  /// Called with every state shown, in order, after `shown` changed: for a host that does not
+  /// observe the model (UIKit's navigation controllers, a log of the steps). SwiftUI needs
+  /// nothing of it.
+  @ObservationIgnored public var onShow: (@MainActor (Coordinator<Screen>) -> Void)?
   /// The action under way in `perform`, whose changes are gathered into one.
   @ObservationIgnored private var action: PendingAction?
 
@@ -210,7 +212,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// Shows `state`: a step of the player's, or a change the host made itself.
   fileprivate func show(_ state: Coordinator<Screen>) {
     shown = state
-    showObserver?(state)
+    onShow?(state)
   }
 
   /// Reports a refused change, and stops a debug build when asked to.

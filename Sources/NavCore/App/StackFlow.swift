@@ -170,7 +170,13 @@ public struct StackFlow<Screen: NavigationScreen> {
       guard var routes = try state.coordinator(at: path).routes else {
         throw NavigationModelError.flowGone(kind: anchor.kind, path: anchor.origin)
       }
-      try body(&routes)
+      do {
+        try body(&routes)
+      } catch let error as NavigationError {
+        // The routes' own methods see the flow as a top stack: say where it really is.
+        throw NavigationError(
+          operation: error.operation, path: CoordinatorPath(path.steps + error.path.steps), reason: error.reason)
+      }
       try state.apply(.setRoutes(routes, at: path))
     }
   }

@@ -51,7 +51,7 @@ func makeModel(
     state, launchingFrom: launchingFrom, recorder: log, delayMilliseconds: 10, clock: ImmediateClock(),
     failureHandling: .report)
   shownLog.states.append(model.shown)
-  model.showObserver = { shownLog.states.append($0) }
+  model.onShow = { shownLog.states.append($0) }
   return (model, log, shownLog)
 }
 

@@ -73,7 +73,9 @@ struct NavigationModelTests {
   @Test func throwingFormsThrowAndReportNothing() {
     let (model, log, _) = makeModel()
     let feed = model.stack.tabs(hostedBy: 0).stack(0)
-    #expect(throws: NavigationError.self) { try feed.change { try $0.pop() } }
+    #expect { try feed.change { try $0.pop() } } throws: { error in
+      (error as? NavigationError)?.path == [.route(0), .tab(0)]  // where the flow is, not the top
+    }
     #expect(throws: NavigationModelError.self) {
       try model.change { $0 = .tabs([.stack([.root(.feed)])], selected: 0) }  // the top cannot change kind
     }

@@ -34,15 +34,21 @@ import NavPersistence
     print("== launch 1: recording")
     let store = try SessionStore(path: path)
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
-    let app = AppModel(navigation: Screen.launchNavigation, recorder: recorder)
+    let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: ["appLaunched": [:]]))
     let actions: [Action] = [
       .numbersTapped, .numberTapped(3), .numberTapped(7), .tabTapped(1), .sectionTapped("privacy"), .tabTapped(0),
-      .onboardingStarted, .nextStepTapped, .promoShown("SPRING"),
+      .onboardingStarted, .nextStepTapped, .nextStepTapped,
     ]
     for action in actions {
-      try app.send(action)  // returns at once: the recorder writes in the background
-      print("  \(action) -> \(app.navigation.visiblePath)")
+      app.send(action)  // returns at once: the recorder writes in the background
+      print("  \(action) -> \(app.navigation.state.visiblePath)")
     }
+    // A back swipe in the onboarding flow: the host reports it, the model records it as the user's.
+    app.onboarding.shownRoutes.removeLast()
+    print("  back swipe -> \(app.navigation.state.visiblePath)")
+    app.send(.promoShown("SPRING"))
+    print("  promoShown -> \(app.navigation.state.visiblePath)")
+    try check(app.navigation.lastFailure == nil, "every action was possible")
     // The app moves to the background: make everything handed over durable, then quit.
     try await recorder.flush()
     print("  quit; the store holds \(try await store.state(of: recorder.session).seq) events for launch-1")
@@ -61,33 +67,30 @@ import NavPersistence
     print("  restoring \(restored.session) at seq \(restored.seq): \(restored.state.visiblePath)")
     try check(restored.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
-    // The new session says which one it continues; its first state is the restored one.
+    // The new session says which one it continues; its first state is the restored one. The
+    // host starts at the launch state and the model takes it to the restored state one legal
+    // step at a time: steps 0 and 1 at once, then one every delay.
     let recorder = NavigationRecorder<Screen>(
       store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
-    let app = AppModel(navigation: restored.state, recorder: recorder)
-
-    // The host starts at the launch state and is taken to the restored state one legal step
-    // at a time: steps 0 and 1 at once, then one every delay.
     let start = ContinuousClock.now
-    let player = NavigationPlayer(
-      restored.state.launchState, host: .navigationView, delayMilliseconds: delayMilliseconds
-    ) { shown in
-      print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
-    }
-    try player.go(to: app.navigation)
+    let model = NavigationModel(
+      restored.state, launchingFrom: restored.state.launchState, recorder: recorder, host: .navigationView,
+      delayMilliseconds: delayMilliseconds)
+    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
+    print(String(format: "  %5d ms  %@", milliseconds(since: start), model.shown.visiblePath))
+    let app = App(model)
 
-    // A notification opens number 9 while the restore is still playing: the player drops the
-    // rest of its plan and goes there from whatever is on screen, so nothing jumps.
+    // A notification opens number 9 while the restore is still playing: the model drops the
+    // rest of the plan and goes there from whatever is on screen, so nothing jumps.
     try await Task.sleep(for: .milliseconds(delayMilliseconds * 3 / 2))
     print("  notification: number 9")
-    try app.send(.notificationOpened(number: 9))
-    try player.go(to: app.navigation)
-    await player.settled()
-    print("  shown: \(player.shown.visiblePath)")
+    app.send(.notificationOpened(number: 9))
+    await model.settled()
+    print("  shown: \(model.shown.visiblePath)")
     try await recorder.flush()
-    try check(player.shown == app.navigation, "the screen ends where the app is")
+    try check(model.shown == model.state, "the screen ends where the app is")
     try check(
-      try await store.restore(recorder.session, as: Screen.self).state == app.navigation,
+      try await store.restore(recorder.session, as: Screen.self).state == model.state,
       "the log ends where the app is")
   }
 
@@ -110,13 +113,17 @@ import NavPersistence
     try check(droppedScreens == ["numberDetail", "promo", "numberDetail"], "version 2 drops what it cannot decode")
     guard let latest = try await store.latestSession() else { return }
     let restored = try await store.restore(latest.id, as: ScreenV2.self)
+    let recorder = NavigationRecorder<ScreenV2>(
+      store: store, session: try SessionID("launch-3"), restoredFrom: restored.link)
     let start = ContinuousClock.now
-    let player = NavigationPlayer(restored.state.launchState, delayMilliseconds: delayMilliseconds) { shown in
-      print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath))
-    }
-    try player.go(to: restored.state)
-    await player.settled()
-    try check(player.shown == restored.state, "the screen ends at the restored state")
+    let model = NavigationModel(
+      restored.state, launchingFrom: restored.state.launchState, recorder: recorder,
+      delayMilliseconds: delayMilliseconds)
+    print(String(format: "  %5d ms  %@", milliseconds(since: start), model.shown.visiblePath))
+    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
+    await model.settled()
+    try await recorder.flush()
+    try check(model.shown == restored.state, "the screen ends at the restored state")
   }
 
   /// Stops the example with a message when what it shows is not what it says.
