@@ -16,7 +16,8 @@ import Testing
     let wire = WireFormatError(field: "op", message: "missing field \"kind\"")
     let all: [StoreError] = [
       .storeMissing(path: "/a/nav.sqlite"), .folderMissing(path: "/a/nav.sqlite"), .notADatabase(path: "/a/x"),
-      .damaged(path: "/a/x"), .notAStore(path: "/a/x"), .newerSchema(path: "/a/x", found: 9, supported: 5),
+      .damaged(path: "/a/x"), .notAStore(path: "/a/x"), .walMissing(path: "/a/x"),
+      .newerSchema(path: "/a/x", found: 9, supported: 5),
       .olderSchema(path: "/a/x", found: 1, supported: 5), .readOnly(path: "/a/x"),
       .destinationExists(path: "/a/copy.sqlite"), .unknownSession(session),
       .seqBeyondHistory(session: session, seq: 9, last: 3),
@@ -43,7 +44,8 @@ import Testing
     ]
     for error in all {
       switch error {
-      case .storeMissing, .folderMissing, .notADatabase, .damaged, .notAStore, .newerSchema, .olderSchema, .readOnly,
+      case .storeMissing, .folderMissing, .notADatabase, .damaged, .notAStore, .walMissing, .newerSchema, .olderSchema,
+        .readOnly,
         .destinationExists,
         .unknownSession, .seqBeyondHistory, .rejected, .conflict, .cannotRecord, .hashMismatch, .stateMismatch,
         .cannotRestore, .invalidLine, .lineFailed, .unreadableInput, .unencodable, .unreadableHistory,

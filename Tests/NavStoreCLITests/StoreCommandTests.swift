@@ -57,7 +57,32 @@ import Testing
     #expect(again.status == 1)
     #expect(
       again.stderrLines == [
-        "navstore: 'ticket.sqlite' already exists; a backup is written to a new file, never over one"
+        "navstore: 'ticket.sqlite' already exists; a backup or a bundle is written to a new file, never over one"
+      ])
+  }
+
+  @Test func bundleWritesASessionWithTheOnesItContinues() throws {
+    try seedSession()
+    #expect(
+      try navstore(
+        "append", "s-2", "--op",
+        #"{"op":"start","restoredFrom":{"session":"s-1","seq":4},"state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#,
+        "--at", "2026-11-21T11:00:00.000Z"
+      ).status == 0)
+    let bundle = try navstore("bundle", "s-2", "--out", "ticket.jsonl")
+    #expect(bundle.status == 0, "\(bundle.stderr)")
+    #expect(bundle.stdoutLines == ["bundle of 2 sessions (s-1, s-2) written to ticket.jsonl"])
+    #expect(try navstore("import", "ticket.jsonl", "--db", "ticket.sqlite").status == 0)
+    #expect(
+      try navstore("verify", "--db", "ticket.sqlite").stdoutLines == ["verified 2 sessions, 5 events: 0 problems"])
+    #expect(
+      try navstore("history", "s-2", "--json", "--db", "ticket.sqlite").stdout
+        == navstore("history", "s-2", "--json").stdout)
+    let again = try navstore("bundle", "s-1", "--out", "ticket.jsonl")
+    #expect(again.status == 1)
+    #expect(
+      again.stderrLines == [
+        "navstore: 'ticket.jsonl' already exists; a backup or a bundle is written to a new file, never over one"
       ])
   }
 

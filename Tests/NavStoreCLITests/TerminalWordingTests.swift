@@ -21,6 +21,10 @@ import Testing
       "'/a/x' is damaged (SQLite reports a malformed database) and was left untouched; restore it from a backup, or rebuild it from an events export"
     ),
     (
+      .walMissing(path: "/a/x"),
+      "'/a/x' keeps its data in its write-ahead log '/a/x-wal', which is not beside it (the file was copied without it); it was left untouched — copy the store together with its -wal file, or make a one-file copy with 'navstore backup'"
+    ),
+    (
       .notAStore(path: "/a/x"),
       "'/a/x' is a SQLite database but not a NavStore store (run 'navstore init' to make an empty file one)"
     ),

@@ -1,4 +1,3 @@
-import Foundation
 import NavCore
 
 extension SessionStore {
@@ -12,28 +11,12 @@ extension SessionStore {
   /// beside `destination` and moved there only once it is complete, so a copy cut short (a full
   /// disk) leaves nothing at `destination`.
   public func backup(to destination: String) throws(StoreError) {
-    let files = FileManager.default
-    guard !files.fileExists(atPath: destination) else { throw .destinationExists(path: destination) }
-    let folder = (destination as NSString).deletingLastPathComponent
-    var isFolder: ObjCBool = false
-    guard folder.isEmpty || (files.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue) else {
-      throw .folderMissing(path: destination)
-    }
-    let partial = destination + ".partial-" + UUID().uuidString
-    defer { try? files.removeItem(atPath: partial) }  // gone once moved; what is left of a failure
-    try withReaderOutsideTransactions { engine throws(StoreError) in
-      let statement = try engine.prepare("VACUUM INTO ?")
-      defer { statement.reset() }
-      try engine.execute(statement, [.text(partial)])
-    }
-    // A hard link appears atomically and never replaces a file (EEXIST); where the file system
-    // has no hard links, a move, which also refuses an existing destination.
-    if link(partial, destination) == 0 { return }
-    if errno == EEXIST { throw .destinationExists(path: destination) }
-    do {
-      try files.moveItem(atPath: partial, toPath: destination)
-    } catch {
-      throw files.fileExists(atPath: destination) ? .destinationExists(path: destination) : .readOnly(path: destination)
+    try NewFile(at: destination).write { partial throws(StoreError) in
+      try withReaderOutsideTransactions { engine throws(StoreError) in
+        let statement = try engine.prepare("VACUUM INTO ?")
+        defer { statement.reset() }
+        try engine.execute(statement, [.text(partial)])
+      }
     }
   }
 

@@ -17,13 +17,17 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case damaged(path: String)
   /// The file is a SQLite database, but not one NavStore created.
   case notAStore(path: String)
+  /// The file is a store whose data is in its write-ahead log, the `-wal` file that belongs
+  /// beside it, and that file is missing: the store was copied without it. It is left
+  /// untouched (opening it as it is would show an empty store).
+  case walMissing(path: String)
   /// The store was written by a newer NavStore; it is left untouched.
   case newerSchema(path: String, found: Int, supported: Int)
   /// The store needs migrating, which a read-only open cannot do.
   case olderSchema(path: String, found: Int, supported: Int)
   /// The store must be written, but the file or its folder is read-only.
   case readOnly(path: String)
-  /// A new file was to be written at `path` (a backup), and something is there already.
+  /// A new file was to be written at `path` (a backup, a bundle), and something is there already.
   case destinationExists(path: String)
   /// No session has this id.
   case unknownSession(SessionID)
@@ -88,6 +92,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "'\(path)' is damaged (SQLite reports a malformed database) and was left untouched"
     case .notAStore(let path):
       "'\(path)' is a SQLite database but not a NavStore store"
+    case .walMissing(let path):
+      "'\(path)' keeps its data in its write-ahead log '\(path)-wal', which is not beside it (the file was copied without it); it was left untouched"
     case .newerSchema(let path, let found, let supported):
       "'\(path)' was written by a newer NavStore (schema \(found); this one knows up to \(supported)); it was left untouched"
     case .olderSchema(let path, let found, let supported):
@@ -95,7 +101,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case .readOnly(let path):
       "'\(path)' is read-only, so nothing can be written to it"
     case .destinationExists(let path):
-      "'\(path)' already exists; a backup is written to a new file, never over one"
+      "'\(path)' already exists; a backup or a bundle is written to a new file, never over one"
     case .unknownSession(let id):
       "no session '\(id)' in the store"
     case .seqBeyondHistory(let session, let seq, let last):

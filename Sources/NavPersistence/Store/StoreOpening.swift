@@ -6,6 +6,10 @@ import Foundation
 enum StoreOpening {
   static func open(path: String, options: StoreOptions) throws(StoreError) -> SQLiteConnection {
     let exists = FileManager.default.fileExists(atPath: path)
+    // Told before SQLite opens the file, which would make an empty `-wal` of its own.
+    if exists, Self.lacksTheWALItsDataIsIn(path, waitingUpTo: min(options.busyTimeoutMilliseconds, 1000)) {
+      throw .walMissing(path: path)
+    }
     switch options.access {
     case .readOnly:
       guard exists else { throw .storeMissing(path: path) }
@@ -60,6 +64,32 @@ enum StoreOpening {
       }
     }
     return connection
+  }
+
+  /// Whether the file is a store whose schema, and so its events, are only in a `-wal` file
+  /// that is not beside it. Another process creating the store at this moment looks the same
+  /// for an instant (it has switched the file to WAL and not yet written its first
+  /// transaction), so the answer is yes only when it stays so for `milliseconds`.
+  private static func lacksTheWALItsDataIsIn(_ path: String, waitingUpTo milliseconds: Int32) -> Bool {
+    var waited: Int32 = 0
+    while !FileManager.default.fileExists(atPath: path + "-wal") && hasItsSchemaOnlyInTheWAL(path) {
+      guard waited < milliseconds else { return true }
+      usleep(5_000)
+      waited += 5
+    }
+    return false
+  }
+
+  /// Whether the file's header says WAL mode (read and write versions 2, set when a store is
+  /// created) and no schema yet (schema cookie 0): the store's tables were all still in the
+  /// `-wal` file, never checkpointed into this one.
+  private static func hasItsSchemaOnlyInTheWAL(_ path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    guard let data = try? handle.read(upToCount: 100), data.count == 100 else { return false }
+    let header = Array(data)
+    return header.starts(with: Array("SQLite format 3\u{0}".utf8)) && header[18] == 2 && header[19] == 2
+      && header[40..<44].allSatisfy { $0 == 0 }
   }
 
   private static func versionAndTableCount(_ connection: SQLiteConnection) throws(SQLiteError) -> (Int, Int) {

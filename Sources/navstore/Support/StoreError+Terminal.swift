@@ -12,6 +12,8 @@ extension StoreError {
       description + "; restore it from a backup, or rebuild it from an events export"
     case .notAStore:
       description + " (run 'navstore init' to make an empty file one)"
+    case .walMissing:
+      description + " — copy the store together with its -wal file, or make a one-file copy with 'navstore backup'"
     case .newerSchema:
       description + " — upgrade navstore"
     case .olderSchema(let path, let found, let supported):

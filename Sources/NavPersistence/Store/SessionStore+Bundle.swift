@@ -1,0 +1,57 @@
+import Foundation
+import NavCore
+
+extension SessionStore {
+  /// Writes one session, with the sessions it continues, to a new JSON Lines file at
+  /// `destination`: what a support ticket needs to see how the user got where they were.
+  ///
+  /// A session restored at launch names the session it continues (`restoredFrom`), which may
+  /// itself continue another: the bundle holds the whole line, oldest first, each session's
+  /// events whole and in order, in the wire format (`navstore import` reads it back, into any
+  /// store, and the hash chains verify there). A session in the line that was forgotten or
+  /// pruned ends it. Returns the sessions written, oldest first.
+  ///
+  /// Never overwrites: an existing `destination` is refused (`.destinationExists`), as is a
+  /// folder that does not exist (`.folderMissing`); a bundle cut short leaves nothing there.
+  @discardableResult
+  public func bundle(_ session: SessionID, to destination: String) throws(StoreError) -> [SessionID] {
+    let line = try lineage(of: session)
+    try NewFile(at: destination).write { partial throws(StoreError) in
+      guard FileManager.default.createFile(atPath: partial, contents: nil),
+        let output = FileHandle(forWritingAtPath: partial)
+      else { throw .readOnly(path: destination) }
+      defer { try? output.close() }
+      for member in line {
+        try exportEncoded(.events, format: .jsonl, filter: ExportFilter(session: member)) { chunk in
+          try output.write(contentsOf: chunk)
+        }
+      }
+      try StoreEngine.callingBack { try output.synchronize() }
+    }
+    return line
+  }
+
+  /// Writes a session and the sessions it continues to a new file (see the synchronous
+  /// `bundle(_:to:)`).
+  @discardableResult
+  public func bundle(_ session: SessionID, to destination: String) async throws(StoreError) -> [SessionID] {
+    try await offloaded { () throws(StoreError) in try self.bundle(session, to: destination) }
+  }
+
+  /// `session` and the sessions it continues, oldest first; the line ends at a session no
+  /// longer in the store.
+  private func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
+    var line = [session]
+    var next = try summary(of: session).restoredFrom?.session
+    while let ancestor = next, !line.contains(ancestor) {
+      do {
+        next = try summary(of: ancestor).restoredFrom?.session
+      } catch {
+        guard case .unknownSession = error else { throw error }
+        break
+      }
+      line.append(ancestor)
+    }
+    return line.reversed()
+  }
+}
