@@ -72,9 +72,12 @@ let package = Package(
       // Read by path (#filePath), not bundled: the recorded codec outcomes.
       exclude: ["Fixtures"]
     ),
+    // One app launch under the launch policy, run and killed by the policy's drills.
+    .executableTarget(name: "launch-drill", dependencies: ["NavCore", "NavPersistence"], path: "Tests/LaunchDrill"),
     .testTarget(
       name: "NavPersistenceTests",
       dependencies: [
+        "launch-drill",
         "NavPersistence",
         "NavCore",
         "NavTestSupport",

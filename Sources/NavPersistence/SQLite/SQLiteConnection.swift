@@ -147,4 +147,7 @@ package final class SQLiteConnection {
 
   /// Rows changed by the last statement.
   package var changes: Int { Int(sqlite3_changes64(handle)) }
+
+  /// The rowid of the last row this connection inserted.
+  package var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 }

@@ -1,0 +1,75 @@
+import NavCore
+
+/// What this launch shows, decided by `SessionStore.launch(as:policy:)`, and why.
+public struct Launch<Screen: NavigationScreen>: Hashable, Sendable {
+  /// What was decided.
+  public var outcome: LaunchOutcome
+  /// The state to show, or `nil` for a fresh start (the app shows its own launch state).
+  public var state: Coordinator<Screen>?
+  /// The session and seq restored from, for the new session's `start` (`restoredFrom`);
+  /// `nil` for a fresh start.
+  public var link: SessionLink?
+  /// The routes left out because their screens no longer decode (see `RestorePolicy`).
+  public var dropped: [DroppedRoute]
+  /// The policy the launch was decided under.
+  public var policy: LaunchPolicy
+  /// The launch's row in the store, which `confirm` marks.
+  let id: Int64
+
+  /// The state to show: the restored one, or `fresh` (the app's launch state).
+  public func state(or fresh: Coordinator<Screen>) -> Coordinator<Screen> {
+    state ?? fresh
+  }
+}
+
+/// What a launch decided to show.
+public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
+  /// The latest session's whole state.
+  case restored
+  /// Only the roots of the latest session's state (every stack cut back to its root), because
+  /// the previous launch restored and did not settle.
+  case restoredRoots(unsettledLaunches: Int)
+  /// Nothing: the app starts from its own launch state, for the reason given.
+  case startedFresh(FreshStartReason)
+
+  public var description: String {
+    switch self {
+    case .restored:
+      "restored the latest session"
+    case .restoredRoots(let count):
+      "restored only the roots of the latest session: \(count == 1 ? "the last launch" : "\(count) launches") restored and did not settle"
+    case .startedFresh(let reason):
+      "started fresh: \(reason)"
+    }
+  }
+}
+
+/// Why a launch starts fresh.
+public enum FreshStartReason: Hashable, Sendable, CustomStringConvertible {
+  /// The store holds no session.
+  case noSession
+  /// The latest session was last active before the policy's maximum age allows.
+  case tooOld(session: SessionID, lastActive: Timestamp, maximumAgeMilliseconds: Int64)
+  /// The user ended the latest session on purpose (`endSession`).
+  case endedByUser(session: SessionID, at: Timestamp, reason: String)
+  /// Launches that restored did not settle, this many in a row.
+  case unsettledLaunches(Int)
+  /// Not even the root of the latest session decodes into today's screens (or, under a strict
+  /// decoding policy, some screen does not).
+  case undecodable(session: SessionID, RestoreError)
+
+  public var description: String {
+    switch self {
+    case .noSession:
+      "no session to restore"
+    case .tooOld(let session, let lastActive, let maximum):
+      "session '\(session)' was last active at \(lastActive), longer ago than the \(maximum / 1000) s allowed"
+    case .endedByUser(let session, let at, let reason):
+      "session '\(session)' was ended by the user at \(at) (\(reason))"
+    case .unsettledLaunches(let count):
+      "\(count) launches in a row restored and did not settle"
+    case .undecodable(let session, let error):
+      "session '\(session)' cannot be restored: \(error)"
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import NavCore
+
+extension SessionStore {
+  /// Decides what this launch shows, under `policy`, and notes the decision in the store.
+  ///
+  /// The latest session (see `latestSession()`) is restored whole, unless the user ended it
+  /// (`endSession`), it is older than `policy.maximumAge`, not even its root decodes, or the
+  /// last launches restored and did not settle: then only its roots are restored, or nothing,
+  /// and `outcome` says which and why. Call `confirm(_:once:)` once the restore is on screen,
+  /// so the next launch knows this one settled; a launch that crashes before then makes the next
+  /// one more careful. `now` is the current time (the system clock unless a test says otherwise).
+  ///
+  /// ```swift
+  /// let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(12 * 3600)))
+  /// let recorder = NavigationRecorder<Screen>(store: store, session: newSession, restoredFrom: launch.link)
+  /// let model = NavigationModel(launch.state(or: .launchNavigation), launchingFrom: launch.state?.launchState, recorder: recorder)
+  /// try await store.confirm(launch, once: model)
+  /// ```
+  public func launch<Screen: NavigationScreen>(
+    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), now: Timestamp = Timestamp.now
+  ) throws(StoreError) -> Launch<Screen> {
+    try write { engine throws(StoreError) in
+      let decision = try Self.decide(as: type, policy: policy, now: now, engine: engine)
+      let kind: StoreEngine.LaunchKind
+      switch decision.outcome {
+      case .restored: kind = .whole
+      case .restoredRoots: kind = .shallow
+      case .startedFresh: kind = .fresh
+      }
+      let id = try engine.insertLaunch(kind, link: decision.link, at: now)
+      return Launch(
+        outcome: decision.outcome, state: decision.state, link: decision.link, dropped: decision.dropped,
+        policy: policy, id: id)
+    }
+  }
+
+  /// Decides what this launch shows (see the synchronous `launch(as:policy:now:)`).
+  public func launch<Screen: NavigationScreen>(
+    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), now: Timestamp = Timestamp.now
+  ) async throws(StoreError) -> Launch<Screen> {
+    try await offloaded { () throws(StoreError) in try self.launch(as: type, policy: policy, now: now) }
+  }
+
+  /// Notes that `launch`'s restore settled: it is on screen and the app stayed up. Until this is
+  /// called, the next launch counts this one as a launch that crashed while restoring.
+  public func confirm<Screen>(_ launch: Launch<Screen>, at time: Timestamp = Timestamp.now) throws(StoreError) {
+    try write { engine throws(StoreError) in try engine.confirmLaunch(launch.id, at: time) }
+  }
+
+  /// Waits until `model` has played the restore and the app has stayed up for the policy's
+  /// `stableFor`, then confirms `launch`. Returns early, confirming nothing, when the task is
+  /// cancelled.
+  public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) async throws(StoreError) {
+    await model.settled()
+    do {
+      try await Task.sleep(for: launch.policy.stableFor)
+    } catch {
+      return
+    }
+    try await offloaded { () throws(StoreError) in try self.confirm(launch) }
+  }
+
+  /// Notes that the user ended `session` on purpose (signed out, reset the app): no launch
+  /// restores it. `reason` is the app's own word for it, shown when a launch starts fresh.
+  public func endSession(_ session: SessionID, reason: String, at time: Timestamp = Timestamp.now) throws(StoreError) {
+    try write { engine throws(StoreError) in try engine.endSession(session, reason: reason, at: time) }
+  }
+
+  /// Notes that the user ended `session` (see the synchronous `endSession(_:reason:at:)`).
+  public func endSession(_ session: SessionID, reason: String, at time: Timestamp = Timestamp.now)
+    async throws(StoreError)
+  {
+    try await offloaded { () throws(StoreError) in try self.endSession(session, reason: reason, at: time) }
+  }
+
+  // MARK: Deciding
+
+  private struct Decision<Screen: NavigationScreen> {
+    var outcome: LaunchOutcome
+    var state: Coordinator<Screen>?
+    var link: SessionLink?
+    var dropped: [DroppedRoute] = []
+
+    static func fresh(_ reason: FreshStartReason) -> Decision {
+      Decision(outcome: .startedFresh(reason))
+    }
+  }
+
+  private static func decide<Screen: NavigationScreen>(
+    as type: Screen.Type, policy: LaunchPolicy, now: Timestamp, engine: StoreEngine
+  ) throws(StoreError) -> Decision<Screen> {
+    guard let latest = try engine.latestSessionSummary(), let lastAt = latest.lastAt else { return .fresh(.noSession) }
+    if let ending = try engine.ending(of: latest.id) {
+      return .fresh(.endedByUser(session: latest.id, at: ending.at, reason: ending.reason))
+    }
+    if let maximumAge = policy.maximumAge {
+      let limit = Self.milliseconds(maximumAge)
+      // A clock set back since makes the session look newer, never older: its age counts as 0.
+      if now.millisecondsSince1970 - lastAt.millisecondsSince1970 > limit {
+        return .fresh(.tooOld(session: latest.id, lastActive: lastAt, maximumAgeMilliseconds: limit))
+      }
+    }
+    let unsettled = try engine.unsettledLaunchesInARow(limit: 2)
+    if unsettled >= 2 { return .fresh(.unsettledLaunches(unsettled)) }
+    let stored = try engine.rehydrate(latest.id, at: latest.eventCount)
+    let restored: RestoredState<Screen>
+    do throws(RestoreError) {
+      restored = try stored.restoring(as: type, policy: policy.decoding)
+    } catch {
+      return .fresh(.undecodable(session: latest.id, error))
+    }
+    let link = SessionLink(session: latest.id, seq: latest.eventCount)
+    if unsettled == 1 {
+      return Decision(
+        outcome: .restoredRoots(unsettledLaunches: 1), state: restored.state.launchState, link: link,
+        dropped: restored.dropped)
+    }
+    return Decision(outcome: .restored, state: restored.state, link: link, dropped: restored.dropped)
+  }
+
+  /// A duration in whole milliseconds, held within what a timestamp can count.
+  private static func milliseconds(_ duration: Duration) -> Int64 {
+    let (seconds, attoseconds) = duration.components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+    return overflow ? (seconds < 0 ? Int64.min : Int64.max) : scaled &+ attoseconds / 1_000_000_000_000_000
+  }
+}
