@@ -59,26 +59,28 @@ import NavPersistence
   @MainActor static func nextLaunch(path: String, delayMilliseconds: Int) async throws {
     print("\n== launch 2: restoring the latest session")
     let store = try SessionStore(path: path)
-    guard let latest = try await store.latestSession() else {
-      print("  nothing to restore: a fresh start")
-      return
-    }
-    let restored = try await store.restore(latest.id, as: Screen.self)
-    print("  restoring \(restored.session) at seq \(restored.seq): \(restored.state.visiblePath)")
-    try check(restored.dropped.isEmpty, "the version that wrote the session decodes all of it")
+    // What to bring back: the latest session, unless the user ended it, it is older than the
+    // app allows, or the last launches crashed while restoring it.
+    let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(12 * 3600)))
+    print("  \(launch.outcome)")
+    guard let restoredState = launch.state else { return }
+    print("  restoring \(launch.link.map { "\($0.session) at seq \($0.seq)" } ?? "-"): \(restoredState.visiblePath)")
+    try check(launch.outcome == .restored && launch.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
     // The new session says which one it continues; its first state is the restored one. The
     // host starts at the launch state and the model takes it to the restored state one legal
     // step at a time: steps 0 and 1 at once, then one every delay.
     let recorder = NavigationRecorder<Screen>(
-      store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
+      store: store, session: try SessionID("launch-2"), restoredFrom: launch.link)
     let start = ContinuousClock.now
     let model = NavigationModel(
-      restored.state, launchingFrom: restored.state.launchState, recorder: recorder, host: .navigationView,
+      restoredState, launchingFrom: restoredState.launchState, recorder: recorder, host: .navigationView,
       delayMilliseconds: delayMilliseconds)
-    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
     print(String(format: "  %5d ms  %@", milliseconds(since: start), model.shown.visiblePath))
+    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
     let app = App(model)
+    // Once the restore is on screen and the app stayed up, the store notes that it settled.
+    let settling = Task { try await store.confirm(launch, once: model) }
 
     // A notification opens number 9 while the restore is still playing: the model drops the
     // rest of the plan and goes there from whatever is on screen, so nothing jumps.
@@ -92,6 +94,7 @@ import NavPersistence
     try check(
       try await store.restore(recorder.session, as: Screen.self).state == model.state,
       "the log ends where the app is")
+    try await settling.value
   }
 
   // MARK: 3. A later version
