@@ -29,6 +29,32 @@ import Testing
     ])
   }
 
+  /// "The app's navigation model".
+  @Test func theAppModel() throws {
+    let state: Coordinator<Screen> = .stack([
+      .root(.home, child: .tabs([
+        .stack([.root(.numbersList, withNavigation: true)]),
+        .stack([.root(.settings, withNavigation: true)]),
+      ], selected: 0)),
+    ])
+    // doc begin
+    let model = NavigationModel(state, failureHandling: .report)
+    let tabs = model.stack.tabs(hostedBy: 0)                  // the tabs the root screen hosts
+    let settings = tabs.stack(1)                              // the second tab's stack
+    settings.push(.settings)
+    model.perform(["notificationOpened": 3]) {                // one action: one change, one cause
+      tabs.select(0)
+      tabs.stack(0).push(.numberDetail(number: 3))
+    }
+    tabs.setTabs([tabs.tabs[1], tabs.tabs[0]], selected: 1)   // the tabs swap places
+    settings.push(.onboarding(step: 1))                       // and the handle follows its tab
+    // doc end
+    #expect(model.lastFailure == nil)
+    #expect(settings.path == [.route(0), .tab(0)])
+    #expect(settings.routes.map(\.screen) == [.settings, .settings, .onboarding(step: 1)])
+    #expect(tabs.stack(1).routes.map(\.screen) == [.numbersList, .numberDetail(number: 3)])
+  }
+
   /// "The navigation model".
   @Test func theNavigationModel() throws {
     // doc begin

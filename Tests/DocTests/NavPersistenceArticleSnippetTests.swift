@@ -95,6 +95,34 @@ import Testing
     #expect(try await store.restore(recorder.session, as: Screen.self).state == state)
   }
 
+  /// "Restoring a session": what to restore.
+  @Test func whatToRestore() async throws {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    let home: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
+    var logged: [String] = []
+    func log(_ line: String) { logged.append(line) }
+    func launchOnce() async throws -> NavigationModel<Screen> {
+      // doc begin
+      let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(86_400)))
+      if case .startedFresh(let reason) = launch.outcome { log("fresh start: \(reason)") }
+      let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"), restoredFrom: launch.link)
+      let model = NavigationModel(
+        launch.state(or: home), launchingFrom: launch.state?.launchState, recorder: recorder)
+      try await store.confirm(launch, once: model)      // the restore has played and the app stayed up
+      // doc end
+      try await recorder.flush()
+      return model
+    }
+    let fresh = try await launchOnce()
+    #expect(fresh.state == home && logged == ["fresh start: no session to restore"])
+    let deep: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .push(.numberDetail(number: 9))])
+    try await store.record(session: try SessionID("launch-4"), from: nil, to: deep, at: Timestamp.now)
+    let restored = try await launchOnce()
+    #expect(restored.shown == deep && logged.count == 1)
+    #expect(try store.summary(of: try SessionID("launch-3")).eventCount == 2, "the same id: the session goes on")
+  }
+
   /// "Forgetting sessions".
   @Test func forgetting() throws {
     let folder = try TemporaryFolder()

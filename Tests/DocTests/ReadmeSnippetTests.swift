@@ -9,39 +9,34 @@ import Testing
 /// The README's quick start for an app, run twice against one store: a first launch that starts
 /// fresh, and a second that restores it, continues it and shows it.
 @MainActor @Suite struct ReadmeSnippetTests {
-  final class Screenshots {
-    var shown: [Any] = []
-  }
-
   @Test func theQuickStartRecordsRestoresAndPlays() async throws {
     let folder = try TemporaryFolder()
     let storePath = folder.path("app.sqlite")
-    let screenshots = Screenshots()
     // doc begin
     enum Screen: Codable, Hashable, Sendable {
       case home, numbersList, numberDetail(number: Int)
     }
 
-    @MainActor func launch(storePath: String, show: @escaping @MainActor (Coordinator<Screen>) -> Void) async throws {
-      let store = try SessionStore(path: storePath)             // one SQLite file, created when missing
-      var navigation: Coordinator<Screen> = .stack([.root(.home, withNavigation: true)])
-      var continued: SessionLink?
-      if let latest = try await store.latestSession(),          // where the user was last time
-         let restored = try? await store.restore(latest.id, as: Screen.self) {
-        (navigation, continued) = (restored.state, restored.link)
-      }
+    enum Action: Codable {
+      case numbersTapped, numberTapped(Int)
+    }
+
+    @MainActor func launch(storePath: String) async throws -> NavigationModel<Screen> {
+      let store = try SessionStore(path: storePath)            // one SQLite file, created when missing
+      let launch = try await store.launch(as: Screen.self)     // the latest session, unless ended, stale or crashing
       let recorder = NavigationRecorder<Screen>(
-        store: store, session: try SessionID(UUID().uuidString), restoredFrom: continued)
-      recorder.record(navigation)                               // returns at once; writes in the background
-      let player = NavigationPlayer(navigation.launchState, host: .navigationStack17, show: show)
-      try player.go(to: navigation)                             // legal steps, 650 ms apart
+        store: store, session: try SessionID(UUID().uuidString), restoredFrom: launch.link)
+      let model = NavigationModel(
+        launch.state(or: .stack([.root(.home, withNavigation: true)])),
+        launchingFrom: launch.state?.launchState,              // the way back: legal steps, 650 ms apart
+        recorder: recorder, host: .navigationStack17)
+      try await store.confirm(launch, once: model)             // played and stable: the next launch trusts it
 
-      // Every navigation change: apply it, record it, show it.
-      try navigation.apply(.presentSheet(.numbersList, withNavigation: true))
-      recorder.record(navigation, cause: ["numbersTapped": [:]])
-      try player.go(to: navigation)
-
-      try await recorder.flush()                                // when the app moves to the background
+      model.perform(Action.numbersTapped) {                    // changed, recorded and shown
+        model.stack.presentSheet(.numbersList, withNavigation: true)
+      }
+      try await recorder.flush()                               // when the app moves to the background
+      return model
     }
     // doc end
 
@@ -50,23 +45,24 @@ import Testing
     let twoSheets = try oneSheet.applying(.presentSheet(.numbersList, withNavigation: true))
 
     // A first launch: nothing to restore, the sheet is shown at once.
-    try await launch(storePath: storePath) { screenshots.shown.append($0) }
-    #expect(screenshots.shown.compactMap { $0 as? Coordinator<Screen> } == [oneSheet])
+    let firstModel = try await launch(storePath: storePath)
+    #expect(firstModel.shown == oneSheet && firstModel.lastFailure == nil)
     let store = try SessionStore(path: storePath)
     let first = try #require(try await store.latestSession())
     #expect(first.eventCount == 2 && first.restoredFrom == nil)
+    #expect(try await store.history(of: first.id).last?.cause == ["numbersTapped": [:]])
     #expect(try await store.restore(first.id, as: Screen.self).state == oneSheet)
 
-    // A second launch: the first session is restored and shown from the launch state, then the
-    // new change is shown; the new session says which one it continues.
-    screenshots.shown = []
-    try await launch(storePath: storePath) { screenshots.shown.append($0) }
-    #expect(screenshots.shown.compactMap { $0 as? Coordinator<Screen> } == [oneSheet, twoSheets])
+    // A second launch: the first session is restored, played from the launch state, and
+    // confirmed; the new change is shown; the new session says which one it continues.
+    let secondModel = try await launch(storePath: storePath)
+    #expect(secondModel.shown == twoSheets)
     let second = try #require(try await store.latestSession())
     #expect(second.id != first.id)
     #expect(second.restoredFrom == SessionLink(session: first.id, seq: 2))
     #expect(try await store.history(of: second.id).map(\.operation.name) == ["start", "presentSheet"])
     #expect(try await store.restore(second.id, as: Screen.self).state == twoSheets)
+    #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed launches count as settled")
   }
 }
 

@@ -18,7 +18,7 @@ import Observation
 /// Operations that cannot be done (popping a sheet, going back past the root) change nothing,
 /// as FlowStacks' do: they are reported in `lastFailure` and `failures`, and stop a debug build
 /// when `failureHandling` says so. Code that wants to handle them itself uses the throwing
-/// `change` forms. <doc:AppModel> shows a whole app built on it.
+/// `change` forms. <doc:AppModel> tells how flows are found and what the host binds to.
 @MainActor
 @Observable
 public final class NavigationModel<Screen: NavigationScreen> {

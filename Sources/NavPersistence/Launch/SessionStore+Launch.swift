@@ -48,9 +48,10 @@ extension SessionStore {
   }
 
   /// Waits until `model` has played the restore and the app has stayed up for the policy's
-  /// `stableFor`, then confirms `launch`. Returns early, confirming nothing, when the task is
-  /// cancelled.
+  /// `stableFor`, then confirms `launch`. Returns at once for a fresh start (it restored nothing
+  /// that could fail), and early, confirming nothing, when the task is cancelled.
   public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) async throws(StoreError) {
+    if case .startedFresh = launch.outcome { return }
     await model.settled()
     do {
       try await Task.sleep(for: launch.policy.stableFor)

@@ -65,7 +65,8 @@ import NavPersistence
     print("  \(launch.outcome)")
     guard let restoredState = launch.state else { return }
     print("  restoring \(launch.link.map { "\($0.session) at seq \($0.seq)" } ?? "-"): \(restoredState.visiblePath)")
-    try check(launch.outcome == .restored && launch.dropped.isEmpty, "the version that wrote the session decodes all of it")
+    try check(
+      launch.outcome == .restored && launch.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
     // The new session says which one it continues; its first state is the restored one. The
     // host starts at the launch state and the model takes it to the restored state one legal
