@@ -7,7 +7,7 @@ import Observation
 /// handle (`stack`, `tabs`, and the child flows they hand out), is checked, handed once to the
 /// recorder and played to the screen in legal steps by a `NavigationPlayer`. What the user does
 /// on screen (a back swipe, a sheet pulled down, a tab tapped) comes back through the flows'
-/// `routes` and `selection`, and is recorded with `origin: .user`.
+/// `shownRoutes` and `selection`, and is recorded with `origin: .user`.
 ///
 /// ```swift
 /// let model = NavigationModel(restored.state, launchingFrom: restored.state.launchState, recorder: recorder)
