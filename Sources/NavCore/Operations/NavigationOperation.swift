@@ -18,8 +18,9 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
   /// The operations of the wire format, plus `setTabs` (see docs/decisions.md).
   package enum Kind: Hashable, Sendable {
-    /// The session's first state, and the session it was restored from, if it was.
-    case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil)
+    /// The session's first state, the session it was restored from, if it was, and what it
+    /// runs on, if the app says.
+    case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil)
     /// Append a pushed route; needs a navigation stack at the top of the stack.
     case push(Screen, child: Coordinator<Screen>?)
     /// Append a sheet.
@@ -63,6 +64,12 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
   /// The screen the operation shows, for the operations that carry one (push, the two
   /// presentations, updateScreen): the events export's `screen` column.
   public var screen: Screen? { kind.fieldValues.screen }
+
+  /// The context a `start` carries, if any; `nil` for every other operation.
+  public var context: SessionContext? {
+    if case .start(_, _, let context) = kind { return context }
+    return nil
+  }
 }
 
 extension NavigationOperation where Screen == JSONValue {
@@ -71,16 +78,19 @@ extension NavigationOperation where Screen == JSONValue {
 
   /// The session a `start` continues, if it names one; `nil` for every other operation.
   public var restoredFrom: SessionLink? {
-    if case .start(_, let link) = kind { return link }
+    if case .start(_, let link, _) = kind { return link }
     return nil
   }
 }
 
 extension NavigationOperation {
   /// The session's first state; `restoredFrom` names the session (and seq) it continues, when
-  /// the app began by restoring one.
-  public static func start(_ state: Coordinator<Screen>, restoredFrom: SessionLink? = nil) -> Self {
-    Self(.start(state, restoredFrom: restoredFrom))
+  /// the app began by restoring one; `context` says what the session runs on (an empty one is
+  /// left out).
+  public static func start(
+    _ state: Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil
+  ) -> Self {
+    Self(.start(state, restoredFrom: restoredFrom, context: context.flatMap { $0.isEmpty ? nil : $0 }))
   }
 
   /// Push a screen, optionally hosting a child flow.

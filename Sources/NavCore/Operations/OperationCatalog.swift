@@ -20,7 +20,7 @@ enum OperationName: String, CaseIterable, Sendable {
   /// The fields the operation takes besides `op` and `path`, in the order they are read.
   var fields: [OperationField] {
     switch self {
-    case .start: [.state, .restoredFrom]
+    case .start: [.state, .restoredFrom, .context]
     case .push: [.screen, .child]
     case .presentSheet, .presentCover: [.screen, .withNavigation, .child]
     case .goBack, .pop, .dismiss: [.count]
@@ -73,7 +73,9 @@ extension NavigationOperation.Kind {
   /// Builds the operation from its fields, reading them in the order `fields` lists.
   init(_ name: OperationName, reading fields: OperationFieldReader) throws(WireFailure) {
     switch name {
-    case .start: self = .start(try fields.readState(), restoredFrom: try fields.readRestoredFrom())
+    case .start:
+      self = .start(
+        try fields.readState(), restoredFrom: try fields.readRestoredFrom(), context: try fields.readContext())
     case .push: self = .push(try fields.readScreen(), child: try fields.readChild())
     case .presentSheet:
       self = .presentSheet(
@@ -102,7 +104,8 @@ extension NavigationOperation.Kind {
   /// The operation taken apart into its fields.
   var fieldValues: OperationFieldValues<Screen> {
     switch self {
-    case .start(let state, let restoredFrom): OperationFieldValues(state: state, restoredFrom: restoredFrom)
+    case .start(let state, let restoredFrom, let context):
+      OperationFieldValues(state: state, restoredFrom: restoredFrom, context: context)
     case .push(let screen, let child): OperationFieldValues(screen: screen, child: child)
     case .presentSheet(let screen, let withNavigation, let child),
       .presentCover(let screen, let withNavigation, let child):
@@ -119,7 +122,7 @@ extension NavigationOperation.Kind {
   /// What the operation does, in a few words, without its path.
   var summary: String {
     switch self {
-    case .start(let state, let restoredFrom):
+    case .start(let state, let restoredFrom, _):
       "start with \(state.shapeSummary)" + (restoredFrom.map { ", restored from \($0)" } ?? "")
     case .push(let screen, let child):
       "push \(ScreenName.of(screen))\(Self.hosting(child))"

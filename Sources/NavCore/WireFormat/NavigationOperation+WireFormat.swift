@@ -11,11 +11,11 @@ import NavJSON
 
 /// Every member an operation object can have, in the spec's order.
 enum OperationField: String, WireField {
-  case op, path, state, restoredFrom, screen, withNavigation, child, count, index, routes, tabs, selected
+  case op, path, state, restoredFrom, context, screen, withNavigation, child, count, index, routes, tabs, selected
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
 
-  /// The field's place among the twelve, for `OperationFieldReader`'s member index.
+  /// The field's place among the thirteen, for `OperationFieldReader`'s member index.
   var slot: Int {
     switch self {
     case .op: 0
@@ -30,6 +30,7 @@ enum OperationField: String, WireField {
     case .routes: 9
     case .tabs: 10
     case .selected: 11
+    case .context: 12
     }
   }
 }
@@ -87,6 +88,9 @@ extension NavigationOperation: WireValue, Codable {
       case .restoredFrom:
         guard let link = values.restoredFrom else { return }
         try link.write(to: &writer)
+      case .context:
+        guard let context = values.context, !context.isEmpty else { return }
+        try context.write(to: &writer)
       case .screen:
         guard let screen = values.screen else { return }
         try WireScreens.write(screen, to: &writer)
@@ -155,6 +159,10 @@ struct OperationFieldReader {
     try object.optional(self[.restoredFrom], .restoredFrom, SessionLink.read(from:))
   }
 
+  func readContext() throws(WireFailure) -> SessionContext? {
+    try object.optional(self[.context], .context, SessionContext.read(from:))
+  }
+
   func readScreen<Screen: NavigationScreen>() throws(WireFailure) -> Screen {
     try object.required(self[.screen], .screen, WireScreens.read)
   }
@@ -205,6 +213,7 @@ struct OperationFieldReader {
 struct OperationFieldValues<Screen: NavigationScreen> {
   var state: Coordinator<Screen>?
   var restoredFrom: SessionLink?
+  var context: SessionContext?
   var screen: Screen?
   var withNavigation: Bool?
   var child: Coordinator<Screen>?
