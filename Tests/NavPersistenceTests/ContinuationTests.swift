@@ -99,6 +99,7 @@ import Testing
       DROP TABLE checkpoints;
       DROP TABLE store_identity;
       DROP INDEX sessions_by_last_at;
+      ALTER TABLE sessions DROP COLUMN context;
       ALTER TABLE sessions DROP COLUMN clock_jumps;
       ALTER TABLE sessions DROP COLUMN duration_ms;
       ALTER TABLE sessions DROP COLUMN restored_from_seq;

@@ -78,6 +78,6 @@ enum VerificationProblemSamples {
   static let all: [VerificationProblem] = [
     .missingEvent(seq: 4, nextStored: 5), .unreadableEvent, .unhashableEvent, .hashMismatch, .operationDoesNotApply,
     .snapshotDiffers, .sessionRowMissing, .eventCountDiffers(recorded: 3, stored: 2), .headHashDiffers,
-    .restoredFromDiffers, .clockColumnsDiffer, .timeColumnsDiffer, .depthDiffers, .orphanSnapshot,
+    .restoredFromDiffers, .contextDiffers, .clockColumnsDiffer, .timeColumnsDiffer, .depthDiffers, .orphanSnapshot,
   ]
 }

@@ -72,9 +72,9 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "6\n" && created.stderrLines == ["navstore: created i.sqlite (schema 6)"])
+    #expect(created.stdout == "7\n" && created.stderrLines == ["navstore: created i.sqlite (schema 7)"])
     let again = try navstore("init", "--db", "i.sqlite")
-    #expect(again.stdout == "6\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 6; nothing to do"])
+    #expect(again.stdout == "7\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 7; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

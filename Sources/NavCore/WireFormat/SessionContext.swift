@@ -120,10 +120,7 @@ extension SessionContext: WireValue, Codable {
       } else {
         context[text: field] = try object.required(value, field) { value throws(WireFailure) in
           let text = try WireScalars.string(value)
-          let length = text.unicodeScalars.count
-          guard (1...maximumLength).contains(length) else {
-            throw WireFailure("\(field.rawValue) must be 1 to \(maximumLength) characters, not \(length)")
-          }
+          try Self.check(text, field)
           return text
         }
       }
@@ -131,12 +128,23 @@ extension SessionContext: WireValue, Codable {
     return context
   }
 
+  /// A text member's length rule, the same when written as when read, so that what is written
+  /// reads back.
+  private static func check(_ text: String, _ field: SessionContextField) throws(WireFailure) {
+    let length = text.unicodeScalars.count
+    guard (1...maximumLength).contains(length) else {
+      throw WireFailure("\(field.rawValue) must be 1 to \(maximumLength) characters, not \(length)")
+    }
+  }
+
   func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    guard !isEmpty else { throw WireFailure("context must not be empty: leave it out") }
     try writer.object(SessionContextField.self) { writer, field throws(WireFailure) in
       if field == .app {
         guard !app.isEmpty else { return }
         writer.json(.object(app))
       } else if let text = self[text: field] {
+        try Self.check(text, field)
         writer.string(text)
       }
     }

@@ -3,7 +3,7 @@ import NavCore
 /// The columns of a `sessions` row, in the order every session query selects them.
 enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
-  case clockJumps
+  case clockJumps, context
 
   var expression: String {
     switch self {
@@ -17,6 +17,7 @@ enum SessionColumn: Int32, ResultColumns {
     case .restoredFromSeq: "restored_from_seq"
     case .durationMilliseconds: "duration_ms"
     case .clockJumps: "clock_jumps"
+    case .context: "context"
     }
   }
 }
@@ -47,6 +48,7 @@ extension SessionRecord {
         ? nil : statement.text(SessionColumn.restoredFromSession),
       restoredFromSeq: statement.optionalInt64(SessionColumn.restoredFromSeq),
       durationMilliseconds: statement.int64(SessionColumn.durationMilliseconds),
-      clockJumps: statement.int(SessionColumn.clockJumps))
+      clockJumps: statement.int(SessionColumn.clockJumps),
+      context: statement.isNull(SessionColumn.context) ? nil : statement.text(SessionColumn.context))
   }
 }

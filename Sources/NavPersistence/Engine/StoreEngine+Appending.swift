@@ -25,7 +25,7 @@ extension StoreEngine {
     if let appendStatements { return appendStatements }
     let statements = AppendStatements(
       insertSession: try prepare(
-        "INSERT INTO sessions (id, restored_from_session, restored_from_seq) VALUES (?, ?, ?)"),
+        "INSERT INTO sessions (id, restored_from_session, restored_from_seq, context) VALUES (?, ?, ?, ?)"),
       insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
       updateSession: try prepare(

@@ -9,12 +9,17 @@ extension StoreEngine {
     let statements = try statementsForAppending()
     if insertingSession {
       let link = event.operation.restoredFrom
-      try execute(
-        statements.insertSession,
-        [
-          .text(event.session.rawValue), link.map { .text($0.session.rawValue) } ?? .null,
-          link.map { .int($0.seq) } ?? .null,
-        ])
+      var context = SQLiteValue.null
+      if let given = event.operation.context {
+        do throws(WireFormatError) {
+          context = .text(try WireFormat.canonicalString(given))
+        } catch {
+          throw StoreError.unencodable(error)
+        }
+      }
+      let linkSession: SQLiteValue = link.map { .text($0.session.rawValue) } ?? .null
+      let linkSeq: SQLiteValue = link.map { .int($0.seq) } ?? .null
+      try execute(statements.insertSession, [.text(event.session.rawValue), linkSession, linkSeq, context])
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970

@@ -4,8 +4,8 @@ import NavCore
 public enum ExportTable: String, CaseIterable, Sendable {
   /// Every event. JSON Lines is exactly the wire format (it imports back).
   case events
-  /// One row per session: size, first and last time, span, current depth, and the session it
-  /// continues (empty unless it began by restoring one).
+  /// One row per session: size, first and last time, span, current depth, the session it
+  /// continues (empty unless it began by restoring one), and what it ran on (its context).
   case sessions
   /// One row per period a screen was the visible top of a session.
   case screenViews = "screen-views"
@@ -25,8 +25,8 @@ public enum ExportTable: String, CaseIterable, Sendable {
     case .sessions:
       [
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
-        "restored_from_seq",
-        "clock_jumps",
+        "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
+        "locale", "time_zone", "user_id", "app_context",
       ]
     case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back"]
     case .transitions: ["session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back"]

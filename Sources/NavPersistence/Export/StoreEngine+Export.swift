@@ -11,16 +11,7 @@ extension StoreEngine {
       try forEachSessionSummary { summary throws(StoreError) in
         if let session = filter.session, session != summary.id { return }
         if let since = filter.since, let last = summary.lastAt, last < since { return }
-        try emit(
-          ExportRow(values: [
-            .text(summary.id.rawValue), .integer(Int64(summary.eventCount)),
-            summary.firstAt.map(ExportValue.time) ?? .null,
-            summary.lastAt.map(ExportValue.time) ?? .null, .integer(summary.durationMilliseconds),
-            .integer(Int64(summary.depth)),
-            summary.restoredFrom.map { .text($0.session.rawValue) } ?? .null,
-            summary.restoredFrom.map { .integer(Int64($0.seq)) } ?? .null,
-            .integer(Int64(summary.clockJumps)),
-          ]))
+        try emit(ExportRow(values: Self.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
       }
     case .events:
       try forEachEventsRow(filter: filter) { statement, session, clockWentBack throws(StoreError) in
@@ -59,5 +50,27 @@ extension StoreEngine {
       "SELECT \(EventColumn.selectList) FROM events\(whereClause) ORDER BY session_id, seq")
     try bind(statement, values)
     return statement
+  }
+
+  /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context
+  /// keys too: what could tell who the user is.
+  static func sessionsRow(_ summary: SessionSummary, omittingPayloads: Bool) -> [ExportValue] {
+    let context = summary.context
+    func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
+    let appContext: ExportValue =
+      omittingPayloads || (context?.app.isEmpty ?? true)
+      ? .null : .text(JSONValue.object(context?.app ?? [:]).canonicalString)
+    return [
+      .text(summary.id.rawValue), .integer(Int64(summary.eventCount)),
+      summary.firstAt.map(ExportValue.time) ?? .null,
+      summary.lastAt.map(ExportValue.time) ?? .null, .integer(summary.durationMilliseconds),
+      .integer(Int64(summary.depth)),
+      summary.restoredFrom.map { .text($0.session.rawValue) } ?? .null,
+      summary.restoredFrom.map { .integer(Int64($0.seq)) } ?? .null,
+      .integer(Int64(summary.clockJumps)),
+      text(context?.appVersion), text(context?.appBuild), text(context?.osName), text(context?.osVersion),
+      text(context?.deviceModel), text(context?.locale), text(context?.timeZone),
+      omittingPayloads ? .null : text(context?.userID), appContext,
+    ]
   }
 }

@@ -14,6 +14,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   public let session: SessionID
   /// The session this one continues, written into its `start` when the session is new.
   package let restoredFrom: SessionLink?
+  /// What the session runs on, written into its `start` when the session is new.
+  package let context: SessionContext?
   /// Every failure, as it happens. Holds the newest 256 when nobody reads it.
   public let failures: AsyncStream<RecordingFailure>
 
@@ -46,17 +48,19 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   }
 
   /// A recorder for `session` in `store`. A new session begins with the first state handed
-  /// over (its `start`, carrying `restoredFrom` when given); an existing one is continued from
-  /// its stored state. `now` stamps each state as it is handed over (the system clock unless a
+  /// over (its `start`, carrying `restoredFrom` and `context` when given: the app's version,
+  /// system, device, locale, an opaque user id); an existing one is continued from its stored
+  /// state. `now` stamps each state as it is handed over (the system clock unless a
   /// test says otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
   public init(
-    store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil,
+    store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
     now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
     onFailure: (@Sendable (RecordingFailure) -> Void)? = nil
   ) {
     self.store = store
     self.session = session
     self.restoredFrom = restoredFrom
+    self.context = context
     self.now = now
     self.onFailure = onFailure
     (failures, failureSink) = AsyncStream.makeStream(of: RecordingFailure.self, bufferingPolicy: .bufferingNewest(256))
@@ -156,7 +160,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   private func commit(_ changes: [RecordedChange]) -> StoreError? {
     let known = shared.withLock { $0.head }
     do throws(StoreError) {
-      let outcome = try store.recordBatch(session: session, changes: changes, known: known, link: restoredFrom)
+      let outcome = try store.recordBatch(
+        session: session, changes: changes, known: known, link: restoredFrom, context: context)
       shared.withLock { shared in
         shared.head = outcome.head
         shared.unwritten = nil

@@ -15,6 +15,8 @@ struct HistoryAudit {
   private var chain = HashChain.genesis
   private var state: AnyCoordinator?
   private var link: SessionLink?
+  /// The start's context, as the session row keeps it (canonical JSON text).
+  private var contextText: String?
   private var clock = ClockOrder()
   private var firstAt: Timestamp?
   private var lastAt: Timestamp?
@@ -48,7 +50,10 @@ struct HistoryAudit {
         return (stored.seq, .snapshotDiffers)
       }
     }
-    if stored.seq == 1 { (link, firstAt) = (event.operation.restoredFrom, event.at) }
+    if stored.seq == 1 {
+      (link, firstAt) = (event.operation.restoredFrom, event.at)
+      contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
+    }
     clock.add(event.at, seq: stored.seq)
     lastAt = event.at
     state = next
@@ -77,8 +82,8 @@ struct HistoryAudit {
     return nil
   }
 
-  /// What the row's derived columns get wrong: its link against the start event's (both empty
-  /// when it has none), its clock columns against the events' times, then its first and last
+  /// What the row's derived columns get wrong: its link and its context against the start
+  /// event's (empty when it has none), its clock columns against the events' times, then its first and last
   /// times and its depth (which listings, `latestSession` and `prune` read as stored).
   private func derivedColumnsProblem(_ row: SessionRecord) -> VerificationProblem? {
     let linkMatches =
@@ -89,6 +94,13 @@ struct HistoryAudit {
         row.restoredFromSession == nil && row.restoredFromSeq == nil
       }
     guard linkMatches else { return .restoredFromDiffers }
+    let contextMatches =
+      switch (row.context, contextText) {
+      case (nil, nil): true
+      case (let stored?, let expected?): stored.utf8.elementsEqual(expected.utf8)
+      default: false
+      }
+    guard contextMatches else { return .contextDiffers }
     guard row.clockJumps == clock.jumps, row.durationMilliseconds == clock.durationMilliseconds else {
       return .clockColumnsDiffer
     }

@@ -16,6 +16,8 @@ struct SessionRecord {
   var restoredFromSeq: Int64?
   var durationMilliseconds: Int64
   var clockJumps: Int
+  /// The start's context, as canonical JSON text (`nil`: none).
+  var context: String?
 
   /// The summary listings give, its ids checked.
   func summary() throws(StoreError) -> SessionSummary {
@@ -25,7 +27,9 @@ struct SessionRecord {
     }
     return SessionSummary(
       id: try Self.sessionID(id), eventCount: eventCount, firstAt: firstAt, lastAt: lastAt, depth: depth,
-      restoredFrom: link, durationMilliseconds: durationMilliseconds, clockJumps: clockJumps)
+      restoredFrom: link, durationMilliseconds: durationMilliseconds, clockJumps: clockJumps,
+      // A hand-edited column that no longer reads lists as no context; `verify` names it.
+      context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) })
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.

@@ -67,10 +67,11 @@ extension SessionStore {
   @discardableResult
   public func record(
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil
+    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) async throws(StoreError) -> [AppendOutcome] {
     try await offloaded { () throws(StoreError) in
-      try self.record(session: session, from: before, to: after, at: time, origin: origin, cause: cause)
+      try self.record(
+        session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
     }
   }
 
@@ -78,10 +79,11 @@ extension SessionStore {
   @discardableResult
   public func record<Screen: NavigationScreen>(
     session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil
+    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) async throws(StoreError) -> [AppendOutcome] {
     try await offloaded { () throws(StoreError) in
-      try self.record(session: session, from: before, to: after, at: time, origin: origin, cause: cause)
+      try self.record(
+        session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
     }
   }
 

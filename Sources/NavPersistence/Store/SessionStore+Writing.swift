@@ -164,17 +164,18 @@ extension SessionStore {
   }
 
   /// Records an app action from the states before and after it: appends the operations `diff`
-  /// derives (or `start` for a new session), all in one transaction, all with the same time,
-  /// origin and cause. `before` must be the session's current state (`nil` for a new session).
+  /// derives (or `start` for a new session, carrying `context`), all in one transaction, all
+  /// with the same time, origin and cause. `before` must be the session's current state (`nil`
+  /// for a new session).
   @discardableResult
   public func record(
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil
+    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) throws(StoreError) -> [AppendOutcome] {
     try write { engine throws(StoreError) in
       let head = try engine.head(of: session)
       guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
-      let operations = try Self.operations(recording: session, from: before, to: after)
+      let operations = try Self.operations(recording: session, from: before, to: after, context: context)
       var outcomes: [AppendOutcome] = []
       for operation in operations {
         outcomes.append(
@@ -188,19 +189,21 @@ extension SessionStore {
   @discardableResult
   public func record<Screen: NavigationScreen>(
     session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil
+    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) throws(StoreError) -> [AppendOutcome] {
     try record(
       session: session, from: try before.map(Self.untyped), to: try Self.untyped(after), at: time, origin: origin,
-      cause: cause)
+      cause: cause, context: context)
   }
 
-  /// The operations that record a change: `diff`'s, or `start` (with `link`) for a new session.
-  /// A change `diff` cannot express (the top coordinator changing kind) is `.cannotRecord`.
+  /// The operations that record a change: `diff`'s, or `start` (with `link` and `context`) for
+  /// a new session. A change `diff` cannot express (the top coordinator changing kind) is
+  /// `.cannotRecord`.
   static func operations(
-    recording session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, link: SessionLink? = nil
+    recording session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, link: SessionLink? = nil,
+    context: SessionContext? = nil
   ) throws(StoreError) -> [AnyOperation] {
-    guard let before else { return [.start(after, restoredFrom: link)] }
+    guard let before else { return [.start(after, restoredFrom: link, context: context)] }
     do {
       return try AnyCoordinator.diff(from: before, to: after)
     } catch {

@@ -24,4 +24,6 @@ public struct SessionSummary: Hashable, Sendable {
   /// How many of its events are earlier than the event before them (the device's clock went
   /// back: NTP, or the user setting it). Their times are kept as the device gave them.
   public var clockJumps: Int = 0
+  /// What the session runs on, as its `start` said (`nil` when it said nothing).
+  public var context: SessionContext?
 }

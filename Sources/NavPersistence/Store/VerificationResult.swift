@@ -61,6 +61,8 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
   case headHashDiffers
   /// The session row's `restoredFrom` link differs from its start event's.
   case restoredFromDiffers
+  /// The session row's context differs from its start event's.
+  case contextDiffers
   /// The session row's clock columns (jumps, duration) differ from its events' times.
   case clockColumnsDiffer
   /// The session row's first and last times differ from its first and last events'.
@@ -82,6 +84,7 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     case .eventCountDiffers(let recorded, let stored): "the session records \(recorded) events but \(stored) are stored"
     case .headHashDiffers: "the session's head hash is not the chain's last value"
     case .restoredFromDiffers: "the session's restoredFrom columns differ from its start event"
+    case .contextDiffers: "the session's context column differs from its start event's context"
     case .clockColumnsDiffer: "the session's clock_jumps and duration_ms columns differ from its events' times"
     case .timeColumnsDiffer: "the session's first_at and last_at columns differ from its first and last events' times"
     case .depthDiffers: "the session's depth column differs from its last state's"
