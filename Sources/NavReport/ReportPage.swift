@@ -53,6 +53,22 @@ public enum ReportPage {
         "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) "
         + "(<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together)</dd>"
     }
+    if let context = report.context {
+      let rows: [(String, String?)] = [
+        (
+          "App",
+          [context.appVersion, context.appBuild.map { "(build \($0))" }].compactMap { $0 }.joined(separator: " ")
+        ),
+        ("System", [context.osName, context.osVersion].compactMap { $0 }.joined(separator: " ")),
+        ("Device", context.deviceModel), ("Locale", context.locale), ("Time zone", context.timeZone),
+        ("User", context.userID),
+        ("App context", context.app.isEmpty ? nil : JSONValue.object(context.app).canonicalString),
+      ]
+      for (name, value) in rows {
+        guard let value, !value.isEmpty else { continue }
+        facts += "<dt>\(name)</dt><dd>\(HTML.escape(value))</dd>"
+      }
+    }
     if !report.isWhole {
       facts +=
         "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "

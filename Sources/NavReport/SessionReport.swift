@@ -26,6 +26,9 @@ public struct SessionReport: Sendable {
   public var verification: VerificationResult
   /// The session it continues, if it began by restoring one.
   public var restoredFrom: SessionLink?
+  /// What the session ran on, as its start said (without the user id and the app's own keys
+  /// when payloads are left out).
+  public var context: SessionContext?
   /// The events shown, in order.
   public var events: [Event]
   /// The states after the shown events, each once; events refer to them by index.
@@ -96,7 +99,9 @@ public struct SessionReport: Sendable {
     return SessionReport(
       session: session, eventCount: count, firstAt: start.at, lastAt: end.at,
       durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps, headHash: end.hash ?? "",
-      verification: verification, restoredFrom: start.operation.restoredFrom, events: events, states: states,
+      verification: verification, restoredFrom: start.operation.restoredFrom,
+      context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
+      events: events, states: states,
       focus: chosen, omitsPayloads: omitsPayloads)
   }
 
@@ -124,4 +129,11 @@ extension Coordinator {
       }
     }
   }
+}
+
+/// A context with nothing that could tell who the user is: no user id, none of the app's keys.
+private func impersonal(_ context: SessionContext) -> SessionContext {
+  var copy = context.withoutUserID
+  copy.app = [:]
+  return copy
 }

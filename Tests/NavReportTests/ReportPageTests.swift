@@ -121,6 +121,26 @@ import Testing
     #expect(omitted.contains(">numberDetail<"))
   }
 
+  @Test func theSessionsContextIsAmongTheFactsWithoutItsUserWhenPayloadsAreLeftOut() throws {
+    let context = SessionContext(
+      appVersion: "2.3.1", appBuild: "412", osName: "iOS", osVersion: "17.5.1", deviceModel: "iPhone15,2",
+      locale: "fr_FR", timeZone: "Europe/Paris", userID: "install-<7f3a>", app: ["plan": "pro"])
+    try append("c-1", .start(.stack([.root("home")]), context: context), at: 0)
+    let (report, full) = try page("c-1")
+    #expect(report.context == context)
+    #expect(
+      full.contains("<dt>App</dt><dd>2.3.1 (build 412)</dd>") && full.contains("<dt>System</dt><dd>iOS 17.5.1</dd>"))
+    #expect(full.contains("<dt>Time zone</dt><dd>Europe/Paris</dd>"))
+    #expect(full.contains("<dt>User</dt><dd>install-&lt;7f3a&gt;</dd>"), "escaped like every text from the store")
+    let (privateReport, omitted) = try page("c-1", omitting: true)
+    #expect(privateReport.context?.userID == nil && privateReport.context?.app.isEmpty == true)
+    #expect(!omitted.contains("install-") && !omitted.contains("&quot;plan&quot;"))
+    #expect(full.contains("&quot;plan&quot;") && omitted.contains("<dt>Device</dt><dd>iPhone15,2</dd>"))
+    try seedSession()
+    let (_, plain) = try page()
+    #expect(!plain.contains("<dt>App</dt>"))
+  }
+
   @Test func aLongSessionShowsAWindowAroundTheChosenSeq() throws {
     try append("long", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
     for index in 1..<2_500 {

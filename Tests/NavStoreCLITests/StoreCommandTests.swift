@@ -105,7 +105,7 @@ import Testing
     #expect(
       history.stdoutLines == [
         "2026-11-21T10:00:00.000Z      1  app   start with a stack of 1 route  → home",
-        "2026-11-21T10:00:01.000Z      2  app   present sheet numbersList with navigation  → numbersList",
+        "2026-11-21T10:00:01.000Z      2  app   present sheet numbersList with navigation  → numbersList  because listTapped",
         "2026-11-21T10:00:02.500Z      3  app   push numberDetail  → numberDetail(number: 3)",
         "2026-11-21T10:00:05.000Z      4  user  pop  → numbersList",
       ])

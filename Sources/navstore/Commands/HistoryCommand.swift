@@ -6,13 +6,16 @@ import NavCore
 struct HistoryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "history",
-    abstract: "Print a session's events: time, seq, origin, what happened and the screen it led to.",
+    abstract:
+      "Print a session's events: time, seq, origin, what happened, the screen it led to and the app's cause.",
     discussion: """
       --json prints the events as wire-format JSON Lines with their hashes: the events export's \
       format, which 'navstore import' reads back.
 
-      Times are as the device recorded them; an event earlier than the one before it is marked \
-      "(clock went back)".
+      Each line ends with the event's cause, the app's action, in short form ("because \
+      numberTapped(3)"), when it has one; the start shows the session's context in brackets \
+      (app version, system, device, locale, time zone, user id). Times are as the device \
+      recorded them; an event earlier than the one before it is marked "(clock went back)".
 
       Examples:
         navstore history s-1
@@ -54,10 +57,12 @@ struct HistoryCommand: ParsableCommand {
         } else {
           let screen = Self.visibleScreen(of: state)
           let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
+          let context = event.operation.context.map { "  [\(ContextText.line($0))]" } ?? ""
+          let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
           print(
             "\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
               + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
-              + "\(ScreenName.printable(event.operation.summary))  → \(screen)\(clock)"
+              + "\(ScreenName.printable(event.operation.summary))\(context)  → \(screen)\(cause)\(clock)"
           )
         }
       }

@@ -8,11 +8,12 @@ struct SessionsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
     abstract:
-      "List sessions: id, event count, first and last time, duration, depth, clock jumps, the session restored.",
+      "List sessions: id, event count, first and last time, duration, depth, clock jumps, app version, the session restored.",
     discussion: """
       --json prints the sessions export's rows (export --table sessions --format jsonl), one \
       object per line with the CSV's columns in order: session, events, first_at, last_at, \
-      duration_ms, depth, restored_from_session, restored_from_seq, clock_jumps.
+      duration_ms, depth, restored_from_session, restored_from_seq, clock_jumps, app_version, \
+      app_build, os_name, os_version, device_model, locale, time_zone, user_id, app_context.
 
       Times are as the device gave them. CLOCK BACK counts events earlier than the event before \
       them (the device's clock went back); DURATION counts only the clock going forward, so it \
@@ -62,7 +63,7 @@ struct SessionsCommand: ParsableCommand {
     }
     print(
       pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24)
-        + "  DURATION  DEPTH  CLOCK BACK  RESTORED FROM")
+        + "  DURATION  DEPTH  CLOCK BACK  " + pad("APP", 12) + "  RESTORED FROM")
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
         print(
@@ -70,7 +71,7 @@ struct SessionsCommand: ParsableCommand {
             + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
             + padLeft(Self.duration(session.durationMilliseconds), 8) + "  " + padLeft(String(session.depth), 5) + "  "
             + padLeft(session.clockJumps == 0 ? "-" : String(session.clockJumps), 10) + "  "
-            + (session.restoredFrom?.description ?? "-"))
+            + pad(ContextText.appVersion(session.context), 12) + "  " + (session.restoredFrom?.description ?? "-"))
       }
     }
   }

@@ -22,10 +22,24 @@ enum DemoApp {
 
   private static var homeStack: AnyCoordinator { .stack([.root(DemoScreen.home, withNavigation: true)]) }
 
+  /// What a demo session ran on: two versions of the app, on phones and a tablet, in three
+  /// places.
+  private static func context(
+    _ version: String, build: String, os: (String, String), device: String, locale: String, timeZone: String,
+    user: String
+  ) -> SessionContext {
+    SessionContext(
+      appVersion: version, appBuild: build, osName: os.0, osVersion: os.1, deviceModel: device, locale: locale,
+      timeZone: timeZone, userID: user)
+  }
+
   /// Home, the numbers sheet, details several deep, a back-swipe, a swipe-dismiss, a deep link.
   static func numbers() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-numbers", startingAt: start(0))
-    try session.add(.start(homeStack), after: 0, cause: ["appLaunched": [:]])
+    let device = context(
+      "2.3.1", build: "412", os: ("iOS", "17.5.1"), device: "iPhone15,2", locale: "fr_FR", timeZone: "Europe/Paris",
+      user: "install-7f3a")
+    try session.add(.start(homeStack, context: device), after: 0, cause: ["appLaunched": [:]])
     try session.add(
       .presentSheet(DemoScreen.numbersList, withNavigation: true), after: 3.2, cause: ["numbersButtonTapped": [:]])
     for (number, pause) in [(3, 2.5), (7, 4.1), (12, 3.3)] {
@@ -47,7 +61,10 @@ enum DemoApp {
   static func onboarding() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-onboarding", startingAt: start(7))
     let flow: CoordinatorPath = [.route(1)]
-    try session.add(.start(homeStack), after: 0, cause: ["appLaunched": ["firstLaunch": true]])
+    let device = context(
+      "2.3.1", build: "412", os: ("iOS", "18.1"), device: "iPhone16,1", locale: "en_US", timeZone: "America/New_York",
+      user: "install-c019")
+    try session.add(.start(homeStack, context: device), after: 0, cause: ["appLaunched": ["firstLaunch": true]])
     try session.add(
       .presentCover(DemoScreen.onboarding, child: .stack([.root(DemoScreen.welcome, withNavigation: true)])), after: 0.4
     )
@@ -76,8 +93,12 @@ enum DemoApp {
         .stack([.root(DemoScreen.search(""), withNavigation: true)]),
         .stack([.root(DemoScreen.profile, withNavigation: true)]),
       ], selected: 0)
+    let device = context(
+      "2.2.0", build: "388", os: ("iPadOS", "17.4"), device: "iPad14,1", locale: "de_DE", timeZone: "Europe/Berlin",
+      user: "install-91bd")
     try session.add(
-      .start(.stack([.root(DemoScreen.mainTabs, child: sections)])), after: 0, cause: ["appLaunched": [:]])
+      .start(.stack([.root(DemoScreen.mainTabs, child: sections)]), context: device), after: 0,
+      cause: ["appLaunched": [:]])
     try session.add(.push(DemoScreen.post(1_207), at: feed), after: 4.0, cause: ["postTapped": 1207])
     try session.add(.selectTab(1, at: tabs), after: 9.5, origin: .user)
     try session.add(
@@ -99,7 +120,11 @@ enum DemoApp {
   /// Shorter sessions of people browsing numbers, varied by a seeded generator.
   static func browsing(index: Int, using random: inout SplitMix) throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-browse-\(index + 1)", startingAt: start(30 + index * 11))
-    try session.add(.start(homeStack), after: 0, cause: ["appLaunched": [:]])
+    let device = context(
+      index.isMultiple(of: 2) ? "2.3.1" : "2.3.0", build: index.isMultiple(of: 2) ? "412" : "405",
+      os: ("iOS", index < 3 ? "17.5.1" : "18.1"), device: "iPhone15,2", locale: "fr_FR",
+      timeZone: "Europe/Paris", user: "install-\(1_000 + index)")
+    try session.add(.start(homeStack, context: device), after: 0, cause: ["appLaunched": [:]])
     try session.add(
       .presentSheet(DemoScreen.numbersList, withNavigation: true), after: random.seconds(1...6),
       cause: ["numbersButtonTapped": [:]])
