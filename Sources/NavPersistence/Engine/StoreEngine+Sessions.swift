@@ -53,11 +53,30 @@ extension StoreEngine {
   }
 
   /// Calls `body` with every session that has events, ordered by id, one row at a time.
-  func forEachSessionSummary(_ body: (SessionSummary) throws(StoreError) -> Void) throws(StoreError) {
-    let statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY id")
+  func forEachSessionSummary(
+    order: SessionQuery.Order = .id, _ body: (SessionSummary) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    try forEachSessionSummary(order: order) { summary throws(StoreError) in
+      try body(summary)
+      return true
+    }
+  }
+
+  /// Each session's summary in `order`, until `body` returns `false`. Latest activity first
+  /// reads the `sessions_by_last_at` index, as `latestSession` does.
+  func forEachSessionSummary(
+    order: SessionQuery.Order, while body: (SessionSummary) throws(StoreError) -> Bool
+  ) throws(StoreError) {
+    let orderBy =
+      switch order {
+      case .id: "id"
+      case .lastActivity: "last_at DESC, id DESC"
+      }
+    let statement = try prepare(
+      "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY \(orderBy)")
     defer { statement.reset() }
     while try step(statement) {
-      try body(try SessionRecord(statement).summary())
+      guard try body(try SessionRecord(statement).summary()) else { return }
     }
   }
 

@@ -36,6 +36,8 @@ struct HistoryCommand: ParsableCommand {
   @Flag(help: "Print wire-format JSON Lines with hashes.")
   var json = false
 
+  @OptionGroup var timeZone: TimeZoneOption
+
   func validate() throws {
     guard from >= 1 else { throw ValidationError("--from must be 1 or more, not \(from)") }
     if let to, to < from { throw ValidationError("--to (\(to)) must not be before --from (\(from))") }
@@ -45,6 +47,7 @@ struct HistoryCommand: ParsableCommand {
     let opened = try store.open(forWriting: false)
     // The event before the first one printed is read too, to tell whether the clock went back.
     var previous: Timestamp?
+    let time = timeZone.formatter()
     try storeCall { () throws(StoreError) in
       if from > 1, case let last = try opened.summary(of: session).eventCount, from > last {
         throw StoreError.seqBeyondHistory(session: session, seq: from, last: last)  // named as given
@@ -60,7 +63,7 @@ struct HistoryCommand: ParsableCommand {
           let context = event.operation.context.map { "  [\(ContextText.line($0))]" } ?? ""
           let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
           print(
-            "\(event.at.rfc3339)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
+            "\(time(event.at))  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
               + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
               + "\(ScreenName.printable(event.operation.summary))\(context)  → \(screen)\(cause)\(clock)"
           )

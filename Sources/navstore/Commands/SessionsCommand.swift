@@ -30,8 +30,81 @@ struct SessionsCommand: ParsableCommand {
   @Flag(help: "One JSON object per session per line.")
   var json = false
 
+  @Option(
+    help: "Only sessions active at or after this time (like 2026-11-21T15:00:00.000Z, or a date).",
+    transform: timeArgument)
+  var since: Timestamp?
+
+  @Option(help: "Only sessions active at or before this time.", transform: timeArgument)
+  var until: Timestamp?
+
+  @Option(name: .customLong("app-version"), help: "Only sessions of this app version, as the app gave it.")
+  var appVersion: String?
+
+  @Option(name: .customLong("os"), help: "Only sessions on this operating system (iOS, macOS, ...).")
+  var osName: String?
+
+  @Option(name: .customLong("os-version"), help: "Only sessions on this operating system version.")
+  var osVersion: String?
+
+  @Option(name: .customLong("device"), help: "Only sessions on this device model (iPhone15,2, ...).")
+  var deviceModel: String?
+
+  @Option(help: "Only sessions in this locale (fr_FR, ...).")
+  var locale: String?
+
+  @Option(name: .customLong("user"), help: "Only sessions with this user id, as the app chose it.")
+  var userID: String?
+
+  @Option(help: "Only sessions that showed this screen on top (its name, as the exports give it).")
+  var screen: String?
+
+  @Flag(help: "Only sessions that fail verification.")
+  var failing = false
+
+  @Option(help: "The order: id (the default), or last (latest activity first).")
+  var sort: Order = .id
+
+  @Option(help: "Print at most this many sessions.")
+  var limit: Int?
+
+  @OptionGroup var timeZone: TimeZoneOption
+
+  enum Order: String, ExpressibleByArgument, CaseIterable {
+    case id, last
+  }
+
+  func validate() throws {
+    if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more, not \(limit)") }
+    if let since, let until, until < since {
+      throw ValidationError("--until (\(until)) must not be before --since (\(since))")
+    }
+  }
+
+  /// The filters a row can tell, and the order.
+  var query: SessionQuery {
+    var query = SessionQuery()
+    query.since = since
+    query.until = until
+    query.appVersion = appVersion
+    query.osName = osName
+    query.osVersion = osVersion
+    query.deviceModel = deviceModel
+    query.locale = locale
+    query.userID = userID
+    query.order = sort == .last ? .lastActivity : .id
+    return query
+  }
+
+  /// Whether anything narrows or orders the listing.
+  var selects: Bool { !query.filtersNothing || screen != nil || failing || sort != .id || limit != nil }
+
   func run() throws {
     let opened = try store.open(forWriting: false)
+    if selects {
+      try runSelecting(opened)
+      return
+    }
     if json {
       // The sessions export, so that the listing and the export are one shape.
       let sink = OutputSink()
@@ -57,23 +130,66 @@ struct SessionsCommand: ParsableCommand {
       print("no sessions yet (add one with 'navstore append' or 'navstore import')")
       return
     }
-    func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
-    func padLeft(_ text: String, _ width: Int) -> String {
-      String(repeating: " ", count: max(0, width - text.count)) + text
-    }
-    print(
-      pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", 24) + "  " + pad("LAST", 24)
-        + "  DURATION  DEPTH  CLOCK BACK  " + pad("APP", 12) + "  RESTORED FROM")
+    let time = timeZone.formatter()
+    print(Self.header(idWidth: idWidth, timeWidth: Self.timeWidth(time)))
     try storeCall { () throws(StoreError) in
       try opened.forEachSession { session in
-        print(
-          pad(ScreenName.printable(session.id.rawValue), idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
-            + pad(session.firstAt?.rfc3339 ?? "-", 24) + "  " + pad(session.lastAt?.rfc3339 ?? "-", 24) + "  "
-            + padLeft(Self.duration(session.durationMilliseconds), 8) + "  " + padLeft(String(session.depth), 5) + "  "
-            + padLeft(session.clockJumps == 0 ? "-" : String(session.clockJumps), 10) + "  "
-            + pad(ContextText.appVersion(session.context), 12) + "  " + (session.restoredFrom?.description ?? "-"))
+        print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time))
       }
     }
+  }
+
+  /// The sessions the filters keep, in the order asked, up to the limit: the row filters as the
+  /// store lists them, then a screen shown and verification, read per session.
+  private func runSelecting(_ opened: SessionStore) throws {
+    var kept: [SessionSummary] = []
+    let query = query
+    try storeCall { () throws(StoreError) in
+      try opened.forEachSession(matching: query) { session in
+        if let screen, try !opened.showedScreen(named: screen, in: session.id) { return true }
+        if failing, try opened.verify([session.id]).allSatisfy(\.isIntact) { return true }
+        kept.append(session)
+        return limit.map { kept.count < $0 } ?? true
+      }
+    }
+    if json {
+      for session in kept { print(SessionQuery.exportLine(session), terminator: "") }
+      return
+    }
+    guard !kept.isEmpty else {
+      print("no session matches")
+      return
+    }
+    let idWidth = kept.map { TerminalWidth.of(ScreenName.printable($0.id.rawValue)) }.max().map { max($0, 7) } ?? 7
+    let time = timeZone.formatter()
+    print(Self.header(idWidth: idWidth, timeWidth: Self.timeWidth(time)))
+    for session in kept { print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time)) }
+  }
+
+  /// The width of a time in the chosen zone: 24 in UTC, 29 with an offset.
+  private static func timeWidth(_ time: (Timestamp) -> String) -> Int {
+    time(Timestamp(millisecondsSince1970: 0)).count
+  }
+
+  private static func header(idWidth: Int, timeWidth: Int) -> String {
+    pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", timeWidth) + "  " + pad("LAST", timeWidth)
+      + "  DURATION  DEPTH  CLOCK BACK  " + pad("APP", 12) + "  RESTORED FROM"
+  }
+
+  private static func row(
+    _ session: SessionSummary, idWidth: Int, timeWidth: Int, time: (Timestamp) -> String
+  ) -> String {
+    pad(ScreenName.printable(session.id.rawValue), idWidth) + "  " + padLeft(String(session.eventCount), 6) + "  "
+      + pad(session.firstAt.map(time) ?? "-", timeWidth) + "  " + pad(session.lastAt.map(time) ?? "-", timeWidth)
+      + "  " + padLeft(duration(session.durationMilliseconds), 8) + "  " + padLeft(String(session.depth), 5) + "  "
+      + padLeft(session.clockJumps == 0 ? "-" : String(session.clockJumps), 10) + "  "
+      + pad(ContextText.appVersion(session.context), 12) + "  " + (session.restoredFrom?.description ?? "-")
+  }
+
+  private static func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
+
+  private static func padLeft(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
   }
 
   /// A duration for people: `42.5s`, `12m05s`, `3h07m`, `12d04h`.

@@ -1,0 +1,80 @@
+import NavCore
+
+/// Which sessions a listing shows, and in what order: how support finds "the user on version
+/// 2.3, on an iPhone, around 3 pm". Each filter that is set must hold; text filters match the
+/// session's context exactly. What a row cannot tell (a screen visited, verification) the
+/// listing checks on the sessions that pass these.
+package struct SessionQuery: Hashable, Sendable {
+  /// The order of a listing.
+  package enum Order: Hashable, Sendable {
+    /// By id, as SQLite orders text (by bytes).
+    case id
+    /// Latest activity first (the last event's time, ties by the greatest id).
+    case lastActivity
+  }
+
+  /// Sessions active at or after this time (their last event is not earlier).
+  package var since: Timestamp?
+  /// Sessions active at or before this time (their first event is not later).
+  package var until: Timestamp?
+  package var appVersion: String?
+  package var osName: String?
+  package var osVersion: String?
+  package var deviceModel: String?
+  package var locale: String?
+  package var userID: String?
+  package var order: Order = .id
+
+  package init() {}
+
+  /// Whether no filter is set.
+  package var filtersNothing: Bool {
+    since == nil && until == nil && appVersion == nil && osName == nil && osVersion == nil && deviceModel == nil
+      && locale == nil && userID == nil
+  }
+
+  /// Whether `session` passes every filter that is set.
+  package func matches(_ session: SessionSummary) -> Bool {
+    if let since, let last = session.lastAt, last < since { return false }
+    if let until, let first = session.firstAt, first > until { return false }
+    let context = session.context
+    let wanted: [(String?, String?)] = [
+      (appVersion, context?.appVersion), (osName, context?.osName), (osVersion, context?.osVersion),
+      (deviceModel, context?.deviceModel), (locale, context?.locale), (userID, context?.userID),
+    ]
+    return wanted.allSatisfy { filter, value in filter.map { $0 == value } ?? true }
+  }
+}
+
+extension SessionStore {
+  /// The sessions that pass `query`'s row filters, in its order, one at a time, until `body`
+  /// returns `false`: one read transaction, in constant memory.
+  package func forEachSession(
+    matching query: SessionQuery, while body: (SessionSummary) throws -> Bool
+  ) throws(StoreError) {
+    try read { engine throws(StoreError) in
+      try engine.forEachSessionSummary(order: query.order) { summary throws(StoreError) in
+        guard query.matches(summary) else { return true }
+        return try StoreEngine.callingBack { try body(summary) }
+      }
+    }
+  }
+
+  /// Whether `session` ever showed a screen named `name` on top (as the exports name screens).
+  package func showedScreen(named name: String, in session: SessionID) throws(StoreError) -> Bool {
+    var found = false
+    try replayHistory(of: session) { _, state in
+      if !found, state.visibleScreen?.name == name { found = true }
+    }
+    return found
+  }
+}
+
+extension SessionQuery {
+  /// A session's row of the sessions export, as one JSON Lines line: what `sessions --json`
+  /// prints for the sessions a query keeps.
+  package static func exportLine(_ session: SessionSummary) -> String {
+    ExportEncoding.line(
+      ExportRow(values: StoreEngine.sessionsRow(session, omittingPayloads: false)), table: .sessions, format: .jsonl)
+  }
+}
