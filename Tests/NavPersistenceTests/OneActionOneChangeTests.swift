@@ -114,4 +114,31 @@ import Testing
     #expect(try rows(.transitions).map { $0["to_screen"] } == ["home", "a", "b", "a"].map(ExportValue.text))
     #expect(try rows(.screenViews).map { $0["duration_ms"] } == [1_000, 0, 0, 0].map(ExportValue.integer))
   }
+
+  @Test func twoUserGesturesAreTwoChangesWhateverTheirTime() throws {
+    try store.append(AnyEvent(session: id, at: time(0), operation: .start(.stack(stack("R+home", "↑a", "↑b")))))
+    // Two back swipes reported in the same millisecond: the user saw `a` between them.
+    try store.append(AnyEvent(session: id, at: time(1_000), origin: .user, operation: .pop()))
+    try store.append(AnyEvent(session: id, at: time(1_000), origin: .user, operation: .pop()))
+    #expect(try rows(.transitions).map { $0["to_screen"] } == [.text("b"), .text("a"), .text("home")])
+    let views = try rows(.screenViews)
+    #expect(views.map { $0["screen"] } == [.text("b"), .text("a"), .text("home")])
+    #expect(views.map { $0["duration_ms"] } == [.integer(1_000), .integer(0), .integer(0)])
+  }
+
+  @Test func aRestoredSessionsFirstViewAndTransitionAreMarked() throws {
+    let link = SessionLink(session: sessionID("before"), seq: 4)
+    try store.append(
+      AnyEvent(session: id, at: time(0), operation: .start(.stack(stack("R+home", "↑detail")), restoredFrom: link)))
+    try store.append(AnyEvent(session: id, at: time(1_000), operation: .push(["detail": ["n": 2]])))
+    try store.append(AnyEvent(session: sessionID("t"), at: time(0), operation: .start(.stack(stack("R+home")))))
+    let views = try rows(.screenViews)
+    #expect(views.map { $0["restored"] } == [.boolean(true), .boolean(false), .boolean(false)])
+    #expect(
+      views.map { $0["screen_payload"] } == [.text(#""detail""#), .text(#"{"detail":{"n":2}}"#), .text(#""home""#)])
+    let transitions = try rows(.transitions)
+    #expect(transitions.map { $0["restored"] } == [.boolean(true), .boolean(false), .boolean(false)])
+    #expect(transitions.map { $0["from_path"] } == [.null, .text("/home/detail"), .null])
+    #expect(transitions.map { $0["to_path"] } == [.text("/home/detail"), .text("/home/detail/detail"), .text("/home")])
+  }
 }

@@ -28,8 +28,16 @@ public enum ExportTable: String, CaseIterable, Sendable {
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
         "locale", "time_zone", "user_id", "app_context",
       ]
-    case .screenViews: ["session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back"]
-    case .transitions: ["session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back"]
+    case .screenViews:
+      [
+        "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
+        "restored",
+      ]
+    case .transitions:
+      [
+        "session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back", "from_path",
+        "to_path", "from_payload", "to_payload", "restored",
+      ]
     }
   }
 }

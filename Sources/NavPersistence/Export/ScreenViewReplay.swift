@@ -7,7 +7,13 @@
 /// **One action, one change.** Consecutive events of a session with the same time, origin and
 /// cause are one change: what one `record` call stores for a deep link (dismiss, presentCover,
 /// push at the same millisecond). Only the screen visible after the last of them counts, so the
-/// screens passed through on the way are neither views nor transitions.
+/// screens passed through on the way are neither views nor transitions. The user's gestures
+/// (origin `user`, no cause) are never joined: two gestures are two changes, whatever their
+/// time, so the screen shown between them is a view.
+///
+/// **Restores.** The first change of a session that began by restoring another (its start's
+/// `restoredFrom`) is not the user arriving: its view and its transition are marked `restored`,
+/// so a funnel can leave them out, or join them to the session restored.
 ///
 /// **Time as the device claimed it.** A view lasts the sum of the times between consecutive
 /// events while it is visible, each at least 0: when the clock went back (an event earlier than
@@ -18,6 +24,10 @@ struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
   private struct OpenView {
     var screen: VisibleScreen
+    /// The screen's own value, canonical JSON, or `nil` when payloads are left out.
+    var payload: String?
+    /// Whether the view is a restored session's first.
+    var restored: Bool
     var enteredAt: Timestamp
     var milliseconds: Int64 = 0
     var clockWentBack = false
@@ -34,21 +44,26 @@ struct ScreenViewReplay {
     var clockWentBack: Bool
 
     func includes(_ event: AnyEvent) -> Bool {
-      event.at == at && event.origin == origin && event.cause == cause
+      event.at == at && event.origin == origin && event.cause == cause && !(origin == .user && cause == nil)
     }
   }
 
   private let table: ExportTable
   private let since: Timestamp?
+  private let omitsPayloads: Bool
   private var session: SessionID?
+  /// Whether the session in progress began by restoring another, and has not yet settled its
+  /// first change.
+  private var restoring = false
   private var state: AnyCoordinator?
   private var open: OpenView?
   private var pending: Change?
   private var lastAt: Timestamp?
 
-  init(table: ExportTable, since: Timestamp?) {
+  init(table: ExportTable, since: Timestamp?, omitsPayloads: Bool = false) {
     self.table = table
     self.since = since
+    self.omitsPayloads = omitsPayloads
   }
 
   /// Takes the next event, in (session, seq) order.
@@ -58,6 +73,7 @@ struct ScreenViewReplay {
       session = event.session
       state = nil
       lastAt = nil
+      restoring = event.operation.restoredFrom != nil
     }
     if let change = pending, !change.includes(event) {
       try settle(change, emit)
@@ -99,22 +115,38 @@ struct ScreenViewReplay {
   /// A change is over: when the visible screen is another than before it, the screen before it
   /// leaves (a view) and the new one enters (a transition).
   private mutating func settle(_ change: Change, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
-    guard let session, let visible = state?.visibleScreen else { return }
+    let restored = restoring
+    restoring = false
+    guard let session, let state, let visible = state.visibleScreen else { return }
+    let payload = omitsPayloads ? nil : Self.payload(of: visible, in: state)
+    // The same place in the tree is the same view, even when the screen's value changed in
+    // place (a search query typed): its payload is the one it was entered with.
     if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
       open.screen.index == visible.index
     {
       return
     }
     if table == .transitions, include(change.at) {
+      func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
       try emit(
         ExportRow(values: [
-          .text(session.rawValue), open.map { .text($0.screen.name) } ?? .null, .text(visible.name),
+          .text(session.rawValue), text(open?.screen.name), .text(visible.name),
           .text(change.operations.joined(separator: "+")), .time(change.at), .text(change.origin.rawValue),
-          .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack),
+          .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack), text(open?.screen.path),
+          .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
         ]))
     }
     try close(exit: change.at, emit)
-    open = OpenView(screen: visible, enteredAt: change.at)
+    open = OpenView(screen: visible, payload: payload, restored: restored, enteredAt: change.at)
+  }
+
+  /// The visible screen's own value as canonical JSON: what tells `numberDetail(7)` from
+  /// `numberDetail(99)`.
+  private static func payload(of visible: VisibleScreen, in state: AnyCoordinator) -> String? {
+    guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator),
+      routes.indices.contains(visible.index)
+    else { return nil }
+    return routes[visible.index].screen.canonicalString
   }
 
   private func close(exit: Timestamp?, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
@@ -123,6 +155,7 @@ struct ScreenViewReplay {
       ExportRow(values: [
         .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
         exit.map(ExportValue.time) ?? .null, .integer(open.milliseconds), .boolean(open.clockWentBack),
+        open.payload.map(ExportValue.text) ?? .null, .boolean(open.restored),
       ]))
   }
 

@@ -23,7 +23,7 @@ extension StoreEngine {
         try emit(ExportRow(values: row.values, event: event))
       }
     case .screenViews, .transitions:
-      var replay = ScreenViewReplay(table: table, since: filter.since)
+      var replay = ScreenViewReplay(table: table, since: filter.since, omitsPayloads: filter.omitsPayloads)
       // Views begin before `since` and end after it: the whole history is replayed.
       try forEachEventsRow(filter: ExportFilter(session: filter.session)) { statement, session, _ throws(StoreError) in
         try replay.apply(try StoredEventRow(statement, session: session).decoded(), emit)
