@@ -160,7 +160,7 @@ struct OperationFieldReader {
   }
 
   func readContext() throws(WireFailure) -> SessionContext? {
-    try object.optional(self[.context], .context, SessionContext.read(from:))
+    try object.optional(self[.context], .context) { tree throws(WireFailure) in try SessionContext.read(from: tree) }
   }
 
   func readScreen<Screen: NavigationScreen>() throws(WireFailure) -> Screen {

@@ -33,7 +33,11 @@ import NavPersistence
   @MainActor static func firstLaunch(path: String) async throws {
     print("== launch 1: recording")
     let store = try SessionStore(path: path)
-    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
+    // What the session runs on, written once into its start: support finds it by these.
+    let context = SessionContext(
+      appVersion: "1.0", appBuild: "1", osName: "Linux", deviceModel: "headless", locale: "en_US", timeZone: "UTC",
+      userID: "example-install")
+    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"), context: context)
     let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: ["appLaunched": [:]]))
     let actions: [Action] = [
       .numbersTapped, .numberTapped(3), .numberTapped(7), .tabTapped(1), .sectionTapped("privacy"), .tabTapped(0),
@@ -142,7 +146,8 @@ import NavPersistence
     print("\n== the store")
     for session in try store.sessions() {
       let link = session.restoredFrom.map { ", restored from \($0)" } ?? ""
-      print("  \(session.id): \(session.eventCount) events\(link)")
+      let version = session.context?.appVersion.map { ", app \($0)" } ?? ""
+      print("  \(session.id): \(session.eventCount) events\(link)\(version)")
     }
     let intact = try store.verify().allSatisfy(\.isIntact)
     print("  verify: \(intact ? "every session intact" : "TAMPERED")")
