@@ -83,6 +83,16 @@ import Testing
     #expect(results.map { $0.failure?.problem } == [.contextDiffers, .contextDiffers])
   }
 
+  @Test func theRecorderLeavesOutWhatTheWireFormatCannotHold() async throws {
+    let store = try SessionStore(path: folder.path("app.sqlite"))
+    let long = String(repeating: "é", count: 300)
+    let recorder = NavigationRecorder<JSONValue>(
+      store: store, session: sessionID("s"), context: SessionContext(appVersion: "", deviceModel: long))
+    recorder.record(.stack([.root("home")]))
+    try await recorder.flush()
+    #expect(try store.summary(of: sessionID("s")).context == SessionContext(deviceModel: String(long.prefix(256))))
+  }
+
   @Test func aContextThatCannotBeWrittenIsRefusedAndWritesNothing() throws {
     let store = try SessionStore(path: folder.path("app.sqlite"))
     let bad = SessionContext(appVersion: "")

@@ -4,16 +4,19 @@
 /// A step into a stack's route names the hosting screen; a step into tabs names the tab by the
 /// root screen of its stack (tabs of tabs go by index). Resolving follows each step to the same
 /// screen or tab, wherever it has moved in its stack or tab bar (screens inserted below it, tabs
-/// reordered), and fails when it is no longer there, so a handle never acts on whatever now sits
-/// at its old index.
+/// reordered), and fails when it is no longer there, so a handle never acts on whatever now
+/// sits at its old index. A screen that had a twin (the same identity, also hosting a flow) when
+/// the handle was made is only looked for at its own index, since its twin cannot be told from
+/// it; one that has twins now is not looked for at all.
 struct FlowAnchor {
   /// One step of the path, with the identity found there.
   enum Step {
-    /// Into the child of the route showing `host`, which was at `index`.
-    case route(index: Int, host: ScreenIdentity)
+    /// Into the child of the route showing `host`, which was at `index`; `unique` when no other
+    /// route of its stack had the same identity then, so that it may be looked for elsewhere.
+    case route(index: Int, host: ScreenIdentity, unique: Bool)
     /// Into the tab whose stack's root screen is `root` (`nil` for tabs of tabs), which was at
-    /// `index`.
-    case tab(index: Int, root: ScreenIdentity?)
+    /// `index`; `unique` as for a route.
+    case tab(index: Int, root: ScreenIdentity?, unique: Bool)
     /// Nowhere: the handle was asked for a flow that was not there.
     case nowhere
   }
@@ -38,9 +41,13 @@ struct FlowAnchor {
     let found: Step
     switch (step, parent) {
     case (.route(let index), .stack(let routes)?) where routes.indices.contains(index) && routes[index].child != nil:
-      found = .route(index: index, host: ScreenIdentity(routes[index].screen))
+      let host = ScreenIdentity(routes[index].screen)
+      let alike = routes.count(where: { $0.child != nil && ScreenIdentity($0.screen) == host })
+      found = .route(index: index, host: host, unique: alike == 1)
     case (.tab(let index), .tabs(let tabs, _)?) where tabs.indices.contains(index):
-      found = .tab(index: index, root: Self.rootIdentity(of: tabs[index]))
+      let root = Self.rootIdentity(of: tabs[index])
+      let alike = tabs.count(where: { Self.rootIdentity(of: $0) == root })
+      found = .tab(index: index, root: root, unique: root != nil && alike == 1)
     default:
       found = .nowhere
     }
@@ -53,20 +60,22 @@ struct FlowAnchor {
     var path: [PathStep] = []
     for step in steps {
       switch (step, node) {
-      case (.route(let index, let host), .stack(let routes)):
+      case (.route(let index, let host, let unique), .stack(let routes)):
         let hosts = { (route: Route<Screen>) in route.child != nil && ScreenIdentity(route.screen) == host }
         guard
           let found = routes.indices.contains(index) && hosts(routes[index])
-            ? index : routes.lastIndex(where: hosts),
+            ? index : unique ? Self.onlyIndex(in: routes, where: hosts) : nil,
           let child = routes[found].child
         else { return nil }
         path.append(.route(found))
         node = child
-      case (.tab(let index, let root), .tabs(let tabs, _)):
+      case (.tab(let index, let root, let unique), .tabs(let tabs, _)):
         let found: Int?
         if let root {
           let isIt = { (tab: Coordinator<Screen>) in Self.rootIdentity(of: tab) == root }
-          found = tabs.indices.contains(index) && isIt(tabs[index]) ? index : tabs.firstIndex(where: isIt)
+          found =
+            tabs.indices.contains(index) && isIt(tabs[index])
+            ? index : unique ? Self.onlyIndex(in: tabs, where: isIt) : nil
         } else {
           found = tabs.indices.contains(index) ? index : nil
         }
@@ -78,6 +87,13 @@ struct FlowAnchor {
       }
     }
     return node.kind == kind ? CoordinatorPath(path) : nil
+  }
+
+  /// The index of the one element that matches; `nil` when none does, or when several do (the
+  /// flow cannot be told from another that looks the same: it counts as gone).
+  private static func onlyIndex<Element>(in elements: [Element], where matches: (Element) -> Bool) -> Int? {
+    guard let first = elements.firstIndex(where: matches) else { return nil }
+    return elements[(first + 1)...].contains(where: matches) ? nil : first
   }
 
   private static func rootIdentity<Screen>(of tab: Coordinator<Screen>) -> ScreenIdentity? {

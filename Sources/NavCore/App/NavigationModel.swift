@@ -199,6 +199,9 @@ public final class NavigationModel<Screen: NavigationScreen> {
     do {
       try change(&next)
     } catch {
+      // A host writing back to a flow it is taking down (a sheet's stack as the sheet goes) is
+      // not a failure: the change that removed the flow is recorded already.
+      if case .flowGone = error { return }
       report(error)
       return
     }

@@ -1,5 +1,7 @@
-/// Why a `NavigationModel` (or one of its flows) did not make a change. Whatever the reason,
-/// the state is as it was: nothing was shown and nothing recorded.
+/// Why a `NavigationModel` (or one of its flows) did not make a change, or made it in part.
+/// A refused change (`rejected`, `flowGone`, `unplayable`) leaves the state as it was: nothing
+/// shown, nothing recorded. Two cases say what was done instead: an initial state that cannot
+/// be played is shown at once, and a change whose cause cannot be encoded is made without it.
 public enum NavigationModelError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The operation is impossible in the flow's current state (popping a sheet, going back past
   /// the root, pushing where there is no navigation).

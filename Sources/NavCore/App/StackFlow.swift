@@ -191,7 +191,8 @@ public struct StackFlow<Screen: NavigationScreen> {
 
   private func topmostIndex(where matches: (Screen) -> Bool) -> Int? {
     guard model.current.coordinator(of: anchor) != nil else {
-      model.report(.flowGone(kind: anchor.kind, path: anchor.origin))
+      let anchor = anchor
+      model.attempt { _ throws(NavigationModelError) in throw .flowGone(kind: anchor.kind, path: anchor.origin) }
       return nil
     }
     return routes.lastIndex(where: { matches($0.screen) })

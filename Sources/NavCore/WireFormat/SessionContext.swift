@@ -54,6 +54,20 @@ public struct SessionContext: Hashable, Sendable {
 
   /// Whether no field is set: such a context is not written at all.
   public var isEmpty: Bool { self == SessionContext() }
+
+  /// The context the wire format can hold: empty text fields left out, longer ones cut at 256
+  /// Unicode scalars. What the recorder writes, so that an empty version string from the system
+  /// never keeps a session from being recorded.
+  package var writable: SessionContext {
+    var copy = self
+    for field in SessionContextField.allCases where field != .app {
+      guard let text = copy[text: field] else { continue }
+      let scalars = text.unicodeScalars
+      copy[text: field] =
+        scalars.isEmpty ? nil : String(String.UnicodeScalarView(scalars.prefix(Self.maximumLength)))
+    }
+    return copy
+  }
 }
 
 /// The members of a context object; the text fields are 1 to `SessionContext.maximumLength`

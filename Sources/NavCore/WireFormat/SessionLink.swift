@@ -3,7 +3,8 @@
 /// A session that begins by restoring another one says so in its `start` event
 /// (`"restoredFrom": {"session": ID, "seq": N}`), so an audit can follow a user across app
 /// launches: the new session's first state is the old one's state at that seq (minus whatever an
-/// app update could no longer decode). The link is part of the event, and so of its hash.
+/// app update could no longer decode, or only its roots when the launch before crashed while
+/// restoring). The link is part of the event, and so of its hash.
 public struct SessionLink: Hashable, Sendable, CustomStringConvertible {
   /// The session that was restored.
   public var session: SessionID

@@ -97,7 +97,8 @@ extension SessionStore {
     if let maximumAge = policy.maximumAge {
       let limit = Self.milliseconds(maximumAge)
       // A clock set back since makes the session look newer, never older: its age counts as 0.
-      if now.millisecondsSince1970 - lastAt.millisecondsSince1970 > limit {
+      let (age, overflow) = now.millisecondsSince1970.subtractingReportingOverflow(lastAt.millisecondsSince1970)
+      if !overflow, age > limit {
         return .fresh(.tooOld(session: latest.id, lastActive: lastAt, maximumAgeMilliseconds: limit))
       }
     }

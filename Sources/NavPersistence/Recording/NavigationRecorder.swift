@@ -49,8 +49,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
 
   /// A recorder for `session` in `store`. A new session begins with the first state handed
   /// over (its `start`, carrying `restoredFrom` and `context` when given: the app's version,
-  /// system, device, locale, an opaque user id); an existing one is continued from its stored
-  /// state. `now` stamps each state as it is handed over (the system clock unless a
+  /// system, device, locale, an opaque user id; empty fields are left out and longer than 256
+  /// characters cut); an existing one is continued from its stored state. `now` stamps each state as it is handed over (the system clock unless a
   /// test says otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
   public init(
     store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
@@ -60,7 +60,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
     self.store = store
     self.session = session
     self.restoredFrom = restoredFrom
-    self.context = context
+    self.context = context.map(\.writable).flatMap { $0.isEmpty ? nil : $0 }
     self.now = now
     self.onFailure = onFailure
     (failures, failureSink) = AsyncStream.makeStream(of: RecordingFailure.self, bufferingPolicy: .bufferingNewest(256))

@@ -17,9 +17,10 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case damaged(path: String)
   /// The file is a SQLite database, but not one NavStore created.
   case notAStore(path: String)
-  /// The file is a store whose data is in its write-ahead log, the `-wal` file that belongs
-  /// beside it, and that file is missing: the store was copied without it. It is left
-  /// untouched (opening it as it is would show an empty store).
+  /// The file, opened to read, is a store whose tables are all in its write-ahead log, the
+  /// `-wal` file that belongs beside it, and that file is missing: the store was copied without
+  /// it. It is left untouched (reading it as it is would show an empty store). A copy whose
+  /// tables reached the file but whose latest events did not cannot be told from a whole store.
   case walMissing(path: String)
   /// The store was written by a newer NavStore; it is left untouched.
   case newerSchema(path: String, found: Int, supported: Int)

@@ -6,8 +6,12 @@ import Foundation
 enum StoreOpening {
   static func open(path: String, options: StoreOptions) throws(StoreError) -> SQLiteConnection {
     let exists = FileManager.default.fileExists(atPath: path)
-    // Told before SQLite opens the file, which would make an empty `-wal` of its own.
-    if exists, Self.lacksTheWALItsDataIsIn(path, waitingUpTo: min(options.busyTimeoutMilliseconds, 1000)) {
+    // Told before SQLite opens the file, which would make an empty `-wal` of its own. Only a
+    // read is refused: the file alone cannot tell a copy made without its `-wal` from a store
+    // whose creation failed before its first transaction, which a write may finish.
+    if exists, options.access == .readOnly,
+      Self.lacksTheWALItsDataIsIn(path, waitingUpTo: min(options.busyTimeoutMilliseconds, 1000))
+    {
       throw .walMissing(path: path)
     }
     switch options.access {

@@ -35,7 +35,9 @@ struct SessionsCommand: ParsableCommand {
     transform: timeArgument)
   var since: Timestamp?
 
-  @Option(help: "Only sessions active at or before this time.", transform: timeArgument)
+  @Option(
+    help: "Only sessions active at or before this time (a date alone is its first moment, midnight UTC).",
+    transform: timeArgument)
   var until: Timestamp?
 
   @Option(name: .customLong("app-version"), help: "Only sessions of this app version, as the app gave it.")

@@ -11,6 +11,8 @@ enum Interruption {
   /// Starts listening for SIGINT and SIGTERM. The signals are also unblocked: a blocked mask is
   /// inherited from whatever started this process, and would otherwise keep them from arriving.
   static func install() {
+    // The static is made on first use: made here, so that the handler never allocates.
+    _ = received.load(ordering: .relaxed)
     signal(SIGINT) { number in Interruption.received.store(number, ordering: .relaxed) }
     signal(SIGTERM) { number in Interruption.received.store(number, ordering: .relaxed) }
     var signals = sigset_t()

@@ -29,15 +29,20 @@ struct TimeZoneOption: ParsableArguments {
     }
   }
 
-  /// A formatter of times in the chosen zone: RFC 3339 with the zone's offset
-  /// (`2026-11-21T10:00:00.000+01:00`), or the wire format's `Z` in UTC.
+  /// A formatter of times in the chosen zone: RFC 3339 with the zone's offset at that time
+  /// (`2026-11-21T10:00:00.000+01:00`), or the wire format's `Z` in UTC. Whole milliseconds
+  /// throughout: the time is shifted by the offset and written as the wire format writes it.
   func formatter() -> (Timestamp) -> String {
     guard let zone else { return { $0.rfc3339 } }
-    let format = DateFormatter()
-    format.locale = Locale(identifier: "en_US_POSIX")
-    format.calendar = Calendar(identifier: .gregorian)
-    format.timeZone = zone
-    format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSSxxx"
-    return { time in format.string(from: Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1000)) }
+    return { time in
+      let date = Date(timeIntervalSince1970: TimeInterval(time.millisecondsSince1970 / 1000))
+      let offset = zone.secondsFromGMT(for: date)
+      let (shifted, overflow) = time.millisecondsSince1970.addingReportingOverflow(Int64(offset) * 1000)
+      guard !overflow else { return time.rfc3339 }
+      let local = Timestamp(millisecondsSince1970: shifted).rfc3339
+      let sign = offset < 0 ? "-" : "+"
+      let minutes = abs(offset) / 60
+      return String(local.dropLast()) + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
   }
 }

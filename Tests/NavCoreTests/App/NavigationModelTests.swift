@@ -168,4 +168,41 @@ struct NavigationModelTests {
       #expect(Coordinator.isLegalTransition(from: old, to: new, host: .default))
     }
   }
+
+  @Test func aHandleWhoseHostHadATwinIsNotTakenForTheTwin() {
+    let flow: Coordinator<ModelScreen> = .stack([.root(.onboarding(0), withNavigation: true)])
+    let (model, _, _) = makeModel(.stack([.root(.home, withNavigation: true)]))
+    model.stack.push(.detail(1), child: flow)
+    model.stack.push(.settings)
+    model.stack.push(.detail(1), child: flow)
+    let upper = model.stack.stack(hostedBy: 3)
+    upper.push(.onboarding(1))
+    #expect(upper.path == [.route(3)])
+    // The upper twin goes; the lower one, equal to it, must not be taken for it.
+    model.stack.goBackTo(index: 2)
+    let before = model.state
+    upper.push(.onboarding(2))
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(3)]))
+    #expect(model.state == before)
+  }
+
+  @Test func aStepThatFindsNoFlowInsideAnActionDropsTheAction() {
+    let (model, log, _) = makeModel()
+    let gone = model.stack.stack(hostedBy: 7)
+    model.perform(JSONValue("both")) {
+      model.stack.tabs(hostedBy: 0).stack(0).push(.detail(1))
+      gone.goBackTo(.home)
+    }
+    #expect(model.state == launchState && log.states == [launchState])
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(7)]))
+  }
+
+  @Test func aHostWritingToAFlowItIsTakingDownIsNotAFailure() {
+    let (model, log, _) = makeModel()
+    model.stack.presentSheet(.onboarding(0), child: .stack([.root(.onboarding(1), withNavigation: true)]))
+    let sheetFlow = model.stack.stack(hostedBy: 1)
+    model.stack.dismiss()
+    sheetFlow.shownRoutes = [.root(.onboarding(1), withNavigation: true)]
+    #expect(model.lastFailure == nil && log.states.count == 3)
+  }
 }
