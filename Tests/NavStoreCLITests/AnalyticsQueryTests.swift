@@ -27,6 +27,10 @@ struct AnalyticsQueryTests {
         ["export", "--db", "demo.sqlite", "--table", table, "--format", "csv", "--out", file], in: folder)
       try #require(exported.status == 0, "\(exported.stderr)")
     }
+    // The sessions as the guide exports them, for the query that joins their context.
+    let sessions = try NavStoreProcess.run(
+      ["export", "--db", "demo.sqlite", "--table", "sessions", "--format", "jsonl", "--out", "sessions.jsonl"], in: folder)
+    try #require(sessions.status == 0, "\(sessions.stderr)")
   }
 
   /// Runs a program in the folder and returns its standard output, requiring success.
@@ -86,7 +90,7 @@ struct AnalyticsQueryTests {
   @Test func theGuidesQueriesGiveTheNumbersItShows() throws {
     let duckDB = try duckDB()
     let queries = try Self.guideQueries()
-    #expect(queries.count == 4, "top screens, paths, funnel, gestures")
+    #expect(queries.count == 5, "top screens, paths, funnel, time by app version, gestures")
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in
         line.split(separator: ",", omittingEmptySubsequences: false).map {
