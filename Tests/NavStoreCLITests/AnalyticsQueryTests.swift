@@ -29,7 +29,8 @@ struct AnalyticsQueryTests {
     }
     // The sessions as the guide exports them, for the query that joins their context.
     let sessions = try NavStoreProcess.run(
-      ["export", "--db", "demo.sqlite", "--table", "sessions", "--format", "jsonl", "--out", "sessions.jsonl"], in: folder)
+      ["export", "--db", "demo.sqlite", "--table", "sessions", "--format", "jsonl", "--out", "sessions.jsonl"],
+      in: folder)
     try #require(sessions.status == 0, "\(sessions.stderr)")
   }
 
