@@ -95,7 +95,7 @@ extension SessionStore {
       return .fresh(.endedByUser(session: latest.id, at: ending.at, reason: ending.reason))
     }
     if let maximumAge = policy.maximumAge {
-      let limit = Self.milliseconds(maximumAge)
+      let limit = maximumAge.clampedMilliseconds
       // A clock set back since makes the session look newer, never older: its age counts as 0.
       let (age, overflow) = now.millisecondsSince1970.subtractingReportingOverflow(lastAt.millisecondsSince1970)
       if !overflow, age > limit {
@@ -118,12 +118,5 @@ extension SessionStore {
         dropped: restored.dropped)
     }
     return Decision(outcome: .restored, state: restored.state, link: link, dropped: restored.dropped)
-  }
-
-  /// A duration in whole milliseconds, held within what a timestamp can count.
-  private static func milliseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-    return overflow ? (seconds < 0 ? Int64.min : Int64.max) : scaled &+ attoseconds / 1_000_000_000_000_000
   }
 }

@@ -74,11 +74,6 @@ public struct StoreOptions: Sendable, Hashable {
 extension StoreOptions {
   /// The busy timeout as SQLite takes it: whole milliseconds, from 0 to about 24 days.
   var busyTimeoutMilliseconds: Int32 {
-    let (seconds, attoseconds) = busyTimeout.components
-    let milliseconds = seconds.multipliedReportingOverflow(by: 1_000)
-    guard !milliseconds.overflow else { return seconds < 0 ? 0 : Int32.max }
-    let total = milliseconds.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-    guard !total.overflow else { return Int32.max }
-    return Int32(clamping: max(0, total.partialValue))
+    Int32(clamping: max(0, busyTimeout.clampedMilliseconds))
   }
 }
