@@ -97,8 +97,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// Goes back to the topmost screen that matches; `false` when none does.
   @discardableResult
   public func goBackTo(where matches: (Screen) -> Bool) -> Bool {
-    guard let index = topmostIndex(where: matches) else { return false }
-    return perform(.goBackTo(index: index))
+    performAtTopmost(where: matches) { .goBackTo(index: $0) }
   }
 
   /// Keeps only the root.
@@ -125,8 +124,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// Pops to the topmost screen that matches; `false` when none does.
   @discardableResult
   public func popTo(where matches: (Screen) -> Bool) -> Bool {
-    guard let index = topmostIndex(where: matches) else { return false }
-    return perform(.popTo(index: index))
+    performAtTopmost(where: matches) { .popTo(index: $0) }
   }
 
   /// Pops everything above the root, which must all be pushes.
@@ -189,12 +187,18 @@ public struct StackFlow<Screen: NavigationScreen> {
     return model.attempt { state throws(NavigationModelError) in try state.apply(operation, to: anchor) }
   }
 
-  private func topmostIndex(where matches: (Screen) -> Bool) -> Int? {
-    guard model.current.coordinator(of: anchor) != nil else {
+  /// Applies the operation `operation` makes of the index of the topmost screen that matches,
+  /// reading the flow's routes once; `false`, changing and reporting nothing, when none matches.
+  /// A flow that is gone is reported (and drops the action under way).
+  private func performAtTopmost(
+    where matches: (Screen) -> Bool, _ operation: (Int) -> NavigationOperation<Screen>.Kind
+  ) -> Bool {
+    guard let routes = model.current.coordinator(of: anchor)?.routes else {
       let anchor = anchor
       model.attempt { _ throws(NavigationModelError) in throw .flowGone(kind: anchor.kind, path: anchor.origin) }
-      return nil
+      return false
     }
-    return routes.lastIndex(where: { matches($0.screen) })
+    guard let index = routes.lastIndex(where: { matches($0.screen) }) else { return false }
+    return perform(operation(index))
   }
 }
