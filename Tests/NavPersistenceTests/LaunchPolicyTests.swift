@@ -136,15 +136,7 @@ enum LaunchDrill {
     var state: String
   }
 
-  static var binary: URL {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("launch-drill").path),
-      directory.path != "/"
-    {
-      directory.deleteLastPathComponent()
-    }
-    return directory.appendingPathComponent("launch-drill")
-  }
+  static var binary: URL { BuiltExecutable.url(named: "launch-drill") }
 
   static func run(store: String, session: String, settle: Bool) throws -> Result {
     let process = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 
 /// Runs the built `navstore` binary as a separate process, as scripts and people do.
 struct NavStoreProcess {
@@ -12,15 +13,7 @@ struct NavStoreProcess {
   }
 
   /// The binary next to the test bundle in the build folder.
-  static var binary: URL {
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("navstore").path),
-      directory.path != "/"
-    {
-      directory.deleteLastPathComponent()
-    }
-    return directory.appendingPathComponent("navstore")
-  }
+  static var binary: URL { BuiltExecutable.url(named: "navstore") }
 
   static func run(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> Result {
     let process = Process()
