@@ -17,6 +17,6 @@ extension Coordinator {
 
   /// The coordinator of the flow `anchor` finds in this state, or `nil` when it is gone.
   func coordinator(of anchor: FlowAnchor) -> Coordinator? {
-    anchor.resolve(in: self).flatMap { try? coordinator(at: $0) }
+    anchor.locate(in: self)?.coordinator
   }
 }

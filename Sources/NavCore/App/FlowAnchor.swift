@@ -56,6 +56,12 @@ struct FlowAnchor {
 
   /// The flow's path in `state`, or `nil` when the flow is gone.
   func resolve<Screen>(in state: Coordinator<Screen>) -> CoordinatorPath? {
+    locate(in: state)?.path
+  }
+
+  /// The flow's path in `state` and its coordinator there, found in one walk down the tree, or
+  /// `nil` when the flow is gone.
+  func locate<Screen>(in state: Coordinator<Screen>) -> (path: CoordinatorPath, coordinator: Coordinator<Screen>)? {
     var node = state
     var path: [PathStep] = []
     for step in steps {
@@ -86,7 +92,7 @@ struct FlowAnchor {
         return nil
       }
     }
-    return node.kind == kind ? CoordinatorPath(path) : nil
+    return node.kind == kind ? (CoordinatorPath(path), node) : nil
   }
 
   /// The index of the one element that matches; `nil` when none does, or when several do (the
