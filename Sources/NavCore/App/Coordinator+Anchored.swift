@@ -1,13 +1,14 @@
 extension Coordinator {
-  /// The path of the flow `anchor` finds in this state; throws `flowGone` when it finds none.
-  func path(of anchor: FlowAnchor) throws(NavigationModelError) -> CoordinatorPath {
-    guard let path = anchor.resolve(in: self) else { throw .flowGone(kind: anchor.kind, path: anchor.origin) }
-    return path
+  /// The path and the coordinator of the flow `anchor` finds in this state; throws `flowGone`
+  /// when it finds none.
+  func located(_ anchor: FlowAnchor) throws(NavigationModelError) -> (path: CoordinatorPath, coordinator: Coordinator) {
+    guard let found = anchor.locate(in: self) else { throw .flowGone(kind: anchor.kind, path: anchor.origin) }
+    return found
   }
 
   /// Applies one operation to the flow `anchor` finds in this state.
   mutating func apply(_ kind: NavigationOperation<Screen>.Kind, to anchor: FlowAnchor) throws(NavigationModelError) {
-    let path = try path(of: anchor)
+    let path = try located(anchor).path
     do {
       try apply(NavigationOperation(kind, at: path))
     } catch {

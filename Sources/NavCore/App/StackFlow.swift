@@ -164,8 +164,8 @@ public struct StackFlow<Screen: NavigationScreen> {
   public func change(_ body: (inout [Route<Screen>]) throws -> Void) throws {
     let anchor = anchor
     try model.change { state in
-      let path = try state.path(of: anchor)
-      guard var routes = try state.coordinator(at: path).routes else {
+      let (path, coordinator) = try state.located(anchor)
+      guard var routes = coordinator.routes else {
         throw NavigationModelError.flowGone(kind: anchor.kind, path: anchor.origin)
       }
       do {

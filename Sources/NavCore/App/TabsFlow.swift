@@ -78,8 +78,8 @@ public struct TabsFlow<Screen: NavigationScreen> {
   public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
     let anchor = anchor
     try model.change { state in
-      let path = try state.path(of: anchor)
-      var coordinator = try state.coordinator(at: path)
+      let (path, found) = try state.located(anchor)
+      var coordinator = found
       try body(&coordinator)
       guard case .tabs(let tabs, let selected) = coordinator else {
         throw NavigationModelError.rejected(
