@@ -99,6 +99,8 @@ import Testing
       DROP TABLE checkpoints;
       DROP TABLE store_identity;
       DROP INDEX sessions_by_last_at;
+      ALTER TABLE sessions DROP COLUMN foreground_ms;
+      ALTER TABLE sessions DROP COLUMN phase;
       ALTER TABLE sessions DROP COLUMN context;
       ALTER TABLE sessions DROP COLUMN clock_jumps;
       ALTER TABLE sessions DROP COLUMN duration_ms;

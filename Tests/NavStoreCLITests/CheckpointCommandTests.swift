@@ -58,6 +58,7 @@ import Testing
       DELETE FROM events WHERE session_id = 'demo-browse-2' AND seq > 5;
       UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE session_id = 'demo-browse-2' AND seq = 5),
         duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2'),
+        foreground_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2'),
         last_at = (SELECT max(at) FROM events WHERE session_id = 'demo-browse-2'), depth = \(depthAtFive) WHERE id = 'demo-browse-2';
       """)
     #expect(try navstore("verify", "--db", "d.sqlite").status == 0)

@@ -29,6 +29,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
   public private(set) var shown: Coordinator<Screen>
   /// The last change the model refused, for an app that shows such things (or a test).
   public private(set) var lastFailure: NavigationModelError?
+  /// Where the session is in the app's lifecycle, as the app reported it (`appLifecycle`).
+  public private(set) var phase: SessionPhase = .foreground
 
   /// Every refused change, as it happens. Holds the newest 64 when nobody reads it.
   public let failures: AsyncStream<NavigationModelError>
@@ -209,7 +211,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
     player.adopt(next)
     show(next)
     state = next
-    recorder?.record(next, cause: nil, origin: .user)
+    record(next, cause: nil, origin: .user)
   }
 
   /// Shows `state`: a step of the player's, or a change the host made itself.
@@ -268,7 +270,27 @@ public final class NavigationModel<Screen: NavigationScreen> {
       throw .unplayable(error)
     }
     state = next
-    recorder?.record(next, cause: cause, origin: origin)
+    record(next, cause: cause, origin: origin)
+  }
+
+  /// Hands a state to the recorder, unless the session has ended.
+  private func record(_ state: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) {
+    guard phase != .ended else { return }
+    recorder?.record(state, cause: cause, origin: origin)
+  }
+
+  /// Reports what happened to the app, for the recorder to keep: it went to the background,
+  /// came back, or ended the session. Screen views count time only in the foreground, so this is
+  /// what gives the screen the user leaves the app on its time.
+  ///
+  /// Reporting the phase the model is already in does nothing, so the host may pass every
+  /// change of its scene's phase (`.background` as `.background`, `.active` as `.foreground`).
+  /// After `.end`, the model goes on changing and showing its state but records nothing: that
+  /// session is over, and a new one begins with a new model and recorder.
+  public func appLifecycle(_ event: LifecycleEvent) {
+    guard phase != .ended, event.phase != phase else { return }
+    phase = event.phase
+    recorder?.record(event)
   }
 }
 

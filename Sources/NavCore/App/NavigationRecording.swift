@@ -12,4 +12,9 @@ public protocol NavigationRecording<Screen>: Sendable {
   /// Keeps `state`, the navigation after a change; `cause` is the app's action behind it and
   /// `origin` says whether the app or the user (a gesture the host reported) made it.
   func record(_ state: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin)
+
+  /// Keeps what happened to the app (it went to the background, came back, or ended the
+  /// session), in order with the states around it. Called on the main actor; must return at
+  /// once. Reporting the phase the session is already in records nothing.
+  func record(_ event: LifecycleEvent)
 }

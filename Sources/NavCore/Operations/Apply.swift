@@ -33,6 +33,11 @@ extension Coordinator {
   private func decide(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> Edit<Screen> {
     do throws(NavigationError.Reason) {
       if case .start = operation.kind { throw NavigationError.Reason.alreadyStarted }
+      if operation.isLifecycle {
+        // About the app, not a place in its navigation: the state stays as it is.
+        guard operation.path.isTop else { throw NavigationError.Reason.lifecycleWithPath }
+        return .unchanged
+      }
       let target = try resolve(operation.path)
       return try target.decide(operation.kind)
     } catch {
@@ -150,6 +155,8 @@ extension Coordinator {
       return .updateScreen(index: index, screen: screen)
     case .start, .selectTab, .setTabs:
       throw .wrongCoordinatorKind(expected: .tabs, found: .stack)
+    case .background, .foreground, .end:
+      return .unchanged  // decided before the path is resolved; here for completeness
     }
   }
 

@@ -43,6 +43,14 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     case notEnoughPresented(requested: Int, available: Int)
     /// A state, routes or child that is not well-formed.
     case invalidStructure(StructureError)
+    /// A lifecycle event (`background`, `foreground`, `end`) with a path: it is about the app,
+    /// not a place in its navigation.
+    case lifecycleWithPath
+    /// An event after the session's `end`.
+    case sessionEnded
+    /// `background` while the app is already in the background, or `foreground` while it is
+    /// already in the foreground.
+    case alreadyIn(SessionPhase)
   }
 
   /// How a path fails to lead to a coordinator.
@@ -91,6 +99,12 @@ extension NavigationError.Reason: CustomStringConvertible {
         + "\(available == 0 ? "nothing is" : available == 1 ? "only 1 is" : "only \(available) are") presented"
     case .invalidStructure(let error):
       "\(error)"
+    case .lifecycleWithPath:
+      "background, foreground and end are about the app, not a place in its navigation, and take no path"
+    case .sessionEnded:
+      "the session has ended; nothing may follow its end"
+    case .alreadyIn(let phase):
+      "the app is already in the \(phase.rawValue)"
     }
   }
 }

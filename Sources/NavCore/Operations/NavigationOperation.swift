@@ -53,6 +53,12 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     case selectTab(index: Int)
     /// Replace the tabs of a tabs coordinator (a NavStore extension of the wire format).
     case setTabs([Coordinator<Screen>], selected: Int)
+    /// The app left the foreground: the screen on top stops being seen (the state is kept).
+    case background
+    /// The app came back to the foreground: the screen on top is seen again.
+    case foreground
+    /// The session is over; nothing may follow. `reason` is the app's word for why.
+    case end(reason: String?)
 
     /// The wire-format name of the operation (`"push"`, `"goBackTo"`, ...).
     public var name: String { operationName.rawValue }
@@ -153,6 +159,20 @@ extension NavigationOperation {
   public static func selectTab(_ index: Int, at path: CoordinatorPath = .top) -> Self {
     Self(.selectTab(index: index), at: path)
   }
+  /// The app left the foreground (its scene went to the background): the screen on top stops
+  /// counting as seen until `foreground`. Navigation may go on meanwhile.
+  public static var background: Self { Self(.background) }
+  /// The app came back to the foreground after `background`.
+  public static var foreground: Self { Self(.foreground) }
+  /// The session is over: the user signed out, closed it, or the app will not continue it.
+  /// Nothing may follow it, and the launch policy does not restore it. `reason` is the app's
+  /// own word for why (1 to 256 characters), kept in the log.
+  public static func end(reason: String? = nil) -> Self { Self(.end(reason: reason)) }
+
+  /// Whether the operation says what happened to the app (`background`, `foreground`, `end`)
+  /// rather than to its navigation: such an operation leaves the state as it is.
+  public var isLifecycle: Bool { kind.operationName.isLifecycle }
+
   /// Replace the tabs.
   public static func setTabs(_ tabs: [Coordinator<Screen>], selected: Int, at path: CoordinatorPath = .top) -> Self {
     Self(.setTabs(tabs, selected: selected), at: path)

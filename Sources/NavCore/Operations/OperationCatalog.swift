@@ -11,6 +11,7 @@
 enum OperationName: String, CaseIterable, Sendable {
   case start, push, presentSheet, presentCover, goBack, goBackTo, goBackToRoot, pop, popTo, popToRoot
   case popToCurrentNavigationRoot, dismiss, dismissAll, setRoutes, updateScreen, selectTab, setTabs
+  case background, foreground, end
 
   private static let names = WireNames<Self>()
 
@@ -29,12 +30,23 @@ enum OperationName: String, CaseIterable, Sendable {
     case .setRoutes: [.routes]
     case .updateScreen: [.index, .screen]
     case .setTabs: [.tabs, .selected]
+    case .background, .foreground: []
+    case .end: [.reason]
     }
   }
 
   /// Whether the operation is addressed to a coordinator by `path`: all but `start`, which
-  /// sets the whole state.
-  var takesPath: Bool { self != .start }
+  /// sets the whole state, and the lifecycle events, which are about the app, not a place in it.
+  var takesPath: Bool { self != .start && !isLifecycle }
+
+  /// Whether the operation says what happened to the app (`background`, `foreground`, `end`)
+  /// rather than to its navigation: it leaves the state as it is.
+  var isLifecycle: Bool {
+    switch self {
+    case .background, .foreground, .end: true
+    default: false
+    }
+  }
 
   /// A field refused with a reason of its own, before unknown fields are looked at.
   var refusedField: (field: OperationField, reason: String)? {
@@ -67,6 +79,9 @@ extension NavigationOperation.Kind {
     case .updateScreen: .updateScreen
     case .selectTab: .selectTab
     case .setTabs: .setTabs
+    case .background: .background
+    case .foreground: .foreground
+    case .end: .end
     }
   }
 
@@ -98,6 +113,9 @@ extension NavigationOperation.Kind {
     case .setTabs:
       let (tabs, selected): ([Coordinator<Screen>], Int) = try fields.readTabs()
       self = .setTabs(tabs, selected: selected)
+    case .background: self = .background
+    case .foreground: self = .foreground
+    case .end: self = .end(reason: try fields.readReason())
     }
   }
 
@@ -116,6 +134,8 @@ extension NavigationOperation.Kind {
     case .setRoutes(let routes): OperationFieldValues(routes: routes)
     case .updateScreen(let index, let screen): OperationFieldValues(screen: screen, index: index)
     case .setTabs(let tabs, let selected): OperationFieldValues(tabs: tabs, selected: selected)
+    case .background, .foreground: OperationFieldValues()
+    case .end(let reason): OperationFieldValues(reason: reason)
     }
   }
 
@@ -144,6 +164,9 @@ extension NavigationOperation.Kind {
     case .selectTab(let index): "select tab \(index)"
     case .setTabs(let tabs, let selected):
       "set \(tabs.count) tab\(tabs.count == 1 ? "" : "s"), tab \(selected) selected"
+    case .background: "the app went to the background"
+    case .foreground: "the app came back to the foreground"
+    case .end(let reason): "the session ended" + (reason.map { " (\($0))" } ?? "")
     }
   }
 

@@ -12,10 +12,11 @@ import NavJSON
 /// Every member an operation object can have, in the spec's order.
 enum OperationField: String, WireField {
   case op, path, state, restoredFrom, context, screen, withNavigation, child, count, index, routes, tabs, selected
+  case reason
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
 
-  /// The field's place among the thirteen, for `OperationFieldReader`'s member index.
+  /// The field's place among the fourteen, for `OperationFieldReader`'s member index.
   var slot: Int {
     switch self {
     case .op: 0
@@ -31,6 +32,7 @@ enum OperationField: String, WireField {
     case .tabs: 10
     case .selected: 11
     case .context: 12
+    case .reason: 13
     }
   }
 }
@@ -115,6 +117,10 @@ extension NavigationOperation: WireValue, Codable {
       case .selected:
         guard let selected = values.selected else { return }
         try writer.integer(selected)
+      case .reason:
+        guard let reason = values.reason else { return }
+        try WireScalars.checkText(reason, named: OperationField.reason.rawValue)
+        writer.string(reason)
       }
     }
   }
@@ -161,6 +167,14 @@ struct OperationFieldReader {
 
   func readContext() throws(WireFailure) -> SessionContext? {
     try object.optional(self[.context], .context) { tree throws(WireFailure) in try SessionContext.read(from: tree) }
+  }
+
+  func readReason() throws(WireFailure) -> String? {
+    try object.optional(self[.reason], .reason) { value throws(WireFailure) in
+      let text = try WireScalars.string(value)
+      try WireScalars.checkText(text, named: OperationField.reason.rawValue)
+      return text
+    }
   }
 
   func readScreen<Screen: NavigationScreen>() throws(WireFailure) -> Screen {
@@ -222,4 +236,5 @@ struct OperationFieldValues<Screen: NavigationScreen> {
   var routes: [Route<Screen>]?
   var tabs: [Coordinator<Screen>]?
   var selected: Int?
+  var reason: String?
 }

@@ -62,15 +62,13 @@ public struct SessionContext: Hashable, Sendable {
     var copy = self
     for field in SessionContextField.allCases where field != .app {
       guard let text = copy[text: field] else { continue }
-      let scalars = text.unicodeScalars
-      copy[text: field] =
-        scalars.isEmpty ? nil : String(String.UnicodeScalarView(scalars.prefix(Self.maximumLength)))
+      copy[text: field] = WireScalars.writableText(text)
     }
     return copy
   }
 }
 
-/// The members of a context object; the text fields are 1 to `SessionContext.maximumLength`
+/// The members of a context object; the text fields are 1 to `WireScalars.maximumTextLength`
 /// Unicode scalars.
 enum SessionContextField: String, WireField {
   case app, appBuild, appVersion, deviceModel, locale, osName, osVersion, timeZone, userId
@@ -79,9 +77,6 @@ enum SessionContextField: String, WireField {
 }
 
 extension SessionContext {
-  /// The longest text a field may hold, in Unicode scalars.
-  static let maximumLength = 256
-
   /// The text fields by their wire names.
   fileprivate subscript(text field: SessionContextField) -> String? {
     get {
@@ -142,13 +137,8 @@ extension SessionContext: WireValue, Codable {
     return context
   }
 
-  /// A text member's length rule, the same when written as when read, so that what is written
-  /// reads back.
   private static func check(_ text: String, _ field: SessionContextField) throws(WireFailure) {
-    let length = text.unicodeScalars.count
-    guard (1...maximumLength).contains(length) else {
-      throw WireFailure("\(field.rawValue) must be 1 to \(maximumLength) characters, not \(length)")
-    }
+    try WireScalars.checkText(text, named: field.rawValue)
   }
 
   func write(to writer: inout CanonicalWriter) throws(WireFailure) {

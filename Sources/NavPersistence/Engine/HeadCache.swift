@@ -14,6 +14,8 @@ struct HeadCache {
     var seq: Int
     var hash: [UInt8]
     var state: AnyCoordinator
+    /// The lifecycle phase after the last event (the chain binds it like the state).
+    var phase: SessionPhase
     /// The write transaction in which this head was true (0: none). Within that transaction the
     /// writer holds the lock, so the head stands for the session's row without reading it.
     var transaction: UInt64

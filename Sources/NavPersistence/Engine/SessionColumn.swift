@@ -3,7 +3,7 @@ import NavCore
 /// The columns of a `sessions` row, in the order every session query selects them.
 enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
-  case clockJumps, context
+  case clockJumps, context, phase, foregroundMilliseconds
 
   var expression: String {
     switch self {
@@ -18,18 +18,21 @@ enum SessionColumn: Int32, ResultColumns {
     case .durationMilliseconds: "duration_ms"
     case .clockJumps: "clock_jumps"
     case .context: "context"
+    case .phase: "phase"
+    case .foregroundMilliseconds: "foreground_ms"
     }
   }
 }
 
 /// The two columns an append reads of a session's row (`StoreEngine.SessionRow`).
 enum SessionRowColumn: Int32, ResultColumns {
-  case eventCount, headHash
+  case eventCount, headHash, phase
 
   var expression: String {
     switch self {
     case .eventCount: SessionColumn.eventCount.expression
     case .headHash: SessionColumn.headHash.expression
+    case .phase: SessionColumn.phase.expression
     }
   }
 }
@@ -49,6 +52,8 @@ extension SessionRecord {
       restoredFromSeq: statement.optionalInt64(SessionColumn.restoredFromSeq),
       durationMilliseconds: statement.int64(SessionColumn.durationMilliseconds),
       clockJumps: statement.int(SessionColumn.clockJumps),
-      context: statement.isNull(SessionColumn.context) ? nil : statement.text(SessionColumn.context))
+      context: statement.isNull(SessionColumn.context) ? nil : statement.text(SessionColumn.context),
+      phase: statement.text(SessionColumn.phase),
+      foregroundMilliseconds: statement.int64(SessionColumn.foregroundMilliseconds))
   }
 }

@@ -33,7 +33,9 @@ extension StoreEngine {
         UPDATE sessions SET event_count = ?1, first_at = coalesce(first_at, ?2),
           clock_jumps = clock_jumps + (?3 < coalesce(last_at, ?3)),
           duration_ms = min(duration_ms + max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
-          last_at = ?3, head_hash = ?4, depth = ?5 WHERE id = ?6
+          foreground_ms = min(foreground_ms + (phase = 'foreground') * max(0, ?3 - coalesce(last_at, ?3)),
+            9007199254740991),
+          last_at = ?3, head_hash = ?4, depth = ?5, phase = ?7 WHERE id = ?6
         """),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
     appendStatements = statements
@@ -75,19 +77,23 @@ extension StoreEngine {
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
     var previousHash = HashChain.genesis
+    var phase = SessionPhase.foreground
     var running: AnyCoordinator?
     if count > 0, let row {
       let current = try takeHead(of: session, row: row)
       previousHash = current.hash
       running = current.state
+      phase = current.phase
     }
     let prepared: PreparedEvent
     do {
       prepared = try PreparedEvent.prepare(
-        event, afterSeq: count, hash: previousHash, state: &running, snapshotInterval: options.snapshotInterval)
+        event, afterSeq: count, hash: previousHash, phase: phase, state: &running,
+        snapshotInterval: options.snapshotInterval)
     } catch {
       if case .rejected = error, let running {
-        heads.insert(Head(seq: count, hash: previousHash, state: running, transaction: transaction), for: session)
+        heads.insert(
+          Head(seq: count, hash: previousHash, state: running, phase: phase, transaction: transaction), for: session)
       }
       throw error
     }
@@ -95,7 +101,8 @@ extension StoreEngine {
     guard let state = running else {
       throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing)
     }
-    heads.insert(Head(seq: next, hash: prepared.hash, state: state, transaction: transaction), for: session)
+    heads.insert(
+      Head(seq: next, hash: prepared.hash, state: state, phase: prepared.phase, transaction: transaction), for: session)
     return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)
   }
 }

@@ -56,7 +56,12 @@ extension StoreEngine {
         updateSession.bind(blob: hash, at: 4)
         updateSession.bind(Int64(prepared.depth), at: 5)
         updateSession.bind(text: session, at: 6)
-        if let updated = updateSession.run() { return updated }
+        var phase = prepared.phase.rawValue
+        let updated = phase.withUTF8 { phase in
+          updateSession.bind(text: phase, at: 7)
+          return updateSession.run()
+        }
+        if let updated { return updated }
 
         guard let snapshot = prepared.snapshot else { return nil }
         return snapshot.withUnsafeBufferPointer { state in

@@ -21,7 +21,8 @@ extension StoreEngine {
       return cached
     }
     let head = Head(
-      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), phase: row.phase,
+      transaction: transaction)
     heads.insert(head, for: session)
     return head
   }
@@ -32,7 +33,8 @@ extension StoreEngine {
   func takeHead(of session: SessionID, row: SessionRow) throws(StoreError) -> Head {
     if let cached = heads.remove(session), cached.seq == row.count, cached.hash == row.headHash { return cached }
     return Head(
-      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), transaction: transaction)
+      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), phase: row.phase,
+      transaction: transaction)
   }
 
   /// Forgets the cached head of a session whose rows are being deleted.

@@ -10,7 +10,8 @@ extension StoreEngine {
     return SessionRow(
       count: statement.int(SessionRowColumn.eventCount),
       headHash: statement.isNull(SessionRowColumn.headHash)
-        ? HashChain.genesis : statement.blob(SessionRowColumn.headHash))
+        ? HashChain.genesis : statement.blob(SessionRowColumn.headHash),
+      phase: SessionPhase(rawValue: statement.text(SessionRowColumn.phase)) ?? .foreground)
   }
 
   /// The session's whole row, or `nil` when it has none.

@@ -20,6 +20,8 @@ final class StoreEngine {
   struct SessionRow {
     var count: Int
     var headHash: [UInt8]
+    /// Where the session is in the app's lifecycle after its last event.
+    var phase: SessionPhase
   }
 
   let connection: SQLiteConnection
@@ -140,6 +142,6 @@ final class StoreEngine {
     guard transaction != 0, trustedSince != 0, let head = heads.peek(session), head.transaction >= trustedSince else {
       return nil
     }
-    return SessionRow(count: head.seq, headHash: head.hash)
+    return SessionRow(count: head.seq, headHash: head.hash, phase: head.phase)
   }
 }

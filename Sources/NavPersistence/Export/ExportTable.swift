@@ -5,7 +5,8 @@ public enum ExportTable: String, CaseIterable, Sendable {
   /// Every event. JSON Lines is exactly the wire format (it imports back).
   case events
   /// One row per session: size, first and last time, span, current depth, the session it
-  /// continues (empty unless it began by restoring one), and what it ran on (its context).
+  /// continues (empty unless it began by restoring one), what it ran on (its context), its time
+  /// in the foreground and where it is in the app's lifecycle.
   case sessions
   /// One row per period a screen was the visible top of a session.
   case screenViews = "screen-views"
@@ -26,12 +27,12 @@ public enum ExportTable: String, CaseIterable, Sendable {
       [
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
-        "locale", "time_zone", "user_id", "app_context",
+        "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase",
       ]
     case .screenViews:
       [
         "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
-        "restored",
+        "restored", "seq", "ended_by", "resumed",
       ]
     case .transitions:
       [

@@ -15,10 +15,16 @@
 /// `restoredFrom`) is not the user arriving: its view and its transition are marked `restored`,
 /// so a funnel can leave them out, or join them to the session restored.
 ///
+/// **Only time in the foreground is time on screen.** `background` ends the view on top (its
+/// `ended_by` says so), and `foreground` begins a view of whatever is on top then (`resumed`):
+/// the time in between belongs to no view. Navigation in the background is a transition, but no
+/// view. `end` ends the last view; a session that stopped without either leaves its last view
+/// open (no `exited_at`, no `ended_by`), lasting up to its last event.
+///
 /// **Time as the device claimed it.** A view lasts the sum of the times between consecutive
 /// events while it is visible, each at least 0: when the clock went back (an event earlier than
 /// the one before it), that step counts 0 ms and the row's `clock_went_back` says so. Durations
-/// are never negative, and a session's views add up to its `duration_ms` (each is held at
+/// are never negative, and a session's views add up to its `foreground_ms` (each is held at
 /// `ClockOrder.maximumDuration`, which only a hand-made history reaches).
 struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
@@ -28,6 +34,10 @@ struct ScreenViewReplay {
     var payload: String?
     /// Whether the view is a restored session's first.
     var restored: Bool
+    /// Whether the view began with the app's return to the foreground.
+    var resumed = false
+    /// The seq of the event after which it began.
+    var seq: Int
     var enteredAt: Timestamp
     var milliseconds: Int64 = 0
     var clockWentBack = false
@@ -45,6 +55,7 @@ struct ScreenViewReplay {
 
     func includes(_ event: AnyEvent) -> Bool {
       event.at == at && event.origin == origin && event.cause == cause && !(origin == .user && cause == nil)
+        && !event.operation.isLifecycle
     }
   }
 
@@ -56,6 +67,10 @@ struct ScreenViewReplay {
   /// first change.
   private var restoring = false
   private var state: AnyCoordinator?
+  /// The session's lifecycle phase: views count time only in the foreground.
+  private var phase = SessionPhase.foreground
+  /// The screen on top since the last change (in the background too, where its time is not
+  /// counted and its row was already written).
   private var open: OpenView?
   private var pending: Change?
   private var lastAt: Timestamp?
@@ -72,6 +87,7 @@ struct ScreenViewReplay {
       try finishSession(emit)
       session = event.session
       state = nil
+      phase = .foreground
       lastAt = nil
       restoring = event.operation.restoredFrom != nil
     }
@@ -85,7 +101,7 @@ struct ScreenViewReplay {
       if event.at < lastAt {
         wentBack = true
         open?.clockWentBack = true
-      } else if let view = open {
+      } else if phase == .foreground, let view = open {
         open?.milliseconds = ClockOrder.adding(view.milliseconds, from: lastAt, to: event.at)
       }
     }
@@ -94,6 +110,10 @@ struct ScreenViewReplay {
       state = try event.operation.apply(to: state)
     } catch {
       throw StoreError.unreadableHistory(session: event.session, seq: event.seq ?? 0, .eventNoLongerApplies(error))
+    }
+    if event.operation.isLifecycle {
+      try lifecycle(event, emit)
+      return
     }
     if pending == nil {
       pending = Change(
@@ -104,12 +124,35 @@ struct ScreenViewReplay {
   }
 
   /// Ends the session in progress: its last change settles, and the screen visible then stays
-  /// visible up to the session's last event.
+  /// visible up to the session's last event (an open view, unless the app was not in the
+  /// foreground by then).
   mutating func finishSession(_ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
     if let change = pending { try settle(change, emit) }
     pending = nil
-    try close(exit: nil, emit)
+    try close(exit: nil, endedBy: nil, emit)
     open = nil
+  }
+
+  /// The app left, came back, or ended the session: the view on top ends, or a view of the
+  /// screen on top begins.
+  private mutating func lifecycle(_ event: AnyEvent, _ emit: (ExportRow) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
+    switch event.operation.kind {
+    case .foreground:
+      phase = .foreground
+      if var view = open {
+        (view.enteredAt, view.seq, view.milliseconds) = (event.at, event.seq ?? 0, 0)
+        (view.resumed, view.restored, view.clockWentBack) = (true, false, false)
+        open = view
+      }
+    case .background:
+      try close(exit: event.at, endedBy: .background, emit)
+      phase = .background
+    default:
+      try close(exit: event.at, endedBy: .end, emit)
+      phase = .ended
+    }
   }
 
   /// A change is over: when the visible screen is another than before it, the screen before it
@@ -136,8 +179,8 @@ struct ScreenViewReplay {
           .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
         ]))
     }
-    try close(exit: change.at, emit)
-    open = OpenView(screen: visible, payload: payload, restored: restored, enteredAt: change.at)
+    try close(exit: change.at, endedBy: .navigation, emit)
+    open = OpenView(screen: visible, payload: payload, restored: restored, seq: change.lastSeq, enteredAt: change.at)
   }
 
   /// The visible screen's own value as canonical JSON: what tells `numberDetail(7)` from
@@ -149,13 +192,24 @@ struct ScreenViewReplay {
     return routes[visible.index].screen.canonicalString
   }
 
-  private func close(exit: Timestamp?, _ emit: (ExportRow) throws(StoreError) -> Void) throws(StoreError) {
-    guard table == .screenViews, let open, let session, include(open.enteredAt) else { return }
+  /// How a view ended: the `ended_by` column.
+  private enum ViewEnding: String {
+    case navigation, background, end
+  }
+
+  /// Writes the row of the view on top, when the app is in the foreground (in the background,
+  /// it was written when the app left). `endedBy` is `nil` for a view still open at the
+  /// session's last event.
+  private func close(exit: Timestamp?, endedBy: ViewEnding?, _ emit: (ExportRow) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
+    guard table == .screenViews, phase == .foreground, let open, let session, include(open.enteredAt) else { return }
     try emit(
       ExportRow(values: [
         .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
         exit.map(ExportValue.time) ?? .null, .integer(open.milliseconds), .boolean(open.clockWentBack),
-        open.payload.map(ExportValue.text) ?? .null, .boolean(open.restored),
+        open.payload.map(ExportValue.text) ?? .null, .boolean(open.restored), .integer(Int64(open.seq)),
+        endedBy.map { .text($0.rawValue) } ?? .null, .boolean(open.resumed),
       ]))
   }
 

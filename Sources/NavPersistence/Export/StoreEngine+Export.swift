@@ -71,6 +71,7 @@ extension StoreEngine {
       text(context?.appVersion), text(context?.appBuild), text(context?.osName), text(context?.osVersion),
       text(context?.deviceModel), text(context?.locale), text(context?.timeZone),
       omittingPayloads ? .null : text(context?.userID), appContext,
+      .integer(summary.foregroundMilliseconds), .text(summary.phase.rawValue),
     ]
   }
 }

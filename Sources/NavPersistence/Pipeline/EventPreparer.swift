@@ -18,6 +18,8 @@ struct EventPreparer {
     var seq: Int
     var hash: [UInt8]
     var state: AnyCoordinator?
+    /// The lifecycle phase after `seq`.
+    var phase: SessionPhase
   }
 
   private let snapshotInterval: Int
@@ -48,8 +50,9 @@ struct EventPreparer {
     head.state = nil  // the only reference left is `running`, edited in place
     do {
       let prepared = try PreparedEvent.prepare(
-        event, afterSeq: head.seq, hash: head.hash, state: &running, snapshotInterval: snapshotInterval)
-      current = (session, Expected(seq: prepared.seq, hash: prepared.hash, state: running))
+        event, afterSeq: head.seq, hash: head.hash, phase: head.phase, state: &running,
+        snapshotInterval: snapshotInterval)
+      current = (session, Expected(seq: prepared.seq, hash: prepared.hash, state: running, phase: prepared.phase))
       return prepared
     } catch {
       if case .rejected = error {
@@ -69,15 +72,16 @@ struct EventPreparer {
     }
     if let current, let state = current.head.state {
       heads.insert(
-        HeadCache.Head(seq: current.head.seq, hash: current.head.hash, state: state, transaction: 0),
+        HeadCache.Head(
+          seq: current.head.seq, hash: current.head.hash, state: state, phase: current.head.phase, transaction: 0),
         for: current.session)
     }
     current = nil
     if let cached = heads.remove(session) {
-      return Expected(seq: cached.seq, hash: cached.hash, state: cached.state)
+      return Expected(seq: cached.seq, hash: cached.hash, state: cached.state, phase: cached.phase)
     }
     if case .start = event.operation.kind {
-      return Expected(seq: 0, hash: HashChain.genesis, state: nil)
+      return Expected(seq: 0, hash: HashChain.genesis, state: nil, phase: .foreground)
     }
     return storedHead(session)
   }

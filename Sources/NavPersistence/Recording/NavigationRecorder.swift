@@ -41,7 +41,11 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   }
 
   private struct Handed: Sendable {
-    var state: Coordinator<Screen>
+    enum Content: Sendable {
+      case state(Coordinator<Screen>)
+      case lifecycle(LifecycleEvent)
+    }
+    var content: Content
     var at: Timestamp
     var origin: EventOrigin
     var cause: JSONValue?
@@ -75,10 +79,22 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// diffed and written in the background. `cause` is the app action behind it (kept for
   /// audits, never interpreted); `origin` says whether the app or the user (a gesture) did it.
   public func record(_ state: Coordinator<Screen>, cause: JSONValue? = nil, origin: EventOrigin = .app) {
+    hand(.state(state), cause: cause, origin: origin)
+  }
+
+  /// Hands over what happened to the app: it went to the background, came back, or ended the
+  /// session. Returns at once; written in order with the states around it. The phase the
+  /// session is already in records nothing (so every scene phase change may be handed over);
+  /// after `end`, states are reported as failures, not written.
+  public func record(_ event: LifecycleEvent) {
+    hand(.lifecycle(event), cause: nil, origin: .app)
+  }
+
+  private func hand(_ content: Handed.Content, cause: JSONValue?, origin: EventOrigin) {
     let mustSchedule = shared.withLock { shared in
       // Stamped under the lock, so states recorded from several threads get their times in the
       // order they are written (unless the system clock itself steps back).
-      shared.pending.append(Handed(state: state, at: now(), origin: origin, cause: cause))
+      shared.pending.append(Handed(content: content, at: now(), origin: origin, cause: cause))
       guard !shared.drainScheduled else { return false }
       shared.drainScheduled = true
       return true
@@ -127,9 +143,12 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
     changes.reserveCapacity(batch.count)
     for handed in batch {
       do throws(StoreError) {
-        changes.append(
-          RecordedChange(
-            state: try SessionStore.untyped(handed.state), at: handed.at, origin: handed.origin, cause: handed.cause))
+        let content: RecordedChange.Content
+        switch handed.content {
+        case .state(let state): content = .state(try SessionStore.untyped(state))
+        case .lifecycle(let event): content = .lifecycle(event)
+        }
+        changes.append(RecordedChange(content: content, at: handed.at, origin: handed.origin, cause: handed.cause))
       } catch {
         report(RecordingFailure(session: session, error: error, unrecordedChanges: 1))
       }

@@ -1,8 +1,16 @@
 import NavCore
 
-/// One state handed to a recorder, with what the app said about it.
+/// One state or lifecycle event handed to a recorder, with what the app said about it.
 struct RecordedChange: Sendable {
-  var state: AnyCoordinator
+  /// What was handed over.
+  enum Content: Sendable {
+    /// The navigation's state after a change.
+    case state(AnyCoordinator)
+    /// What happened to the app.
+    case lifecycle(LifecycleEvent)
+  }
+
+  var content: Content
   var at: Timestamp
   var origin: EventOrigin
   var cause: JSONValue?
@@ -13,6 +21,7 @@ struct RecordedChange: Sendable {
 struct RecordedHead: Sendable {
   var state: AnyCoordinator
   var seq: Int
+  var phase: SessionPhase
 }
 
 /// The outcome of writing one batch of changes.

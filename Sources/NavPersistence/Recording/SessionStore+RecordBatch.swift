@@ -18,14 +18,13 @@ extension SessionStore {
       if let known {
         head = known
       } else {
-        head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq) }
+        head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq, phase: $0.phase) }
       }
       var skipped: [StoreError] = []
       for change in changes {
         let operations: [AnyOperation]
         do throws(StoreError) {
-          operations = try Self.operations(
-            recording: session, from: head?.state, to: change.state, link: link, context: context)
+          operations = try Self.operations(recording: change.content, after: head, in: session, link: link, context: context)
         } catch {
           skipped.append(error)
           continue
@@ -36,10 +35,45 @@ extension SessionStore {
             AnyEvent(
               session: session, seq: seq, at: change.at, origin: change.origin, operation: operation,
               cause: change.cause))
-          head = RecordedHead(state: outcome.state, seq: seq)
+          // Appended, so the phase rules held: `after` cannot throw here.
+          let phase = (try? (head?.phase ?? .foreground).after(operation)) ?? .foreground
+          head = RecordedHead(state: outcome.state, seq: seq, phase: phase)
         }
       }
       return RecordBatchOutcome(head: head, skipped: skipped)
+    }
+  }
+
+  /// The operations that record `content` after `head` (`nil`: the session has no events): a
+  /// state's diff (or `start`), a lifecycle event unless the session is already in its phase.
+  /// Throws, as a rejection, what the session's phase forbids: anything after `end`, a lifecycle
+  /// event before the first state.
+  private static func operations(
+    recording content: RecordedChange.Content, after head: RecordedHead?, in session: SessionID,
+    link: SessionLink?, context: SessionContext?
+  ) throws(StoreError) -> [AnyOperation] {
+    let seq = (head?.seq ?? 0) + 1
+    switch content {
+    case .state(let state):
+      let operations = try operations(recording: session, from: head?.state, to: state, link: link, context: context)
+      if head?.phase == .ended, let first = operations.first {
+        throw StoreError.rejected(
+          session: session, seq: seq, NavigationError(operation: first.name, path: first.path, reason: .sessionEnded))
+      }
+      return operations
+    case .lifecycle(let event):
+      let operation: AnyOperation = event.operation()
+      guard let head else {
+        let notStarted = NavigationError(operation: operation.name, path: .top, reason: .notStarted)
+        throw StoreError.rejected(session: session, seq: seq, notStarted)
+      }
+      if head.phase == event.phase { return [] }
+      do throws(NavigationError) {
+        _ = try head.phase.after(operation)
+      } catch {
+        throw StoreError.rejected(session: session, seq: seq, error)
+      }
+      return [operation]
     }
   }
 }

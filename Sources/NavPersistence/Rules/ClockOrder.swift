@@ -15,13 +15,16 @@ package struct ClockOrder: Sendable {
   package private(set) var firstJump: Int?
   /// The time from the first to the last, counting each step back of the clock as 0.
   package private(set) var durationMilliseconds: Int64 = 0
+  /// The part of `durationMilliseconds` whose steps began in the foreground.
+  package private(set) var foregroundMilliseconds: Int64 = 0
   private var last: Timestamp?
 
   /// Nothing taken yet.
   package init() {}
 
-  /// Takes the next event's time.
-  package mutating func add(_ time: Timestamp, seq: Int) {
+  /// Takes the next event's time; `inForeground` says whether the app was in the foreground
+  /// since the event before (the step counts towards `foregroundMilliseconds`).
+  package mutating func add(_ time: Timestamp, seq: Int, inForeground: Bool = true) {
     defer { last = time }
     guard let last else { return }
     if time < last {
@@ -30,6 +33,7 @@ package struct ClockOrder: Sendable {
       return
     }
     durationMilliseconds = Self.adding(durationMilliseconds, from: last, to: time)
+    if inForeground { foregroundMilliseconds = Self.adding(foregroundMilliseconds, from: last, to: time) }
   }
 
   /// `total` plus the time from `start` to `end` (not earlier than `start`), held at

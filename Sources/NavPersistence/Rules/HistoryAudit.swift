@@ -7,7 +7,8 @@
 /// Events: seqs without gaps from 1, each readable, its hash the chain's, its operation
 /// applying to the state before it, a snapshot at its seq equal to the replayed state. The row:
 /// present, with the events' count and last chain value, and its derived columns (the
-/// `restoredFrom` link, clock summary, first and last times, depth) what the events say.
+/// `restoredFrom` link, context, clock summary, first and last times, depth, lifecycle phase)
+/// what the events say.
 struct HistoryAudit {
   private let session: SessionID
   private var snapshots: [Int: [UInt8]]
@@ -18,6 +19,7 @@ struct HistoryAudit {
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
   private var clock = ClockOrder()
+  private var phase = SessionPhase.foreground
   private var firstAt: Timestamp?
   private var lastAt: Timestamp?
   /// The first problem, once found: later events are not looked at.
@@ -44,7 +46,9 @@ struct HistoryAudit {
     guard let event = try? stored.decoded() else { return (stored.seq, .unreadableEvent) }
     guard let hash = try? HashChain.hash(of: event, after: chain) else { return (stored.seq, .unhashableEvent) }
     guard hash == stored.hash else { return (stored.seq, .hashMismatch) }
-    guard let next = try? event.operation.apply(to: state) else { return (stored.seq, .operationDoesNotApply) }
+    guard let next = try? event.operation.apply(to: state), let nextPhase = try? phase.after(event.operation) else {
+      return (stored.seq, .operationDoesNotApply)
+    }
     if let snapshot = snapshots.removeValue(forKey: stored.seq) {
       guard (try? WireFormat.decode(AnyCoordinator.self, from: snapshot)) == next else {
         return (stored.seq, .snapshotDiffers)
@@ -54,9 +58,10 @@ struct HistoryAudit {
       (link, firstAt) = (event.operation.restoredFrom, event.at)
       contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
     }
-    clock.add(event.at, seq: stored.seq)
+    clock.add(event.at, seq: stored.seq, inForeground: phase == .foreground)
     lastAt = event.at
     state = next
+    phase = nextPhase
     chain = hash
     expectedSeq += 1
     return nil
@@ -101,13 +106,16 @@ struct HistoryAudit {
       default: false
       }
     guard contextMatches else { return .contextDiffers }
-    guard row.clockJumps == clock.jumps, row.durationMilliseconds == clock.durationMilliseconds else {
+    guard row.clockJumps == clock.jumps, row.durationMilliseconds == clock.durationMilliseconds,
+      row.foregroundMilliseconds == clock.foregroundMilliseconds
+    else {
       return .clockColumnsDiffer
     }
     guard row.firstAt != nil, row.lastAt != nil, row.firstAt == firstAt, row.lastAt == lastAt else {
       return .timeColumnsDiffer
     }
     guard row.depth == (state?.visibleDepth ?? 0) else { return .depthDiffers }
+    guard row.phase == phase.rawValue else { return .phaseDiffers }
     return nil
   }
 }

@@ -19,26 +19,32 @@ struct PreparedEvent: Sendable {
   var operationBytes: [UInt8]
   /// The visible depth of the state after this event, for the session row.
   var depth: Int
+  /// The lifecycle phase after this event, for the session row.
+  var phase: SessionPhase
   /// The state after this event in the wire format, when its seq is a snapshot's.
   var snapshot: [UInt8]?
 
   /// The event's seq.
   var seq: Int { previousSeq + 1 }
 
-  /// Prepares `event` as the session's next after `previousSeq` and `previousHash`, editing
+  /// Prepares `event` as the session's next after `previousSeq`, `previousHash` and `phase`
+  /// (the lifecycle phase after `previousSeq`), editing
   /// `running` (the state after `previousSeq`, `nil` for a new session) in place: it is the
   /// new state when this returns, and unchanged when the operation is refused. Throws what an
   /// append throws for the event itself: `.rejected`, `.unencodable`, `.hashMismatch`.
   /// `previousSeq` must be below `Int.max`.
   static func prepare(
-    _ event: AnyEvent, afterSeq previousSeq: Int, hash previousHash: [UInt8], state running: inout AnyCoordinator?,
-    snapshotInterval: Int
+    _ event: AnyEvent, afterSeq previousSeq: Int, hash previousHash: [UInt8], phase previousPhase: SessionPhase,
+    state running: inout AnyCoordinator?, snapshotInterval: Int
   ) throws(StoreError) -> PreparedEvent {
     let session = event.session
     let next = previousSeq + 1
     let state: AnyCoordinator
+    let phase: SessionPhase
     do {
+      // The state first: an event before `start` is refused for that, whatever it is.
       state = try event.operation.apply(toSession: &running)
+      phase = try previousPhase.after(event.operation)
     } catch {
       throw StoreError.rejected(session: session, seq: next, error)
     }
@@ -69,6 +75,6 @@ struct PreparedEvent: Sendable {
     }
     return PreparedEvent(
       event: stored, previousSeq: previousSeq, previousHash: previousHash, hash: hash, operationBytes: operationBytes,
-      depth: state.visibleDepth, snapshot: snapshot)
+      depth: state.visibleDepth, phase: phase, snapshot: snapshot)
   }
 }

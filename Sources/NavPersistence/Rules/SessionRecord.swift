@@ -18,6 +18,9 @@ struct SessionRecord {
   var clockJumps: Int
   /// The start's context, as canonical JSON text (`nil`: none).
   var context: String?
+  /// The lifecycle phase as stored (a hand edit may have made it unknown).
+  var phase: String
+  var foregroundMilliseconds: Int64
 
   /// The summary listings give, its ids checked.
   func summary() throws(StoreError) -> SessionSummary {
@@ -27,7 +30,9 @@ struct SessionRecord {
     }
     return SessionSummary(
       id: try Self.sessionID(id), eventCount: eventCount, firstAt: firstAt, lastAt: lastAt, depth: depth,
-      restoredFrom: link, durationMilliseconds: durationMilliseconds, clockJumps: clockJumps,
+      restoredFrom: link, durationMilliseconds: durationMilliseconds,
+      foregroundMilliseconds: foregroundMilliseconds, phase: SessionPhase(rawValue: phase) ?? .foreground,
+      clockJumps: clockJumps,
       // A hand-edited column that no longer reads lists as no context; `verify` names it.
       context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) })
   }

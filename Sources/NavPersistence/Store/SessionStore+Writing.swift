@@ -159,7 +159,9 @@ extension SessionStore {
       let head = try? readers.withEngine { engine throws(StoreError) in
         try engine.read { () throws(StoreError) in try engine.head(of: session) }
       }
-      return head.flatMap { $0 }.map { EventPreparer.Expected(seq: $0.seq, hash: $0.hash, state: $0.state) }
+      return head.flatMap { $0 }.map {
+        EventPreparer.Expected(seq: $0.seq, hash: $0.hash, state: $0.state, phase: $0.phase)
+      }
     }
   }
 

@@ -18,9 +18,14 @@ public struct SessionSummary: Hashable, Sendable {
   public var restoredFrom: SessionLink?
   /// How long it lasted, counting only the clock going forward: the sum of the times between
   /// consecutive events, each at least 0. `lastAt - firstAt` when the clock never went back;
-  /// never negative, and the sum of its screen views' durations in the exports (up to
-  /// 2^53 - 1, which only a hand-made history reaches).
+  /// never negative (and held at 2^53 - 1, which only a hand-made history reaches).
   public var durationMilliseconds: Int64 = 0
+  /// The part of `durationMilliseconds` the app spent in the foreground (between its
+  /// `background` and `foreground` events): the sum of its screen views' durations in the
+  /// exports. Equal to `durationMilliseconds` for a session that never left the foreground.
+  public var foregroundMilliseconds: Int64 = 0
+  /// Where it is in the app's lifecycle after its last event: `.ended` once it recorded `end`.
+  public var phase: SessionPhase = .foreground
   /// How many of its events are earlier than the event before them (the device's clock went
   /// back: NTP, or the user setting it). Their times are kept as the device gave them.
   public var clockJumps: Int = 0

@@ -63,12 +63,15 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
   case restoredFromDiffers
   /// The session row's context differs from its start event's.
   case contextDiffers
-  /// The session row's clock columns (jumps, duration) differ from its events' times.
+  /// The session row's clock columns (jumps, duration, foreground time) differ from its events'
+  /// times and lifecycle.
   case clockColumnsDiffer
   /// The session row's first and last times differ from its first and last events'.
   case timeColumnsDiffer
   /// The session row's depth differs from its last state's.
   case depthDiffers
+  /// The session row's lifecycle phase differs from its events'.
+  case phaseDiffers
   /// A snapshot is stored for an event that does not exist.
   case orphanSnapshot
 
@@ -85,9 +88,11 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     case .headHashDiffers: "the session's head hash is not the chain's last value"
     case .restoredFromDiffers: "the session's restoredFrom columns differ from its start event"
     case .contextDiffers: "the session's context column differs from its start event's context"
-    case .clockColumnsDiffer: "the session's clock_jumps and duration_ms columns differ from its events' times"
+    case .clockColumnsDiffer:
+      "the session's clock_jumps, duration_ms and foreground_ms columns differ from its events' times and lifecycle"
     case .timeColumnsDiffer: "the session's first_at and last_at columns differ from its first and last events' times"
     case .depthDiffers: "the session's depth column differs from its last state's"
+    case .phaseDiffers: "the session's phase column differs from its lifecycle events'"
     case .orphanSnapshot: "a snapshot exists for an event that does not"
     }
   }

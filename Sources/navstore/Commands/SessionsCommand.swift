@@ -13,11 +13,13 @@ struct SessionsCommand: ParsableCommand {
       --json prints the sessions export's rows (export --table sessions --format jsonl), one \
       object per line with the CSV's columns in order: session, events, first_at, last_at, \
       duration_ms, depth, restored_from_session, restored_from_seq, clock_jumps, app_version, \
-      app_build, os_name, os_version, device_model, locale, time_zone, user_id, app_context.
+      app_build, os_name, os_version, device_model, locale, time_zone, user_id, app_context, \
+      foreground_ms, phase.
 
       Times are as the device gave them. CLOCK BACK counts events earlier than the event before \
       them (the device's clock went back); DURATION counts only the clock going forward, so it \
-      is never negative.
+      is never negative. foreground_ms is the part of it the app spent in the foreground; phase \
+      is foreground, background or ended.
 
       Examples:
         navstore sessions

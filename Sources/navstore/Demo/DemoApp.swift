@@ -46,7 +46,10 @@ enum DemoApp {
       try session.add(
         .push(DemoScreen.numberDetail(number)), after: pause, cause: ["numberTapped": .number(Double(number))])
     }
-    try session.add(.pop(), after: 5.0, origin: .user)  // edge swipe back to 7
+    // A phone call: two minutes away, which is no time on screen.
+    try session.add(.background, after: 3.0)
+    try session.add(.foreground, after: 120.0)
+    try session.add(.pop(), after: 2.0, origin: .user)  // edge swipe back to 7
     try session.add(.push(DemoScreen.numberDetail(21)), after: 2.7, cause: ["numberTapped": 21])
     try session.add(.dismiss(), after: 6.4, origin: .user)  // swipe down on the sheet
     try session.add(
@@ -54,6 +57,8 @@ enum DemoApp {
         .root(DemoScreen.home, withNavigation: true), .sheet(DemoScreen.numbersList, withNavigation: true),
         .push(DemoScreen.numberDetail(42)),
       ]), after: 12.0, cause: ["deepLink": "demo://numbers/42"])
+    // The user reads number 42 for a while, then leaves the app there.
+    try session.add(.background, after: 18.5)
     return session
   }
 
@@ -77,6 +82,7 @@ enum DemoApp {
     try session.add(.push(DemoScreen.allSet, at: flow), after: 1.5, cause: ["continueTapped": [:]])
     try session.add(.dismiss(), after: 2.8, cause: ["onboardingFinished": [:]])
     try session.add(.push(DemoScreen.numbersList), after: 3.0, cause: ["numbersButtonTapped": [:]])
+    try session.add(.end(reason: "signedOut"), after: 7.5, cause: ["signOutTapped": [:]])
     return session
   }
 
@@ -110,10 +116,14 @@ enum DemoApp {
     try session.add(.dismiss(at: profile), after: 4.4, origin: .user)
     try session.add(.selectTab(0, at: tabs), after: 1.9, origin: .user)
     try session.add(.pop(at: feed), after: 2.5, origin: .user)
-    // A notification deep link: the search tab, on a result. One link, two operations.
+    // The user leaves; ten minutes later a notification brings them back, deep linked to the
+    // search tab, on a result. One link, two operations.
+    try session.add(.background, after: 20.0)
+    try session.add(.foreground, after: 600.0)
     let link: JSONValue = ["deepLink": "demo://search/swift"]
-    try session.add(.selectTab(1, at: tabs), after: 20.0, cause: link)
+    try session.add(.selectTab(1, at: tabs), after: 0.3, cause: link)
     try session.add(.push(DemoScreen.result("Swift on Linux"), at: search), after: 0, cause: link)
+    try session.add(.background, after: 14.0)
     return session
   }
 
@@ -142,6 +152,9 @@ enum DemoApp {
       }
     }
     try session.add(.dismiss(), after: random.seconds(2...10), origin: random.count(0...1) == 0 ? .user : .app)
+    // Most leave the app on the home screen; a third were still recording when the store was
+    // copied, so their last view is open.
+    if !index.isMultiple(of: 3) { try session.add(.background, after: random.seconds(3...40)) }
     return session
   }
 }

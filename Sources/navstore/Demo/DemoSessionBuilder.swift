@@ -6,6 +6,7 @@ struct DemoSessionBuilder {
   let session: SessionID
   private(set) var events: [AnyEvent] = []
   private var state: AnyCoordinator?
+  private var phase = SessionPhase.foreground
   private var time: Timestamp
 
   init(_ id: String, startingAt time: Timestamp) throws {
@@ -18,6 +19,7 @@ struct DemoSessionBuilder {
     _ operation: AnyOperation, after seconds: Double = 2, origin: EventOrigin = .app, cause: JSONValue? = nil
   ) throws {
     state = try operation.apply(to: state)
+    phase = try phase.after(operation)
     time = Timestamp(millisecondsSince1970: time.millisecondsSince1970 + Int64(seconds * 1000))
     events.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause))
   }

@@ -30,10 +30,18 @@ struct RecordedState: Equatable, Sendable {
 /// A recorder that keeps what it is handed, for the tests to read.
 final class StateLog: NavigationRecording, Sendable {
   private let entries = Protected<[RecordedState]>([])
+  private let lifecycleEntries = Protected<[LifecycleEvent]>([])
 
   func record(_ state: Coordinator<ModelScreen>, cause: JSONValue?, origin: EventOrigin) {
     entries.withLock { $0.append(RecordedState(state: state, cause: cause, origin: origin)) }
   }
+
+  func record(_ event: LifecycleEvent) {
+    lifecycleEntries.withLock { $0.append(event) }
+  }
+
+  /// The lifecycle events handed over, in order.
+  var lifecycle: [LifecycleEvent] { lifecycleEntries.withLock { $0 } }
 
   var all: [RecordedState] { entries.withLock { $0 } }
   var states: [Coordinator<ModelScreen>] { all.map(\.state) }

@@ -65,6 +65,7 @@ import Testing
     UPDATE sessions SET event_count = \(seq),
       head_hash = (SELECT hash FROM events WHERE session_id = '\(session)' AND seq = \(seq)),
       duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = '\(session)'),
+      foreground_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = '\(session)'),
       last_at = (SELECT max(at) FROM events WHERE session_id = '\(session)'), depth = \(depth) WHERE id = '\(session)';
     """
   }
@@ -213,6 +214,8 @@ import Testing
     ("a session row emptied", "UPDATE sessions SET event_count = 0 WHERE id = 'b'", true),
     ("a session's duration changed", "UPDATE sessions SET duration_ms = duration_ms + 1 WHERE id = 'b'", true),
     ("a session's clock jumps changed", "UPDATE sessions SET clock_jumps = 1 WHERE id = 'b'", true),
+    ("a session's foreground time changed", "UPDATE sessions SET foreground_ms = 0 WHERE id = 'b'", true),
+    ("a session marked ended", "UPDATE sessions SET phase = 'ended' WHERE id = 'b'", true),
     ("a truncation with its counters fixed", truncation("b", to: 4, depth: 4), false),
     (
       "a vanished session",

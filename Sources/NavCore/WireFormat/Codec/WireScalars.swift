@@ -8,6 +8,28 @@ enum WireScalars {
     return string
   }
 
+  /// The longest text a short text member (a context field, an end's reason) may hold, in
+  /// Unicode scalars.
+  static let maximumTextLength = 256
+
+  /// A short text member's length rule, 1 to `maximumTextLength` Unicode scalars: the same when
+  /// written as when read, so that what is written reads back.
+  static func checkText(_ text: String, named field: String) throws(WireFailure) {
+    let length = text.unicodeScalars.count
+    guard (1...maximumTextLength).contains(length) else {
+      throw WireFailure("\(field) must be 1 to \(maximumTextLength) characters, not \(length)")
+    }
+  }
+
+  /// `text` as a short text member can hold it: `nil` when empty, cut at `maximumTextLength`
+  /// Unicode scalars when longer. What recorders write, so that an empty string from the system
+  /// never keeps an event from being recorded.
+  static func writableText(_ text: String) -> String? {
+    let scalars = text.unicodeScalars
+    guard !scalars.isEmpty else { return nil }
+    return String(String.UnicodeScalarView(scalars.prefix(maximumTextLength)))
+  }
+
   static func bool(_ value: JSONValue) throws(WireFailure) -> Bool {
     guard case .bool(let bool) = value else { throw .mismatch(expected: "a boolean", found: value) }
     return bool

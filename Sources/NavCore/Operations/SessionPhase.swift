@@ -1,0 +1,31 @@
+/// Where a session is in the app's lifecycle: what its `background`, `foreground` and `end`
+/// events say, in the order they came.
+///
+/// A session begins in the foreground. `background` and `foreground` alternate, navigation
+/// goes on in either (a notification handled in the background may change the state), and
+/// after `end` nothing may follow. Time counts as seen (screen views, a session's foreground
+/// time) only in the foreground.
+public enum SessionPhase: String, Hashable, Sendable, CaseIterable {
+  /// The app is on screen.
+  case foreground
+  /// The app left the screen; its state is kept.
+  case background
+  /// The session is over.
+  case ended
+
+  /// The phase after `operation`, or why `operation` cannot come now: nothing after `end`,
+  /// `background` only in the foreground, `foreground` only in the background. Every other
+  /// operation keeps the phase.
+  public func after<Screen>(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> SessionPhase {
+    let reason: NavigationError.Reason
+    switch (self, operation.kind) {
+    case (.ended, _): reason = .sessionEnded
+    case (.foreground, .background): return .background
+    case (.background, .foreground): return .foreground
+    case (.foreground, .foreground), (.background, .background): reason = .alreadyIn(self)
+    case (_, .end): return .ended
+    default: return self
+    }
+    throw NavigationError(operation: operation.name, path: operation.path, reason: reason)
+  }
+}
