@@ -59,14 +59,15 @@ import Testing
       UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE session_id = 'demo-browse-2' AND seq = 5),
         duration_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2'),
         foreground_ms = (SELECT max(at) - min(at) FROM events WHERE session_id = 'demo-browse-2'),
-        last_at = (SELECT max(at) FROM events WHERE session_id = 'demo-browse-2'), depth = \(depthAtFive) WHERE id = 'demo-browse-2';
+        last_at = (SELECT max(at) FROM events WHERE session_id = 'demo-browse-2'), depth = \(depthAtFive),
+        phase = 'foreground' WHERE id = 'demo-browse-2';
       """)
     #expect(try navstore("verify", "--db", "d.sqlite").status == 0)
     let cut = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "c.note", "--key", "k2.pub")
     #expect(cut.status != 0)
     #expect(
       cut.stderrLines == [
-        "navstore: against the checkpoint, demo-browse-2 at seq 9: TRUNCATED, the session now has 5 events"
+        "navstore: against the checkpoint, demo-browse-2 at seq 10: TRUNCATED, the session now has 5 events"
       ])
   }
 
@@ -99,7 +100,7 @@ import Testing
     try FileManager.default.removeItem(atPath: path("d.sqlite"))
     let checked = try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "h.jsonl")
     #expect(checked.status == 0, "\(checked.stderr)")
-    #expect(checked.stdoutLines.last == "the history matches it: its events 1 to 9 give that chain value")
+    #expect(checked.stdoutLines.last == "the history matches it: its events 1 to 10 give that chain value")
     // The same history with Windows line breaks.
     let history = try String(contentsOfFile: path("h.jsonl"), encoding: .utf8)
     try history.replacingOccurrences(of: "\n", with: "\r\n").write(
@@ -111,7 +112,7 @@ import Testing
     try (lines.prefix(2) + lines.dropFirst(3)).joined(separator: "\n").write(
       toFile: path("h2.jsonl"), atomically: true, encoding: .utf8)
     #expect(try navstore("verify", "--proof", "p.json", "--key", "k4.pub", "--history", "h2.jsonl").status != 0)
-    let altered = proof.stdout.replacingOccurrences(of: #""seq":9"#, with: #""seq":8"#)
+    let altered = proof.stdout.replacingOccurrences(of: #""seq":10"#, with: #""seq":9"#)
     #expect(altered != proof.stdout)
     try altered.write(toFile: path("p2.json"), atomically: true, encoding: .utf8)
     let refused = try navstore("verify", "--proof", "p2.json", "--key", "k4.pub")

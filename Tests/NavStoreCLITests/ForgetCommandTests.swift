@@ -25,7 +25,7 @@ import Testing
     #expect(forgot.stdoutLines.last?.hasPrefix("space given back: ") == true)
     let audit = try navstore("verify", "--db", "d.sqlite", "--checkpoint", "c.note", "--key", "k.pub")
     #expect(audit.status == 0, "\(audit.stderr)")
-    #expect(audit.stdoutLines.contains { $0.hasPrefix("checkpoint: demo-numbers at seq 9: forgotten at ") })
+    #expect(audit.stdoutLines.contains { $0.hasPrefix("checkpoint: demo-numbers at seq 12: forgotten at ") })
     #expect(audit.stdoutLines.last?.hasSuffix("0 problems, 1 forgotten since") == true)
     let again = try navstore("forget", "demo-numbers", "--db", "d.sqlite")
     #expect(again.status != 0)

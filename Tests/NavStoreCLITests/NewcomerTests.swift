@@ -103,7 +103,7 @@ import Testing
     let ahead = try navstore("append", "demo-tabs", "--op", #"{"op":"pop"}"#, "--expect-seq", "20", "--db", "d.sqlite")
     #expect(
       ahead.stderrLines == [
-        "navstore: session 'demo-tabs': the event was to be seq 20, but the next seq is 13 (seqs 13 to 19 are missing before it: import the events in order, from seq 13)"
+        "navstore: session 'demo-tabs': the event was to be seq 20, but the next seq is 16 (seqs 16 to 19 are missing before it: import the events in order, from seq 16)"
       ])
     let history = try navstore("history", "demo-tabs", "--json", "--db", "d.sqlite").stdoutLines
     try history.suffix(3).joined(separator: "\n").write(
@@ -111,7 +111,7 @@ import Testing
     let fromThree = try navstore("import", "tail.jsonl", "--db", "fresh.sqlite")
     #expect(
       fromThree.stderrLines == [
-        "navstore: line 1: session 'demo-tabs': the event was to be seq 10, but the next seq is 1 (the session has no events yet: its history must begin at seq 1)"
+        "navstore: line 1: session 'demo-tabs': the event was to be seq 13, but the next seq is 1 (the session has no events yet: its history must begin at seq 1)"
       ])
   }
 

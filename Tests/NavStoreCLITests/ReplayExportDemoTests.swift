@@ -178,7 +178,7 @@ import Testing
       let total = views.filter { $0.objectValue?["session"] == id }.compactMap { view -> Double? in
         if case .number(let duration)? = view.objectValue?["duration_ms"] { duration } else { nil }
       }.reduce(0, +)
-      #expect(.number(total) == session.objectValue?["duration_ms"], "\(id ?? .null)")
+      #expect(.number(total) == session.objectValue?["foreground_ms"], "\(id ?? .null)")
     }
     #expect(views.filter { $0.objectValue?["exited_at"] == .null }.count == 2, "one view per session is still visible")
   }
@@ -232,11 +232,11 @@ import Testing
   @Test func theDemoBuildsAStoreThatVerifies() throws {
     let demo = try navstore(["demo", "--no-wait"])
     #expect(demo.status == 0, "\(demo.stderr)")
-    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 76 events of a sample app.")
+    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 86 events of a sample app.")
     #expect(demo.stdout.contains("Try next:"))
     let verify = try navstore(["verify", "--db", "navstore-demo.sqlite"])
     #expect(verify.status == 0)
-    #expect(verify.stdoutLines == ["verified 8 sessions, 76 events: 0 problems"])
+    #expect(verify.stdoutLines == ["verified 8 sessions, 86 events: 0 problems"])
     let verbose = try navstore(["verify", "--db", "navstore-demo.sqlite", "--verbose"])
     #expect(verbose.stdoutLines.count == 9)
     #expect(verbose.stdoutLines.dropLast().allSatisfy { $0.contains(": ok (") })

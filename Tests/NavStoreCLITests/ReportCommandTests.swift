@@ -56,7 +56,7 @@ import Testing
   @Test func oneSessionGoesToItsSafeNameByDefault() throws {
     let result = try navstore("report", "demo-onboarding", "--db", "d.sqlite", "--at", "3")
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stdoutLines == ["wrote demo-onboarding.html (9 of 9 events)"])
+    #expect(result.stdoutLines == ["wrote demo-onboarding.html (10 of 10 events)"])
     let html = try String(contentsOf: folder.appendingPathComponent("demo-onboarding.html"), encoding: .utf8)
     #expect(html.contains("data-focus=\"3\""))
   }

@@ -154,7 +154,8 @@ enum DemoApp {
     try session.add(.dismiss(), after: random.seconds(2...10), origin: random.count(0...1) == 0 ? .user : .app)
     // Most leave the app on the home screen; a third were still recording when the store was
     // copied, so their last view is open.
-    if !index.isMultiple(of: 3) { try session.add(.background, after: random.seconds(3...40)) }
+    // (A fixed pause: another draw from `random` would change every later session.)
+    if !index.isMultiple(of: 3) { try session.add(.background, after: Double(5 + 7 * index)) }
     return session
   }
 }
