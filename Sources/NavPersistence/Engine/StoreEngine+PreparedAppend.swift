@@ -29,7 +29,9 @@ extension StoreEngine {
       _ = heads.remove(session)
     }
     try writeRows(of: prepared, insertingSession: row == nil)
-    lastPreparedRow = (session, SessionRow(count: prepared.seq, headHash: prepared.hash, phase: prepared.phase), transaction)
+    lastPreparedRow = (
+      session, SessionRow(count: prepared.seq, headHash: prepared.hash, phase: prepared.phase), transaction
+    )
     return true
   }
 

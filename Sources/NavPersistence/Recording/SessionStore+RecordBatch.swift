@@ -24,7 +24,8 @@ extension SessionStore {
       for change in changes {
         let operations: [AnyOperation]
         do throws(StoreError) {
-          operations = try Self.operations(recording: change.content, after: head, in: session, link: link, context: context)
+          operations = try Self.operations(
+            recording: change.content, after: head, in: session, link: link, context: context)
         } catch {
           skipped.append(error)
           continue
