@@ -72,7 +72,7 @@ import Testing
 
   @Test(arguments: ["file", "memory"])
   func aPipelinedBatchDoesWhatAppendingOneByOneDoes(kind: String) async throws {
-    await propertyCheck(count: 40, input: Self.scenarios) { scenario in
+    await checkProperty(count: 40, input: Self.scenarios) { scenario in
       let folder = try TemporaryFolder()
       let options = StoreOptions(
         snapshotInterval: scenario.snapshotInterval, headCacheCapacity: scenario.headCacheCapacity)
@@ -121,8 +121,10 @@ import Testing
         }
       }
       #expect(try pipelined.verify().allSatisfy(\.isIntact))
-      for session in Set(scenario.batch.map(\.session)) {
-        #expect(try pipelined.state(of: session) == sequential.state(of: session) || firstFailure != nil)
+      // A refused batch may leave a session unborn in both stores: the states are compared only
+      // when everything was stored.
+      for session in Set(scenario.batch.map(\.session)) where firstFailure == nil {
+        #expect(try pipelined.state(of: session) == sequential.state(of: session))
       }
     }
   }

@@ -118,7 +118,7 @@ import Testing
         return events
       }
     }
-    await propertyCheck(count: 30, input: scenarios) { sessions in
+    await checkProperty(count: 30, input: scenarios) { sessions in
       let folder = try TemporaryFolder()
       let store = try SessionStore(path: folder.path("r.sqlite"))
       let all = sessions.flatMap { $0 }

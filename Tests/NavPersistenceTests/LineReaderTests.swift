@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func anyChunkingGivesTheSameLines() async throws {
-    await propertyCheck(count: 300, input: Self.inputs) { bytes, chunkSize in
+    await checkProperty(count: 300, input: Self.inputs) { bytes, chunkSize in
       let read = try lines(of: reader(bytes, chunkSize: chunkSize))
       #expect(read == expectedLines(bytes), "chunk size \(chunkSize)")
     }

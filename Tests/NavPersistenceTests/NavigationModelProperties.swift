@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func theRecordedHistoryReplaysToTheModelAndEveryShownStepIsLegal() async {
-    await propertyCheck(count: 40, input: Self.scripts) { script in
+    await checkProperty(count: 40, input: Self.scripts) { script in
       let folder = try TemporaryFolder()
       let store = try SessionStore(path: folder.path("m.sqlite"))
       let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("s"))

@@ -13,7 +13,7 @@ import Testing
 
   @Test(arguments: [1, 7, 100])
   func rehydrationAtEverySeqEqualsReplay(interval: Int) async throws {
-    await propertyCheck(count: 25, input: Self.sessions) { session in
+    await checkProperty(count: 25, input: Self.sessions) { session in
       let folder = try TemporaryFolder()
       let store = try SessionStore(path: folder.path("r.sqlite"), options: StoreOptions(snapshotInterval: interval))
       // Half appended one by one, half in one batch.

@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func theStoreKeepsAndOrdersWhatTheModelDoes() async {
-    await propertyCheck(count: 60, input: Self.fleets) { fleet in
+    await checkProperty(count: 60, input: Self.fleets) { fleet in
       let folder = try TemporaryFolder()
       let store = try SessionStore(path: folder.path("q.sqlite"))
       for session in fleet.sessions {

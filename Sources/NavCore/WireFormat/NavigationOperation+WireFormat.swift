@@ -4,10 +4,11 @@ import NavJSON
 /// ...fields}`. What each operation is made of lives in `OperationCatalog.swift`; this file
 /// reads and writes any of them from that description, the same way for all.
 ///
-/// Each operation accepts exactly its own fields (and `path`, except `start`); `count` defaults
-/// to 1 and must be at least 1; indices are whole numbers from 0. Writing gives the normalized
-/// form, leaving out defaults (`path` [], `count` 1, `withNavigation` false), so one operation
-/// has one encoding and one hash.
+/// Each operation accepts exactly its own fields (and `path`, except `start` and the lifecycle
+/// events); `count` defaults to 1 and must be at least 1; indices are whole numbers from 0.
+/// Writing gives the normalized form, leaving out defaults (`path` [], `count` 1,
+/// `withNavigation` false), so one operation has one encoding and one hash, and refuses what
+/// reading would refuse, so that whatever is written reads back.
 
 /// Every member an operation object can have, in the spec's order.
 enum OperationField: String, WireField {
@@ -81,8 +82,9 @@ extension NavigationOperation: WireValue, Codable {
       switch field {
       case .op: writer.string(kind.name)
       case .path:
-        // A path on `start` is refused when read, but written like any other.
         guard !path.isTop else { return }
+        // What reading refuses is not written: `start` and the lifecycle events take no path.
+        guard kind.operationName.takesPath else { throw WireFailure("\(kind.name) takes no path") }
         try path.write(to: &writer)
       case .state:
         guard let state = values.state else { return }
@@ -104,18 +106,24 @@ extension NavigationOperation: WireValue, Codable {
         try child.write(to: &writer)
       case .count:
         guard let count = values.count, count != OperationDefaults.count else { return }
+        try WireScalars.check(count, atLeast: 1, named: OperationField.count.rawValue)
         try writer.integer(count)
       case .index:
         guard let index = values.index else { return }
+        try WireScalars.check(index, atLeast: 0, named: OperationField.index.rawValue)
         try writer.integer(index)
       case .routes:
         guard let routes = values.routes else { return }
+        if let problem = StructureRules.stackProblem(routes) { throw WireFailure("routes: \(problem)") }
         try writer.array(routes) { writer, route throws(WireFailure) in try route.write(to: &writer) }
       case .tabs:
         guard let tabs = values.tabs else { return }
         try writer.array(tabs) { writer, tab throws(WireFailure) in try tab.write(to: &writer) }
       case .selected:
         guard let selected = values.selected else { return }
+        if let problem = StructureRules.tabsProblem(tabCount: values.tabs?.count ?? 0, selected: selected) {
+          throw WireFailure("\(problem)")
+        }
         try writer.integer(selected)
       case .reason:
         guard let reason = values.reason else { return }

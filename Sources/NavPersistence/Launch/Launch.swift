@@ -50,7 +50,8 @@ public enum FreshStartReason: Hashable, Sendable, CustomStringConvertible {
   case noSession
   /// The latest session was last active before the policy's maximum age allows.
   case tooOld(session: SessionID, lastActive: Timestamp, maximumAgeMilliseconds: Int64)
-  /// The user ended the latest session on purpose (`endSession`).
+  /// The latest session ended: its `end` event (the recorder's, the model's, or `endSession`'s),
+  /// with the reason it gave (empty when none).
   case endedByUser(session: SessionID, at: Timestamp, reason: String)
   /// Launches that restored did not settle, this many in a row.
   case unsettledLaunches(Int)
@@ -65,7 +66,7 @@ public enum FreshStartReason: Hashable, Sendable, CustomStringConvertible {
     case .tooOld(let session, let lastActive, let maximum):
       "session '\(session)' was last active at \(lastActive), longer ago than the \(maximum / 1000) s allowed"
     case .endedByUser(let session, let at, let reason):
-      "session '\(session)' was ended by the user at \(at) (\(reason))"
+      "session '\(session)' ended at \(at)" + (reason.isEmpty ? "" : " (\(reason))")
     case .unsettledLaunches(let count):
       "\(count) launches in a row restored and did not settle"
     case .undecodable(let session, let error):

@@ -61,8 +61,11 @@ extension SessionStore {
     try await offloaded { () throws(StoreError) in try self.confirm(launch) }
   }
 
-  /// Notes that the user ended `session` on purpose (signed out, reset the app): no launch
-  /// restores it. `reason` is the app's own word for it, shown when a launch starts fresh.
+  /// Ends `session` on the user's behalf (they signed out, reset the app): appends its `end`
+  /// event, so that no launch restores it and nothing more is recorded in it. `reason` is the
+  /// app's own word for it (kept in the log, cut at 256 characters), shown when a launch starts
+  /// fresh. A session that has ended already keeps its first ending. For the session the app is
+  /// recording, the recorder's or the model's `end` does the same in order with its changes.
   public func endSession(_ session: SessionID, reason: String, at time: Timestamp = Timestamp.now) throws(StoreError) {
     try write { engine throws(StoreError) in try engine.endSession(session, reason: reason, at: time) }
   }
@@ -91,7 +94,7 @@ extension SessionStore {
     as type: Screen.Type, policy: LaunchPolicy, now: Timestamp, engine: StoreEngine
   ) throws(StoreError) -> Decision<Screen> {
     guard let latest = try engine.latestSessionSummary(), let lastAt = latest.lastAt else { return .fresh(.noSession) }
-    if let ending = try engine.ending(of: latest.id) {
+    if let ending = try engine.ending(of: latest) {
       return .fresh(.endedByUser(session: latest.id, at: ending.at, reason: ending.reason))
     }
     if let maximumAge = policy.maximumAge {

@@ -38,8 +38,19 @@ extension StoreEngine {
       [.integer(time.millisecondsSince1970), .integer(id)])
   }
 
-  /// When and why the user ended `session`, if they did.
-  func ending(of session: SessionID) throws(StoreError) -> (at: Timestamp, reason: String)? {
+  /// When and why `session` ended, if it did: its `end` event (its reason empty when it gave
+  /// none), or, in a store whose sessions were ended before endings went into the log, its row
+  /// in `session_endings`.
+  func ending(of session: SessionSummary) throws(StoreError) -> (at: Timestamp, reason: String)? {
+    if session.phase == .ended, let row = try storedEventRow(session.id, seq: session.eventCount) {
+      let last = try row.decoded()
+      if case .end(let reason) = last.operation.kind { return (last.at, reason ?? "") }
+    }
+    return try endingOutsideTheLog(of: session.id)
+  }
+
+  /// The ending a store kept in `session_endings` before endings went into the log.
+  private func endingOutsideTheLog(of session: SessionID) throws(StoreError) -> (at: Timestamp, reason: String)? {
     let statement = try prepare("SELECT ended_at, reason FROM session_endings WHERE session_id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
@@ -47,11 +58,12 @@ extension StoreEngine {
     return (Timestamp(millisecondsSince1970: statement.int64(0)), statement.text(1))
   }
 
-  /// Notes that the user ended `session`; a session ended before keeps its first ending.
+  /// Ends `session` with an `end` event at `time`; a session that has ended already is left
+  /// as it is (its first ending stands).
   func endSession(_ session: SessionID, reason: String, at time: Timestamp) throws(StoreError) {
-    _ = try eventCount(of: session)
-    try execute(
-      try prepare("INSERT INTO session_endings (session_id, ended_at, reason) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"),
-      [.text(session.rawValue), .integer(time.millisecondsSince1970), .text(reason)])
+    guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
+    guard row.phase != .ended, try endingOutsideTheLog(of: session) == nil else { return }
+    let end: AnyOperation = LifecycleEvent.end(reason: reason).operation()
+    _ = try append(AnyEvent(session: session, at: time, origin: .app, operation: end))
   }
 }

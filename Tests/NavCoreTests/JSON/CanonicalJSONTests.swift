@@ -56,8 +56,9 @@ import Testing
     ]
     for (number, expected) in cases {
       #expect(JSONValue.number(number).canonicalString == expected)
-      // The direct writer (an integer field of an operation) agrees with the tree's form.
-      if let integer = Int(exactly: number) {
+      // The direct writer (an integer field of an operation, never negative) agrees with the
+      // tree's form.
+      if let integer = Int(exactly: number), integer >= 0 {
         let operation = try WireFormat.canonicalString(AnyOperation.popTo(index: integer))
         #expect(operation == #"{"index":\#(expected),"op":"popTo"}"#)
       }

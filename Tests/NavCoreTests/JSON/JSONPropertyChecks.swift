@@ -5,7 +5,7 @@ import Testing
 
 /// Runs `body` over random JSON values.
 func propertyCheckJSON(count: Int = 300, _ body: @escaping (JSONValue) throws -> Void) async {
-  await propertyCheck(count: count, input: TreeGen.json(depth: 4)) { value in
+  await checkProperty(count: count, input: TreeGen.json(depth: 4)) { value in
     try body(value)
   }
 }

@@ -191,7 +191,7 @@ import Testing
       }
       return (start, changes)
     }
-    await propertyCheck(count: 60, input: scenario) { start, changes in
+    await checkProperty(count: 60, input: scenario) { start, changes in
       for host in HostProfile.allCases {
         let clock = TestClock()
         let screen = Screen()

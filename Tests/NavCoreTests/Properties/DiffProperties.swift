@@ -20,20 +20,20 @@ import Testing
   }
 
   @Test func diffConnectsIndependentStacks() async {
-    await propertyCheck(count: 400, input: TreeGen.stack(depth: 3), TreeGen.stack(depth: 3)) { old, new in
+    await checkProperty(count: 400, input: TreeGen.stack(depth: 3), TreeGen.stack(depth: 3)) { old, new in
       try expectDiffReaches(old, new)
     }
   }
 
   @Test func diffConnectsIndependentTabs() async {
     let tabs = Generator<AnyCoordinator, Shrink.None<AnyCoordinator>> { rng in RandomTrees.tabs(depth: 3, using: &rng) }
-    await propertyCheck(count: 300, input: tabs, tabs) { old, new in
+    await checkProperty(count: 300, input: tabs, tabs) { old, new in
       try expectDiffReaches(old, new)
     }
   }
 
   @Test func diffConnectsStatesAlongARandomSession() async {
-    await propertyCheck(count: 300, input: TreeGen.session(depth: 3, length: 1...25)) { initial, operations in
+    await checkProperty(count: 300, input: TreeGen.session(depth: 3, length: 1...25)) { initial, operations in
       var state = initial
       for operation in operations {
         guard let next = try? state.applying(operation) else { continue }
@@ -47,7 +47,7 @@ import Testing
 
   @Test func aSingleNaturalOperationIsRecoveredAsItself() async {
     // For the operations diff prefers, the diff of (s, apply(op, s)) is op itself.
-    await propertyCheck(count: 300, input: TreeGen.session(depth: 2, length: 1...25)) { initial, operations in
+    await checkProperty(count: 300, input: TreeGen.session(depth: 2, length: 1...25)) { initial, operations in
       var state = initial
       for operation in operations {
         guard let next = try? state.applying(operation), next != state else { continue }

@@ -42,13 +42,13 @@ import Testing
   }
 
   @Test func plansBetweenIndependentTreesAreLegal() async {
-    await propertyCheck(count: 300, input: Self.pairsOfSameKind) { start, target in
+    await checkProperty(count: 300, input: Self.pairsOfSameKind) { start, target in
       try checkPlan(from: start, to: target)
     }
   }
 
   @Test func plansBetweenRelatedTreesAreLegal() async {
-    await propertyCheck(count: 300, input: Self.relatedPairs) { start, target in
+    await checkProperty(count: 300, input: Self.relatedPairs) { start, target in
       try checkPlan(from: start, to: target)
       try checkPlan(from: target, to: start)
     }
@@ -56,7 +56,7 @@ import Testing
 
   @Test func singleStackPlansAreFlowStacksPlans() async {
     let flatStack = Generator<[AnyRoute], Shrink.None<[AnyRoute]>> { rng in RandomTrees.routes(depth: 0, using: &rng) }
-    await propertyCheck(count: 500, input: flatStack, flatStack) { start, target in
+    await checkProperty(count: 500, input: flatStack, flatStack) { start, target in
       for host in HostProfile.allCases {
         let ours = try AnyCoordinator.plan(from: .stack(start), to: .stack(target), host: host).steps
         let oracle = FlowStacksStepOracle.steps(

@@ -143,7 +143,7 @@ import Testing
   }
 
   @Test func restoringCutsExactlyTheUndecodableRoutes() async {
-    await propertyCheck(count: 500, input: Self.storedStates) { stored in
+    await checkProperty(count: 500, input: Self.storedStates) { stored in
       let expected = try RestoreOracle.expected(for: stored)
       do {
         let restored = try stored.restoring(as: LaterScreen.self)

@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import PropertyBased
 import Testing
 
@@ -62,7 +63,7 @@ struct SessionContextWireTests {
         appVersion: text(), appBuild: text(), osName: text(), osVersion: text(), deviceModel: text(), locale: text(),
         timeZone: text(), userID: text(), app: app)
     }
-    await propertyCheck(count: 200, input: contexts) { context in
+    await checkProperty(count: 200, input: contexts) { context in
       let operation = AnyOperation.start(.stack([.root("home")]), context: context)
       let text = try canonical(operation)
       #expect(try decoded(AnyOperation.self, text) == operation)

@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func anyTypedStateMapsToWhatTheWireFormatGives() async {
-    await propertyCheck(count: 300, input: TreeGen.coordinator(depth: 3)) { untyped in
+    await checkProperty(count: 300, input: TreeGen.coordinator(depth: 3)) { untyped in
       let typed = try WireFormat.decode(Coordinator<Wrapped>.self, from: WireFormat.tree(of: untyped))
       #expect(try typed.untyped() == untyped)
       #expect(Result { () throws(WireFormatError) in try typed.untyped() } == throughTheWireFormat(typed))

@@ -48,9 +48,15 @@ enum WireScalars {
   static func integer(atLeast minimum: Int, named field: String) -> (JSONValue) throws(WireFailure) -> Int {
     { value throws(WireFailure) in
       let integer = try integer(value)
-      guard integer >= minimum else { throw WireFailure("\(field) must be at least \(minimum), not \(integer)") }
+      try check(integer, atLeast: minimum, named: field)
       return integer
     }
+  }
+
+  /// An integer member's lower bound, the same when written as when read, so that what is
+  /// written reads back.
+  static func check(_ integer: Int, atLeast minimum: Int, named field: String) throws(WireFailure) {
+    guard integer >= minimum else { throw WireFailure("\(field) must be at least \(minimum), not \(integer)") }
   }
 
   static func timestamp(_ value: JSONValue) throws(WireFailure) -> Timestamp {
