@@ -16,6 +16,25 @@ struct NavigationModelTests {
     #expect(model.lastFailure == nil)
   }
 
+  /// The host reports every scene phase change; the recorder gets each change of phase once,
+  /// and after `end` the model goes on showing its changes but records none.
+  @Test func theLifecycleIsRecordedOnceAndTheEndStopsTheRecording() {
+    let (model, log, shown) = makeModel()
+    model.appLifecycle(.foreground)  // launching: already in the foreground
+    model.appLifecycle(.background)
+    model.appLifecycle(.background)
+    #expect(model.phase == .background)
+    model.appLifecycle(.foreground)
+    model.appLifecycle(.end(reason: "signedOut"))
+    model.appLifecycle(.foreground)
+    #expect(log.lifecycle == [.background, .foreground, .end(reason: "signedOut")])
+    #expect(model.phase == .ended)
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.push(.detail(3))
+    #expect(feed.routes.last?.screen == .detail(3) && shown.states.last == model.state, "shown")
+    #expect(log.states == [launchState], "not recorded after the end")
+  }
+
   @Test func anActionIsOneChangeWithItsCause() {
     enum Action: Encodable { case notificationOpened(number: Int) }
     let (model, log, _) = makeModel()
