@@ -96,7 +96,10 @@ import Testing
         app.stack.tabs(hostedBy: 0).stack(0).push(.numbersList)
       }
       // The scene moves to the background:
+      app.appLifecycle(.background)
       try await recorder.flush()
+      // ... and comes back:
+      app.appLifecycle(.foreground)
       // doc end
       let feed = app.stack.tabs(hostedBy: 0).stack(0)
       feed.push(.numberDetail(number: 3))
@@ -104,9 +107,10 @@ import Testing
       feed.shownRoutes.removeLast()  // a back swipe
       try await recorder.flush()
       let history = try await store.history(of: recorder.session)
-      #expect(history.map(\.operation.name) == ["start", "push", "push", "push", "pop"])
-      #expect(history.map(\.origin) == [.app, .app, .app, .app, .user])
-      #expect(history.map(\.cause) == [["appLaunched": [:]], ["numbersTapped": [:]], nil, nil, nil])
+      #expect(
+        history.map(\.operation.name) == ["start", "push", "background", "foreground", "push", "push", "pop"])
+      #expect(history.map(\.origin) == [.app, .app, .app, .app, .app, .app, .user])
+      #expect(history.map(\.cause) == [["appLaunched": [:]], ["numbersTapped": [:]], nil, nil, nil, nil, nil])
     }
 
     do {
@@ -125,7 +129,7 @@ import Testing
       let restoredState = try launch.applying(.push(.numbersList, at: [.route(0), .tab(0)]))
         .applying(.push(.numberDetail(number: 3), at: [.route(0), .tab(0)]))
       #expect(resume.outcome == .restored && resume.state == restoredState)
-      #expect(resume.link == SessionLink(session: try SessionID("launch-1"), seq: 5))
+      #expect(resume.link == SessionLink(session: try SessionID("launch-1"), seq: 7))
       #expect(model.shown == restoredState && model.state == restoredState)
       #expect(logged.all.last == "launch: restored the latest session")
       try await recorder.flush()

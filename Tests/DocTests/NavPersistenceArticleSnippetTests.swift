@@ -44,12 +44,13 @@ import Testing
     recorder.record(navigation, cause: ["numberTapped": 3])            // the app's own change
     let afterBackSwipe = try navigation.applying(.pop())
     recorder.record(afterBackSwipe, origin: .user)                     // a gesture the host reported
-    try await recorder.flush()                                         // the app moves to the background
+    recorder.record(.background)                                       // the app moves to the background
+    try await recorder.flush()
     // doc end
     let history = try await store.history(of: recorder.session)
-    #expect(history.map(\.operation.name) == ["start", "push", "pop"])
-    #expect(history.map(\.origin) == [.app, .app, .user])
-    #expect(history.map(\.cause) == [nil, ["numberTapped": 3], nil])
+    #expect(history.map(\.operation.name) == ["start", "push", "pop", "background"])
+    #expect(history.map(\.origin) == [.app, .app, .user, .app])
+    #expect(history.map(\.cause) == [nil, ["numberTapped": 3], nil, nil])
   }
 
   /// "Recording", from a reducer.
