@@ -17,7 +17,8 @@ public enum ReportPage {
     page += "<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline-wrap\">\(TimelineSVG.render(report))</div>"
     page +=
       "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
-    page += "Marks: &#9650; the user's gestures, &#9679; the app's own changes.</p></section>"
+    page += "Marks: &#9650; the user's gestures, &#9679; the app's own changes. A dashed band: the app in the "
+    page += "background, when no screen was seen.</p></section>"
     page += explorer(report)
     page += eventTable(report)
     page += "</main>"

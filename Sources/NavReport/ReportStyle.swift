@@ -24,6 +24,8 @@ enum ReportStyle {
     svg.timeline .bar rect { stroke: var(--bg); stroke-width: 1; }
     svg.timeline.dense .bar rect { stroke: none; }
     svg.timeline .bar-label { fill: #ffffff; font-size: 11px; pointer-events: none; }
+    svg.timeline .away rect { fill: var(--row); stroke: var(--line); stroke-dasharray: 4 3; }
+    svg.timeline .away .bar-label { fill: var(--fg); font-style: italic; }
     .layer0 rect { fill: var(--l0); } .layer1 rect { fill: var(--l1); } .layer2 rect { fill: var(--l2); }
     .layer3 rect { fill: var(--l3); } .layer4 rect { fill: var(--l4); } .layer5 rect { fill: var(--l5); }
     svg.timeline .layer1 .bar-label, svg.timeline .layer4 .bar-label { fill: #000000; }

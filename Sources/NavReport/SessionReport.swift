@@ -57,6 +57,9 @@ public struct SessionReport: Sendable {
     public var cause: String?
     /// The state after it, in `states`.
     public var state: Int
+    /// Whether the app was in the foreground, in the background or ended after it: the
+    /// timeline draws no screen while the app is away.
+    public var phase: SessionPhase = .foreground
   }
 
   /// The number of events a report shows at most.
@@ -80,6 +83,7 @@ public struct SessionReport: Sendable {
     var events: [Event] = []
     var states: [AnyCoordinator] = []
     var stateIndex: [AnyCoordinator: Int] = [:]
+    var phase = try phaseBefore(lower, of: session, in: store, upTo: upper, last: summary.phase)
     try store.replayHistory(of: session, from: lower, to: upper) { event, state in
       let index: Int
       if let known = stateIndex[state] {
@@ -93,7 +97,9 @@ public struct SessionReport: Sendable {
         Event(
           seq: event.seq ?? 0, at: event.at, origin: event.origin, summary: event.operation.summary,
           screen: state.visibleScreen?.name, layer: state.presentationLayer,
-          cause: omitsPayloads ? nil : event.cause.map(\.canonicalString), state: index))
+          cause: omitsPayloads ? nil : event.cause.map(\.canonicalString), state: index,
+          phase: (try? phase.after(event.operation)) ?? phase))
+      phase = events[events.count - 1].phase
     }
     guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
     return SessionReport(
@@ -103,6 +109,21 @@ public struct SessionReport: Sendable {
       context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
       events: events, states: states,
       focus: chosen, omitsPayloads: omitsPayloads)
+  }
+
+  /// The lifecycle phase before event `seq`, read from the events from `seq` to `upper`: the
+  /// first lifecycle event among them says what came before it (a `foreground` comes after the
+  /// background), and with none, the phase is the session's `last` when they reach its end. A
+  /// window inside a long session with no lifecycle event in it is taken to be in the
+  /// foreground: telling would mean reading the session from its start.
+  private static func phaseBefore(
+    _ seq: Int, of session: SessionID, in store: SessionStore, upTo upper: Int, last: SessionPhase
+  ) throws(StoreError) -> SessionPhase {
+    guard seq > 1 else { return .foreground }
+    for event in try store.history(of: session, from: seq, to: upper) where event.operation.isLifecycle {
+      return event.operation.name == AnyOperation.foreground.name ? .background : .foreground
+    }
+    return upper == (try store.summary(of: session).eventCount) ? last : .foreground
   }
 
   /// The seqs shown.

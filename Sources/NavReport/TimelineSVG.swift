@@ -4,7 +4,8 @@ import NavPersistence
 /// The timeline: each period a screen was on top as a bar on a time axis, in a lane per
 /// presentation layer (a sheet or cover above the stack it covers), and each event as a mark
 /// below: a triangle for the user's gestures, a circle for the app's own changes, so shape, not
-/// only colour, tells them apart. An inline SVG, scaled to the page's width.
+/// only colour, tells them apart; a dashed band across the lanes while the app was in the
+/// background. An inline SVG, scaled to the page's width.
 enum TimelineSVG {
   /// One bar: a screen on top from one event until the next change, placed by the time since
   /// the first event shown, counting only the clock going forward.
@@ -29,18 +30,38 @@ enum TimelineSVG {
   }
 
   /// The bars of the events shown: consecutive events that leave the same screen on top, in the
-  /// same layer, make one bar, which lasts until the next bar begins (the last one until the
-  /// last event). So the bars add up to the span of the events shown.
+  /// same layer, make one bar, which lasts until the next bar begins, or the app leaves (the
+  /// last one until the last event). While the app is in the background, or after the session's
+  /// end, there is no bar. So the bars add up to the time in the foreground of the events shown.
   static func bars(of events: [SessionReport.Event], offsets: [Int64]) -> [Bar] {
     var bars: [Bar] = []
+    var onScreen = false
     for (event, offset) in zip(events, offsets) {
       let screen = event.screen ?? "?"
-      if let last = bars.last, last.screen == screen, last.layer == event.layer { continue }
-      if !bars.isEmpty { bars[bars.count - 1].end = offset }
-      bars.append(Bar(screen: screen, layer: event.layer, firstSeq: event.seq, start: offset, end: offset))
+      let seen = event.phase == .foreground
+      if onScreen, seen, let last = bars.last, last.screen == screen, last.layer == event.layer { continue }
+      if onScreen { bars[bars.count - 1].end = offset }
+      onScreen = seen
+      if seen { bars.append(Bar(screen: screen, layer: event.layer, firstSeq: event.seq, start: offset, end: offset)) }
     }
-    if let last = offsets.last, !bars.isEmpty { bars[bars.count - 1].end = last }
+    if onScreen, let last = offsets.last, !bars.isEmpty { bars[bars.count - 1].end = last }
     return bars
+  }
+
+  /// The periods the app was away, as offsets: from each event that left the foreground (a
+  /// `background`) to the next that came back, or to the last event shown.
+  static func awayPeriods(of events: [SessionReport.Event], offsets: [Int64]) -> [(start: Int64, end: Int64)] {
+    var periods: [(start: Int64, end: Int64)] = []
+    var leftAt: Int64?
+    for (event, offset) in zip(events, offsets) {
+      if event.phase == .background, leftAt == nil { leftAt = offset }
+      if event.phase == .foreground, let start = leftAt {
+        periods.append((start, offset))
+        leftAt = nil
+      }
+    }
+    if let start = leftAt, let last = offsets.last, last > start { periods.append((start, last)) }
+    return periods
   }
 
   static let width = 1_000.0
@@ -72,6 +93,18 @@ enum TimelineSVG {
       svg +=
         "<line class=\"lane\" x1=\"\(Int(left))\" x2=\"\(Int(width - 10))\" "
         + "y1=\"\(format(y(layer: layer) + laneHeight - 2))\" y2=\"\(format(y(layer: layer) + laneHeight - 2))\"/>"
+    }
+    for away in awayPeriods(of: report.events, offsets: offsets) {
+      let awayX = x(away.start)
+      let awayWidth = max(1.5, x(away.end) - awayX)
+      svg += "<g class=\"away\"><title>in the background for \(Self.duration(away.end - away.start))</title>"
+      svg +=
+        "<rect x=\"\(format(awayX))\" y=\"10\" width=\"\(format(awayWidth))\" height=\"\(format(Double(layers) * laneHeight))\"/>"
+      if awayWidth > 90 {
+        svg +=
+          "<text class=\"bar-label\" x=\"\(format(awayX + 4))\" y=\"\(format(y(layer: 0) + 19))\">in the background</text>"
+      }
+      svg += "</g>"
     }
     for bar in bars {
       let barX = x(bar.start)

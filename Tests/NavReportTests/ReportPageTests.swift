@@ -85,6 +85,23 @@ import Testing
     #expect(html.contains("<dt>Clock</dt>") && html.contains("went back once"))
   }
 
+  /// The app away: no bar while it is in the background, a band for the time away, and the
+  /// bars add up to the time in the foreground.
+  @Test func theTimeInTheBackgroundIsABandNotABar() throws {
+    try append("b", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
+    try append("b", .push(.string("detail")), at: 2_000)
+    try append("b", .background, at: 5_000)
+    try append("b", .pop(), at: 60_000)  // a notification handled in the background
+    try append("b", .foreground, at: 65_000)
+    try append("b", .end(reason: "signedOut"), at: 66_000)
+    let (report, html) = try page("b")
+    #expect(report.events.map(\.phase) == [.foreground, .foreground, .background, .background, .foreground, .ended])
+    let durations = try matches(#"data-ms="(-?\d+)""#, in: html).compactMap { Int64($0) }
+    #expect(durations == [2_000, 3_000, 1_000], "home, detail until the app left, home after it came back")
+    #expect(try matches(#"<g class="away"><title>in the background for ([^<]*)</title>"#, in: html) == ["60 s"])
+    #expect(html.contains("the session ended (signedOut)"))
+  }
+
   @Test func nothingInThePageReferencesTheNetwork() throws {
     try seedSession()
     let (_, html) = try page()
