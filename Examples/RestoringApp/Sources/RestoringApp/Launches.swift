@@ -53,9 +53,13 @@ import NavPersistence
     app.send(.promoShown("SPRING"))
     print("  promoShown -> \(app.navigation.state.visiblePath)")
     try check(app.navigation.lastFailure == nil, "every action was possible")
-    // The app moves to the background: make everything handed over durable, then quit.
+    // The app moves to the background (the screen on top stops counting as seen): make
+    // everything handed over durable, then quit.
+    app.navigation.appLifecycle(.background)
     try await recorder.flush()
-    print("  quit; the store holds \(try await store.state(of: recorder.session).seq) events for launch-1")
+    let stored = try await store.history(of: recorder.session)
+    try check(stored.last?.operation == .background, "the last event is the app leaving")
+    print("  background; quit; the store holds \(stored.count) events for launch-1")
   }
 
   // MARK: 2. Restoring, step by step
