@@ -25,7 +25,7 @@ struct NavStoreCommand: ParsableCommand {
       ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
-      ReportCommand.self, BackupCommand.self, BundleCommand.self,
+      ReportCommand.self, BackupCommand.self, BundleCommand.self, TokenCommand.self,
     ]
   )
 

@@ -92,6 +92,8 @@ import Testing
       BEGIN
         SELECT RAISE(ABORT, 'events are append-only');
       END;
+      DROP TABLE tokens;
+      DROP TABLE apps;
       DROP TABLE session_endings;
       DROP TABLE launches;
       DROP TABLE tombstones;

@@ -53,7 +53,7 @@ public final class SessionStore: Sendable {
   }
 
   /// Whether SQLite keeps the database at `path` in this connection's memory only.
-  private static func isInMemory(_ path: String) -> Bool {
+  static func isInMemory(_ path: String) -> Bool {
     path.isEmpty || path == ":memory:" || path.hasPrefix("file:")
   }
 

@@ -20,6 +20,10 @@ extension StoreError {
       "'\(path)' has schema \(found) and needs migrating to \(supported); run 'navstore init' on it"
     case .unknownSession:
       description + " (list them with 'navstore sessions')"
+    case .unknownApp:
+      description + " (a command that writes creates it: 'navstore import FILE --app NAME', 'navstore token create')"
+    case .unknownToken:
+      description + " (list them with 'navstore token list')"
     case .conflict(_, let expected, let actual) where expected > actual && actual > 1:
       String(description.dropLast()) + ": import the events in order, from seq \(actual))"
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:

@@ -3,9 +3,9 @@ import Foundation
 import NavCore
 import NavPersistence
 
-/// `--db PATH`, shared by every command that touches a store: the option, else `$NAVSTORE_DB`,
-/// else `navstore.sqlite` in the current folder.
-struct StoreOption: ParsableArguments {
+/// `--db PATH`: the option, else `$NAVSTORE_DB`, else `navstore.sqlite` in the current folder.
+/// What the commands about the whole store (tokens) take; the others take `StoreOption`.
+struct StoreLocation: ParsableArguments {
   @Option(name: .customLong("db"), help: "The store file (default: $NAVSTORE_DB, else navstore.sqlite).")
   var path: String?
 
@@ -13,10 +13,28 @@ struct StoreOption: ParsableArguments {
   var resolvedPath: String {
     path ?? ProcessInfo.processInfo.environment["NAVSTORE_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "navstore.sqlite"
   }
+}
 
-  /// Opens the store for reading (it must exist) or writing (created when missing).
+/// `--db PATH` and `--app NAME`, shared by every command that touches sessions: the store file,
+/// and the app whose sessions it reads or writes in a store that holds several (`default`, the
+/// store file's own sessions, unless named).
+struct StoreOption: ParsableArguments {
+  @OptionGroup var location: StoreLocation
+
+  @Option(
+    help: "The app whose sessions to use, in a store that holds several (default: default).",
+    transform: appArgument)
+  var app: AppName?
+
+  /// The file the command names (the default app's; another app's sessions are in a file beside it).
+  var resolvedPath: String { location.resolvedPath }
+
+  /// Opens the store for reading (it must exist) or writing (created when missing), at the app
+  /// `--app` names.
   func open(forWriting: Bool) throws(CLIError) -> SessionStore {
-    try Self.open(path: resolvedPath, forWriting: forWriting)
+    let store = try Self.open(path: resolvedPath, forWriting: forWriting)
+    guard let app, !app.isDefault else { return store }
+    return try storeCall { () throws(StoreError) in try store.app(app) }
   }
 
   /// Opens the store at `path` for reading (it must exist) or writing (created when missing).
@@ -35,6 +53,15 @@ struct StoreOption: ParsableArguments {
     } catch {
       throw CLIError(error.terminalMessage)
     }
+  }
+}
+
+/// An app name argument, read once by the argument parser.
+func appArgument(_ text: String) throws -> AppName {
+  do {
+    return try AppName(text)
+  } catch {
+    throw ValidationError(error.description)
   }
 }
 

@@ -1,0 +1,50 @@
+import NavCore
+
+/// What a collector's token may do, in its app only.
+public enum TokenRole: String, Hashable, Sendable, CaseIterable {
+  /// A device: uploads its app's sessions and reads their heads.
+  case ingest
+  /// Support, QA and analysts: reads the app's sessions, histories, states, reports and
+  /// exports; writes nothing.
+  case read
+}
+
+/// A collector's token as the store keeps it: which app it reaches, with which role, and
+/// whether it was revoked. The secret is never kept, only its SHA-256.
+public struct AccessToken: Hashable, Sendable {
+  /// The token's public part: 16 hex digits, shown by listings and used to revoke it.
+  public var id: String
+  /// The app it reaches.
+  public var app: AppName
+  /// What it may do there.
+  public var role: TokenRole
+  /// When it was made.
+  public var createdAt: Timestamp
+  /// When it was revoked, if it was: a revoked token authenticates nothing.
+  public var revokedAt: Timestamp?
+}
+
+/// A token as a client presents it, `nvs_ID_SECRET` (16 and 64 hex digits), taken apart.
+struct PresentedToken {
+  static let prefix = "nvs_"
+  var id: String
+  var secret: [UInt8]
+
+  /// The parts of `text`, or `nil` when it does not have the token's shape.
+  init?(_ text: String) {
+    guard text.hasPrefix(Self.prefix) else { return nil }
+    let parts = text.dropFirst(Self.prefix.count).split(separator: "_", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0].count == 16, parts[1].count == 64,
+      parts.allSatisfy({ $0.utf8.allSatisfy(Self.isLowercaseHex) })
+    else { return nil }
+    id = String(parts[0])
+    secret = Array(parts[1].utf8)
+  }
+
+  /// A new token's text from its parts.
+  static func text(id: String, secret: String) -> String { prefix + id + "_" + secret }
+
+  private static func isLowercaseHex(_ byte: UInt8) -> Bool {
+    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+  }
+}
