@@ -128,13 +128,10 @@ extension SessionStore {
             break
           }
           progress?(reader.lineNumber, reader.bytesRead)
-          // A file saved by some editors begins with a UTF-8 byte order mark: it is not JSON, and
-          // not data either.
-          let line = reader.lineNumber == 1 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
-          if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
           let event: AnyEvent
           do throws(WireFormatError) {
-            event = try WireFormat.decode(AnyEvent.self, from: line)
+            guard let read = try ImportLine.event(from: bytes, isFirst: reader.lineNumber == 1) else { continue }
+            event = read
           } catch {
             try pipeline.drain(take: store)
             throw StoreError.invalidLine(line: reader.lineNumber, error)
