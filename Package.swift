@@ -22,6 +22,12 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     // `swift package generate-documentation`: the DocC catalogs of the library products.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // The collector (`navstore serve`), in a target no library product depends on: an app
+    // resolves these packages but never builds them.
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
   ],
   targets: [
     .systemLibrary(
@@ -44,12 +50,29 @@ let package = Package(
       name: "NavReport",
       dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
     ),
+    // The collector: HTTP on Hummingbird, over the store. Only the `navstore` executable uses it.
+    .target(
+      name: "NavCollector",
+      dependencies: [
+        "NavCore",
+        "NavPersistence",
+        "NavReport",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "CompressNIO", package: "compress-nio"),
+      ]
+    ),
     .executableTarget(
       name: "navstore",
       dependencies: [
         "NavCore",
         "NavPersistence",
         "NavReport",
+        "NavCollector",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Atomics", package: "swift-atomics"),
       ]
@@ -97,6 +120,14 @@ let package = Package(
       swiftSettings: [.unsafeFlags(["-package-name", "NavStoreDocTests"])]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
+    .testTarget(
+      name: "NavCollectorTests",
+      dependencies: [
+        "NavCollector", "NavPersistence", "NavCore", "NavTestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "CompressNIO", package: "compress-nio"),
+      ]
+    ),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavJSON", "NavCore", "NavTestSupport"]),
   ],
   swiftLanguageModes: [.v6]

@@ -6,7 +6,7 @@ import NavPersistence
 /// The `navstore` command: the entry point people and scripts use to inspect and replay
 /// recorded navigation sessions.
 @main
-struct NavStoreCommand: ParsableCommand {
+struct NavStoreCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "navstore",
     abstract: "Durable, explainable navigation state for coordinator-style Swift apps.",
@@ -25,16 +25,20 @@ struct NavStoreCommand: ParsableCommand {
       ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
-      ReportCommand.self, BackupCommand.self, BundleCommand.self, TokenCommand.self,
+      ReportCommand.self, BackupCommand.self, BundleCommand.self, TokenCommand.self, ServeCommand.self,
     ]
   )
 
   /// Runs the command; any failure is one line on stderr and a non-zero exit status (help and
   /// `--version` print as usual).
-  static func main() {
+  static func main() async {
     do {
       var command = try parseAsRoot()
-      try command.run()
+      if var asynchronous = command as? AsyncParsableCommand {
+        try await asynchronous.run()
+      } else {
+        try command.run()
+      }
       // `print` ignores write errors (a full disk, a closed pipe); a failed flush must not exit 0.
       if fflush(nil) != 0 {
         throw CLIError("cannot write to standard output (\(String(cString: strerror(errno))))")

@@ -58,4 +58,9 @@ extension SessionStore {
       return names
     }
   }
+
+  /// Every app the store holds (see the synchronous `apps()`), off the caller's thread.
+  public func apps() async throws(StoreError) -> [AppName] {
+    try await offloaded { () throws(StoreError) in try self.apps() }
+  }
 }

@@ -70,6 +70,11 @@ extension SessionStore {
     }
   }
 
+  /// The token `presented` is (see the synchronous `authenticate(_:)`), off the caller's thread.
+  public func authenticate(_ presented: String) async throws(StoreError) -> AccessToken? {
+    try await offloaded { () throws(StoreError) in try self.authenticate(presented) }
+  }
+
   private static func storedToken(_ id: String, in engine: StoreEngine) throws(StoreError) -> AccessToken? {
     let statement = try engine.prepare("SELECT \(TokenColumn.selectList) FROM tokens WHERE id = ?")
     defer { statement.reset() }

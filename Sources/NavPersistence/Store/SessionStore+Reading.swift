@@ -71,6 +71,12 @@ extension SessionStore {
     return summary
   }
 
+  /// One session as `sessions()` lists it (see the synchronous `summary(of:)`), off the
+  /// caller's thread.
+  public func summary(of session: SessionID) async throws(StoreError) -> SessionSummary {
+    try await offloaded { () throws(StoreError) in try self.summary(of: session) }
+  }
+
   /// The session whose last event is the most recent (ties go to the greatest id), or `nil` for
   /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
   /// sessions.

@@ -1,0 +1,98 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NavCore
+import NavPersistence
+
+/// The collector: devices upload their sessions to it, support and analysts read a fleet's
+/// sessions from it. `docs/spec/collector.md` is its contract.
+public enum Collector {
+  /// The collector's router over `store` (the default app's; the others' files are beside it).
+  public static func router(store: SessionStore, limits: UploadLimits = .contract) -> Router<CollectorContext> {
+    let stores = AppStores(main: store)
+    let router = Router(context: CollectorContext.self)
+    router.add(middleware: ErrorBodyMiddleware())
+    router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
+    router.get("readyz") { _, _ -> Response in
+      do {
+        _ = try await store.apps()
+      } catch {
+        throw CollectorError.unavailable("The store does not answer (\(error))")
+      }
+      return JSONResponse.ok(["status": "ready"])
+    }
+    let v1 = router.group("v1").add(middleware: TokenAuthenticator(store: store))
+    v1.get("limits") { _, _ in
+      JSONResponse.ok([
+        "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
+        "requestBytes": .number(Double(limits.requestBytes)),
+      ])
+    }
+    let events = EventsEndpoint(stores: stores, limits: limits)
+    v1.post("events") { request, context in try await events.handle(request, context: context) }
+    v1.get("sessions/:id/head") { _, context -> Response in
+      let token = try context.requireToken(.ingest, .read)
+      guard let text = context.parameters.get("id"), let id = try? SessionID(text) else {
+        throw CollectorError.notFound
+      }
+      let store = try await stores.store(for: token.app)
+      let summary: SessionSummary
+      do {
+        summary = try await store.summary(of: id)
+      } catch StoreError.unknownSession {
+        throw CollectorError.notFound
+      }
+      let head = try await store.history(of: id, from: summary.eventCount, to: summary.eventCount).last
+      return JSONResponse.ok([
+        "session": .string(id.rawValue), "seq": .number(Double(summary.eventCount)),
+        "hash": head?.hash.map(JSONValue.string) ?? .null,
+      ])
+    }
+    return router
+  }
+
+  /// The collector as a Hummingbird application listening as `configuration` says; `onReady`
+  /// gets the address it listens on, once it does.
+  public static func application(
+    store: SessionStore, configuration: CollectorConfiguration, logger: Logger,
+    onReady: @escaping @Sendable (String) async -> Void = { _ in }
+  ) -> some ApplicationProtocol {
+    let idle = TimeAmount.milliseconds(Int64(configuration.idleTimeout.components.seconds * 1_000))
+    return Application(
+      router: router(store: store, limits: configuration.limits),
+      server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: idle)),
+      configuration: ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        await onReady("http://\(configuration.host):\(port)")
+      },
+      logger: logger)
+  }
+}
+
+/// Every refusal in the contract's shape, Hummingbird's own included (a route that does not
+/// exist, a method it does not take): a JSON body with a code and a sentence.
+struct ErrorBodyMiddleware: RouterMiddleware {
+  typealias Context = CollectorContext
+
+  func handle(
+    _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as CollectorError {
+      throw error
+    } catch let error as HTTPError {
+      switch error.status {
+      case .notFound: throw CollectorError.notFound
+      case .methodNotAllowed:
+        throw CollectorError(
+          status: .methodNotAllowed, code: "method-not-allowed", message: "This endpoint does not take that method.")
+      default:
+        throw CollectorError(status: error.status, code: "error", message: error.body ?? "The request failed.")
+      }
+    }
+  }
+}

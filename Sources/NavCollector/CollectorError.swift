@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NavCore
+
+/// A refusal as the collector's contract words it: a status, and a JSON body
+/// `{"error": CODE, "message": TEXT}` whose one sentence says what to do.
+struct CollectorError: HTTPResponseError {
+  var status: HTTPResponse.Status
+  /// The machine-readable code (`unauthorized`, `too-large`, ...).
+  var code: String
+  var message: String
+  var headers: HTTPFields = [:]
+
+  func response(from request: Request, context: some RequestContext) throws -> Response {
+    var headers = headers
+    headers[.contentType] = "application/json"
+    let body: JSONValue = ["error": .string(code), "message": .string(message)]
+    return Response(
+      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body.canonicalString + "\n")))
+  }
+
+  static let unauthorized = CollectorError(
+    status: .unauthorized, code: "unauthorized",
+    message: "Send a valid, unrevoked token: 'Authorization: Bearer TOKEN' ('navstore token create' makes one).",
+    headers: [.wwwAuthenticate: "Bearer"])
+
+  static func forbidden(_ role: String) -> CollectorError {
+    CollectorError(
+      status: .forbidden, code: "forbidden",
+      message: "This token's role may not do this; use a token with role \(role).")
+  }
+
+  static let notFound = CollectorError(
+    status: .notFound, code: "not-found", message: "No such session for this token's app, or no such endpoint.")
+
+  static func tooLarge(_ what: String) -> CollectorError {
+    CollectorError(
+      status: .contentTooLarge, code: "too-large",
+      message: "\(what); nothing of the request was stored. Split the batch and send the halves.")
+  }
+
+  static let unsupportedMediaType = CollectorError(
+    status: .unsupportedMediaType, code: "unsupported-media-type",
+    message: "Send 'Content-Type: application/x-ndjson', with 'Content-Encoding: gzip' or no encoding.")
+
+  static let unreadableBody = CollectorError(
+    status: .badRequest, code: "unreadable-body",
+    message: "The body says it is gzip but does not inflate; send it again as valid gzip, or uncompressed.")
+
+  static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> CollectorError {
+    CollectorError(
+      status: .serviceUnavailable, code: "unavailable",
+      message: "\(reason); nothing was stored. Retry after \(seconds) s.", headers: [.retryAfter: "\(seconds)"])
+  }
+}

@@ -1,0 +1,65 @@
+import Hummingbird
+import NavCore
+import NavPersistence
+
+/// `POST /v1/events`: an upload of wire-format events, each line with its own outcome, every
+/// stored line durable before the answer.
+struct EventsEndpoint {
+  let stores: AppStores
+  let limits: UploadLimits
+
+  func handle(_ request: Request, context: CollectorContext) async throws -> Response {
+    let token = try context.requireToken(.ingest)
+    let mediaType = request.headers[.contentType]?.split(separator: ";").first.map {
+      $0.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+    guard mediaType == "application/x-ndjson" else { throw CollectorError.unsupportedMediaType }
+    let encoding = request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased()
+    guard encoding == nil || encoding == "gzip" || encoding == "identity" else {
+      throw CollectorError.unsupportedMediaType
+    }
+    let lines: [ArraySlice<UInt8>]
+    do {
+      lines = try await UploadBody.read(request.body, gzip: encoding == "gzip", limits: limits)
+    } catch UploadBody.Failure.tooLarge(let what) {
+      throw CollectorError.tooLarge(what)
+    } catch UploadBody.Failure.notGzip {
+      throw CollectorError.unreadableBody
+    }
+    let outcome: UploadOutcome
+    do {
+      outcome = try await stores.store(for: token.app).ingest(lines)
+    } catch {
+      throw CollectorError.unavailable("The store cannot take the upload now (\(error))")
+    }
+    return JSONResponse.ok(Self.answer(outcome))
+  }
+
+  /// The contract's answer: counts, the rejected lines with why, and the sessions' heads.
+  static func answer(_ outcome: UploadOutcome) -> JSONValue {
+    let rejected: [JSONValue] = outcome.rejected.map { line, rejection in
+      [
+        "line": .number(Double(line)), "session": rejection.session.map { .string($0.rawValue) } ?? .null,
+        "seq": rejection.seq.map { .number(Double($0)) } ?? .null, "reason": .string(rejection.reason.rawValue),
+        "message": .string(rejection.message),
+      ]
+    }
+    var heads: [String: JSONValue] = [:]
+    for (session, head) in outcome.heads {
+      heads[session.rawValue] = ["seq": .number(Double(head.seq)), "hash": head.hash.map(JSONValue.string) ?? .null]
+    }
+    return [
+      "accepted": .number(Double(outcome.accepted)), "duplicates": .number(Double(outcome.duplicates)),
+      "rejected": .array(rejected), "heads": .object(heads),
+    ]
+  }
+}
+
+/// A JSON answer, canonical, one line.
+enum JSONResponse {
+  static func ok(_ value: JSONValue) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: value.canonicalString + "\n")))
+  }
+}
