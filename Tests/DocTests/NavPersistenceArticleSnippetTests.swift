@@ -92,7 +92,7 @@ import Testing
     try await launch()
     let recorder = try #require(started)
     try await recorder.flush()
-    #expect(try store.summary(of: recorder.session).restoredFrom == SessionLink(session: try SessionID("launch-1"), seq: 1))
+    #expect(try await store.summary(of: recorder.session).restoredFrom == SessionLink(session: try SessionID("launch-1"), seq: 1))
     #expect(try await store.restore(recorder.session, as: Screen.self).state == state)
   }
 
@@ -121,7 +121,7 @@ import Testing
     try await store.record(session: try SessionID("launch-4"), from: nil, to: deep, at: Timestamp.now)
     let restored = try await launchOnce()
     #expect(restored.shown == deep && logged.count == 1)
-    #expect(try store.summary(of: try SessionID("launch-3")).eventCount == 2, "the same id: the session goes on")
+    #expect(try await store.summary(of: try SessionID("launch-3")).eventCount == 2, "the same id: the session goes on")
   }
 
   /// "Forgetting sessions".

@@ -29,8 +29,8 @@ import Testing
     let history = try await store.history(of: sessionID("s"))
     #expect(history.first?.operation.context == Self.context)
     #expect(history.dropFirst().allSatisfy { $0.operation.context == nil })
-    #expect(try store.summary(of: sessionID("s")).context == Self.context)
-    #expect(try store.summary(of: sessionID("plain")).context == nil)
+    #expect(try await store.summary(of: sessionID("s")).context == Self.context)
+    #expect(try await store.summary(of: sessionID("plain")).context == nil)
 
     let rows = try Self.sessionRows(store, ExportFilter())
     let columns = ExportTable.sessions.columns
@@ -58,7 +58,7 @@ import Testing
     #expect(lines.contains { $0.contains(#""context":{"app":{"plan":"pro"},"appBuild":"412""#) })
     let copy = try SessionStore(path: folder.path("copy.sqlite"))
     try await copy.importJSONLines(from: LinesInMemory(lines))
-    #expect(try copy.summary(of: sessionID("s")).context == Self.context)
+    #expect(try await copy.summary(of: sessionID("s")).context == Self.context)
     #expect(try await copy.history(of: sessionID("s")) == (try await store.history(of: sessionID("s"))))
     #expect(try await copy.verify().allSatisfy(\.isIntact))
   }
@@ -94,7 +94,8 @@ import Testing
       store: store, session: sessionID("s"), context: SessionContext(appVersion: "", deviceModel: long))
     recorder.record(.stack([.root("home")]))
     try await recorder.flush()
-    #expect(try store.summary(of: sessionID("s")).context == SessionContext(deviceModel: String(long.prefix(256))))
+    #expect(
+      try await store.summary(of: sessionID("s")).context == SessionContext(deviceModel: String(long.prefix(256))))
   }
 
   @Test func aContextThatCannotBeWrittenIsRefusedAndWritesNothing() throws {

@@ -1,0 +1,190 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NavCollector
+@_spi(Internals) import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// The collector's contract through Hummingbird's router (and once live on loopback): every
+/// status of its table, the upload's outcomes, and apps that never meet.
+@Suite struct CollectorContractTests {
+  let folder: TemporaryFolder
+  let store: SessionStore
+  let ingest: String
+  let reader: String
+  let otherApp: String
+
+  init() throws {
+    folder = try TemporaryFolder()
+    store = try SessionStore(path: folder.path("collector.sqlite"))
+    ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
+    reader = try store.createToken(app: AppName("shop"), role: .read).text
+    otherApp = try store.createToken(app: AppName("blog"), role: .ingest).text
+  }
+
+  static let start =
+    #"{"session":"s-1","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#
+  static let push = #"{"session":"s-1","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"cart"}}"#
+
+  func app(limits: UploadLimits = .contract) -> some ApplicationProtocol {
+    Application(router: Collector.router(store: store, limits: limits))
+  }
+
+  func headers(_ token: String?, gzip: Bool = false, type: String = "application/x-ndjson") -> HTTPFields {
+    var fields: HTTPFields = [.contentType: type]
+    if let token { fields[.authorization] = "Bearer \(token)" }
+    if gzip { fields[.contentEncoding] = "gzip" }
+    return fields
+  }
+
+  static func json(_ response: TestResponse) throws -> JSONValue {
+    try WireFormat.decode(JSONValue.self, from: String(buffer: response.body))
+  }
+
+  static func gzip(_ text: String) throws -> ByteBuffer {
+    var buffer = ByteBuffer(string: text)
+    return try buffer.compress(with: .gzip())
+  }
+
+  @Test func anUploadIsStoredAndAResendIsOnlyDuplicates() async throws {
+    let body = ByteBuffer(string: Self.start + "\n" + Self.push + "\n")
+    try await app().test(.router) { client in
+      for expected in [(2, 0), (0, 2)] {
+        try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest), body: body) { response in
+          #expect(response.status == .ok)
+          let answer = try Self.json(response)
+          #expect(
+            answer["accepted"] == .number(Double(expected.0)) && answer["duplicates"] == .number(Double(expected.1)))
+          #expect(answer["rejected"] == .array([]))
+          #expect(answer["heads"]?["s-1"]?["seq"] == 2)
+        }
+      }
+      try await client.execute(uri: "/v1/sessions/s-1/head", method: .get, headers: headers(reader)) { response in
+        #expect(response.status == .ok)
+        let answer = try Self.json(response)
+        #expect(answer["seq"] == 2)
+      }
+    }
+    #expect(try await store.app(AppName("shop")).summary(of: sessionID("s-1")).eventCount == 2)
+  }
+
+  @Test func aBadLineRejectsItselfAndTheAnswerSaysWhy() async throws {
+    let other = Self.start.replacingOccurrences(of: "s-1", with: "s-2")
+    let pop = #"{"session":"s-1","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"pop"}}"#
+    let body = ByteBuffer(string: [Self.start, pop, other, "not json"].joined(separator: "\n"))
+    try await app().test(.router) { client in
+      try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest), body: body) { response in
+        #expect(response.status == .ok)
+        let answer = try Self.json(response)
+        #expect(answer["accepted"] == 2)
+        guard case .array(let rejected)? = answer["rejected"] else {
+          Issue.record("no rejected list")
+          return
+        }
+        #expect(rejected.map { $0["line"] } == [2, 4])
+        #expect(rejected.map { $0["reason"] } == ["illegal", "invalid"])
+        #expect(rejected.first?["session"] == "s-1" && rejected.first?["seq"] == 2)
+      }
+    }
+  }
+
+  @Test func everyRefusalOfTheTable() async throws {
+    let body = ByteBuffer(string: Self.start + "\n")
+    let revoked = try store.createToken(app: AppName("shop"), role: .ingest)
+    try store.revokeToken(revoked.token.id)
+    try await app(limits: UploadLimits(lineBytes: 400, requestLines: 2, requestBytes: 1_000)).test(.router) { client in
+      func status(_ uri: String, _ fields: HTTPFields, _ body: ByteBuffer? = nil, method: HTTPRequest.Method = .post)
+        async throws -> (HTTPResponse.Status, JSONValue?)
+      {
+        try await client.execute(uri: uri, method: method, headers: fields, body: body) { response in
+          (response.status, try? Self.json(response))
+        }
+      }
+      // 401: none, unknown, revoked, not a bearer; and the challenge header.
+      for fields in [
+        headers(nil), headers("nvs_0000000000000000_" + String(repeating: "0", count: 64)), headers(revoked.text),
+        [.authorization: "Basic abc", .contentType: "application/x-ndjson"],
+      ] {
+        let (code, answer) = try await status("/v1/events", fields, body)
+        #expect(code == .unauthorized && answer?["error"] == "unauthorized")
+      }
+      try await client.execute(uri: "/v1/limits", method: .get) { response in
+        #expect(response.headers[.wwwAuthenticate] == "Bearer")
+      }
+      // 403: a read token does not upload.
+      #expect(try await status("/v1/events", headers(reader), body).0 == .forbidden)
+      // 404: no such session, another app's session, no such endpoint.
+      #expect(try await status("/v1/sessions/nope/head", headers(reader), method: .get).0 == .notFound)
+      #expect(try await status("/v1/nothing", headers(reader), method: .get).0 == .notFound)
+      // 413: a line, a request's lines, a request's bytes, a gzip that inflates past the limit.
+      let long = ByteBuffer(string: String(repeating: "x", count: 401) + "\n")
+      #expect(try await status("/v1/events", headers(ingest), long).0 == .contentTooLarge)
+      let lines = ByteBuffer(string: String(repeating: Self.start + "\n", count: 3))
+      #expect(try await status("/v1/events", headers(ingest), lines).0 == .contentTooLarge)
+      let bomb = try Self.gzip(String(repeating: "\n", count: 100_000))
+      let (bombCode, bombAnswer) = try await status("/v1/events", headers(ingest, gzip: true), bomb)
+      #expect(bombCode == .contentTooLarge && bombAnswer?["error"] == "too-large")
+      // 415: another type, another encoding.
+      #expect(
+        try await status("/v1/events", headers(ingest, type: "application/json"), body).0 == .unsupportedMediaType)
+      var brotli = headers(ingest)
+      brotli[.contentEncoding] = "br"
+      #expect(try await status("/v1/events", brotli, body).0 == .unsupportedMediaType)
+      // 400: gzip that is not.
+      #expect(try await status("/v1/events", headers(ingest, gzip: true), body).0 == .badRequest)
+      // Nothing of the refused requests was stored.
+      #expect(try await status("/v1/sessions/s-1/head", headers(reader), method: .get).0 == .notFound)
+      // The operating endpoints need no token.
+      #expect(try await status("/healthz", [:], method: .get).0 == .ok)
+      #expect(try await status("/readyz", [:], method: .get).0 == .ok)
+    }
+  }
+
+  @Test func appsNeverMeet() async throws {
+    let body = ByteBuffer(string: Self.start + "\n")
+    try await app().test(.router) { client in
+      try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest), body: body) { response in
+        #expect(response.status == .ok)
+      }
+      // The other app's token: the session does not exist for it, and its own s-1 is another.
+      try await client.execute(uri: "/v1/sessions/s-1/head", method: .get, headers: headers(otherApp)) { response in
+        #expect(response.status == .notFound)
+      }
+      let both = ByteBuffer(string: Self.start + "\n" + Self.push + "\n")
+      try await client.execute(uri: "/v1/events", method: .post, headers: headers(otherApp), body: both) { response in
+        let answer = try Self.json(response)
+        #expect(answer["accepted"] == 2, "a new session in its own app")
+      }
+      try await client.execute(uri: "/v1/sessions/s-1/head", method: .get, headers: headers(reader)) { response in
+        let answer = try Self.json(response)
+        #expect(answer["seq"] == 1, "shop's s-1 is unchanged")
+      }
+    }
+    #expect(try await store.app(AppName("blog")).summary(of: sessionID("s-1")).eventCount == 2)
+    #expect(throws: StoreError.self) { try store.summary(of: sessionID("s-1")) }
+  }
+
+  @Test func liveOnLoopbackAGzippedUploadIsStored() async throws {
+    let body = try Self.gzip(Self.start + "\n" + Self.push + "\n")
+    try await app().test(.live) { client in
+      try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest, gzip: true), body: body) {
+        response in
+        #expect(response.status == .ok)
+        let answer = try Self.json(response)
+        #expect(answer["accepted"] == 2)
+      }
+    }
+  }
+}
+
+extension JSONValue {
+  /// A member of an object, for reading answers (`nil` when this is not an object).
+  fileprivate subscript(key: String) -> JSONValue? {
+    objectValue?[key]
+  }
+}
