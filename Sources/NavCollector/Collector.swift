@@ -31,24 +31,12 @@ public enum Collector {
     }
     let events = EventsEndpoint(stores: stores, limits: limits)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
-    v1.get("sessions/:id/head") { _, context -> Response in
-      let token = try context.requireToken(.ingest, .read)
-      guard let text = context.parameters.get("id"), let id = try? SessionID(text) else {
-        throw CollectorError.notFound
-      }
-      let store = try await stores.store(for: token.app)
-      let summary: SessionSummary
-      do {
-        summary = try await store.summary(of: id)
-      } catch StoreError.unknownSession {
-        throw CollectorError.notFound
-      }
-      let head = try await store.history(of: id, from: summary.eventCount, to: summary.eventCount).last
-      return JSONResponse.ok([
-        "session": .string(id.rawValue), "seq": .number(Double(summary.eventCount)),
-        "hash": head?.hash.map(JSONValue.string) ?? .null,
-      ])
-    }
+    let reads = ReadEndpoints(stores: stores)
+    v1.get("sessions") { request, context in try await reads.sessions(request, context: context) }
+    v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
+    v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
+    v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
+    v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
     return router
   }
 

@@ -44,6 +44,10 @@ struct CollectorError: HTTPResponseError {
     status: .unsupportedMediaType, code: "unsupported-media-type",
     message: "Send 'Content-Type: application/x-ndjson', with 'Content-Encoding: gzip' or no encoding.")
 
+  static func badQuery(_ problem: String) -> CollectorError {
+    CollectorError(status: .badRequest, code: "bad-query", message: "A query parameter is wrong: \(problem).")
+  }
+
   static let unreadableBody = CollectorError(
     status: .badRequest, code: "unreadable-body",
     message: "The body says it is gzip but does not inflate; send it again as valid gzip, or uncompressed.")

@@ -64,17 +64,27 @@ extension StoreEngine {
   }
 
   /// Each session's summary in `order`, until `body` returns `false`. Latest activity first
-  /// reads the `sessions_by_last_at` index, as `latestSession` does.
+  /// reads the `sessions_by_last_at` index, as `latestSession` does, and starts after `after`
+  /// (a page's last session) when given, so that a page costs its own length.
   func forEachSessionSummary(
-    order: SessionQuery.Order, while body: (SessionSummary) throws(StoreError) -> Bool
+    order: SessionQuery.Order, after: (lastAt: Timestamp, id: SessionID)? = nil,
+    while body: (SessionSummary) throws(StoreError) -> Bool
   ) throws(StoreError) {
-    let orderBy =
-      switch order {
-      case .id: "id"
-      case .lastActivity: "last_at DESC, id DESC"
-      }
-    let statement = try prepare(
-      "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY \(orderBy)")
+    let statement: SQLiteStatement
+    switch (order, after) {
+    case (.id, _):
+      statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY id")
+    case (.lastActivity, nil):
+      statement = try prepare(
+        "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC")
+    case (.lastActivity, let after?):
+      statement = try prepare(
+        """
+        SELECT \(SessionColumn.selectList) FROM sessions
+        WHERE event_count > 0 AND (last_at < ?1 OR (last_at = ?1 AND id < ?2)) ORDER BY last_at DESC, id DESC
+        """)
+      try bind(statement, [.integer(after.lastAt.millisecondsSince1970), .text(after.id.rawValue)])
+    }
     defer { statement.reset() }
     while try step(statement) {
       guard try body(try SessionRecord(statement).summary()) else { return }

@@ -24,6 +24,17 @@ package struct SessionQuery: Hashable, Sendable {
   package var locale: String?
   package var userID: String?
   package var order: Order = .id
+  /// With `.lastActivity`: only the sessions after this one in that order (last active
+  /// earlier, or at the same time with a smaller id): where a page of a listing resumes.
+  package var after: (lastAt: Timestamp, id: SessionID)? {
+    get { afterLastAt.flatMap { at in afterID.map { (at, $0) } } }
+    set {
+      afterLastAt = newValue?.lastAt
+      afterID = newValue?.id
+    }
+  }
+  private var afterLastAt: Timestamp?
+  private var afterID: SessionID?
 
   package init() {}
 
@@ -53,7 +64,7 @@ extension SessionStore {
     matching query: SessionQuery, while body: (SessionSummary) throws -> Bool
   ) throws(StoreError) {
     try read { engine throws(StoreError) in
-      try engine.forEachSessionSummary(order: query.order) { summary throws(StoreError) in
+      try engine.forEachSessionSummary(order: query.order, after: query.after) { summary throws(StoreError) in
         guard query.matches(summary) else { return true }
         return try StoreEngine.callingBack { try body(summary) }
       }

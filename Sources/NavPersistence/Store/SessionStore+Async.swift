@@ -24,6 +24,14 @@ extension SessionStore {
     return try result.get()
   }
 
+  /// Runs `work` with this store on the store's own queue, off the caller's thread: for the
+  /// sibling modules' reads that take several calls (a page of sessions, a report).
+  package func offloadedRead<T: Sendable>(
+    _ work: @escaping @Sendable (SessionStore) throws(StoreError) -> T
+  ) async throws(StoreError) -> T {
+    try await offloaded { () throws(StoreError) in try work(self) }
+  }
+
   /// The schema version of the store (see the synchronous `schemaVersion()`).
   package func schemaVersion() async throws(StoreError) -> Int {
     try await offloaded { () throws(StoreError) in try self.schemaVersion() }

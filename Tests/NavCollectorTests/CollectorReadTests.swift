@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NavCollector
+@_spi(Internals) import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// The read endpoints: pages of sessions newest first with a cursor, a session's history, state
+/// and report, each as the command line gives it, and none of another app's.
+@Suite struct CollectorReadTests {
+  let folder: TemporaryFolder
+  let store: SessionStore
+  let shop: SessionStore
+  let reader: String
+  let ingest: String
+
+  init() throws {
+    folder = try TemporaryFolder()
+    store = try SessionStore(path: folder.path("collector.sqlite"))
+    reader = try store.createToken(app: AppName("shop"), role: .read).text
+    ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
+    shop = try store.app(AppName("shop"))
+    // Five sessions, active one minute apart: s-0 oldest, s-4 newest; s-4 has three events.
+    for index in 0..<5 {
+      try shop.append(
+        AnyEvent(
+          session: try SessionID("s-\(index)"),
+          at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(index) * 60_000),
+          operation: .start(.stack([.root("home", withNavigation: true)]))))
+    }
+    try shop.append(
+      AnyEvent(
+        session: try SessionID("s-4"), at: Timestamp(millisecondsSince1970: 1_795_000_300_000),
+        operation: .push("detail")))
+    try shop.append(
+      AnyEvent(
+        session: try SessionID("s-4"), at: Timestamp(millisecondsSince1970: 1_795_000_301_000), operation: .background))
+  }
+
+  func get(_ client: some TestClientProtocol, _ uri: String, token: String? = nil) async throws -> TestResponse {
+    try await client.execute(uri: uri, method: .get, headers: [.authorization: "Bearer \(token ?? reader)"])
+  }
+
+  @Test func pagesOfSessionsNewestFirstWithACursor() async throws {
+    try await Application(router: Collector.router(store: store)).test(.router) { client in
+      var ids: [String] = []
+      var uri = "/v1/sessions?limit=2"
+      var pages = 0
+      while true {
+        let response = try await get(client, uri)
+        #expect(response.status == .ok)
+        let page = try WireFormat.decode(JSONValue.self, from: String(buffer: response.body))
+        guard case .array(let sessions)? = page.objectValue?["sessions"] else {
+          Issue.record("no sessions")
+          return
+        }
+        ids += sessions.compactMap { $0.objectValue?["session"]?.stringValue }
+        pages += 1
+        guard case .string(let next)? = page.objectValue?["next"] else { break }
+        uri = "/v1/sessions?limit=2&after=\(next)"
+      }
+      #expect(ids == ["s-4", "s-3", "s-2", "s-1", "s-0"] && pages == 3)
+      let since = try await get(client, "/v1/sessions?since=2026-11-18T11:08:00.000Z")
+      let recent = String(buffer: since.body)
+      #expect(recent.contains("\"s-4\"") && recent.contains("\"s-2\"") && !recent.contains("\"s-1\""))
+      // A row is the sessions export's.
+      let first = try await get(client, "/v1/sessions?limit=1")
+      #expect(String(buffer: first.body).contains(#"{"session":"s-4","events":3,"#))
+      #expect(String(buffer: first.body).contains(#""phase":"background"}"#))
+      for bad in [
+        "/v1/sessions?limit=0", "/v1/sessions?limit=abc", "/v1/sessions?after=zzz", "/v1/sessions?since=yesterday",
+      ] {
+        #expect(try await get(client, bad).status == .badRequest, "\(bad)")
+      }
+      #expect(
+        try await get(client, "/v1/sessions", token: ingest).status == .forbidden, "an ingest token lists nothing")
+    }
+  }
+
+  @Test func historyStateAndReportAreTheCommandLines() async throws {
+    try await Application(router: Collector.router(store: store)).test(.router) { client in
+      let history = try await get(client, "/v1/sessions/s-4/history")
+      #expect(history.status == .ok && history.headers[.contentType] == "application/x-ndjson")
+      let events = try await shop.history(of: sessionID("s-4"))
+      let expected = try events.map { try WireFormat.canonicalString($0) + "\n" }.joined()
+      #expect(String(buffer: history.body) == expected)
+      let part = try await get(client, "/v1/sessions/s-4/history?from=2&to=2")
+      #expect(String(buffer: part.body).split(separator: "\n").count == 1)
+      let state = try await get(client, "/v1/sessions/s-4/state?at=1")
+      let first = try await shop.state(of: sessionID("s-4"), at: 1).state
+      #expect(String(buffer: state.body) == (try WireFormat.canonicalString(first)) + "\n")
+      #expect(try await get(client, "/v1/sessions/s-4/state?at=9").status == .badRequest)
+      let report = try await get(client, "/v1/sessions/s-4/report")
+      #expect(report.status == .ok && String(buffer: report.body).lowercased().hasPrefix("<!doctype html>"))
+      for missing in ["/v1/sessions/none/history", "/v1/sessions/none/state", "/v1/sessions/none/report"] {
+        #expect(try await get(client, missing).status == .notFound)
+      }
+      // Another app's reader sees none of it.
+      let blog = try store.createToken(app: AppName("blog"), role: .read).text
+      #expect(try await get(client, "/v1/sessions/s-4/history", token: blog).status == .notFound)
+      #expect(
+        String(buffer: try await get(client, "/v1/sessions", token: blog).body) == #"{"sessions":[],"next":null}"#
+          + "\n")
+    }
+  }
+}
+
+extension JSONValue {
+  fileprivate var stringValue: String? {
+    if case .string(let text) = self { text } else { nil }
+  }
+}
