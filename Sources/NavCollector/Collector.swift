@@ -37,6 +37,8 @@ public enum Collector {
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
+    let export = ExportEndpoint(stores: stores)
+    v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     return router
   }
 

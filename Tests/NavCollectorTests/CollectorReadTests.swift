@@ -109,6 +109,34 @@ import Testing
   }
 }
 
+extension CollectorReadTests {
+  /// What `navstore export` writes, from the store itself.
+  static func export(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    _ = try store.exportEncoded(table, format: format) { bytes += $0 }
+    return bytes
+  }
+
+  @Test func anExportIsTheCommandLinesStreamed() async throws {
+    try await Application(router: Collector.router(store: store)).test(.router) { client in
+      for table in ExportTable.allCases {
+        for format in ExportFormat.allCases {
+          let response = try await get(client, "/v1/export/\(table.rawValue)?format=\(format.rawValue)")
+          #expect(response.status == .ok, "\(table) \(format)")
+          #expect(
+            Array(response.body.readableBytesView) == (try Self.export(shop, table, format)), "\(table) \(format)")
+        }
+      }
+      let one = try await get(client, "/v1/export/events?format=csv&session=s-4")
+      #expect(String(buffer: one.body).split(separator: "\r\n").count == 4, "a header and s-4's three events")
+      #expect(try await get(client, "/v1/export/events?format=xml").status == .badRequest)
+      #expect(try await get(client, "/v1/export/events").status == .badRequest)
+      #expect(try await get(client, "/v1/export/users?format=csv").status == .notFound)
+      #expect(try await get(client, "/v1/export/events?format=csv&session=none").status == .notFound)
+    }
+  }
+}
+
 extension JSONValue {
   fileprivate var stringValue: String? {
     if case .string(let text) = self { text } else { nil }
