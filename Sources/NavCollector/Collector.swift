@@ -9,9 +9,14 @@ import NavPersistence
 /// sessions from it. `docs/spec/collector.md` is its contract.
 public enum Collector {
   /// The collector's router over `store` (the default app's; the others' files are beside it).
-  public static func router(store: SessionStore, limits: UploadLimits = .contract) -> Router<CollectorContext> {
+  public static func router(
+    store: SessionStore, configuration: CollectorConfiguration = CollectorConfiguration()
+  ) -> Router<CollectorContext> {
+    let limits = configuration.limits
     let stores = AppStores(main: store)
+    let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
+    router.add(middleware: AdmissionMiddleware(maximumOpen: configuration.maximumOpenRequests, metrics: metrics))
     router.add(middleware: ErrorBodyMiddleware())
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
     router.get("readyz") { _, _ -> Response in
@@ -22,14 +27,22 @@ public enum Collector {
       }
       return JSONResponse.ok(["status": "ready"])
     }
+    router.get("metrics") { _, _ in
+      Response(
+        status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+    }
     let v1 = router.group("v1").add(middleware: TokenAuthenticator(store: store))
+      .add(
+        middleware: RateLimitMiddleware(
+          perSecond: configuration.requestsPerSecond, burst: configuration.burst, metrics: metrics))
     v1.get("limits") { _, _ in
       JSONResponse.ok([
         "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
         "requestBytes": .number(Double(limits.requestBytes)),
       ])
     }
-    let events = EventsEndpoint(stores: stores, limits: limits)
+    let events = EventsEndpoint(stores: stores, limits: limits, metrics: metrics)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
     let reads = ReadEndpoints(stores: stores)
     v1.get("sessions") { request, context in try await reads.sessions(request, context: context) }
@@ -50,7 +63,7 @@ public enum Collector {
   ) -> some ApplicationProtocol {
     let idle = TimeAmount.milliseconds(Int64(configuration.idleTimeout.components.seconds * 1_000))
     return Application(
-      router: router(store: store, limits: configuration.limits),
+      router: router(store: store, configuration: configuration),
       server: .http1(configuration: HTTP1Channel.Configuration(idleTimeout: idle)),
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),

@@ -30,14 +30,25 @@ public struct CollectorConfiguration: Sendable {
   /// How long a connection may stay without a byte in either direction before it is closed: a
   /// client that stops sending does not hold a connection forever.
   public var idleTimeout: Duration
+  /// The most requests served at once; past it, 503 with `Retry-After`.
+  public var maximumOpenRequests: Int
+  /// Each token's sustained requests per second; past it (and its burst), 429.
+  public var requestsPerSecond: Double
+  /// How many requests a token may send at once above its rate.
+  public var burst: Int
 
   /// A configuration; the contract's address and limits unless given.
   public init(
-    host: String = "127.0.0.1", port: Int = 8740, limits: UploadLimits = .contract, idleTimeout: Duration = .seconds(30)
+    host: String = "127.0.0.1", port: Int = 8740, limits: UploadLimits = .contract,
+    idleTimeout: Duration = .seconds(30),
+    maximumOpenRequests: Int = 64, requestsPerSecond: Double = 50, burst: Int = 100
   ) {
     self.host = host
     self.port = port
     self.limits = limits
     self.idleTimeout = idleTimeout
+    self.maximumOpenRequests = maximumOpenRequests
+    self.requestsPerSecond = requestsPerSecond
+    self.burst = burst
   }
 }

@@ -7,6 +7,7 @@ import NavPersistence
 struct EventsEndpoint {
   let stores: AppStores
   let limits: UploadLimits
+  let metrics: CollectorMetrics
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.ingest)
@@ -27,11 +28,13 @@ struct EventsEndpoint {
       throw CollectorError.unreadableBody
     }
     let outcome: UploadOutcome
+    let started = ContinuousClock.now
     do {
       outcome = try await stores.store(for: token.app).ingest(lines)
     } catch {
       throw CollectorError.unavailable("The store cannot take the upload now (\(error))")
     }
+    metrics.upload(outcome, commit: ContinuousClock.now - started)
     return JSONResponse.ok(Self.answer(outcome))
   }
 

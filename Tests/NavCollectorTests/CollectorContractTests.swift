@@ -31,8 +31,12 @@ import Testing
     #"{"session":"s-1","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#
   static let push = #"{"session":"s-1","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"cart"}}"#
 
-  func app(limits: UploadLimits = .contract) -> some ApplicationProtocol {
-    Application(router: Collector.router(store: store, limits: limits))
+  func app(limits: UploadLimits = .contract, configuration: CollectorConfiguration = CollectorConfiguration())
+    -> some ApplicationProtocol
+  {
+    var configuration = configuration
+    configuration.limits = limits
+    return Application(router: Collector.router(store: store, configuration: configuration))
   }
 
   func headers(_ token: String?, gzip: Bool = false, type: String = "application/x-ndjson") -> HTTPFields {
@@ -167,6 +171,52 @@ import Testing
     }
     #expect(try await store.app(AppName("blog")).summary(of: sessionID("s-1")).eventCount == 2)
     #expect(throws: StoreError.self) { try store.summary(of: sessionID("s-1")) }
+  }
+
+  @Test func backpressureIsAStatusWithRetryAfter() async throws {
+    let limited = CollectorConfiguration(requestsPerSecond: 0.5, burst: 2)
+    try await app(configuration: limited).test(.router) { client in
+      var statuses: [HTTPResponse.Status] = []
+      for _ in 0..<3 {
+        try await client.execute(uri: "/v1/limits", method: .get, headers: headers(reader)) { response in
+          statuses.append(response.status)
+          if response.status == .tooManyRequests { #expect(response.headers[.retryAfter] == "2") }
+        }
+      }
+      #expect(statuses == [.ok, .ok, .tooManyRequests])
+      // Another token has its own bucket.
+      try await client.execute(uri: "/v1/limits", method: .get, headers: headers(ingest)) { response in
+        #expect(response.status == .ok)
+      }
+    }
+    try await app(configuration: CollectorConfiguration(maximumOpenRequests: 0)).test(.router) { client in
+      try await client.execute(
+        uri: "/v1/events", method: .post, headers: headers(ingest), body: ByteBuffer(string: Self.start)
+      ) {
+        response in
+        #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "1")
+      }
+    }
+    #expect(throws: StoreError.self) { try store.app(AppName("shop")).summary(of: sessionID("s-1")) }
+  }
+
+  @Test func metricsCountRequestsAndLines() async throws {
+    let pop = #"{"session":"s-1","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"pop"}}"#
+    try await app().test(.router) { client in
+      try await client.execute(
+        uri: "/v1/events", method: .post, headers: headers(ingest), body: ByteBuffer(string: Self.start + "\n" + pop))
+      try await client.execute(
+        uri: "/v1/events", method: .post, headers: headers(nil), body: ByteBuffer(string: Self.start))
+      try await client.execute(uri: "/metrics", method: .get) { response in
+        let text = String(buffer: response.body)
+        #expect(text.contains(#"navstore_upload_lines_total{outcome="accepted",reason=""} 1"#), "\(text)")
+        #expect(text.contains(#"navstore_upload_lines_total{outcome="rejected",reason="illegal"} 1"#))
+        #expect(text.contains(#"navstore_http_requests_total{endpoint="/v1/events",status="200"} 1"#))
+        #expect(text.contains(#"navstore_http_requests_total{endpoint="/v1/events",status="401"} 1"#))
+        #expect(text.contains("navstore_commit_duration_seconds_bucket"))
+        #expect(!text.contains("nvs_"), "no token in the metrics")
+      }
+    }
   }
 
   @Test func liveOnLoopbackAGzippedUploadIsStored() async throws {
