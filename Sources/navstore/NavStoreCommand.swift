@@ -26,6 +26,7 @@ struct NavStoreCommand: AsyncParsableCommand {
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
       ReportCommand.self, BackupCommand.self, BundleCommand.self, TokenCommand.self, ServeCommand.self,
+      PushCommand.self,
     ]
   )
 

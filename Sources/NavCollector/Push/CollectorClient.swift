@@ -1,0 +1,137 @@
+import CompressNIO
+import Foundation
+import NIOCore
+import NavCore
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A client of the collector's contract, as `navstore push` uses it: uploads in gzip'd batches,
+/// honouring the contract's retry rules (413 splits the batch; 429, 502, 503 and 504 wait for
+/// `Retry-After`, or back off; other refusals stop), and reads heads.
+public struct CollectorClient: Sendable {
+  /// What a refused or failed exchange was.
+  public struct Failure: Error, CustomStringConvertible {
+    /// The status, when the collector answered.
+    public var status: Int?
+    /// What it said, or what went wrong.
+    public var message: String
+    public var description: String { status.map { "the collector answered \($0): \(message)" } ?? message }
+  }
+
+  /// The collector's base address (`http://127.0.0.1:8740`).
+  public let base: URL
+  private let token: String
+  private let session: URLSession
+  /// The most attempts of one request when the collector asks to retry.
+  private let attempts = 8
+
+  /// A client of the collector at `base`, presenting `token`.
+  public init(base: URL, token: String) {
+    self.base = base
+    self.token = token
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 60
+    session = URLSession(configuration: configuration)
+  }
+
+  /// The head the collector holds for `session`, `nil` when it holds none.
+  public func head(of session: SessionID) async throws -> (seq: Int, hash: String?)? {
+    let escaped =
+      session.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? ""
+    let (status, body) = try await send(path: "v1/sessions/\(escaped)/head", method: "GET", body: nil)
+    if status == 404 { return nil }
+    guard status == 200, let value = try? WireFormat.decode(JSONValue.self, from: body),
+      case .number(let seq)? = value.objectValue?["seq"]
+    else { throw Failure(status: status, message: String(decoding: body, as: UTF8.self)) }
+    if case .string(let hash)? = value.objectValue?["hash"] { return (Int(seq), hash) }
+    return (Int(seq), nil)
+  }
+
+  /// Uploads `lines` (wire-format events), split in halves as often as the collector says a
+  /// batch is too large, and returns each answer's counts and rejected lines (their numbers
+  /// counted in `lines`, from 1).
+  public func upload(_ lines: [String]) async throws -> UploadAnswer {
+    guard !lines.isEmpty else { return UploadAnswer() }
+    var buffer = ByteBuffer(string: lines.joined(separator: "\n") + "\n")
+    let gzipped = try buffer.compress(with: .gzip())
+    let (status, body) = try await send(
+      path: "v1/events", method: "POST", body: Data(gzipped.readableBytesView),
+      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"])
+    if status == 413, lines.count > 1 {
+      let half = lines.count / 2
+      var first = try await upload(Array(lines[..<half]))
+      let second = try await upload(Array(lines[half...]))
+      first.add(second, shiftedBy: half)
+      return first
+    }
+    guard status == 200, let answer = UploadAnswer(body) else {
+      throw Failure(status: status, message: String(decoding: body, as: UTF8.self))
+    }
+    return answer
+  }
+
+  /// One exchange, retried as the contract says: after `Retry-After` for 429 and 503 (and 502,
+  /// 504), with exponential backoff and jitter when there is none or the connection failed.
+  private func send(
+    path: String, method: String, body: Data?, headers: [String: String] = [:]
+  ) async throws -> (Int, [UInt8]) {
+    var request = URLRequest(url: base.appendingPathComponent(path))
+    request.httpMethod = method
+    request.httpBody = body
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    var delay = 0.5
+    for attempt in 1...attempts {
+      do {
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard [429, 502, 503, 504].contains(status), attempt < attempts else { return (status, Array(data)) }
+        let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init)
+        try await Task.sleep(for: .seconds(retryAfter ?? delay * Double.random(in: 0.5...1.5)))
+      } catch let error as URLError where attempt < attempts {
+        _ = error  // a connection that failed before an answer: retried, as the contract allows
+        try await Task.sleep(for: .seconds(delay * Double.random(in: 0.5...1.5)))
+      }
+      delay = min(delay * 2, 30)
+    }
+    throw Failure(status: nil, message: "no answer after \(attempts) attempts")
+  }
+}
+
+/// What the collector answered to one or more uploads.
+public struct UploadAnswer: Sendable {
+  /// Lines stored now.
+  public var accepted = 0
+  /// Lines stored already.
+  public var duplicates = 0
+  /// Rejected lines: their number in what was sent, their reason and message.
+  public var rejected: [(line: Int, reason: String, message: String)] = []
+
+  init() {}
+
+  init?(_ body: [UInt8]) {
+    guard let value = try? WireFormat.decode(JSONValue.self, from: body), let object = value.objectValue,
+      case .number(let accepted)? = object["accepted"], case .number(let duplicates)? = object["duplicates"],
+      case .array(let rejected)? = object["rejected"]
+    else { return nil }
+    self.accepted = Int(accepted)
+    self.duplicates = Int(duplicates)
+    self.rejected = rejected.compactMap { item in
+      guard let object = item.objectValue, case .number(let line)? = object["line"] else { return nil }
+      var reason = ""
+      var message = ""
+      if case .string(let text)? = object["reason"] { reason = text }
+      if case .string(let text)? = object["message"] { message = text }
+      return (Int(line), reason, message)
+    }
+  }
+
+  /// Adds a later part's answer, whose line numbers count from `offset` lines on.
+  mutating func add(_ other: UploadAnswer, shiftedBy offset: Int) {
+    accepted += other.accepted
+    duplicates += other.duplicates
+    rejected += other.rejected.map { ($0.line + offset, $0.reason, $0.message) }
+  }
+}

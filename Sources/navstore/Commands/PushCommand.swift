@@ -1,0 +1,181 @@
+import ArgumentParser
+import Foundation
+import NavCollector
+import NavCore
+import NavPersistence
+
+/// `navstore push`: a store's sessions, or a JSON Lines file, to a collector, through the same
+/// contract a device uses.
+struct PushCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "push",
+    abstract: "Upload a store's sessions, or a JSON Lines file, to a collector.",
+    discussion: """
+      From a store (--db, --app), each session is sent from where the collector's head for it \
+      stands, so a push that stopped resumes where it was. From FILE (or - for standard \
+      input), every line is sent: lines the collector holds already come back as duplicates. \
+      Lines go in gzip'd batches; the collector's retry rules are followed (a batch too large \
+      is split; 429 and 503 wait for Retry-After). Prints what the collector did; exits 1 when \
+      it rejected a line, naming the first.
+
+      The token comes from --token or $NAVSTORE_TOKEN (which keeps it out of the shell's \
+      history and the process list).
+
+      Examples:
+        NAVSTORE_TOKEN=$(cat device.token) navstore push --to http://127.0.0.1:8740 --db app.sqlite
+        navstore push events.jsonl --to http://collector.example:8740 --token "$TOKEN"
+      """)
+
+  @Argument(help: "A JSON Lines file of events to send instead of the store's sessions (- for standard input).")
+  var file: String?
+
+  @OptionGroup var store: StoreOption
+
+  @Option(help: "The collector's address, like http://127.0.0.1:8740.")
+  var to: String
+
+  @Option(help: "The ingest token (default: $NAVSTORE_TOKEN).")
+  var token: String?
+
+  @Option(help: "Lines per upload.")
+  var batch = 1_000
+
+  func validate() throws {
+    guard let url = URL(string: to), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+      throw ValidationError("--to: give the collector's address, like http://127.0.0.1:8740")
+    }
+    guard batch >= 1 else { throw ValidationError("--batch must be at least 1, not \(batch)") }
+  }
+
+  func run() async throws {
+    guard let token = token ?? ProcessInfo.processInfo.environment["NAVSTORE_TOKEN"], !token.isEmpty else {
+      throw CLIError("give the collector's ingest token with --token or NAVSTORE_TOKEN")
+    }
+    guard let base = URL(string: to) else { throw CLIError("--to: not an address") }
+    let client = CollectorClient(base: base, token: token)
+    var pusher = Pusher(client: client, batch: batch)
+    if let file {
+      try await pusher.push(file: file)
+    } else {
+      try await pusher.push(store: try store.open(forWriting: false))
+    }
+    try pusher.finish(to: to)
+  }
+}
+
+/// The push under way: lines gathered into batches, each sent when full, and the collector's
+/// answers added up.
+private struct Pusher {
+  let client: CollectorClient
+  let batch: Int
+  private var pending: [String] = []
+  private var sent = 0
+  private var sessions = 0
+  private var answer = UploadAnswerTotal()
+  private let progress = ProgressCounter(label: "pushing", unit: "events")
+
+  init(client: CollectorClient, batch: Int) {
+    self.client = client
+    self.batch = batch
+  }
+
+  /// Every session of `store`, each from the collector's head for it.
+  mutating func push(store: SessionStore) async throws {
+    var ids: [SessionID] = []
+    try storeCall { () throws(StoreError) in
+      try store.forEachSession { summary throws(StoreError) in ids.append(summary.id) }
+    }
+    for id in ids {
+      let count = try storeCall { () throws(StoreError) in try store.summary(of: id).eventCount }
+      let remote: Int
+      do {
+        remote = try await client.head(of: id)?.seq ?? 0
+      } catch {
+        throw CLIError("cannot read the collector's head of '\(id)': \(error)")
+      }
+      guard remote < count else { continue }
+      sessions += 1
+      var from = remote + 1
+      while from <= count {
+        let to = min(count, from + batch - 1)
+        let events = try storeCall { () throws(StoreError) in try store.history(of: id, from: from, to: to) }
+        for event in events { try await add(try WireFormat.canonicalString(event)) }
+        from = to + 1
+      }
+    }
+    try await flush()
+  }
+
+  /// Every line of `file`.
+  mutating func push(file: String) async throws {
+    let handle: FileHandle
+    if file == "-" {
+      handle = FileHandle.standardInput
+    } else {
+      guard let opened = FileHandle(forReadingAtPath: file) else {
+        throw CLIError("cannot read '\(file)' (does it exist and is it readable?)")
+      }
+      handle = opened
+    }
+    let reader = LineReader(handle: handle)
+    while true {
+      let next: ArraySlice<UInt8>?
+      do throws(LineReaderError) {
+        next = try reader.next()
+      } catch {
+        throw CLIError("\(file): \(error)")
+      }
+      guard let line = next else { break }
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+      try await add(String(decoding: line, as: UTF8.self))
+    }
+    try await flush()
+  }
+
+  private mutating func add(_ line: String) async throws {
+    pending.append(line)
+    if pending.count >= batch { try await flush() }
+  }
+
+  private mutating func flush() async throws {
+    guard !pending.isEmpty else { return }
+    let lines = pending
+    pending = []
+    let part: UploadAnswer
+    do {
+      part = try await client.upload(lines)
+    } catch {
+      progress.clear()
+      throw CLIError("the upload stopped after \(sent) events: \(error)")
+    }
+    answer.add(part, firstLine: sent)
+    sent += lines.count
+    progress.update(sent)
+  }
+
+  func finish(to url: String) throws {
+    progress.finish()
+    let from = sessions > 0 ? " of \(sessions) session\(sessions == 1 ? "" : "s")" : ""
+    print(
+      "pushed \(sent) events\(from) to \(url): \(answer.accepted) accepted, \(answer.duplicates) duplicates, "
+        + "\(answer.rejected.count) rejected")
+    if let first = answer.rejected.first {
+      throw CLIError(
+        "the collector rejected \(answer.rejected.count) line\(answer.rejected.count == 1 ? "" : "s"), first the "
+          + "\(first.line)th sent (\(first.reason)): \(first.message)")
+    }
+  }
+}
+
+/// The collector's answers, added up over a push.
+private struct UploadAnswerTotal {
+  var accepted = 0
+  var duplicates = 0
+  var rejected: [(line: Int, reason: String, message: String)] = []
+
+  mutating func add(_ answer: UploadAnswer, firstLine: Int) {
+    accepted += answer.accepted
+    duplicates += answer.duplicates
+    rejected += answer.rejected.map { ($0.line + firstLine, $0.reason, $0.message) }
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// `navstore serve` as a process on loopback and `navstore push` of the demo to it: the
+/// collector's exports equal the demo's; a push again sends nothing; SIGTERM stops it cleanly;
+/// a collector killed (SIGKILL) while a push runs is intact, and a push to it restarted
+/// completes the rest.
+@Suite struct ServeAndPushTests {
+  let folder: URL
+
+  init() throws {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    #expect(try NavStoreProcess.run(["demo", "--no-wait", "--db", "demo.sqlite"], in: folder).status == 0)
+  }
+
+  /// A running `navstore serve`, and the address its ready line names.
+  final class Server {
+    let process = Process()
+    let url: String
+
+    init(db: String, in folder: URL) throws {
+      process.executableURL = NavStoreProcess.binary
+      process.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:0"]
+      process.currentDirectoryURL = folder
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      var line = Data()
+      while !line.contains(UInt8(ascii: "\n")) {
+        let byte = output.fileHandleForReading.readData(ofLength: 1)
+        guard !byte.isEmpty else { break }
+        line.append(byte)
+      }
+      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      url = text.hasPrefix("listening on ") ? String(text.dropFirst("listening on ".count)) : ""
+    }
+
+    /// Sends `signal` and waits for the process to end; its exit status.
+    func stop(_ signal: Int32) -> Int32 {
+      kill(process.processIdentifier, signal)
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+  }
+
+  @Test func aPushedDemoIsTheDemoOnTheCollector() throws {
+    let token = try NavStoreProcess.run(
+      ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder
+    ).stdout.trimmingCharacters(in: .newlines)
+    let server = try Server(db: "collector.sqlite", in: folder)
+    #expect(server.url.hasPrefix("http://127.0.0.1:"))
+    let push = ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite"]
+    let first = try NavStoreProcess.run(push, in: folder)
+    #expect(
+      first.stdout.hasPrefix("pushed 86 events of 8 sessions to ") && first.stdout.contains("86 accepted"),
+      "\(first.stderr)")
+    let again = try NavStoreProcess.run(push, in: folder)
+    #expect(again.stdout.hasPrefix("pushed 0 events to "))
+    #expect(server.stop(SIGTERM) == 0, "a clean stop")
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      let local = try NavStoreProcess.run(
+        ["export", "--table", table, "--format", "csv", "--db", "demo.sqlite"], in: folder)
+      let collected = try NavStoreProcess.run(
+        ["export", "--table", table, "--format", "csv", "--db", "collector.sqlite", "--app", "demo"], in: folder)
+      #expect(collected.stdout == local.stdout && !local.stdout.isEmpty, "\(table)")
+    }
+    #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
+  }
+
+  @Test func aKilledCollectorIsIntactAndAPushCompletesIt() throws {
+    let token = try NavStoreProcess.run(
+      ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder
+    ).stdout.trimmingCharacters(in: .newlines)
+    // One line per request, so that the kill lands between and during uploads.
+    var server = try Server(db: "collector.sqlite", in: folder)
+    let pusher = Process()
+    pusher.executableURL = NavStoreProcess.binary
+    pusher.arguments = ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite", "--batch", "1"]
+    pusher.currentDirectoryURL = folder
+    pusher.standardOutput = FileHandle.nullDevice
+    pusher.standardError = FileHandle.nullDevice
+    try pusher.run()
+    Thread.sleep(forTimeInterval: 0.3)
+    _ = server.stop(SIGKILL)
+    pusher.waitUntilExit()
+    // Whatever it held is intact, and a push to the restarted collector completes the rest.
+    #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
+    server = try Server(db: "collector.sqlite", in: folder)
+    let rest = try NavStoreProcess.run(
+      ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite"], in: folder)
+    #expect(rest.status == 0, "\(rest.stderr)")
+    #expect(server.stop(SIGTERM) == 0)
+    let local = try NavStoreProcess.run(
+      ["export", "--table", "events", "--format", "csv", "--db", "demo.sqlite"], in: folder)
+    let collected = try NavStoreProcess.run(
+      ["export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "demo"], in: folder)
+    #expect(collected.stdout == local.stdout)
+  }
+}
