@@ -16,6 +16,8 @@ public enum Collector {
     let stores = AppStores(main: store)
     let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
+    // One line per request (method, path, status, time); no header, so no token, and no body.
+    router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
     router.add(middleware: AdmissionMiddleware(maximumOpen: configuration.maximumOpenRequests, metrics: metrics))
     router.add(middleware: ErrorBodyMiddleware())
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }

@@ -39,11 +39,21 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Seconds a connection may stay silent before it is closed.")
   var idleTimeout = 30
 
+  @Option(help: "The most requests served at once; past it, 503 with Retry-After.")
+  var maxOpenRequests = 64
+
+  @Option(help: "Each token's sustained requests per second; past it and its burst, 429 with Retry-After.")
+  var rate = 50
+
+  @Option(help: "How many requests a token may send at once above its rate.")
+  var burst = 100
+
   func validate() throws {
     guard address != nil else { throw ValidationError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
     for (name, value) in [
       ("--max-line-bytes", maxLineBytes), ("--max-request-lines", maxRequestLines),
       ("--max-request-bytes", maxRequestBytes), ("--idle-timeout", idleTimeout),
+      ("--max-open-requests", maxOpenRequests), ("--rate", rate), ("--burst", burst),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
     }
@@ -65,7 +75,8 @@ struct ServeCommand: AsyncParsableCommand {
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
       limits: UploadLimits(lineBytes: maxLineBytes, requestLines: maxRequestLines, requestBytes: maxRequestBytes),
-      idleTimeout: .seconds(idleTimeout))
+      idleTimeout: .seconds(idleTimeout), maximumOpenRequests: maxOpenRequests, requestsPerSecond: Double(rate),
+      burst: burst)
     let app = Collector.application(store: store, configuration: configuration, logger: logger) { url in
       print("listening on \(url)")
       fflush(nil)  // a script waits for this line
