@@ -20,7 +20,7 @@ struct DocCommandTests {
 
   static let documents = [
     "README.md", "docs/guides/restoring-in-an-app.md", "docs/guides/support-and-qa.md", "docs/guides/analytics.md",
-    "docs/guides/audits.md",
+    "docs/guides/audits.md", "docs/guides/collector.md",
   ]
 
   @Test func everyGuideIsListed() throws {
