@@ -60,7 +60,7 @@ struct ReadEndpoints {
   func head(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.ingest, .read)
     let (store, id) = try await session(context, app: token.app)
-    let summary = try await Self.known { () throws(StoreError) in try await store.summary(of: id) }
+    let summary = try await Self.known { () async throws(StoreError) in try await store.summary(of: id) }
     let last = try await store.history(of: id, from: summary.eventCount, to: summary.eventCount).last
     return JSONResponse.ok([
       "session": .string(id.rawValue), "seq": .number(Double(summary.eventCount)),
@@ -71,7 +71,7 @@ struct ReadEndpoints {
   func history(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
     let (store, id) = try await session(context, app: token.app)
-    let summary = try await Self.known { () throws(StoreError) in try await store.summary(of: id) }
+    let summary = try await Self.known { () async throws(StoreError) in try await store.summary(of: id) }
     let from = try Query.integer(request, "from", in: 1...Int.max) ?? 1
     let to = min(try Query.integer(request, "to", in: 1...Int.max) ?? summary.eventCount, summary.eventCount)
     guard from <= summary.eventCount else {
@@ -98,7 +98,7 @@ struct ReadEndpoints {
     let token = try context.requireToken(.read)
     let (store, id) = try await session(context, app: token.app)
     let at = try Query.integer(request, "at", in: 1...Int.max)
-    let state = try await Self.known { () throws(StoreError) in try await store.state(of: id, at: at) }
+    let state = try await Self.known { () async throws(StoreError) in try await store.state(of: id, at: at) }
     return Response(
       status: .ok, headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: try WireFormat.canonicalString(state.state) + "\n")))
@@ -107,7 +107,7 @@ struct ReadEndpoints {
   func report(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
     let (store, id) = try await session(context, app: token.app)
-    let html = try await Self.known { () throws(StoreError) in
+    let html = try await Self.known { () async throws(StoreError) in
       try await store.offloadedRead { store throws(StoreError) in
         ReportPage.html(try SessionReport.load(id, from: store))
       }
