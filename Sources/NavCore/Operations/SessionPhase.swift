@@ -17,8 +17,18 @@ public enum SessionPhase: String, Hashable, Sendable, CaseIterable {
   /// `background` only in the foreground, `foreground` only in the background. Every other
   /// operation keeps the phase.
   public func after<Screen>(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> SessionPhase {
+    try after(operation.kind.operationName, path: operation.path)
+  }
+
+  /// `after(_:)` for untyped screens, compiled here: the store checks every event it appends
+  /// or verifies, and a generic call from another module would look up type metadata each time.
+  public func after(_ operation: AnyOperation) throws(NavigationError) -> SessionPhase {
+    try after(operation.kind.operationName, path: operation.path)
+  }
+
+  private func after(_ name: OperationName, path: CoordinatorPath) throws(NavigationError) -> SessionPhase {
     let reason: NavigationError.Reason
-    switch (self, operation.kind) {
+    switch (self, name) {
     case (.ended, _): reason = .sessionEnded
     case (.foreground, .background): return .background
     case (.background, .foreground): return .foreground
@@ -26,6 +36,6 @@ public enum SessionPhase: String, Hashable, Sendable, CaseIterable {
     case (_, .end): return .ended
     default: return self
     }
-    throw NavigationError(operation: operation.name, path: operation.path, reason: reason)
+    throw NavigationError(operation: name.rawValue, path: path, reason: reason)
   }
 }

@@ -56,12 +56,19 @@ extension StoreEngine {
         updateSession.bind(blob: hash, at: 4)
         updateSession.bind(Int64(prepared.depth), at: 5)
         updateSession.bind(text: session, at: 6)
-        var phase = prepared.phase.rawValue
-        let updated = phase.withUTF8 { phase in
-          updateSession.bind(text: phase, at: 7)
-          return updateSession.run()
+        if let updated = updateSession.run() { return updated }
+        // The phase changes only at a lifecycle event (the foreground time above counted the
+        // step by the phase before it).
+        if event.operation.isLifecycle {
+          var phase = prepared.phase.rawValue
+          let updated = phase.withUTF8 { phase in
+            var updatePhase = BorrowedExecution(statements.updatePhase)
+            updatePhase.bind(text: phase, at: 1)
+            updatePhase.bind(text: session, at: 2)
+            return updatePhase.run()
+          }
+          if let updated { return updated }
         }
-        if let updated { return updated }
 
         guard let snapshot = prepared.snapshot else { return nil }
         return snapshot.withUnsafeBufferPointer { state in
