@@ -81,12 +81,14 @@ private struct Pusher {
 
   /// Every session of `store`, each from the collector's head for it.
   mutating func push(store: SessionStore) async throws {
-    var ids: [SessionID] = []
+    // The listing gives each session's length: no second read per session.
+    var sessionsAndCounts: [(id: SessionID, count: Int)] = []
     try storeCall { () throws(StoreError) in
-      try store.forEachSession { summary throws(StoreError) in ids.append(summary.id) }
+      try store.forEachSession { summary throws(StoreError) in
+        sessionsAndCounts.append((summary.id, summary.eventCount))
+      }
     }
-    for id in ids {
-      let count = try storeCall { () throws(StoreError) in try store.summary(of: id).eventCount }
+    for (id, count) in sessionsAndCounts {
       let remote: Int
       do {
         remote = try await client.head(of: id)?.seq ?? 0
