@@ -19,7 +19,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
-    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     // `swift package generate-documentation`: the DocC catalogs of the library products.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     // The collector (`navstore serve`), in a target no library product depends on: an app
@@ -94,7 +93,6 @@ let package = Package(
         "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
-        .product(name: "Clocks", package: "swift-clocks"),
       ],
       // Read by path (#filePath), not bundled: the recorded codec outcomes.
       exclude: ["Fixtures"]
@@ -117,7 +115,7 @@ let package = Package(
     .testTarget(
       name: "DocTests",
       dependencies: [
-        "NavCore", "NavPersistence", "NavReport", "NavTestSupport", .product(name: "Clocks", package: "swift-clocks"),
+        "NavCore", "NavPersistence", "NavReport", "NavTestSupport",
       ],
       // Compiled as another package is, so that the docs' Swift can use only what an app can:
       // the `package` declarations the targets share stay out of reach here.

@@ -1,7 +1,7 @@
 // swift-format-ignore-file
 // (The Swift between "doc begin" and "doc end" is the docs' text, byte for byte.)
-import Clocks
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The Swift of NavCore's DocC catalog (Sources/NavCore/NavCore.docc), article by article.
@@ -155,7 +155,7 @@ import Testing
     let deepLink: Coordinator<Screen> = .stack([
       .root(.home, withNavigation: true), .push(.numbersList), .sheet(.settings, withNavigation: true), .push(.numberDetail(number: 3)),
     ])
-    let clock = TestClock()
+    let clock = ManualClock()
     let advancing = Task.detached { while !Task.isCancelled { await clock.advance(by: .milliseconds(650)); try? await Task.sleep(for: .milliseconds(1)) } }
     defer { advancing.cancel() }
     // doc begin

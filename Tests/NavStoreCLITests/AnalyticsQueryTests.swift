@@ -8,7 +8,7 @@ import Testing
 ///
 /// They run where DuckDB is installed (`pip install duckdb-cli`). CI installs it and sets
 /// `NAVSTORE_REQUIRE_DUCKDB=1`, which makes a missing DuckDB a failure rather than a skip.
-@Suite(.enabled(if: DuckDB.executable != nil || DuckDB.isRequired, "DuckDB is not installed"))
+@Suite(.waitsOnProcesses, .enabled(if: DuckDB.executable != nil || DuckDB.isRequired, "DuckDB is not installed"))
 struct AnalyticsQueryTests {
 
   /// The file names the guide's commands write, by table.

@@ -5,7 +5,7 @@ import Testing
 /// marker line, the file must be exactly what `navstore --help` and each command's `--help`
 /// print, in the order `navstore` lists them. `NAVSTORE_UPDATE_DOCS=1` rewrites that part instead
 /// of comparing it.
-@Suite struct CLIReferenceTests {
+@Suite(.waitsOnProcesses) struct CLIReferenceTests {
   static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("docs/cli-reference.md")
   static let marker =

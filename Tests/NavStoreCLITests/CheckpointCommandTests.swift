@@ -3,7 +3,7 @@ import NavCore
 import Testing
 
 /// A store checkpointed, handed over and audited end to end from the command line.
-@Suite struct CheckpointCommandTests {
+@Suite(.waitsOnProcesses) struct CheckpointCommandTests {
   let folder: URL
 
   init() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The issue-19 case as a new user met it: an event dated 2020 after events of 2026 is kept as
 /// claimed, and nothing the commands print or export goes negative.
-@Suite struct ClockCommandTests {
+@Suite(.waitsOnProcesses) struct ClockCommandTests {
   let folder: URL
 
   init() throws {

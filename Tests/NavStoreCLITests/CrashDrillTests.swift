@@ -7,7 +7,7 @@ import Testing
 /// store stays intact and keeps every event a process reported as appended.
 ///
 /// 50 kills by default; `NAVSTORE_CRASH_DRILLS=N swift test --filter CrashDrill` runs N.
-@Suite struct CrashDrillTests {
+@Suite(.waitsOnProcesses) struct CrashDrillTests {
   static var rounds: Int {
     ProcessInfo.processInfo.environment["NAVSTORE_CRASH_DRILLS"].flatMap(Int.init) ?? 50
   }

@@ -5,7 +5,7 @@ import Testing
 /// signal that would kill it ignored) gets `EFBIG` from the kernel once the store's WAL passes
 /// the limit, which SQLite reports as a disk I/O error. The command says so in one sentence,
 /// and the store keeps nothing of the transaction.
-@Suite struct DiskFailureTests {
+@Suite(.waitsOnProcesses) struct DiskFailureTests {
   @Test func aFailedWriteIsOneSentenceAboutTheDiskAndKeepsNothing() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-disk-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -13,7 +13,7 @@ import Testing
 /// `swift run navstore ARGS` runs the built `navstore`, `swift build --show-bin-path` prints its
 /// folder, and `swift test` does nothing (CI runs the suite itself). DuckDB must be installed
 /// for the analytics guide, as for `AnalyticsQueryTests`.
-@Suite(.enabled(if: DuckDB.executable != nil || DuckDB.isRequired, "DuckDB is not installed"))
+@Suite(.waitsOnProcesses, .enabled(if: DuckDB.executable != nil || DuckDB.isRequired, "DuckDB is not installed"))
 struct DocCommandTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `navstore export --omit-payloads`, as an analyst's export is made.
-@Suite struct ExportPrivacyCommandTests {
+@Suite(.waitsOnProcesses) struct ExportPrivacyCommandTests {
   let folder: URL
 
   init() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// Support finding a session on the demo store: by app version, time, a screen shown and
 /// verification, latest first, limited; reading it in another time zone.
-@Suite struct FindingSessionsTests {
+@Suite(.waitsOnProcesses) struct FindingSessionsTests {
   let folder: URL
 
   init() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// A store of many sessions: memory stays flat (the process's own peak, read by `wait4`), and
 /// every command that writes to standard output fails with one clear line when it cannot.
-@Suite struct FleetScaleTests {
+@Suite(.waitsOnProcesses) struct FleetScaleTests {
   let folder: URL
 
   init() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Forgetting from the command line: an older checkpoint still verifies, naming the erasure.
-@Suite struct ForgetCommandTests {
+@Suite(.waitsOnProcesses) struct ForgetCommandTests {
   let folder: URL
 
   init() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The small things a new user meets first on the command line.
-@Suite struct NewcomerTests {
+@Suite(.waitsOnProcesses) struct NewcomerTests {
   let folder: URL
 
   init() throws {

@@ -3,7 +3,7 @@ import NavCore
 import Testing
 
 /// `navstore plan`, run as a process.
-@Suite struct PlanCommandTests {
+@Suite(.waitsOnProcesses) struct PlanCommandTests {
   static let home = #"{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}"#
   static let deepLink =
     #"{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"push","screen":"A"},{"style":"push","screen":"B"},{"style":"sheet","withNavigation":true,"screen":{"numberDetail":{"number":3}}},{"style":"push","screen":"D"}]}"#

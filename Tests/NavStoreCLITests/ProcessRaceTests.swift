@@ -5,7 +5,7 @@ import Testing
 
 /// Separate navstore processes writing at once: on one session each seq has exactly one winner
 /// and every loser is told the expected and actual seq; on different sessions nothing is lost.
-@Suite struct ProcessRaceTests {
+@Suite(.waitsOnProcesses) struct ProcessRaceTests {
   let folder: URL
   let store: String
 

@@ -4,7 +4,7 @@ import NavCore
 import Testing
 
 /// replay, export and demo, run as processes.
-@Suite struct ReplayExportDemoTests {
+@Suite(.waitsOnProcesses) struct ReplayExportDemoTests {
   let folder: URL
 
   init() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `navstore report` on the demo store, as support and QA run it.
-@Suite struct ReportCommandTests {
+@Suite(.waitsOnProcesses) struct ReportCommandTests {
   let folder: URL
 
   init() throws {

@@ -5,7 +5,7 @@ import Testing
 /// collector's exports equal the demo's; a push again sends nothing; SIGTERM stops it cleanly;
 /// a collector killed (SIGKILL) while a push runs is intact, and a push to it restarted
 /// completes the rest.
-@Suite struct ServeAndPushTests {
+@Suite(.waitsOnProcesses) struct ServeAndPushTests {
   let folder: URL
 
   init() throws {

@@ -3,7 +3,7 @@ import NavCore
 import Testing
 
 /// The store commands, run as processes against a store in a temporary folder.
-@Suite struct StoreCommandTests {
+@Suite(.waitsOnProcesses) struct StoreCommandTests {
   let folder: URL
 
   init() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The command line words the library's errors for a person at a terminal: the store's own
 /// description, and the command or option that helps. Each case below is one such line.
-@Suite struct TerminalWordingTests {
+@Suite(.waitsOnProcesses) struct TerminalWordingTests {
   static let session = sessionID("s")
   static let disk = SQLiteError(extendedCode: 1034, message: "disk I/O error", sql: "COMMIT")
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `navstore token` and `--app`: a token printed once and alone, listed without its secret,
 /// revoked; the same session id in two apps of one store, and an app a read cannot find.
-@Suite struct TokenAndAppCommandTests {
+@Suite(.waitsOnProcesses) struct TokenAndAppCommandTests {
   let folder: URL
 
   init() throws {

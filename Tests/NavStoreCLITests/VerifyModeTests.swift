@@ -5,7 +5,7 @@ import Testing
 
 /// `verify`'s options make one of three checks; any other combination is refused before the
 /// store is opened, saying which option goes with which.
-@Suite struct VerifyModeTests {
+@Suite(.waitsOnProcesses) struct VerifyModeTests {
   @Test(arguments: [
     (["s-1", "s-2"], "chains"),
     (["--checkpoint", "c.note", "--key", "k.pub"], "checkpoint c.note k.pub"),

@@ -1,5 +1,5 @@
-import Clocks
 import NavCore
+import NavTestSupport
 
 /// The screens of the model's tests: an app with tabs hosted by its root screen and flows in
 /// sheets.
@@ -56,7 +56,7 @@ func makeModel(
   let log = StateLog()
   let shownLog = ShownLog()
   let model = NavigationModel(
-    state, launchingFrom: launchingFrom, recorder: log, delayMilliseconds: 10, clock: ImmediateClock(),
+    state, launchingFrom: launchingFrom, recorder: log, delayMilliseconds: 10, clock: ImmediateTestClock(),
     failureHandling: .report)
   shownLog.states.append(model.shown)
   model.onShow = { shownLog.states.append($0) }

@@ -1,4 +1,3 @@
-import Clocks
 import NavCore
 import NavTestSupport
 import PropertyBased
@@ -27,7 +26,7 @@ import Testing
 
   @Test func aChangeTheHostCanApplyAtOnceIsShownAtOnce() throws {
     let screen = Screen()
-    let player = NavigationPlayer(Self.launch, clock: TestClock()) { screen.shown.append($0) }
+    let player = NavigationPlayer(Self.launch, clock: ManualClock()) { screen.shown.append($0) }
     try player.changeRoutes { try $0.push("a") }
     #expect(player.shown == .stack(stack("R+home", "↑a")))
     #expect(player.target == player.shown)
@@ -36,7 +35,7 @@ import Testing
   }
 
   @Test func aDeepLinkPlaysStepByStep() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let screen = Screen()
     let player = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
     try player.go(to: Self.deepLink)
@@ -70,7 +69,7 @@ import Testing
   }
 
   @Test func aChangeDuringAPlanReplansFromWhatIsShown() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let screen = Screen()
     let player = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
     try player.go(to: Self.deepLink)
@@ -102,11 +101,11 @@ import Testing
   }
 
   @Test func aChangeWhenIdleIsShownAtOnceEvenRightAfterAPlan() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let screen = Screen()
     let player = NavigationPlayer(Self.launch, delayMilliseconds: 100, clock: clock) { screen.shown.append($0) }
     try player.go(to: .stack(stack("R+home", "↑a", "◻b")))
-    let finished = await clock.advance(by: .milliseconds(1), until: { !player.isPlaying })
+    let finished = await clock.advance(until: { !player.isPlaying })
     #expect(finished)
     // The plan is over: a user's change (say a swipe the host already shows) is not held back.
     try player.changeRoutes { try $0.dismiss() }
@@ -116,7 +115,7 @@ import Testing
   /// An observer of the app's model that navigates elsewhere as soon as the first screen
   /// appears calls `go` from inside `show`: the inner call owns the screen from then on.
   @Test func aShowThatChangesTheTargetAgainWins() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let host = Screen()
     let detour = AnyCoordinator.stack(stack("R+home", "◻+elsewhere"))
     var player: NavigationPlayer<JSONValue>?
@@ -136,7 +135,7 @@ import Testing
   }
 
   @Test func aPlayerTheAppLetsGoOfStopsShowing() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let screen = Screen()
     var player: NavigationPlayer<JSONValue>? = NavigationPlayer(Self.launch, clock: clock) { screen.shown.append($0) }
     try player?.go(to: Self.deepLink)
@@ -149,18 +148,18 @@ import Testing
 
   @Test func aRefusedChangeChangesNothing() throws {
     let screen = Screen()
-    let player = NavigationPlayer(Self.deepLink, clock: TestClock()) { screen.shown.append($0) }
+    let player = NavigationPlayer(Self.deepLink, clock: ManualClock()) { screen.shown.append($0) }
     #expect(throws: NavigationError.self) { try player.changeRoutes { try $0.pop(3) } }
     #expect(player.target == Self.deepLink)
     #expect(screen.shown.isEmpty)
-    let tabs = NavigationPlayer(AnyCoordinator.tabs([Self.launch], selected: 0), clock: TestClock()) { _ in }
+    let tabs = NavigationPlayer(AnyCoordinator.tabs([Self.launch], selected: 0), clock: ManualClock()) { _ in }
     #expect(throws: PlaybackError.notAStack) { try tabs.changeRoutes { try $0.goBackToRoot() } }
     #expect(throws: PlanError.self) { try player.go(to: .tabs([Self.launch], selected: 0)) }
     #expect(player.target == Self.deepLink)
   }
 
   @Test func changeEditsTheWholeTree() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let tabs = AnyCoordinator.tabs([Self.launch, .stack(stack("R+settings"))], selected: 0)
     let player = NavigationPlayer(tabs, clock: clock) { _ in }
     try player.change { try $0.apply(.push("profile", at: [.tab(1)])) }
@@ -193,7 +192,7 @@ import Testing
     }
     await checkProperty(count: 60, input: scenario) { start, changes in
       for host in HostProfile.allCases {
-        let clock = TestClock()
+        let clock = ManualClock()
         let screen = Screen()
         let player = NavigationPlayer(start, host: host, clock: clock) { screen.shown.append($0) }
         for (target, wait) in changes {

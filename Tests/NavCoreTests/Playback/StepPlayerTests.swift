@@ -1,4 +1,3 @@
-import Clocks
 import NavCore
 import NavTestSupport
 import Testing
@@ -18,7 +17,7 @@ import Testing
     let plan = try Self.plan()
     let schedule = plan.scheduled()
     #expect(schedule.map(\.atMs) == [0, 0, 650, 1300, 1950, 2600])
-    let clock = TestClock()
+    let clock = ManualClock()
     let log = PlaybackLog(clock: clock)
     let playing = Task { try await plan.play(clock: clock) { log.record($0) } }
 
@@ -41,7 +40,7 @@ import Testing
 
   @Test func cancellationStopsThePlanBetweenSteps() async throws {
     let plan = try Self.plan()
-    let clock = TestClock()
+    let clock = ManualClock()
     let log = PlaybackLog(clock: clock)
     let playing = Task { try await plan.play(clock: clock) { log.record($0) } }
     #expect(await log.waitFor(count: 2))
@@ -56,7 +55,7 @@ import Testing
 
   @Test func aCancelledTaskAppliesNothing() async throws {
     let plan = try Self.plan()
-    let clock = TestClock()
+    let clock = ManualClock()
     let log = PlaybackLog(clock: clock)
     let playing = Task {
       withUnsafeCurrentTask { $0?.cancel() }
@@ -69,7 +68,7 @@ import Testing
   @MainActor @Test func aMainActorApplySetsTheAppsState() async throws {
     var routes = Self.launch
     var applied = 0
-    let clock = TestClock()
+    let clock = ManualClock()
     let playing = Task { @MainActor in
       try await Self.launch.play(to: Self.deepLink, clock: clock) { state in
         MainActor.assertIsolated()
@@ -90,7 +89,7 @@ import Testing
   }
 
   @Test func anIsolatedMainActorClosureWorksFromAnywhere() async throws {
-    let clock = TestClock()
+    let clock = ManualClock()
     let model = await RoutesModel(Self.launch)
     let playing = Task.detached {
       try await Self.plan().play(clock: clock) { @MainActor state in model.routes = state }
@@ -107,7 +106,7 @@ import Testing
 
   @Test func anErrorFromApplyStopsThePlan() async throws {
     struct Refused: Error {}
-    let clock = TestClock()
+    let clock = ManualClock()
     var calls = 0
     await #expect(throws: Refused.self) {
       try await Self.plan().play(clock: clock) { _ in
@@ -120,7 +119,7 @@ import Testing
 
   @Test func timedStepsArriveOnSchedule() async throws {
     let plan = try Self.plan()
-    let clock = TestClock()
+    let clock = ManualClock()
     let log = PlaybackLog(clock: clock)
     let consuming = Task {
       var steps: [ScheduledStep<JSONValue>] = []
@@ -144,7 +143,7 @@ import Testing
   }
 
   @Test func anImpossibleTargetThrowsBeforeApplyingAnything() async {
-    let clock = TestClock()
+    let clock = ManualClock()
     var applied = 0
     await #expect(throws: PlanError.self) {
       try await Self.launch.play(to: .tabs([Self.launch], selected: 0), clock: clock) { _ in applied += 1 }
