@@ -2,10 +2,10 @@ import NavCore
 
 /// A clock that moves only when the test moves it, for timing the player and the step plans.
 ///
-/// Sleepers wake in the caller's own task, in deadline order, as soon as `advance` passes their
-/// deadline. Nothing waits on background-priority work: swift-clocks' `TestClock` yields to
-/// detached `.background` tasks on every move, and with the whole suite running on two cores
-/// those starved for a minute at a time, so a plan of a few steps timed out.
+/// Sleepers wake as soon as `advance` passes their deadline, in deadline order, and
+/// `advance(until:)` goes from one sleeper's deadline to the next rather than in fixed steps.
+/// Unlike swift-clocks' `TestClock`, a move never waits on detached background-priority tasks,
+/// which a loaded two-core machine runs last.
 public final class ManualClock: Clock, Sendable {
   /// A point on the manual clock: a duration since it was made.
   public struct Instant: InstantProtocol {
