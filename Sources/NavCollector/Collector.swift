@@ -20,6 +20,10 @@ public enum Collector {
     router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
     router.add(middleware: AdmissionMiddleware(maximumOpen: configuration.maximumOpenRequests, metrics: metrics))
     router.add(middleware: ErrorBodyMiddleware())
+    router.add(middleware: TokenAuthenticator(store: store))
+    router.add(
+      middleware: RateLimitMiddleware(
+        perSecond: configuration.requestsPerSecond, burst: configuration.burst, metrics: metrics))
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
     router.get("readyz") { _, _ -> Response in
       do {
@@ -34,10 +38,7 @@ public enum Collector {
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
     }
-    let v1 = router.group("v1").add(middleware: TokenAuthenticator(store: store))
-      .add(
-        middleware: RateLimitMiddleware(
-          perSecond: configuration.requestsPerSecond, burst: configuration.burst, metrics: metrics))
+    let v1 = router.group("v1")
     v1.get("limits") { _, _ in
       JSONResponse.ok([
         "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
@@ -77,8 +78,8 @@ public enum Collector {
   }
 }
 
-/// Every refusal in the contract's shape, Hummingbird's own included (a route that does not
-/// exist, a method it does not take): a JSON body with a code and a sentence.
+/// Every refusal in the contract's shape, Hummingbird's own included (no route for the method
+/// and path is a 404): a JSON body with a code and a sentence.
 struct ErrorBodyMiddleware: RouterMiddleware {
   typealias Context = CollectorContext
 
@@ -92,9 +93,6 @@ struct ErrorBodyMiddleware: RouterMiddleware {
     } catch let error as HTTPError {
       switch error.status {
       case .notFound: throw CollectorError.notFound
-      case .methodNotAllowed:
-        throw CollectorError(
-          status: .methodNotAllowed, code: "method-not-allowed", message: "This endpoint does not take that method.")
       default:
         throw CollectorError(status: error.status, code: "error", message: error.body ?? "The request failed.")
       }

@@ -3,7 +3,8 @@ import NavPersistence
 
 /// Authenticates `Authorization: Bearer TOKEN` against the store's tokens and puts the token in
 /// the request's context; anything else is a 401 that names no reason (a malformed, unknown,
-/// revoked or wrong token all answer the same).
+/// revoked or wrong token all answer the same). It guards every path under `/v1/`, routed or
+/// not, so that without a valid token a client cannot tell which endpoints exist.
 struct TokenAuthenticator: RouterMiddleware {
   typealias Context = CollectorContext
   let store: SessionStore
@@ -11,6 +12,7 @@ struct TokenAuthenticator: RouterMiddleware {
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
+    guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
     guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
       throw CollectorError.unauthorized
     }

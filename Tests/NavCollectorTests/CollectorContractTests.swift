@@ -125,6 +125,10 @@ import Testing
       // 404: no such session, another app's session, no such endpoint.
       #expect(try await status("/v1/sessions/nope/head", headers(reader), method: .get).0 == .notFound)
       #expect(try await status("/v1/nothing", headers(reader), method: .get).0 == .notFound)
+      #expect(try await status("/v1/limits", headers(reader), method: .delete).0 == .notFound)
+      // Without a valid token, an endpoint that does not exist is no different: 401.
+      #expect(try await status("/v1/nothing", headers(nil), method: .get).0 == .unauthorized)
+      #expect(try await status("/v1/limits", headers(nil), method: .delete).0 == .unauthorized)
       // 413: a line, a request's lines, a request's bytes, a gzip that inflates past the limit.
       let long = ByteBuffer(string: String(repeating: "x", count: 401) + "\n")
       #expect(try await status("/v1/events", headers(ingest), long).0 == .contentTooLarge)
