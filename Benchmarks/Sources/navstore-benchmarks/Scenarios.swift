@@ -13,14 +13,17 @@ struct Sizes {
   var record: Int
   /// Sessions of two events each, scenario 8.
   var fleetSessions: [Int]
+  /// Sessions, and events in each, uploaded in scenario 10.
+  var uploadSessions: Int
+  var uploadEventsPerSession: Int
 
   static let full = Sizes(
     append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000],
     record: 20_000,
-    fleetSessions: [10_000, 100_000, 500_000])
+    fleetSessions: [10_000, 100_000, 500_000], uploadSessions: 200, uploadEventsPerSession: 1_000)
   static let quick = Sizes(
     append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000,
-    fleetSessions: [2_000, 10_000, 20_000])
+    fleetSessions: [2_000, 10_000, 20_000], uploadSessions: 40, uploadEventsPerSession: 500)
 }
 
 enum Scenarios {

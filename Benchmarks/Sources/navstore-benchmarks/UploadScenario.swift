@@ -1,0 +1,210 @@
+import Foundation
+import NavCore
+import Synchronization
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// 10. Upload throughput: lines a second through `navstore serve`, from 4 clients at once, each
+/// sending its sessions in gzip'd batches of 1,000 lines, against `navstore import` of the same
+/// lines, in interleaved rounds, each on a fresh store. Both sides are the built `navstore`
+/// binary in a process of its own; the batches are compressed before the clock starts (a
+/// device compresses on its own time), and the collector's start is not timed, the import's
+/// process start is.
+enum UploadScenario {
+  static let clients = 4
+  static let batchLines = 1_000
+
+  static func run(sessions: Int, eventsPerSession: Int, rounds: Int) throws -> Measurement {
+    let navstore = try builtNavstore()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-upload")
+    try? FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+
+    // Client c sends sessions c, c + 4, c + 8, ..., each session's events in order; the import
+    // reads the same lines, client after client.
+    var lines: [[String]] = Array(repeating: [], count: clients)
+    for session in 0..<sessions {
+      lines[session % clients] += try sessionLines(session, events: eventsPerSession)
+    }
+    let all = folder.appendingPathComponent("all.jsonl")
+    try Data(lines.joined().map { $0 + "\n" }.joined().utf8).write(to: all)
+    let batches = try lines.enumerated().map { client, clientLines in
+      try stride(from: 0, to: clientLines.count, by: batchLines).enumerated().map { number, start in
+        let text = clientLines[start..<min(start + batchLines, clientLines.count)].map { $0 + "\n" }.joined()
+        return try gzip(Data(text.utf8), folder.appendingPathComponent("batch-\(client)-\(number)"))
+      }
+    }
+    let total = sessions * eventsPerSession
+
+    let times = try Interleaved.rounds(
+      rounds,
+      [
+        { try upload(batches, expecting: total, navstore: navstore, folder: folder) },
+        {
+          let store = folder.appendingPathComponent("imported.sqlite").path
+          for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+          return try time {
+            let status = try runToEnd(navstore, ["import", all.path, "--db", store])
+            guard status == 0 else { throw BenchmarkError("navstore import exited \(status)") }
+          }
+        },
+      ])
+    return Measurement(
+      scenario: "10 upload through serve (4 clients)", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) },
+      anchorName: "navstore import", rows: total,
+      note: "gzip'd batches of \(batchLines); target >= 0.5x")
+  }
+
+  /// One session's events as wire-format lines: a start, then pushes and pops in turn.
+  static func sessionLines(_ session: Int, events: Int) throws -> [String] {
+    let id = try SessionID("upload-\(session)")
+    return try (0..<events).map { seq in
+      let operation: AnyOperation =
+        seq == 0
+        ? .start(.stack([.root(.string("home"), withNavigation: true)]))
+        : seq.isMultiple(of: 2) ? .pop(1) : .push(.string("screen-\(seq)"))
+      let event = AnyEvent(
+        session: id, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(session * 60_000 + seq * 250)),
+        origin: .app, operation: operation)
+      return try WireFormat.canonicalString(event)
+    }
+  }
+
+  /// One timed upload: a collector on a fresh store, an ingest token, then every client's
+  /// batches at once; the collector is stopped after the clock.
+  static func upload(_ batches: [[Data]], expecting total: Int, navstore: URL, folder: URL) throws -> Double {
+    let store = folder.appendingPathComponent("collector.sqlite").path
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+    let token = try output(navstore, ["token", "create", "--app", "default", "--role", "ingest", "--db", store])
+    let server = Process()
+    server.executableURL = navstore
+    server.arguments = [
+      "serve", "--db", store, "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000",
+    ]
+    let ready = Pipe()
+    server.standardOutput = ready
+    server.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try server.run()
+    defer {
+      server.terminate()
+      server.waitUntilExit()
+    }
+    guard let url = try readyLine(ready.fileHandleForReading).flatMap({ URL(string: "\($0)/v1/events") }) else {
+      throw BenchmarkError("navstore serve did not say where it listens")
+    }
+
+    let accepted = Mutex(0)
+    let failure = Mutex<String?>(nil)
+    let group = DispatchGroup()
+    let session = URLSession(configuration: .ephemeral)
+    let seconds = time {
+      for clientBatches in batches {
+        group.enter()
+        Thread.detachNewThread {
+          defer { group.leave() }
+          for body in clientBatches {
+            do {
+              let count = try post(body, to: url, token: token, session: session)
+              accepted.withLock { $0 += count }
+            } catch {
+              failure.withLock { $0 = $0 ?? "\(error)" }
+              return
+            }
+          }
+        }
+      }
+      group.wait()
+    }
+    if let problem = failure.withLock({ $0 }) { throw BenchmarkError("an upload failed: \(problem)") }
+    let stored = accepted.withLock { $0 }
+    guard stored == total else { throw BenchmarkError("the collector accepted \(stored) lines of \(total)") }
+    return seconds
+  }
+
+  /// Sends one gzip'd batch and waits for the answer; the number of lines it accepted.
+  static func post(_ body: Data, to url: URL, token: String, session: URLSession) throws -> Int {
+    var request = URLRequest(url: url)
+    request.httpMethod = "POST"
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
+    request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+    request.httpBody = body
+    let answer = Mutex<(Data?, Int, (any Error)?)>((nil, 0, nil))
+    let done = DispatchSemaphore(value: 0)
+    session.dataTask(with: request) { data, response, error in
+      answer.withLock { $0 = (data, (response as? HTTPURLResponse)?.statusCode ?? 0, error) }
+      done.signal()
+    }.resume()
+    done.wait()
+    let (data, status, error) = answer.withLock { $0 }
+    if let error { throw error }
+    guard status == 200, let data,
+      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let count = object["accepted"] as? Int
+    else {
+      throw BenchmarkError("status \(status): \(String(decoding: data ?? Data(), as: UTF8.self).prefix(200))")
+    }
+    return count
+  }
+
+  /// The `navstore` built beside this benchmark (`swift build -c release --product navstore`).
+  static func builtNavstore() throws -> URL {
+    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("navstore")
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+      throw BenchmarkError(
+        "scenario 10 needs navstore beside the benchmarks: swift build -c release --product navstore")
+    }
+    return url
+  }
+
+  /// `data` compressed by the system's gzip (default level), through a file at `path`.
+  static func gzip(_ data: Data, _ path: URL) throws -> Data {
+    try data.write(to: path)
+    let status = try runToEnd(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-f", path.path])
+    guard status == 0 else { throw BenchmarkError("gzip exited \(status)") }
+    let compressed = path.appendingPathExtension("gz")
+    defer { try? FileManager.default.removeItem(at: compressed) }
+    return try Data(contentsOf: compressed)
+  }
+
+  static func runToEnd(_ executable: URL, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  static func output(_ executable: URL, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchmarkError("navstore \(arguments[0]) failed") }
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// The address in `listening on URL`, the collector's first line.
+  static func readyLine(_ handle: FileHandle) throws -> String? {
+    var text = ""
+    while !text.contains("\n") {
+      let chunk = handle.availableData
+      if chunk.isEmpty { return nil }
+      text += String(decoding: chunk, as: UTF8.self)
+    }
+    let line = text.split(separator: "\n").first.map(String.init) ?? ""
+    return line.hasPrefix("listening on ") ? String(line.dropFirst("listening on ".count)) : nil
+  }
+}
