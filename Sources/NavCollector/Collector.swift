@@ -45,15 +45,16 @@ public enum Collector {
         "requestBytes": .number(Double(limits.requestBytes)),
       ])
     }
-    let events = EventsEndpoint(stores: stores, limits: limits, metrics: metrics)
+    let events = EventsEndpoint(
+      stores: stores, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
-    let reads = ReadEndpoints(stores: stores)
+    let reads = ReadEndpoints(stores: stores, writeTimeout: configuration.requestTimeout)
     v1.get("sessions") { request, context in try await reads.sessions(request, context: context) }
     v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
-    let export = ExportEndpoint(stores: stores)
+    let export = ExportEndpoint(stores: stores, writeTimeout: configuration.requestTimeout)
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     return router
   }

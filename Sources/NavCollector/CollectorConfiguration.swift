@@ -30,6 +30,10 @@ public struct CollectorConfiguration: Sendable {
   /// How long a connection may stay without a byte in either direction before it is closed: a
   /// client that stops sending does not hold a connection forever.
   public var idleTimeout: Duration
+  /// How long an upload's body may take to arrive, and how long a client may take to read each
+  /// chunk of a streamed answer: a client that sends a byte a second, or stops reading an
+  /// export, holds a connection this long at most. Past it, an upload is a 408.
+  public var requestTimeout: Duration
   /// The most requests served at once; past it, 503 with `Retry-After`.
   public var maximumOpenRequests: Int
   /// Each token's sustained requests per second; past it (and its burst), 429.
@@ -40,13 +44,14 @@ public struct CollectorConfiguration: Sendable {
   /// A configuration; the contract's address and limits unless given.
   public init(
     host: String = "127.0.0.1", port: Int = 8740, limits: UploadLimits = .contract,
-    idleTimeout: Duration = .seconds(30),
+    idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60),
     maximumOpenRequests: Int = 64, requestsPerSecond: Double = 50, burst: Int = 100
   ) {
     self.host = host
     self.port = port
     self.limits = limits
     self.idleTimeout = idleTimeout
+    self.requestTimeout = requestTimeout
     self.maximumOpenRequests = maximumOpenRequests
     self.requestsPerSecond = requestsPerSecond
     self.burst = burst

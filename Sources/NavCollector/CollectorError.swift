@@ -52,6 +52,14 @@ struct CollectorError: HTTPResponseError {
     status: .badRequest, code: "unreadable-body",
     message: "The body says it is gzip but does not inflate; send it again as valid gzip, or uncompressed.")
 
+  static func requestTimeout(_ limit: Duration) -> CollectorError {
+    CollectorError(
+      status: .requestTimeout, code: "request-timeout",
+      message:
+        "The body took longer than \(limit.components.seconds) s to arrive; nothing was stored. Send it again, in smaller batches on a slow link.",
+      headers: [.connection: "close"])
+  }
+
   static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> CollectorError {
     CollectorError(
       status: .serviceUnavailable, code: "unavailable",

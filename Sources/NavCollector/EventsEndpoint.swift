@@ -8,6 +8,8 @@ struct EventsEndpoint {
   let stores: AppStores
   let limits: UploadLimits
   let metrics: CollectorMetrics
+  /// How long the whole body may take to arrive.
+  let bodyTimeout: Duration
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.ingest)
@@ -20,12 +22,16 @@ struct EventsEndpoint {
       throw CollectorError.unsupportedMediaType
     }
     let lines: [ArraySlice<UInt8>]
+    let (body, limits, gzip) = (request.body, limits, encoding == "gzip")
     do {
-      lines = try await UploadBody.read(request.body, gzip: encoding == "gzip", limits: limits)
+      lines = try await Deadline.run(bodyTimeout) { try await UploadBody.read(body, gzip: gzip, limits: limits) }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)
     } catch UploadBody.Failure.notGzip {
       throw CollectorError.unreadableBody
+    } catch is Deadline.Passed {
+      metrics.refused("timeout")
+      throw CollectorError.requestTimeout(bodyTimeout)
     }
     let outcome: UploadOutcome
     let started = ContinuousClock.now

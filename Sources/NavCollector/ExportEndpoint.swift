@@ -7,6 +7,8 @@ import NavPersistence
 /// streamed as it is made, in bounded memory whatever the number of sessions.
 struct ExportEndpoint {
   let stores: AppStores
+  /// How long the client may take to read each chunk.
+  let writeTimeout: Duration
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
@@ -44,12 +46,14 @@ struct ExportEndpoint {
         handoff.finish(error)
       }
     }
+    let limit = writeTimeout
     let body = ResponseBody { writer in
+      let writer = DeadlineWriter(writer, limit: limit)
       defer { handoff.stop() }
       while let chunk = try await handoff.next() {
         try await writer.write(ByteBuffer(bytes: chunk))
       }
-      try await writer.finish(nil)
+      try await writer.finish()
     }
     let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"
     return Response(status: .ok, headers: [.contentType: type], body: body)

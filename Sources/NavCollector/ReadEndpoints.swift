@@ -9,6 +9,8 @@ import NavReport
 /// exist).
 struct ReadEndpoints {
   let stores: AppStores
+  /// How long the client may take to read each chunk of a streamed history.
+  let writeTimeout: Duration
 
   /// A page of the longest listing a request may ask for.
   static let maximumPage = 1_000
@@ -78,7 +80,9 @@ struct ReadEndpoints {
       throw CollectorError.badQuery("from: the session has events up to seq \(summary.eventCount)")
     }
     // Streamed a chunk of events at a time: a long session costs a chunk of memory.
+    let limit = writeTimeout
     let body = ResponseBody { writer in
+      let writer = DeadlineWriter(writer, limit: limit)
       var start = from
       while start <= to {
         let end = min(to, start + Self.historyChunk - 1)
@@ -89,7 +93,7 @@ struct ReadEndpoints {
         try await writer.write(ByteBuffer(string: text))
         start = end + 1
       }
-      try await writer.finish(nil)
+      try await writer.finish()
     }
     return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
   }

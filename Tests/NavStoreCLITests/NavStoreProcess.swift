@@ -40,6 +40,18 @@ struct NavStoreProcess {
 }
 
 extension NavStoreProcess {
+  /// Runs `script` with bash, its output discarded; its exit status.
+  static func shell(_ script: String) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
   /// What a measured run reports: the exit status and the process's own peak resident memory,
   /// in KiB.
   struct Measured {

@@ -14,42 +14,11 @@ import Testing
     #expect(try NavStoreProcess.run(["demo", "--no-wait", "--db", "demo.sqlite"], in: folder).status == 0)
   }
 
-  /// A running `navstore serve`, and the address its ready line names.
-  final class Server {
-    let process = Process()
-    let url: String
-
-    init(db: String, in folder: URL) throws {
-      process.executableURL = NavStoreProcess.binary
-      process.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:0"]
-      process.currentDirectoryURL = folder
-      let output = Pipe()
-      process.standardOutput = output
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      var line = Data()
-      while !line.contains(UInt8(ascii: "\n")) {
-        let byte = output.fileHandleForReading.readData(ofLength: 1)
-        guard !byte.isEmpty else { break }
-        line.append(byte)
-      }
-      let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      url = text.hasPrefix("listening on ") ? String(text.dropFirst("listening on ".count)) : ""
-    }
-
-    /// Sends `signal` and waits for the process to end; its exit status.
-    func stop(_ signal: Int32) -> Int32 {
-      kill(process.processIdentifier, signal)
-      process.waitUntilExit()
-      return process.terminationStatus
-    }
-  }
-
   @Test func aPushedDemoIsTheDemoOnTheCollector() throws {
     let token = try NavStoreProcess.run(
       ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder
     ).stdout.trimmingCharacters(in: .newlines)
-    let server = try Server(db: "collector.sqlite", in: folder)
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder)
     #expect(server.url.hasPrefix("http://127.0.0.1:"))
     let push = ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite"]
     let first = try NavStoreProcess.run(push, in: folder)
@@ -74,7 +43,7 @@ import Testing
       ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder
     ).stdout.trimmingCharacters(in: .newlines)
     // One line per request, so that the kill lands between and during uploads.
-    var server = try Server(db: "collector.sqlite", in: folder)
+    var server = try CollectorProcess(db: "collector.sqlite", in: folder)
     let pusher = Process()
     pusher.executableURL = NavStoreProcess.binary
     pusher.arguments = ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite", "--batch", "1"]
@@ -87,7 +56,7 @@ import Testing
     pusher.waitUntilExit()
     // Whatever it held is intact, and a push to the restarted collector completes the rest.
     #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
-    server = try Server(db: "collector.sqlite", in: folder)
+    server = try CollectorProcess(db: "collector.sqlite", in: folder)
     let rest = try NavStoreProcess.run(
       ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite"], in: folder)
     #expect(rest.status == 0, "\(rest.stderr)")

@@ -227,7 +227,8 @@ def main():
         servers.append(roomy)
         checker = Checker(document)
         every_status(checker, base, ingest, read, other, revoked)
-        tight, tight_base = serve(binary, work, "--max-open-requests", "1", "--rate", "1", "--burst", "1")
+        tight, tight_base = serve(binary, work, "--max-open-requests", "1", "--rate", "1", "--burst", "1",
+                                  "--request-timeout", "3")
         servers.append(tight)
         backpressure(checker, tight_base, ingest, read)
         missing = sorted(checker.documented() - checker.seen)
@@ -341,7 +342,24 @@ def backpressure(checker, base, ingest, read):
         if method == "POST":
             headers["Content-Type"] = "application/x-ndjson"
         checker.check(base, method, path, 503, headers, b"" if method == "POST" else None, "(one request held open)")
+    # The held request's body never comes: past the request timeout, a 408, and the slot is free.
+    raw = b""
+    held.settimeout(15)
+    while True:
+        chunk = held.recv(65536)
+        if not chunk:
+            break
+        raw += chunk
     held.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/1.1 "):
+        fail(f"the held upload got no HTTP answer: {raw[:200]!r}")
+    headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:] if ":" in line]
+    answer = Answer(int(lines[0].split()[1]), headers, body)
+    if answer.status != 408:
+        fail(f"the held upload: expected 408, got {answer.status}: {body!r}")
+    checker.validate("POST", "/v1/events", answer, "POST /v1/events (a body that never arrives)")
     time.sleep(0.5)
     for method, path in reads[:7] + uploads:
         headers = bearer(ingest if method == "POST" else read)
@@ -355,7 +373,8 @@ def backpressure(checker, base, ingest, read):
                 break
         else:
             fail(f"{method} {path}: never answered 429 at one request a second")
-    print("openapi: 503 with one request held open and 429 past the rate, on every operation they apply to")
+    print("openapi: 503 with one request held open, 408 for that request, and 429 past the rate, "
+          "on every operation they apply to")
 
 
 def fuzz(base, ingest, read, examples, work):

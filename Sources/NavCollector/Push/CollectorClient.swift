@@ -74,6 +74,7 @@ public struct CollectorClient: Sendable {
 
   /// One exchange, retried as the contract says: after `Retry-After` for 429 and 503 (and 502,
   /// 504), with exponential backoff and jitter when there is none or the connection failed.
+  /// A 408 (the body was too slow to arrive; nothing stored) is resent the same way.
   private func send(
     path: String, method: String, body: Data?, headers: [String: String] = [:]
   ) async throws -> (Int, [UInt8]) {
@@ -87,7 +88,7 @@ public struct CollectorClient: Sendable {
       do {
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard [429, 502, 503, 504].contains(status), attempt < attempts else { return (status, Array(data)) }
+        guard [408, 429, 502, 503, 504].contains(status), attempt < attempts else { return (status, Array(data)) }
         let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init)
         try await Task.sleep(for: .seconds(retryAfter ?? delay * Double.random(in: 0.5...1.5)))
       } catch let error as URLError where attempt < attempts {

@@ -39,6 +39,12 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Seconds a connection may stay silent before it is closed.")
   var idleTimeout = 30
 
+  @Option(
+    help: ArgumentHelp(
+      "Seconds an upload's body may take to arrive (past it, 408), and a client may take to read each chunk of an answer."
+    ))
+  var requestTimeout = 60
+
   @Option(help: "The most requests served at once; past it, 503 with Retry-After.")
   var maxOpenRequests = 64
 
@@ -53,7 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
     for (name, value) in [
       ("--max-line-bytes", maxLineBytes), ("--max-request-lines", maxRequestLines),
       ("--max-request-bytes", maxRequestBytes), ("--idle-timeout", idleTimeout),
-      ("--max-open-requests", maxOpenRequests), ("--rate", rate), ("--burst", burst),
+      ("--request-timeout", requestTimeout), ("--max-open-requests", maxOpenRequests), ("--rate", rate),
+      ("--burst", burst),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
     }
@@ -75,7 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
       limits: UploadLimits(lineBytes: maxLineBytes, requestLines: maxRequestLines, requestBytes: maxRequestBytes),
-      idleTimeout: .seconds(idleTimeout), maximumOpenRequests: maxOpenRequests, requestsPerSecond: Double(rate),
+      idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout),
+      maximumOpenRequests: maxOpenRequests, requestsPerSecond: Double(rate),
       burst: burst)
     let app = Collector.application(store: store, configuration: configuration, logger: logger) { url in
       print("listening on \(url)")

@@ -1,0 +1,313 @@
+import Foundation
+import NavTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// `navstore serve` as a process, under the clients a fleet really has: one that says nothing,
+/// one that sends a byte at a time, one that stops reading an export, a gzip bomb, sixteen
+/// devices at once, and a collector killed in the middle of uploads.
+@Suite(.waitsOnProcesses) struct CollectorDrillTests {
+  let folder: TemporaryFolder
+
+  init() throws {
+    folder = try TemporaryFolder()
+  }
+
+  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder.url)
+  }
+
+  /// A new token of the app `drill` in `collector.sqlite`.
+  func token(_ role: String) throws -> String {
+    try navstore(["token", "create", "--app", "drill", "--role", role, "--db", "collector.sqlite"]).stdout
+      .trimmingCharacters(in: .newlines)
+  }
+
+  func serve(_ options: [String] = []) throws -> CollectorProcess {
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: options)
+    try #require(server.url.hasPrefix("http://127.0.0.1:"))
+    return server
+  }
+
+  @Test func aSilentConnectionIsClosedAtTheIdleTimeout() throws {
+    let server = try serve(["--idle-timeout", "1"])
+    let connection = try RawConnection(port: server.port)
+    // Up to 20 s for a 1 s timeout: the bound is generous, the point is that it closes.
+    #expect(connection.receive(for: 20).closed)
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  @Test func aClientSendingAByteAtATimeIsCutOffWithA408AndNothingIsStored() throws {
+    let ingest = try token("ingest")
+    let server = try serve(["--request-timeout", "2", "--idle-timeout", "30"])
+    let connection = try RawConnection(port: server.port)
+    let line = DrillSessions.lines(prefix: "slow", sessions: 1, events: 1)[0] + "\n"
+    connection.send(
+      "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ingest)\r\n"
+        + "Content-Type: application/x-ndjson\r\nContent-Length: \(line.utf8.count)\r\n\r\n")
+    // Never silent for a second (the idle timeout does not fire), never done: a byte each
+    // 0.2 s would take the whole line minutes. The request timeout ends it.
+    var answer = Data()
+    var closed = false
+    for character in line where !closed {
+      connection.send(String(character))
+      let received = connection.receive(for: 0.2)
+      answer += received.data
+      closed = received.closed
+    }
+    let text = String(decoding: answer, as: UTF8.self)
+    #expect(text.hasPrefix("HTTP/1.1 408"), "\(text)")
+    #expect(text.contains("\"error\":\"request-timeout\""))
+    #expect(closed, "the connection is closed after the 408")
+    #expect(server.stop(SIGTERM) == 0)
+    let sessions = try navstore(["sessions", "--db", "collector.sqlite", "--app", "drill", "--json"])
+    #expect(sessions.status == 0 && sessions.stdout.isEmpty, "nothing was stored: \(sessions.stdout)")
+  }
+
+  @Test func aClientThatStopsReadingAnExportIsLetGoAndTheCollectorGoesOn() throws {
+    let reader = try token("read")
+    let file = folder.path("big.jsonl")
+    try DrillSessions.lines(prefix: "big", sessions: 60, events: 1_000).joined(separator: "\n").write(
+      toFile: file, atomically: false, encoding: .utf8)
+    #expect(try navstore(["import", file, "--db", "collector.sqlite", "--app", "drill"]).status == 0)
+    let whole = try navstore([
+      "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+    ])
+    let server = try serve(["--request-timeout", "2"])
+    let connection = try RawConnection(port: server.port, receiveBuffer: 4_096)
+    connection.send(
+      "GET /v1/export/events?format=csv HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(reader)\r\n\r\n")
+    // The client reads nothing for 6 s, three times the timeout, then everything it can.
+    Thread.sleep(forTimeInterval: 6)
+    let received = connection.receive(for: 30)
+    #expect(received.closed, "the collector ended the answer")
+    #expect(
+      received.data.count < whole.stdout.utf8.count,
+      "it stopped before the end of a \(whole.stdout.utf8.count)-byte export")
+    // The collector goes on: a new client is served.
+    let health = try DrillHTTP.get(server.url + "/healthz")
+    #expect(health.status == 200)
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  /// 1 GiB once inflated (lines of 128 KiB of spaces, each under the line limit), about 1 MiB
+  /// on the wire: refused at the request limit, 8 MiB in, with the collector's memory bounded.
+  @Test func aGzipBombOfOneGibibyteIsRefusedInBoundedMemory() throws {
+    let ingest = try token("ingest")
+    let bomb = folder.path("bomb.gz")
+    let made = try NavStoreProcess.shell(
+      "yes \"$(printf '%131071s' '')\" | head -c 1073741824 | gzip -c > '\(bomb)'")
+    try #require(made == 0)
+    let server = try serve()
+    // A first upload, so that the baseline holds what any upload costs.
+    let warmUp = DrillSessions.lines(prefix: "warm", sessions: 1, events: 10).joined(separator: "\n")
+    #expect(try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data(warmUp.utf8)).status == 200)
+    let baseline = server.peakKiB
+    let answer = try DrillHTTP.post(
+      server.url + "/v1/events", token: ingest, body: try Data(contentsOf: URL(fileURLWithPath: bomb)), gzip: true)
+    let peak = server.peakKiB
+    #expect(answer.status == 413, "\(String(decoding: answer.body, as: UTF8.self))")
+    #expect(baseline > 0 && peak - baseline < 64 * 1024, "peak memory grew by \(peak - baseline) KiB for the bomb")
+    #expect(try DrillHTTP.get(server.url + "/healthz").status == 200)
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  @Test func sixteenClientsAtOnceLeaveWhatALocalImportOfTheSameLinesLeaves() throws {
+    let ingest = try token("ingest")
+    var files: [String] = []
+    for client in 0..<16 {
+      let file = folder.path("client-\(client).jsonl")
+      try DrillSessions.lines(prefix: "device-\(client)", sessions: 20, events: 50).joined(separator: "\n").write(
+        toFile: file, atomically: false, encoding: .utf8)
+      files.append(file)
+    }
+    // One token for the app, as devices share it; a rate that sixteen clients do not reach.
+    let server = try serve(["--rate", "10000", "--burst", "10000"])
+    let pushes = try files.map { file in
+      let process = Process()
+      process.executableURL = NavStoreProcess.binary
+      process.arguments = ["push", file, "--to", server.url, "--token", ingest, "--batch", "100"]
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+    for push in pushes {
+      push.waitUntilExit()
+      #expect(push.terminationStatus == 0)
+    }
+    #expect(server.stop(SIGTERM) == 0)
+    for file in files { #expect(try navstore(["import", file, "--db", "local.sqlite"]).status == 0) }
+    #expect(try navstore(["verify", "--db", "collector.sqlite", "--app", "drill"]).status == 0)
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      let local = try navstore(["export", "--table", table, "--format", "csv", "--db", "local.sqlite"])
+      let collected = try navstore([
+        "export", "--table", table, "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+      ])
+      #expect(
+        collected.stdout == local.stdout && local.stdout.split(whereSeparator: \.isNewline).count > 16,
+        "\(table): \(local.stderr) \(collected.stderr)")
+    }
+  }
+
+  /// Eight clients upload in batches of 50 while the collector is killed (SIGKILL) at a random
+  /// moment, four times; after each kill, every line a 200 acknowledged is in the store, which
+  /// verifies. A fifth run, not killed, completes the uploads: the store equals a local import.
+  @Test func everyAcknowledgedLineSurvivesACollectorKilledMidUpload() throws {
+    let ingest = try token("ingest")
+    let clients = (0..<8).map { DrillSessions.lines(prefix: "kill-\($0)", sessions: 10, events: 100) }
+    let all = folder.path("all.jsonl")
+    try clients.joined().joined(separator: "\n").write(toFile: all, atomically: false, encoding: .utf8)
+    var random = SeededRandom(seed: 31)
+    for round in 0..<5 {
+      let server = try serve(["--rate", "10000", "--burst", "10000"])
+      let url = server.url
+      let acknowledged = Acknowledged()
+      let group = DispatchGroup()
+      for lines in clients {
+        group.enter()
+        Thread.detachNewThread {
+          defer { group.leave() }
+          // Each run sends everything again: what is stored comes back as duplicates.
+          for start in stride(from: 0, to: lines.count, by: 50) {
+            let batch = Array(lines[start..<min(start + 50, lines.count)])
+            guard
+              let answer = try? DrillHTTP.post(
+                url + "/v1/events", token: ingest, body: Data(batch.joined(separator: "\n").utf8)),
+              answer.status == 200
+            else { return }
+            acknowledged.add(batch, answer: answer.body)
+          }
+        }
+      }
+      if round < 4 {
+        Thread.sleep(forTimeInterval: Double(random.next() % 400 + 50) / 1_000)
+        _ = server.stop(SIGKILL)
+      }
+      group.wait()
+      if round == 4 { #expect(server.stop(SIGTERM) == 0) } else { _ = server.stop(SIGKILL) }
+      let stored = try navstore([
+        "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+      ])
+      let storedKeys = Set(
+        stored.stdout.split(whereSeparator: \.isNewline).dropFirst().map {
+          $0.split(separator: ",").prefix(2).joined(separator: ",")
+        })
+      let missing = acknowledged.keys.subtracting(storedKeys)
+      #expect(
+        missing.isEmpty,
+        "round \(round): \(missing.count) acknowledged lines of \(acknowledged.keys.count) are missing, like \(missing.sorted().prefix(3)); stored \(storedKeys.count), like \(storedKeys.sorted().prefix(3)), \(stored.stderr)"
+      )
+      #expect(try navstore(["verify", "--db", "collector.sqlite", "--app", "drill"]).status == 0, "round \(round)")
+    }
+    #expect(try navstore(["import", all, "--db", "local.sqlite"]).status == 0)
+    let local = try navstore(["export", "--table", "events", "--format", "csv", "--db", "local.sqlite"])
+    let collected = try navstore([
+      "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+    ])
+    #expect(collected.stdout == local.stdout, "the last, unkilled run completed every upload")
+  }
+}
+
+/// Sessions of legal events as wire-format lines, with explicit seqs: a start, then pushes and
+/// pops in turn, a quarter of a second apart.
+enum DrillSessions {
+  static func lines(prefix: String, sessions: Int, events: Int) -> [String] {
+    (0..<sessions).flatMap { session in
+      (1...events).map { seq in
+        let operation =
+          seq == 1
+          ? #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
+          : seq.isMultiple(of: 2) ? #"{"op":"push","screen":"screen-\#(seq)"}"# : #"{"op":"pop"}"#
+        // 2026-11-21, from 10:00, a session every ten minutes.
+        let millis = 36_000_000 + session * 600_000 + seq * 250
+        let at = String(
+          format: "2026-11-21T%02d:%02d:%02d.%03dZ", millis / 3_600_000, millis / 60_000 % 60, millis / 1_000 % 60,
+          millis % 1_000)
+        return #"{"session":"\#(prefix)-\#(session)","seq":\#(seq),"at":"\#(at)","op":\#(operation)}"#
+      }
+    }
+  }
+}
+
+/// The lines of 200 answers: their `session,seq`, less the lines the answer rejected.
+final class Acknowledged: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Set<String> = []
+
+  var keys: Set<String> { lock.withLock { stored } }
+
+  func add(_ batch: [String], answer: Data) {
+    let object = (try? JSONSerialization.jsonObject(with: answer)) as? [String: Any]
+    let rejected = Set(((object?["rejected"] as? [[String: Any]]) ?? []).compactMap { $0["line"] as? Int })
+    let keys = batch.enumerated().compactMap { index, line -> String? in
+      guard !rejected.contains(index + 1),
+        let event = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any],
+        let session = event["session"] as? String, let seq = event["seq"] as? Int
+      else { return nil }
+      return "\(session),\(seq)"
+    }
+    lock.withLock { stored.formUnion(keys) }
+  }
+}
+
+/// Blocking HTTP calls through URLSession, for tests that run on threads of their own.
+enum DrillHTTP {
+  struct Answer {
+    var status: Int
+    var body: Data
+  }
+
+  static func get(_ url: String) throws -> Answer {
+    try send(URLRequest(url: try address(url)))
+  }
+
+  static func post(_ url: String, token: String, body: Data, gzip: Bool = false) throws -> Answer {
+    var request = URLRequest(url: try address(url))
+    request.httpMethod = "POST"
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
+    if gzip { request.setValue("gzip", forHTTPHeaderField: "Content-Encoding") }
+    request.httpBody = body
+    return try send(request)
+  }
+
+  private static func address(_ text: String) throws -> URL {
+    guard let url = URL(string: text) else { throw URLError(.badURL) }
+    return url
+  }
+
+  private static func send(_ request: URLRequest) throws -> Answer {
+    let done = DispatchSemaphore(value: 0)
+    let result = LockedResult()
+    var request = request
+    request.timeoutInterval = 60
+    URLSession.shared.dataTask(with: request) { data, response, error in
+      result.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
+      done.signal()
+    }.resume()
+    done.wait()
+    return try result.answer()
+  }
+
+  private final class LockedResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    private var status: Int?
+    private var error: (any Error)?
+
+    func set(data: Data?, status: Int?, error: (any Error)?) {
+      lock.withLock { (self.data, self.status, self.error) = (data, status, error) }
+    }
+
+    func answer() throws -> Answer {
+      try lock.withLock {
+        if let error { throw error }
+        return Answer(status: status ?? 0, body: data ?? Data())
+      }
+    }
+  }
+}

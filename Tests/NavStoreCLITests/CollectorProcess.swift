@@ -1,0 +1,51 @@
+import Foundation
+
+/// A running `navstore serve` on loopback (a port the system picks), and the address its ready
+/// line names.
+final class CollectorProcess {
+  let process = Process()
+  let url: String
+
+  /// Starts `navstore serve --db DB` in `folder`, with `options` (`--idle-timeout 1`, ...).
+  init(db: String, in folder: URL, options: [String] = []) throws {
+    process.executableURL = NavStoreProcess.binary
+    process.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:0"] + options
+    process.currentDirectoryURL = folder
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let byte = output.fileHandleForReading.readData(ofLength: 1)
+      guard !byte.isEmpty else { break }
+      line.append(byte)
+    }
+    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    url = text.hasPrefix("listening on ") ? String(text.dropFirst("listening on ".count)) : ""
+  }
+
+  /// The port in `url`.
+  var port: UInt16 { UInt16(url.split(separator: ":").last ?? "") ?? 0 }
+
+  /// The process's peak resident memory so far (`VmHWM`), in KiB; -1 if it cannot be read.
+  var peakKiB: Int {
+    let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+    return line.flatMap { Int($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? -1
+  }
+
+  /// Sends `signal` and waits for the process to end; its exit status.
+  func stop(_ signal: Int32) -> Int32 {
+    kill(process.processIdentifier, signal)
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+  }
+}
