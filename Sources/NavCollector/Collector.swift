@@ -16,8 +16,8 @@ public enum Collector {
     let stores = AppStores(main: store)
     let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
-    // One line per request (method, path, status, time); no header, so no token, and no body.
-    router.add(middleware: LogRequestsMiddleware(.info, includeHeaders: .none))
+    // One line per answered request (method, route, status, time): no header, query or body.
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: AdmissionMiddleware(maximumOpen: configuration.maximumOpenRequests, metrics: metrics))
     router.add(middleware: ErrorBodyMiddleware())
     router.add(middleware: TokenAuthenticator(store: store))

@@ -77,6 +77,50 @@ import Testing
     #expect(try await store.app(AppName("shop")).summary(of: sessionID("s-1")).eventCount == 2)
   }
 
+  /// One upload with a line of each outcome, over HTTP: the answer names each line's reason,
+  /// counts the others, and gives every named session's head.
+  @Test func everyPerLineOutcomeOverHTTP() async throws {
+    func line(_ session: String, _ seq: Int, _ op: String, hash: String? = nil) -> String {
+      let hashField = hash.map { #","hash":"\#($0)""# } ?? ""
+      return #"{"session":"\#(session)","seq":\#(seq),"at":"2026-11-21T10:00:0\#(seq).000Z","op":\#(op)\#(hashField)}"#
+    }
+    let home = #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
+    let elsewhere = #"{"op":"start","state":{"routes":[{"screen":"elsewhere","style":"root","withNavigation":true}]}}"#
+    let first = [line("known", 1, home), line("other", 1, home)]
+    let upload = [
+      line("new", 1, home),  // 1 accepted
+      line("known", 1, home),  // 2 duplicate
+      line("known", 2, #"{"op":"pop"}"#),  // 3 illegal: a pop at the root
+      line("stranger", 1, #"{"op":"push","screen":"x"}"#),  // 4 unknown-session
+      line("late", 3, home),  // 5 gap: seq 3 of a new session
+      line("other", 1, elsewhere),  // 6 conflict: seq 1 holds another event
+      line("hashed", 1, home, hash: String(repeating: "0", count: 64)),  // 7 hash
+      #"{"session":"d","at":"2026-11-21T10:00:00.000Z","op":{"op":"fly"}}"#,  // 8 invalid
+      line("known", 3, #"{"op":"push","screen":"y"}"#),  // 9 gap: after its session's rejected line
+    ]
+    try await app().test(.router) { client in
+      for (lines, check) in [(first, false), (upload, true)] {
+        let body = ByteBuffer(string: lines.joined(separator: "\n"))
+        try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest), body: body) { response in
+          #expect(response.status == .ok)
+          guard check else { return }
+          let answer = try Self.json(response)
+          #expect(answer["accepted"] == 1 && answer["duplicates"] == 1)
+          guard case .array(let rejected)? = answer["rejected"] else {
+            Issue.record("no rejected list")
+            return
+          }
+          #expect(rejected.map { $0["line"] } == [3, 4, 5, 6, 7, 8, 9])
+          #expect(
+            rejected.map { $0["reason"] }
+              == ["illegal", "unknown-session", "gap", "conflict", "hash", "invalid", "gap"])
+          #expect(answer["heads"]?["known"]?["seq"] == 1 && answer["heads"]?["new"]?["seq"] == 1)
+          #expect(answer["heads"]?["stranger"] == ["seq": 0, "hash": .null])
+        }
+      }
+    }
+  }
+
   @Test func aBadLineRejectsItselfAndTheAnswerSaysWhy() async throws {
     let other = Self.start.replacingOccurrences(of: "s-1", with: "s-2")
     let pop = #"{"session":"s-1","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"pop"}}"#

@@ -32,6 +32,26 @@ import Testing
     return server
   }
 
+  @Test func theLogHasALinePerRequestAndNoTokenSessionOrPayload() throws {
+    let ingest = try token("ingest")
+    let log = folder.path("serve.log")
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, log: log)
+    let line =
+      #"{"session":"private-session-7","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"private-screen-9","style":"root","withNavigation":true}]}}}"#
+    #expect(try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data(line.utf8)).status == 200)
+    #expect(try DrillHTTP.get(server.url + "/v1/sessions/private-session-7/head?after=private-query").status == 401)
+    #expect(try DrillHTTP.get(server.url + "/healthz").status == 200)
+    #expect(server.stop(SIGTERM) == 0)
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    let answered = text.split(separator: "\n").filter { $0.contains("answered") }
+    #expect(answered.count == 3, "\(text)")
+    #expect(answered.first?.contains("route=/v1/events") == true && answered.first?.contains("status=200") == true)
+    #expect(answered.dropFirst().first?.contains("status=401") == true, "\(text)")
+    for secret in [ingest, String(ingest.suffix(64)), "private-session", "private-screen", "private-query"] {
+      #expect(!text.contains(secret), "the log holds '\(secret.prefix(12))...'")
+    }
+  }
+
   @Test func aSilentConnectionIsClosedAtTheIdleTimeout() throws {
     let server = try serve(["--idle-timeout", "1"])
     let connection = try RawConnection(port: server.port)

@@ -6,14 +6,19 @@ final class CollectorProcess {
   let process = Process()
   let url: String
 
-  /// Starts `navstore serve --db DB` in `folder`, with `options` (`--idle-timeout 1`, ...).
-  init(db: String, in folder: URL, options: [String] = []) throws {
+  /// Starts `navstore serve --db DB` in `folder`, with `options` (`--idle-timeout 1`, ...); its
+  /// log (standard error) goes to `log` when given.
+  init(db: String, in folder: URL, options: [String] = [], log: String? = nil) throws {
     process.executableURL = NavStoreProcess.binary
     process.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:0"] + options
     process.currentDirectoryURL = folder
     let output = Pipe()
     process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
+    if let log, FileManager.default.createFile(atPath: log, contents: nil) {
+      process.standardError = FileHandle(forWritingAtPath: log)
+    } else {
+      process.standardError = FileHandle.nullDevice
+    }
     try process.run()
     var line = Data()
     while !line.contains(UInt8(ascii: "\n")) {
