@@ -1,17 +1,14 @@
 import Foundation
 import NavCore
-import Synchronization
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// 10. Upload throughput: lines a second through `navstore serve`, from 4 clients at once, each
 /// sending its sessions in gzip'd batches of 1,000 lines, against `navstore import` of the same
 /// lines, in interleaved rounds, each on a fresh store. Both sides are the built `navstore`
 /// binary in a process of its own; the batches are compressed before the clock starts (a
 /// device compresses on its own time), and the collector's start is not timed, the import's
-/// process start is.
+/// process start is. Each client is one `curl` sending its batches in turn on one connection:
+/// an HTTP client linked into this binary would load FoundationNetworking into every child
+/// process the other scenarios measure the memory of.
 enum UploadScenario {
   static let clients = 4
   static let batchLines = 1_000
@@ -75,7 +72,7 @@ enum UploadScenario {
 
   /// One timed upload: a collector on a fresh store, an ingest token, then every client's
   /// batches at once; the collector is stopped after the clock.
-  static func upload(_ batches: [[Data]], expecting total: Int, navstore: URL, folder: URL) throws -> Double {
+  static func upload(_ batches: [[URL]], expecting total: Int, navstore: URL, folder: URL) throws -> Double {
     let store = folder.appendingPathComponent("collector.sqlite").path
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
     let token = try output(navstore, ["token", "create", "--app", "default", "--role", "ingest", "--db", store])
@@ -96,58 +93,41 @@ enum UploadScenario {
       throw BenchmarkError("navstore serve did not say where it listens")
     }
 
-    let accepted = Mutex(0)
-    let failure = Mutex<String?>(nil)
-    let group = DispatchGroup()
-    let session = URLSession(configuration: .ephemeral)
-    let seconds = time {
-      for clientBatches in batches {
-        group.enter()
-        Thread.detachNewThread {
-          defer { group.leave() }
-          for body in clientBatches {
-            do {
-              let count = try post(body, to: url, token: token, session: session)
-              accepted.withLock { $0 += count }
-            } catch {
-              failure.withLock { $0 = $0 ?? "\(error)" }
-              return
-            }
-          }
-        }
+    let clients = batches.enumerated().map { client, files in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = ["curl"] + files.enumerated().flatMap { number, file in
+        (number == 0 ? [] : ["--next"]) + [
+          "-s", "-o", folder.appendingPathComponent("answer-\(client)-\(number).json").path, "-w", "%{http_code}\\n",
+          "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/x-ndjson",
+          "-H", "Content-Encoding: gzip", "--data-binary", "@\(file.path)", url.absoluteString,
+        ]
       }
-      group.wait()
+      let statuses = Pipe()
+      process.standardOutput = statuses
+      return (process, statuses)
     }
-    if let problem = failure.withLock({ $0 }) { throw BenchmarkError("an upload failed: \(problem)") }
-    let stored = accepted.withLock { $0 }
+    var codes: [String] = []
+    let seconds = try time {
+      for (process, _) in clients { try process.run() }
+      for (process, statuses) in clients {
+        codes += String(decoding: statuses.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+          .split(separator: "\n").map(String.init)
+        process.waitUntilExit()
+      }
+    }
+    guard codes.count == batches.joined().count, codes.allSatisfy({ $0 == "200" }) else {
+      throw BenchmarkError("the uploads were answered \(Set(codes).sorted()), not all 200")
+    }
+    var stored = 0
+    for (client, files) in batches.enumerated() {
+      for number in files.indices {
+        let answer = try Data(contentsOf: folder.appendingPathComponent("answer-\(client)-\(number).json"))
+        stored += (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["accepted"] as? Int ?? 0
+      }
+    }
     guard stored == total else { throw BenchmarkError("the collector accepted \(stored) lines of \(total)") }
     return seconds
-  }
-
-  /// Sends one gzip'd batch and waits for the answer; the number of lines it accepted.
-  static func post(_ body: Data, to url: URL, token: String, session: URLSession) throws -> Int {
-    var request = URLRequest(url: url)
-    request.httpMethod = "POST"
-    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-    request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-    request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-    request.httpBody = body
-    let answer = Mutex<(Data?, Int, (any Error)?)>((nil, 0, nil))
-    let done = DispatchSemaphore(value: 0)
-    session.dataTask(with: request) { data, response, error in
-      answer.withLock { $0 = (data, (response as? HTTPURLResponse)?.statusCode ?? 0, error) }
-      done.signal()
-    }.resume()
-    done.wait()
-    let (data, status, error) = answer.withLock { $0 }
-    if let error { throw error }
-    guard status == 200, let data,
-      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let count = object["accepted"] as? Int
-    else {
-      throw BenchmarkError("status \(status): \(String(decoding: data ?? Data(), as: UTF8.self).prefix(200))")
-    }
-    return count
   }
 
   /// The `navstore` built beside this benchmark (`swift build -c release --product navstore`).
@@ -161,14 +141,12 @@ enum UploadScenario {
     return url
   }
 
-  /// `data` compressed by the system's gzip (default level), through a file at `path`.
-  static func gzip(_ data: Data, _ path: URL) throws -> Data {
+  /// `data` compressed by the system's gzip (default level), in the file `path.gz`.
+  static func gzip(_ data: Data, _ path: URL) throws -> URL {
     try data.write(to: path)
     let status = try runToEnd(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-f", path.path])
     guard status == 0 else { throw BenchmarkError("gzip exited \(status)") }
-    let compressed = path.appendingPathExtension("gz")
-    defer { try? FileManager.default.removeItem(at: compressed) }
-    return try Data(contentsOf: compressed)
+    return path.appendingPathExtension("gz")
   }
 
   static func runToEnd(_ executable: URL, _ arguments: [String]) throws -> Int32 {
