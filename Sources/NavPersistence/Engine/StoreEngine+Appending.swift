@@ -37,8 +37,7 @@ extension StoreEngine {
         UPDATE sessions SET event_count = ?1, first_at = coalesce(first_at, ?2),
           clock_jumps = clock_jumps + (?3 < coalesce(last_at, ?3)),
           duration_ms = min(duration_ms + max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
-          foreground_ms = min(foreground_ms + (phase = 'foreground') * max(0, ?3 - coalesce(last_at, ?3)),
-            9007199254740991),
+          foreground_ms = min(foreground_ms + ?7 * max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
           last_at = ?3, head_hash = ?4, depth = ?5 WHERE id = ?6
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),

@@ -56,10 +56,11 @@ extension StoreEngine {
         updateSession.bind(blob: hash, at: 4)
         updateSession.bind(Int64(prepared.depth), at: 5)
         updateSession.bind(text: session, at: 6)
+        // The step up to this event is foreground time when the session was in the foreground.
+        updateSession.bind(prepared.previousPhase == .foreground ? 1 : 0, at: 7)
         if let updated = updateSession.run() { return updated }
-        // The phase changes only at a lifecycle event (the foreground time above counted the
-        // step by the phase before it).
-        if event.operation.isLifecycle {
+        // The phase changes only at a lifecycle event, and every lifecycle event changes it.
+        if prepared.phase != prepared.previousPhase {
           var phase = prepared.phase.rawValue
           let updated = phase.withUTF8 { phase in
             var updatePhase = BorrowedExecution(statements.updatePhase)
