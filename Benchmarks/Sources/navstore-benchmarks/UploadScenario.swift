@@ -96,13 +96,15 @@ enum UploadScenario {
     let clients = batches.enumerated().map { client, files in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-      process.arguments = ["curl"] + files.enumerated().flatMap { number, file in
-        (number == 0 ? [] : ["--next"]) + [
-          "-s", "-o", folder.appendingPathComponent("answer-\(client)-\(number).json").path, "-w", "%{http_code}\\n",
-          "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/x-ndjson",
-          "-H", "Content-Encoding: gzip", "--data-binary", "@\(file.path)", url.absoluteString,
-        ]
-      }
+      process.arguments =
+        ["curl"]
+        + files.enumerated().flatMap { number, file in
+          (number == 0 ? [] : ["--next"]) + [
+            "-s", "-o", folder.appendingPathComponent("answer-\(client)-\(number).json").path, "-w", "%{http_code}\\n",
+            "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/x-ndjson",
+            "-H", "Content-Encoding: gzip", "--data-binary", "@\(file.path)", url.absoluteString,
+          ]
+        }
       let statuses = Pipe()
       process.standardOutput = statuses
       return (process, statuses)
