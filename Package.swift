@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "NavCore", targets: ["NavCore"]),
     .library(name: "NavPersistence", targets: ["NavPersistence"]),
     .library(name: "NavReport", targets: ["NavReport"]),
+    .library(name: "NavUpload", targets: ["NavUpload"]),
     .executable(name: "navstore", targets: ["navstore"]),
   ],
   dependencies: [
@@ -47,6 +48,14 @@ let package = Package(
     ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
     .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["embed-migrations"]),
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+    // The uploader: a device's sessions to a collector, over URLSession and the system's zlib.
+    // A product of its own, so an app that does not upload links no networking.
+    .target(name: "NavUpload", dependencies: ["NavCore", "NavPersistence", "CZlib"]),
     .target(
       name: "NavReport",
       dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
@@ -58,6 +67,7 @@ let package = Package(
         "NavCore",
         "NavPersistence",
         "NavReport",
+        "NavUpload",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -74,6 +84,7 @@ let package = Package(
         "NavPersistence",
         "NavReport",
         "NavCollector",
+        "NavUpload",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -115,7 +126,7 @@ let package = Package(
     .testTarget(
       name: "DocTests",
       dependencies: [
-        "NavCore", "NavPersistence", "NavReport", "NavTestSupport",
+        "NavCore", "NavPersistence", "NavReport", "NavUpload", "NavTestSupport",
       ],
       // Compiled as another package is, so that the docs' Swift can use only what an app can:
       // the `package` declarations the targets share stay out of reach here.
@@ -128,6 +139,15 @@ let package = Package(
         "NavCollector", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "CompressNIO", package: "compress-nio"),
+      ]
+    ),
+    // The uploader against a live collector on loopback (the tests may build the server; an app
+    // that adds NavUpload never does).
+    .testTarget(
+      name: "NavUploadTests",
+      dependencies: [
+        "NavUpload", "NavCollector", "NavPersistence", "NavCore", "NavTestSupport",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),
     .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavJSON", "NavCore", "NavTestSupport"]),

@@ -5,6 +5,7 @@ import NavCore
 import NavPersistence
 import NavReport
 import NavTestSupport
+import NavUpload
 import Testing
 
 /// The guide "Restoring sessions in an app" (docs/guides/restoring-in-an-app.md), block by block
@@ -250,6 +251,21 @@ import Testing
     #expect(erased.map(\.session.rawValue) == ["launch-1"] && expired.isEmpty)
     #expect(space.after <= space.before)
     #expect(try await store.sessions().map(\.id.rawValue) == ["launch-2", "launch-3"])
+
+    // No collector listens on this port: the flush waits for later and nothing is dropped.
+    let collectorURL = try #require(URL(string: "http://127.0.0.1:9"))
+    let ingestToken = "nvs_0000000000000000_" + String(repeating: "0", count: 64)
+    // doc begin
+    let uploader = NavigationUploader(store: store, collector: collectorURL, token: ingestToken)
+    await uploader.start()                         // at 20 events waiting, or every 30 s
+    // when the scene moves to the background:
+    if await uploader.flush() != .done { log("will upload later") }
+    let waiting = try await uploader.pending()     // what the collector has not acknowledged
+    // doc end
+    await uploader.stop()
+    #expect(logged.all.last == "will upload later")
+    let recorded = try await store.sessions().reduce(0) { $0 + $1.eventCount }
+    #expect(waiting.sessions == 2 && waiting.events == recorded)
   }
 }
 

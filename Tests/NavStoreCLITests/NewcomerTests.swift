@@ -72,9 +72,10 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "9\n" && created.stderrLines == ["navstore: created i.sqlite (schema 9)"])
+    #expect(created.stdout == "10\n" && created.stderrLines == ["navstore: created i.sqlite (schema 10)"])
     let again = try navstore("init", "--db", "i.sqlite")
-    #expect(again.stdout == "9\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 9; nothing to do"])
+    #expect(
+      again.stdout == "10\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 10; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

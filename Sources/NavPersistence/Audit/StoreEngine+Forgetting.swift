@@ -31,7 +31,7 @@ extension StoreEngine {
       [.text(session.rawValue), .integer(time.millisecondsSince1970), .integer(Int64(row.count)), .blob(row.headHash)])
     for sql in [
       "DELETE FROM snapshots WHERE session_id = ?", "DELETE FROM events WHERE session_id = ?",
-      "DELETE FROM sessions WHERE id = ?",
+      "DELETE FROM upload_progress WHERE session_id = ?", "DELETE FROM sessions WHERE id = ?",
     ] {
       try execute(try prepare(sql), [.text(session.rawValue)])
     }

@@ -3,6 +3,7 @@ import Foundation
 import NavCollector
 import NavCore
 import NavPersistence
+import NavUpload
 
 /// `navstore push`: a store's sessions, or a JSON Lines file, to a collector, through the same
 /// contract a device uses.

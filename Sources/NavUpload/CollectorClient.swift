@@ -1,15 +1,14 @@
-import CompressNIO
 import Foundation
-import NIOCore
 import NavCore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// A client of the collector's contract, as `navstore push` uses it: uploads in gzip'd batches,
-/// honouring the contract's retry rules (413 splits the batch; 429, 502, 503 and 504 wait for
-/// `Retry-After`, or back off; other refusals stop), and reads heads.
+/// A client of the collector's contract, as `navstore push` and `NavigationUploader` use it:
+/// uploads in gzip'd batches, honouring the contract's retry rules (413 splits the batch; 408,
+/// 429, 502, 503 and 504 wait for `Retry-After`, or back off; other refusals stop), and reads
+/// heads. It uses URLSession and the system's zlib: nothing of the server.
 public struct CollectorClient: Sendable {
   /// What a refused or failed exchange was.
   public struct Failure: Error, CustomStringConvertible {
@@ -17,6 +16,7 @@ public struct CollectorClient: Sendable {
     public var status: Int?
     /// What it said, or what went wrong.
     public var message: String
+    /// The failure in one sentence, for a log or a terminal.
     public var description: String { status.map { "the collector answered \($0): \(message)" } ?? message }
   }
 
@@ -25,14 +25,17 @@ public struct CollectorClient: Sendable {
   private let token: String
   private let session: URLSession
   /// The most attempts of one request when the collector asks to retry.
-  private let attempts = 8
+  private let attempts: Int
 
-  /// A client of the collector at `base`, presenting `token`.
-  public init(base: URL, token: String) {
+  /// A client of the collector at `base`, presenting `token`: each request is tried up to
+  /// `attempts` times while the collector asks to retry or cannot be reached, and waits at most
+  /// `timeout` for an answer.
+  public init(base: URL, token: String, attempts: Int = 8, timeout: Duration = .seconds(60)) {
     self.base = base
     self.token = token
+    self.attempts = max(1, attempts)
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = 60
+    configuration.timeoutIntervalForRequest = Double(timeout.components.seconds)
     session = URLSession(configuration: configuration)
   }
 
@@ -54,10 +57,9 @@ public struct CollectorClient: Sendable {
   /// counted in `lines`, from 1).
   public func upload(_ lines: [String]) async throws -> UploadAnswer {
     guard !lines.isEmpty else { return UploadAnswer() }
-    var buffer = ByteBuffer(string: lines.joined(separator: "\n") + "\n")
-    let gzipped = try buffer.compress(with: .gzip())
+    let gzipped = try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
     let (status, body) = try await send(
-      path: "v1/events", method: "POST", body: Data(gzipped.readableBytesView),
+      path: "v1/events", method: "POST", body: Data(gzipped),
       headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"])
     if status == 413, lines.count > 1 {
       let half = lines.count / 2
@@ -98,41 +100,5 @@ public struct CollectorClient: Sendable {
       delay = min(delay * 2, 30)
     }
     throw Failure(status: nil, message: "no answer after \(attempts) attempts")
-  }
-}
-
-/// What the collector answered to one or more uploads.
-public struct UploadAnswer: Sendable {
-  /// Lines stored now.
-  public var accepted = 0
-  /// Lines stored already.
-  public var duplicates = 0
-  /// Rejected lines: their number in what was sent, their reason and message.
-  public var rejected: [(line: Int, reason: String, message: String)] = []
-
-  init() {}
-
-  init?(_ body: [UInt8]) {
-    guard let value = try? WireFormat.decode(JSONValue.self, from: body), let object = value.objectValue,
-      case .number(let accepted)? = object["accepted"], case .number(let duplicates)? = object["duplicates"],
-      case .array(let rejected)? = object["rejected"]
-    else { return nil }
-    self.accepted = Int(accepted)
-    self.duplicates = Int(duplicates)
-    self.rejected = rejected.compactMap { item in
-      guard let object = item.objectValue, case .number(let line)? = object["line"] else { return nil }
-      var reason = ""
-      var message = ""
-      if case .string(let text)? = object["reason"] { reason = text }
-      if case .string(let text)? = object["message"] { message = text }
-      return (Int(line), reason, message)
-    }
-  }
-
-  /// Adds a later part's answer, whose line numbers count from `offset` lines on.
-  mutating func add(_ other: UploadAnswer, shiftedBy offset: Int) {
-    accepted += other.accepted
-    duplicates += other.duplicates
-    rejected += other.rejected.map { ($0.line + offset, $0.reason, $0.message) }
   }
 }

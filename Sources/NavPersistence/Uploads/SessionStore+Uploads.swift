@@ -1,0 +1,154 @@
+import NavCore
+
+extension SessionStore {
+  /// The sessions with events a collector has not acknowledged and that do not wait at a
+  /// rejected line, oldest first (by their first event), at most `limit`: the uploader's queue.
+  /// Sessions recorded before anything was uploaded are in it from their first event.
+  public func uploadQueue(limit: Int) throws(StoreError) -> [UploadProgress] {
+    try read { engine throws(StoreError) in
+      let statement = try engine.prepare(
+        """
+        SELECT s.id, s.event_count, coalesce(u.acknowledged_seq, 0) FROM sessions s
+          LEFT JOIN upload_progress u ON u.session_id = s.id
+          WHERE s.event_count > coalesce(u.acknowledged_seq, 0) AND u.held_seq IS NULL
+          ORDER BY s.first_at, s.id LIMIT ?
+        """)
+      defer { statement.reset() }
+      try engine.bind(statement, [.integer(Int64(max(0, limit)))])
+      var queue: [UploadProgress] = []
+      while try engine.step(statement) {
+        queue.append(
+          UploadProgress(
+            session: try SessionRecord.sessionID(statement.text(0)), eventCount: statement.int(1),
+            acknowledgedSeq: statement.int(2)))
+      }
+      return queue
+    }
+  }
+
+  /// One session's upload progress (an unknown session has 0 events and nothing acknowledged).
+  public func uploadProgress(of session: SessionID) throws(StoreError) -> UploadProgress {
+    try read { engine throws(StoreError) in
+      let statement = try engine.prepare(
+        """
+        SELECT coalesce(s.event_count, 0), coalesce(u.acknowledged_seq, 0), u.held_seq, u.held_reason,
+          u.held_message
+          FROM (SELECT ? AS id) wanted LEFT JOIN sessions s ON s.id = wanted.id
+          LEFT JOIN upload_progress u ON u.session_id = wanted.id
+        """)
+      defer { statement.reset() }
+      try engine.bind(statement, [.text(session.rawValue)])
+      guard try engine.step(statement) else {
+        return UploadProgress(session: session, eventCount: 0, acknowledgedSeq: 0)
+      }
+      let hold =
+        statement.isNull(2)
+        ? nil : UploadHold(seq: statement.int(2), reason: statement.text(3), message: statement.text(4))
+      return UploadProgress(
+        session: session, eventCount: statement.int(0), acknowledgedSeq: statement.int(1), hold: hold)
+    }
+  }
+
+  /// Notes that the collector holds `session` through `seq` (a 200's head for it). The
+  /// acknowledged seq only moves forward, and never past the events the store holds: an answer
+  /// that arrives late, or twice, changes nothing.
+  public func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
+    throws(StoreError)
+  {
+    try write { engine throws(StoreError) in
+      try engine.execute(
+        try engine.prepare(
+          """
+          INSERT INTO upload_progress (session_id, acknowledged_seq, updated_at)
+            SELECT id, min(?2, event_count), ?3 FROM sessions WHERE id = ?1
+          ON CONFLICT (session_id) DO UPDATE SET
+            acknowledged_seq = max(acknowledged_seq, excluded.acknowledged_seq), updated_at = excluded.updated_at,
+            held_seq = CASE WHEN held_seq > max(acknowledged_seq, excluded.acknowledged_seq) THEN held_seq END,
+            held_reason = CASE WHEN held_seq > max(acknowledged_seq, excluded.acknowledged_seq) THEN held_reason END,
+            held_message = CASE WHEN held_seq > max(acknowledged_seq, excluded.acknowledged_seq) THEN held_message END
+          """),
+        [.text(session.rawValue), .integer(Int64(max(0, seq))), .integer(time.millisecondsSince1970)])
+    }
+  }
+
+  /// Holds `session` at the line the collector rejected: the uploader passes it by, and
+  /// `uploadProgress(of:)` says why, until `releaseUpload(of:)`.
+  public func holdUpload(of session: SessionID, at hold: UploadHold, time: Timestamp = Timestamp.now)
+    throws(StoreError)
+  {
+    try write { engine throws(StoreError) in
+      try engine.execute(
+        try engine.prepare(
+          """
+          INSERT INTO upload_progress (session_id, acknowledged_seq, held_seq, held_reason, held_message, updated_at)
+            VALUES (?1, 0, ?2, ?3, ?4, ?5)
+          ON CONFLICT (session_id) DO UPDATE SET held_seq = max(excluded.held_seq, acknowledged_seq + 1),
+            held_reason = excluded.held_reason, held_message = excluded.held_message, updated_at = excluded.updated_at
+          """),
+        [
+          .text(session.rawValue), .integer(Int64(max(1, hold.seq))), .text(hold.reason), .text(hold.message),
+          .integer(time.millisecondsSince1970),
+        ])
+    }
+  }
+
+  /// Lets a held session go back in the queue (after the collector's side was put right).
+  public func releaseUpload(of session: SessionID, at time: Timestamp = Timestamp.now) throws(StoreError) {
+    try write { engine throws(StoreError) in
+      try engine.execute(
+        try engine.prepare(
+          """
+          UPDATE upload_progress SET held_seq = NULL, held_reason = NULL, held_message = NULL, updated_at = ?
+            WHERE session_id = ?
+          """),
+        [.integer(time.millisecondsSince1970), .text(session.rawValue)])
+    }
+  }
+
+  /// What is still to upload, across the store.
+  public func pendingUploads() throws(StoreError) -> PendingUploads {
+    try read { engine throws(StoreError) in
+      let statement = try engine.prepare(
+        """
+        SELECT count(*), coalesce(sum(s.event_count - coalesce(u.acknowledged_seq, 0)), 0),
+          count(u.held_seq)
+          FROM sessions s LEFT JOIN upload_progress u ON u.session_id = s.id
+          WHERE s.event_count > coalesce(u.acknowledged_seq, 0)
+        """)
+      defer { statement.reset() }
+      guard try engine.step(statement) else { return PendingUploads(sessions: 0, events: 0, heldSessions: 0) }
+      return PendingUploads(sessions: statement.int(0), events: statement.int(1), heldSessions: statement.int(2))
+    }
+  }
+}
+
+extension SessionStore {
+  /// The uploader's queue (see the synchronous `uploadQueue(limit:)`), off the caller's thread.
+  public func uploadQueue(limit: Int) async throws(StoreError) -> [UploadProgress] {
+    try await offloaded { () throws(StoreError) in try self.uploadQueue(limit: limit) }
+  }
+
+  /// One session's upload progress (see `uploadProgress(of:)`), off the caller's thread.
+  public func uploadProgress(of session: SessionID) async throws(StoreError) -> UploadProgress {
+    try await offloaded { () throws(StoreError) in try self.uploadProgress(of: session) }
+  }
+
+  /// Notes an acknowledgement (see `acknowledgeUpload(of:through:at:)`), off the caller's thread.
+  public func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
+    async throws(StoreError)
+  {
+    try await offloaded { () throws(StoreError) in try self.acknowledgeUpload(of: session, through: seq, at: time) }
+  }
+
+  /// Holds a session at a rejected line (see `holdUpload(of:at:time:)`), off the caller's thread.
+  public func holdUpload(of session: SessionID, at hold: UploadHold, time: Timestamp = Timestamp.now)
+    async throws(StoreError)
+  {
+    try await offloaded { () throws(StoreError) in try self.holdUpload(of: session, at: hold, time: time) }
+  }
+
+  /// What is still to upload (see `pendingUploads()`), off the caller's thread.
+  public func pendingUploads() async throws(StoreError) -> PendingUploads {
+    try await offloaded { () throws(StoreError) in try self.pendingUploads() }
+  }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import NavCore
+import NavPersistence
+
+/// Ships a store's sessions to a NavStore collector, and never drops one.
+///
+/// The store is the queue: each session's events after the seq the collector last acknowledged
+/// (kept in the store, so it survives launches) are sent in gzip'd batches, oldest sessions
+/// first, sessions recorded before the uploader existed included. An event leaves the queue
+/// only when a collector's answer says it holds it. The uploader runs on its own actor, off the
+/// main actor and the recorder, and reads a batch at a time, so its memory does not grow with
+/// the backlog.
+///
+/// ```swift
+/// let uploader = NavigationUploader(store: store, collector: collectorURL, token: ingestToken)
+/// await uploader.start()                 // in the background from now on
+/// // when the app moves to the background:
+/// _ = await uploader.flush()
+/// ```
+public actor NavigationUploader {
+  /// Problems as they happen: a rejected line, a refused token, a collector out of reach.
+  public nonisolated let problems: AsyncStream<UploadProblem>
+  private let report: AsyncStream<UploadProblem>.Continuation
+
+  private let store: SessionStore
+  private let client: CollectorClient
+  private let configuration: UploadConfiguration
+  private var loop: Task<Void, Never>?
+  private var lastUpload: ContinuousClock.Instant?
+
+  /// An uploader of `store`'s sessions to the collector at `collector` (its base address, as
+  /// `http://collector.example:8740`), presenting `token` (an `ingest` token of the app).
+  public init(
+    store: SessionStore, collector: URL, token: String, configuration: UploadConfiguration = UploadConfiguration()
+  ) {
+    self.store = store
+    self.configuration = configuration
+    // A failed request is tried again by the background loop, with its own backoff: the
+    // client itself tries each request only a few times.
+    client = CollectorClient(base: collector, token: token, attempts: 3, timeout: configuration.requestTimeout)
+    (problems, report) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+  }
+
+  deinit {
+    loop?.cancel()
+    report.finish()
+  }
+
+  /// Uploads in the background from now on: when `flushAt` events wait, at least every
+  /// `interval`, and after a failure once its backoff has passed. Calling it again while it runs
+  /// does nothing; after a refused token, it starts again.
+  public func start() {
+    guard loop == nil else { return }
+    loop = Task { [weak self] in await self?.run() }
+  }
+
+  /// Stops the background uploads; what waits stays in the store.
+  public func stop() {
+    loop?.cancel()
+    loop = nil
+  }
+
+  /// What waits, across the store.
+  public func pending() async throws(StoreError) -> PendingUploads {
+    try await store.pendingUploads()
+  }
+
+  /// Sends everything that waits now, batch after batch, until nothing waits, the collector
+  /// cannot take more, or the token is refused. For when the app moves to the background.
+  public func flush() async -> FlushOutcome {
+    while true {
+      let batch: Batch
+      do {
+        batch = try await nextBatch()
+      } catch {
+        report.yield(.unexpected(status: 0, message: "the store could not be read: \(error)"))
+        return .willRetry
+      }
+      guard !batch.lines.isEmpty else { return .done }
+      do {
+        let answer = try await client.upload(batch.lines)
+        try await take(answer, for: batch)
+        lastUpload = ContinuousClock.now
+      } catch let failure as CollectorClient.Failure {
+        switch failure.status {
+        case 401?, 403?:
+          report.yield(.refused(status: failure.status ?? 0, message: failure.message))
+          loop?.cancel()
+          loop = nil
+          return .stopped
+        case nil, 408?, 429?, 502?, 503?, 504?:
+          report.yield(.unreachable(message: failure.message))
+        default:
+          report.yield(.unexpected(status: failure.status ?? 0, message: failure.message))
+        }
+        return .willRetry
+      } catch {
+        report.yield(.unreachable(message: "\(error)"))
+        return .willRetry
+      }
+    }
+  }
+
+  /// The lines of one request: the oldest waiting sessions' next events, up to `batchEvents`.
+  private struct Batch {
+    var lines: [String] = []
+    /// Each session in the batch: the seqs of its first and last lines, and the number of its
+    /// first line in the request.
+    var sessions: [(session: SessionID, firstSeq: Int, lastSeq: Int, firstLine: Int)] = []
+  }
+
+  private func nextBatch() async throws -> Batch {
+    var batch = Batch()
+    for progress in try await store.uploadQueue(limit: 256) {
+      let room = configuration.batchEvents - batch.lines.count
+      guard room > 0 else { break }
+      let from = progress.acknowledgedSeq + 1
+      let to = min(progress.eventCount, progress.acknowledgedSeq + room)
+      let privacy = configuration.privacy(progress.session)
+      batch.sessions.append((progress.session, from, to, batch.lines.count + 1))
+      for var event in try await store.history(of: progress.session, from: from, to: to) {
+        if privacy == .withoutCauses {
+          event.cause = nil
+          event.hash = nil
+        }
+        batch.lines.append(try WireFormat.canonicalString(event))
+      }
+    }
+    return batch
+  }
+
+  /// Moves each session's acknowledged seq as far as the answer vouches for this device's own
+  /// lines (the collector's head, but never past a line of the batch it rejected: a head that
+  /// is another device's event acknowledges nothing of ours), and holds a session at its first
+  /// rejected line.
+  private func take(_ answer: UploadAnswer, for batch: Batch) async throws {
+    var firstRejected: [SessionID: (seq: Int, reason: String, message: String)] = [:]
+    for rejection in answer.rejected {
+      // The line's session: the last one of the batch whose first line is at or before it.
+      guard let entry = batch.sessions.last(where: { $0.firstLine <= rejection.line }),
+        firstRejected[entry.session] == nil
+      else { continue }
+      firstRejected[entry.session] = (
+        entry.firstSeq + (rejection.line - entry.firstLine), rejection.reason, rejection.message
+      )
+    }
+    for entry in batch.sessions {
+      let head = answer.heads[entry.session] ?? 0
+      let vouched = min(head, entry.lastSeq, (firstRejected[entry.session]?.seq ?? Int.max) - 1)
+      if vouched > 0 { try await store.acknowledgeUpload(of: entry.session, through: vouched) }
+      if let rejected = firstRejected[entry.session] {
+        try await store.holdUpload(
+          of: entry.session, at: UploadHold(seq: rejected.seq, reason: rejected.reason, message: rejected.message))
+        report.yield(
+          .rejected(session: entry.session, seq: rejected.seq, reason: rejected.reason, message: rejected.message))
+      }
+    }
+  }
+
+  /// The background loop: a look at what waits every `pollInterval`, an upload when enough
+  /// waits or `interval` has passed, and a growing, jittered wait after each failure.
+  private func run() async {
+    var failures = 0
+    while !Task.isCancelled {
+      let waiting = (try? await store.pendingUploads()) ?? PendingUploads(sessions: 0, events: 0, heldSessions: 0)
+      let due = lastUpload.map { ContinuousClock.now - $0 >= configuration.interval } ?? true
+      var pause = configuration.pollInterval
+      // Held sessions wait for a person, not for the loop: only the others call for an upload.
+      if waiting.sessions > waiting.heldSessions, waiting.events >= configuration.flushAt || due {
+        switch await flush() {
+        case .done:
+          failures = 0
+        case .willRetry:
+          failures += 1
+          pause = backoff(after: failures)
+        case .stopped:
+          return
+        }
+      }
+      try? await Task.sleep(for: pause)
+    }
+  }
+
+  /// 1 s doubled with each failure, up to `maximumBackoff`, with full jitter.
+  private func backoff(after failures: Int) -> Duration {
+    let ceiling = min(
+      Double(configuration.maximumBackoff.components.seconds), pow(2, Double(min(failures, 30) - 1)))
+    return .milliseconds(Int64(Double.random(in: 0.5...1) * ceiling * 1_000))
+  }
+}

@@ -1,0 +1,46 @@
+import NavCore
+
+/// When and how much a `NavigationUploader` sends.
+public struct UploadConfiguration: Sendable {
+  /// Events in one request, at most (the contract allows 5,000 lines and 8 MiB).
+  public var batchEvents: Int
+  /// Upload once this many events wait, without waiting for `interval`.
+  public var flushAt: Int
+  /// Upload what waits at least this often.
+  public var interval: Duration
+  /// How often the background loop looks at what waits (a count in the store, no network).
+  public var pollInterval: Duration
+  /// The longest wait between attempts while the collector cannot be reached.
+  public var maximumBackoff: Duration
+  /// How long one request may wait for its answer.
+  public var requestTimeout: Duration
+  /// What of each session leaves the device.
+  public var privacy: @Sendable (SessionID) -> UploadPrivacy
+
+  /// The defaults follow the analytics SDKs apps already ship (Segment and PostHog send every
+  /// 20 events or 30 s): batches of 1,000 events, at 20 waiting or every 30 s, a look every 5 s,
+  /// backoff up to 10 minutes, 60 s per request, everything sent.
+  public init(
+    batchEvents: Int = 1_000, flushAt: Int = 20, interval: Duration = .seconds(30),
+    pollInterval: Duration = .seconds(5),
+    maximumBackoff: Duration = .seconds(600), requestTimeout: Duration = .seconds(60),
+    privacy: @escaping @Sendable (SessionID) -> UploadPrivacy = { _ in .everything }
+  ) {
+    self.batchEvents = max(1, min(batchEvents, 5_000))
+    self.flushAt = max(1, flushAt)
+    self.interval = interval
+    self.pollInterval = pollInterval
+    self.maximumBackoff = maximumBackoff
+    self.requestTimeout = requestTimeout
+    self.privacy = privacy
+  }
+}
+
+/// What of a session's events leaves the device.
+public enum UploadPrivacy: Sendable, Hashable {
+  /// Every event as stored, with its chain value: the collector verifies the device's chain.
+  case everything
+  /// No `cause` (the app's actions, which may hold what the user typed). The collector then
+  /// chains the events itself: its hashes are not the device's.
+  case withoutCauses
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NavCollector
+import NavCore
+import NavPersistence
+import NavTestSupport
+import NavUpload
+import Testing
+
+/// `NavigationUploader` against a live collector on loopback: a backlog arrives whole and
+/// verifies, a rejected line holds only its session, a refused token stops and keeps
+/// everything, a batch too large is split, and a collector out of reach costs nothing.
+@Suite struct UploaderTests {
+  let folder: TemporaryFolder
+  let device: SessionStore
+  let collector: SessionStore
+  let token: String
+
+  init() throws {
+    folder = try TemporaryFolder()
+    device = try SessionStore(path: folder.path("device.sqlite"))
+    collector = try SessionStore(path: folder.path("collector.sqlite"))
+    token = try collector.createToken(app: AppName("shop"), role: .ingest).text
+  }
+
+  /// Sessions of legal events as wire-format lines: a start, then pushes and pops in turn.
+  static func lines(prefix: String, sessions: Int, events: Int, screen: String = "home") -> [ArraySlice<UInt8>] {
+    (0..<sessions).flatMap { session in
+      (1...events).map { seq in
+        let operation =
+          seq == 1
+          ? #"{"op":"start","state":{"routes":[{"screen":"\#(screen)","style":"root","withNavigation":true}]}}"#
+          : seq.isMultiple(of: 2) ? #"{"op":"push","screen":"s\#(seq)"}"# : #"{"op":"pop"}"#
+        let at = 1_795_000_000_000 + session * 600_000 + seq * 250
+        let line =
+          #"{"session":"\#(prefix)-\#(session)","seq":\#(seq),"at":"\#(Timestamp(millisecondsSince1970: Int64(at)).rfc3339)","op":\#(operation),"cause":{"tapped":\#(seq)}}"#
+        return ArraySlice(line.utf8)
+      }
+    }
+  }
+
+  /// Runs `body` with the address of a live collector over `collector`.
+  func withCollector(
+    limits: UploadLimits = .contract, _ body: @Sendable (URL) async throws -> Void
+  ) async throws {
+    var configuration = CollectorConfiguration(port: 0)
+    configuration.limits = limits
+    let app = Application(router: Collector.router(store: collector, configuration: configuration))
+    try await app.test(.live) { client in
+      let port = try #require(client.port)
+      try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
+    }
+  }
+
+  /// The events of `store` as CSV: what the two stores must agree on.
+  static func events(_ store: SessionStore) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try store.exportEncoded(.events, format: .csv) { bytes += $0 }
+    return bytes
+  }
+
+  @Test func aBacklogArrivesWholeAndVerifies() async throws {
+    #expect(try await device.ingest(Self.lines(prefix: "s", sessions: 30, events: 70)).accepted == 2_100)
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(
+        store: device, collector: url, token: token, configuration: UploadConfiguration(batchEvents: 500))
+      let before = try await uploader.pending()
+      #expect(before == PendingUploads(sessions: 30, events: 2_100, heldSessions: 0))
+      #expect(await uploader.flush() == .done)
+      let after = try await uploader.pending()
+      #expect(after == PendingUploads(sessions: 0, events: 0, heldSessions: 0))
+      // Again: nothing waits, nothing is sent.
+      #expect(await uploader.flush() == .done)
+    }
+    let shop = try collector.app(AppName("shop"))
+    #expect(try Self.events(shop) == Self.events(device))
+    #expect(try await shop.verify().allSatisfy(\.isIntact))
+    #expect(try await device.uploadProgress(of: sessionID("s-7")).acknowledgedSeq == 70)
+  }
+
+  @Test func aRejectedLineHoldsItsSessionAndTheOthersGoOn() async throws {
+    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 3, events: 10))
+    // The collector already holds another s-1: its first line is a conflict.
+    _ = try await collector.app(AppName("shop")).ingest(
+      Self.lines(prefix: "s", sessions: 2, events: 1, screen: "elsewhere").suffix(1))
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token)
+      #expect(await uploader.flush() == .done)
+      var problems = uploader.problems.makeAsyncIterator()
+      guard case .rejected(let session, let seq, let reason, _)? = await problems.next() else {
+        Issue.record("no rejection reported")
+        return
+      }
+      #expect(session == sessionID("s-1") && seq == 1 && reason == "conflict")
+    }
+    let held = try await device.uploadProgress(of: sessionID("s-1"))
+    #expect(held.acknowledgedSeq == 0 && held.hold?.seq == 1 && held.hold?.reason == "conflict")
+    for other in ["s-0", "s-2"] {
+      #expect(try await device.uploadProgress(of: sessionID(other)).acknowledgedSeq == 10)
+    }
+    #expect(try await device.pendingUploads() == PendingUploads(sessions: 1, events: 10, heldSessions: 1))
+    #expect(try await device.uploadQueue(limit: 10).isEmpty, "a held session is not sent again")
+  }
+
+  @Test func aRefusedTokenStopsAndKeepsEverything() async throws {
+    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 2, events: 5))
+    let revoked = try collector.createToken(app: AppName("shop"), role: .ingest)
+    try collector.revokeToken(revoked.token.id)
+    let device = self.device
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: revoked.text)
+      #expect(await uploader.flush() == .stopped)
+      var problems = uploader.problems.makeAsyncIterator()
+      guard case .refused(let status, _)? = await problems.next() else {
+        Issue.record("no refusal reported")
+        return
+      }
+      #expect(status == 401)
+    }
+    #expect(try await device.pendingUploads() == PendingUploads(sessions: 2, events: 10, heldSessions: 0))
+  }
+
+  @Test func aBatchOverTheCollectorsLimitIsSplit() async throws {
+    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 4, events: 25))
+    let device = self.device
+    let token = self.token
+    try await withCollector(limits: UploadLimits(lineBytes: 4_096, requestLines: 7, requestBytes: 1 << 20)) { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token)
+      #expect(await uploader.flush() == .done)
+    }
+    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+  }
+
+  @Test func aCollectorOutOfReachCostsNothing() async throws {
+    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 2, events: 5))
+    // A port nothing listens on: connections are refused at once.
+    let url = try #require(URL(string: "http://127.0.0.1:9"))
+    let uploader = NavigationUploader(store: device, collector: url, token: token)
+    #expect(await uploader.flush() == .willRetry)
+    var problems = uploader.problems.makeAsyncIterator()
+    guard case .unreachable? = await problems.next() else {
+      Issue.record("no problem reported")
+      return
+    }
+    #expect(try await device.pendingUploads() == PendingUploads(sessions: 2, events: 10, heldSessions: 0))
+  }
+}
