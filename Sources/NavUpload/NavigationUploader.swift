@@ -26,6 +26,7 @@ public actor NavigationUploader {
   private let client: CollectorClient
   private let configuration: UploadConfiguration
   private var loop: Task<Void, Never>?
+  private var flushing: Task<FlushOutcome, Never>?
   private var lastUpload: ContinuousClock.Instant?
 
   /// An uploader of `store`'s sessions to the collector at `collector` (its base address, as
@@ -66,8 +67,19 @@ public actor NavigationUploader {
   }
 
   /// Sends everything that waits now, batch after batch, until nothing waits, the collector
-  /// cannot take more, or the token is refused. For when the app moves to the background.
+  /// cannot take more, or the token is refused. For when the app moves to the background. A
+  /// flush asked for while one runs (the background loop's, say) waits for that one instead of
+  /// sending the same batches again.
   public func flush() async -> FlushOutcome {
+    if let flushing { return await flushing.value }
+    let running = Task { await self.sendWaiting() }
+    flushing = running
+    let outcome = await running.value
+    flushing = nil
+    return outcome
+  }
+
+  private func sendWaiting() async -> FlushOutcome {
     while true {
       let batch: Batch
       do {
@@ -79,8 +91,12 @@ public actor NavigationUploader {
       guard !batch.lines.isEmpty else { return .done }
       do {
         let answer = try await client.upload(batch.lines)
-        try await take(answer, for: batch)
         lastUpload = ContinuousClock.now
+        // An answer that moved nothing would have the same batch sent again at once, forever.
+        guard try await take(answer, for: batch) else {
+          report.yield(.unexpected(status: 200, message: "the collector's answer acknowledged none of the batch"))
+          return .willRetry
+        }
       } catch let failure as CollectorClient.Failure {
         switch failure.status {
         case 401?, 403?:
@@ -132,8 +148,9 @@ public actor NavigationUploader {
   /// Moves each session's acknowledged seq as far as the answer vouches for this device's own
   /// lines (the collector's head, but never past a line of the batch it rejected: a head that
   /// is another device's event acknowledges nothing of ours), and holds a session at its first
-  /// rejected line.
-  private func take(_ answer: UploadAnswer, for batch: Batch) async throws {
+  /// rejected line. Whether the answer moved anything.
+  private func take(_ answer: UploadAnswer, for batch: Batch) async throws -> Bool {
+    var moved = false
     var firstRejected: [SessionID: (seq: Int, reason: String, message: String)] = [:]
     for rejection in answer.rejected {
       // The line's session: the last one of the batch whose first line is at or before it.
@@ -147,14 +164,19 @@ public actor NavigationUploader {
     for entry in batch.sessions {
       let head = answer.heads[entry.session] ?? 0
       let vouched = min(head, entry.lastSeq, (firstRejected[entry.session]?.seq ?? Int.max) - 1)
-      if vouched > 0 { try await store.acknowledgeUpload(of: entry.session, through: vouched) }
+      if vouched >= entry.firstSeq {
+        try await store.acknowledgeUpload(of: entry.session, through: vouched)
+        moved = true
+      }
       if let rejected = firstRejected[entry.session] {
+        moved = true
         try await store.holdUpload(
           of: entry.session, at: UploadHold(seq: rejected.seq, reason: rejected.reason, message: rejected.message))
         report.yield(
           .rejected(session: entry.session, seq: rejected.seq, reason: rejected.reason, message: rejected.message))
       }
     }
+    return moved
   }
 
   /// The background loop: a look at what waits every `pollInterval`, an upload when enough
