@@ -48,8 +48,9 @@ public actor NavigationUploader {
   }
 
   /// Uploads in the background from now on: when `flushAt` events wait, at least every
-  /// `interval`, and after a failure once its backoff has passed. Calling it again while it runs
-  /// does nothing; after a refused token, it starts again.
+  /// `interval`, and after a failure once its backoff has passed. It runs until `stop()` (or a
+  /// refused token), and keeps the uploader alive meanwhile. Calling it again while it runs does
+  /// nothing; after a refused token, it starts again.
   public func start() {
     guard loop == nil else { return }
     loop = Task { [weak self] in await self?.run() }
@@ -203,7 +204,8 @@ public actor NavigationUploader {
     }
   }
 
-  /// 1 s doubled with each failure, up to `maximumBackoff`, with full jitter.
+  /// 1 s doubled with each failure, up to `maximumBackoff`, then between half and all of it at
+  /// random, so that devices that failed together do not come back together.
   private func backoff(after failures: Int) -> Duration {
     let ceiling = min(
       Double(configuration.maximumBackoff.components.seconds), pow(2, Double(min(failures, 30) - 1)))

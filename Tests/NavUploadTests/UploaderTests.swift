@@ -149,4 +149,25 @@ import Testing
     }
     #expect(try await device.pendingUploads() == PendingUploads(sessions: 2, events: 10, heldSessions: 0))
   }
+
+  @Test func theBackgroundLoopUploadsWhatIsRecordedAfterItStarts() async throws {
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(
+        store: device, collector: url, token: token,
+        configuration: UploadConfiguration(flushAt: 5, pollInterval: .milliseconds(50)))
+      await uploader.start()
+      // Recorded after the start: the loop sees five events waiting and sends them.
+      _ = try await device.ingest(Self.lines(prefix: "late", sessions: 1, events: 5))
+      var waiting = try await uploader.pending()
+      for _ in 0..<200 where waiting.events > 0 {
+        try await Task.sleep(for: .milliseconds(50))
+        waiting = try await uploader.pending()
+      }
+      await uploader.stop()
+      #expect(waiting == PendingUploads(sessions: 0, events: 0, heldSessions: 0))
+    }
+    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+  }
 }
