@@ -24,27 +24,15 @@ struct AdmissionMiddleware: RouterMiddleware {
       throw CollectorError.unavailable("The collector is at its limit of \(maximumOpen) open requests")
     }
     metrics.openRequests(1)
-    let started = ContinuousClock.now
     defer {
       open.withLock { $0 -= 1 }
       metrics.openRequests(-1)
     }
-    do {
-      let response = try await next(request, context)
-      metrics.request(
-        endpoint: context.endpointPath ?? "unmatched", status: response.status.code,
-        duration: ContinuousClock.now - started)
-      return response
-    } catch let error as CollectorError {
-      metrics.request(
-        endpoint: context.endpointPath ?? "unmatched", status: error.status.code,
-        duration: ContinuousClock.now - started)
-      throw error
-    } catch {
-      metrics.request(
-        endpoint: context.endpointPath ?? "unmatched", status: 500, duration: ContinuousClock.now - started)
-      throw error
-    }
+    return try await AnsweredStatus.observing(
+      { try await next(request, context) },
+      note: { status, duration in
+        metrics.request(endpoint: context.endpointPath ?? "unmatched", status: status, duration: duration)
+      })
   }
 }
 
