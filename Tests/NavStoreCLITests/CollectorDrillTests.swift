@@ -64,7 +64,7 @@ import Testing
     let ingest = try token("ingest")
     let server = try serve(["--request-timeout", "2", "--idle-timeout", "30"])
     let connection = try RawConnection(port: server.port)
-    let line = DrillSessions.lines(prefix: "slow", sessions: 1, events: 1)[0] + "\n"
+    let line = SessionLines.make(prefix: "slow", sessions: 1, events: 1)[0] + "\n"
     connection.send(
       "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ingest)\r\n"
         + "Content-Type: application/x-ndjson\r\nContent-Length: \(line.utf8.count)\r\n\r\n")
@@ -90,7 +90,7 @@ import Testing
   @Test func aClientThatStopsReadingAnExportIsLetGoAndTheCollectorGoesOn() throws {
     let reader = try token("read")
     let file = folder.path("big.jsonl")
-    try DrillSessions.lines(prefix: "big", sessions: 60, events: 1_000).joined(separator: "\n").write(
+    try SessionLines.make(prefix: "big", sessions: 60, events: 1_000).joined(separator: "\n").write(
       toFile: file, atomically: false, encoding: .utf8)
     #expect(try navstore(["import", file, "--db", "collector.sqlite", "--app", "drill"]).status == 0)
     let whole = try navstore([
@@ -123,7 +123,7 @@ import Testing
     try #require(made == 0)
     let server = try serve()
     // A first upload, so that the baseline holds what any upload costs.
-    let warmUp = DrillSessions.lines(prefix: "warm", sessions: 1, events: 10).joined(separator: "\n")
+    let warmUp = SessionLines.make(prefix: "warm", sessions: 1, events: 10).joined(separator: "\n")
     #expect(try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data(warmUp.utf8)).status == 200)
     let baseline = server.peakKiB
     let answer = try DrillHTTP.post(
@@ -140,7 +140,7 @@ import Testing
     var files: [String] = []
     for client in 0..<16 {
       let file = folder.path("client-\(client).jsonl")
-      try DrillSessions.lines(prefix: "device-\(client)", sessions: 20, events: 50).joined(separator: "\n").write(
+      try SessionLines.make(prefix: "device-\(client)", sessions: 20, events: 50).joined(separator: "\n").write(
         toFile: file, atomically: false, encoding: .utf8)
       files.append(file)
     }
@@ -178,7 +178,7 @@ import Testing
   /// verifies. A fifth run, not killed, completes the uploads: the store equals a local import.
   @Test func everyAcknowledgedLineSurvivesACollectorKilledMidUpload() throws {
     let ingest = try token("ingest")
-    let clients = (0..<8).map { DrillSessions.lines(prefix: "kill-\($0)", sessions: 10, events: 100) }
+    let clients = (0..<8).map { SessionLines.make(prefix: "kill-\($0)", sessions: 10, events: 100) }
     let all = folder.path("all.jsonl")
     try clients.joined().joined(separator: "\n").write(toFile: all, atomically: false, encoding: .utf8)
     var random = SeededRandom(seed: 31)
@@ -229,27 +229,6 @@ import Testing
       "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
     ])
     #expect(collected.stdout == local.stdout, "the last, unkilled run completed every upload")
-  }
-}
-
-/// Sessions of legal events as wire-format lines, with explicit seqs: a start, then pushes and
-/// pops in turn, a quarter of a second apart.
-enum DrillSessions {
-  static func lines(prefix: String, sessions: Int, events: Int) -> [String] {
-    (0..<sessions).flatMap { session in
-      (1...events).map { seq in
-        let operation =
-          seq == 1
-          ? #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
-          : seq.isMultiple(of: 2) ? #"{"op":"push","screen":"screen-\#(seq)"}"# : #"{"op":"pop"}"#
-        // 2026-11-21, from 10:00, a session every ten minutes.
-        let millis = 36_000_000 + session * 600_000 + seq * 250
-        let at = String(
-          format: "2026-11-21T%02d:%02d:%02d.%03dZ", millis / 3_600_000, millis / 60_000 % 60, millis / 1_000 % 60,
-          millis % 1_000)
-        return #"{"session":"\#(prefix)-\#(session)","seq":\#(seq),"at":"\#(at)","op":\#(operation)}"#
-      }
-    }
   }
 }
 

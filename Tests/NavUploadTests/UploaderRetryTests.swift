@@ -17,7 +17,7 @@ import Testing
   init() throws {
     folder = try TemporaryFolder()
     device = try SessionStore(path: folder.path("device.sqlite"))
-    _ = try device.ingest(UploaderTests.lines(prefix: "s", sessions: 1, events: 5))
+    _ = try device.ingest(SessionLines.bytes(prefix: "s", sessions: 1, events: 5))
   }
 
   /// When each upload arrived, on the test's clock.

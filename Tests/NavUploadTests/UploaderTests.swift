@@ -24,22 +24,6 @@ import Testing
     token = try collector.createToken(app: AppName("shop"), role: .ingest).text
   }
 
-  /// Sessions of legal events as wire-format lines: a start, then pushes and pops in turn.
-  static func lines(prefix: String, sessions: Int, events: Int, screen: String = "home") -> [ArraySlice<UInt8>] {
-    (0..<sessions).flatMap { session in
-      (1...events).map { seq in
-        let operation =
-          seq == 1
-          ? #"{"op":"start","state":{"routes":[{"screen":"\#(screen)","style":"root","withNavigation":true}]}}"#
-          : seq.isMultiple(of: 2) ? #"{"op":"push","screen":"s\#(seq)"}"# : #"{"op":"pop"}"#
-        let at = 1_795_000_000_000 + session * 600_000 + seq * 250
-        let line =
-          #"{"session":"\#(prefix)-\#(session)","seq":\#(seq),"at":"\#(Timestamp(millisecondsSince1970: Int64(at)).rfc3339)","op":\#(operation),"cause":{"tapped":\#(seq)}}"#
-        return ArraySlice(line.utf8)
-      }
-    }
-  }
-
   /// Runs `body` with the address of a live collector over `collector`.
   func withCollector(
     limits: UploadLimits = .contract, _ body: @Sendable (URL) async throws -> Void
@@ -61,7 +45,7 @@ import Testing
   }
 
   @Test func aBacklogArrivesWholeAndVerifies() async throws {
-    #expect(try await device.ingest(Self.lines(prefix: "s", sessions: 30, events: 70)).accepted == 2_100)
+    #expect(try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 30, events: 70)).accepted == 2_100)
     let device = self.device
     let token = self.token
     try await withCollector { url in
@@ -82,10 +66,10 @@ import Testing
   }
 
   @Test func aRejectedLineHoldsItsSessionAndTheOthersGoOn() async throws {
-    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 3, events: 10))
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 3, events: 10))
     // The collector already holds another s-1: its first line is a conflict.
     _ = try await collector.app(AppName("shop")).ingest(
-      Self.lines(prefix: "s", sessions: 2, events: 1, screen: "elsewhere").suffix(1))
+      SessionLines.bytes(prefix: "s", sessions: 2, events: 1, screen: "elsewhere").suffix(1))
     let device = self.device
     let token = self.token
     try await withCollector { url in
@@ -108,7 +92,7 @@ import Testing
   }
 
   @Test func aRefusedTokenStopsAndKeepsEverything() async throws {
-    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 2, events: 5))
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 2, events: 5))
     let revoked = try collector.createToken(app: AppName("shop"), role: .ingest)
     try collector.revokeToken(revoked.token.id)
     let device = self.device
@@ -126,7 +110,7 @@ import Testing
   }
 
   @Test func aBatchOverTheCollectorsLimitIsSplit() async throws {
-    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 4, events: 25))
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 4, events: 25))
     let device = self.device
     let token = self.token
     try await withCollector(limits: UploadLimits(lineBytes: 4_096, requestLines: 7, requestBytes: 1 << 20)) { url in
@@ -137,7 +121,7 @@ import Testing
   }
 
   @Test func aCollectorOutOfReachCostsNothing() async throws {
-    _ = try await device.ingest(Self.lines(prefix: "s", sessions: 2, events: 5))
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 2, events: 5))
     // A port nothing listens on: connections are refused at once.
     let url = try #require(URL(string: "http://127.0.0.1:9"))
     let uploader = NavigationUploader(store: device, collector: url, token: token)
@@ -159,7 +143,7 @@ import Testing
         configuration: UploadConfiguration(flushAt: 5, pollInterval: .milliseconds(50)))
       await uploader.start()
       // Recorded after the start: the loop sees five events waiting and sends them.
-      _ = try await device.ingest(Self.lines(prefix: "late", sessions: 1, events: 5))
+      _ = try await device.ingest(SessionLines.bytes(prefix: "late", sessions: 1, events: 5))
       var waiting = try await uploader.pending()
       for _ in 0..<200 where waiting.events > 0 {
         try await Task.sleep(for: .milliseconds(50))
