@@ -150,7 +150,13 @@ let package = Package(
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),
-    .testTarget(name: "NavStoreCLITests", dependencies: ["navstore", "NavJSON", "NavCore", "NavTestSupport"]),
+    // One app launch that uploads, run, killed and relaunched by the uploader's drills.
+    .executableTarget(
+      name: "upload-drill", dependencies: ["NavCore", "NavPersistence", "NavUpload"], path: "Tests/UploadDrill"),
+    .testTarget(
+      name: "NavStoreCLITests",
+      dependencies: ["navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavTestSupport"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -35,7 +35,8 @@ public struct CollectorClient: Sendable {
     self.token = token
     self.attempts = max(1, attempts)
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = Double(timeout.components.seconds)
+    let (seconds, attoseconds) = timeout.components
+    configuration.timeoutIntervalForRequest = Double(seconds) + Double(attoseconds) / 1e18
     session = URLSession(configuration: configuration)
   }
 

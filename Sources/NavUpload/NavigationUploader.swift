@@ -135,12 +135,8 @@ public actor NavigationUploader {
       let to = min(progress.eventCount, progress.acknowledgedSeq + room)
       let privacy = configuration.privacy(progress.session)
       batch.sessions.append((progress.session, from, to, batch.lines.count + 1))
-      for var event in try await store.history(of: progress.session, from: from, to: to) {
-        if privacy == .withoutCauses {
-          event.cause = nil
-          event.hash = nil
-        }
-        batch.lines.append(try WireFormat.canonicalString(event))
+      for event in try await store.history(of: progress.session, from: from, to: to) {
+        batch.lines.append(try WireFormat.canonicalString(UploadRedaction.apply(privacy, to: event)))
       }
     }
     return batch

@@ -35,12 +35,3 @@ public struct UploadConfiguration: Sendable {
     self.privacy = privacy
   }
 }
-
-/// What of a session's events leaves the device.
-public enum UploadPrivacy: Sendable, Hashable {
-  /// Every event as stored, with its chain value: the collector verifies the device's chain.
-  case everything
-  /// No `cause` (the app's actions, which may hold what the user typed). The collector then
-  /// chains the events itself: its hashes are not the device's.
-  case withoutCauses
-}

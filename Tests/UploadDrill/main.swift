@@ -1,0 +1,67 @@
+// One app launch that uploads, for the uploader's drills:
+// `upload-drill STORE COLLECTOR TOKEN [--batch N] [--timeout-ms N] [--backoff-ms N] [--names-only]`.
+// It uploads everything that waits in STORE, flush after flush, waiting out a collector that
+// cannot be reached, and exits 0 when nothing but held sessions wait (3 if the token is refused).
+// It says `uploading` once it has begun and, at the end, what it sent and its peak memory. The
+// drills kill it at random moments, as the system kills an app, and launch it again.
+import Foundation
+import NavCore
+import NavPersistence
+import NavUpload
+
+/// A line on standard output, written at once (the drill reads it while this process runs).
+func say(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The value after `name` in the arguments, as a number.
+func number(after name: String, in arguments: [String]) -> Int? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return Int(arguments[index + 1])
+}
+
+/// This process's peak resident memory (`VmHWM`) in KiB, -1 where /proc cannot tell.
+func peakKiB() -> Int {
+  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+  let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+  return line.flatMap { Int($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? -1
+}
+
+func run(_ arguments: [String]) async throws -> Int32 {
+  guard arguments.count >= 4, let collector = URL(string: arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: upload-drill STORE COLLECTOR TOKEN [options]\n".utf8))
+    return 2
+  }
+  let store = try SessionStore(path: arguments[1])
+  let namesOnly = arguments.contains("--names-only")
+  let configuration = UploadConfiguration(
+    batchEvents: number(after: "--batch", in: arguments) ?? 1_000,
+    maximumBackoff: .milliseconds(number(after: "--backoff-ms", in: arguments) ?? 1_000),
+    requestTimeout: .milliseconds(number(after: "--timeout-ms", in: arguments) ?? 10_000),
+    privacy: { _ in namesOnly ? .screenNamesOnly : .everything })
+  let uploader = NavigationUploader(
+    store: store, collector: collector, token: arguments[3], configuration: configuration)
+  let before = try await uploader.pending()
+  say("uploading \(before.events) events of \(before.sessions) sessions")
+  while true {
+    switch await uploader.flush() {
+    case .done:
+      let after = try await uploader.pending()
+      say(
+        "done: \(before.events - after.events) events sent, \(after.heldSessions) sessions held, peak \(peakKiB()) KiB")
+      return 0
+    case .willRetry:
+      try await Task.sleep(for: .milliseconds(100))
+    case .stopped:
+      say("stopped: the token was refused")
+      return 3
+    }
+  }
+}
+
+do {
+  exit(try await run(CommandLine.arguments))
+} catch {
+  FileHandle.standardError.write(Data("upload-drill: \(error)\n".utf8))
+  exit(1)
+}
