@@ -38,9 +38,9 @@ import Testing
   }
 
   /// The events of `store` as CSV: what the two stores must agree on.
-  static func events(_ store: SessionStore) throws -> [UInt8] {
+  static func events(_ store: SessionStore, format: ExportFormat = .csv) throws -> [UInt8] {
     var bytes: [UInt8] = []
-    try store.exportEncoded(.events, format: .csv) { bytes += $0 }
+    try store.exportEncoded(.events, format: format) { bytes += $0 }
     return bytes
   }
 
