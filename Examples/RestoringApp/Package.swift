@@ -5,6 +5,8 @@
 // From this folder:
 //   swift run RestoringApp                  a fresh store in a temporary folder
 //   swift run RestoringApp --delay-ms 100   quicker steps
+//   swift run RestoringApp --navstore ../../.build/debug/navstore
+//                                           and a fourth launch that uploads to a collector
 import PackageDescription
 
 let package = Package(
@@ -19,6 +21,7 @@ let package = Package(
       dependencies: [
         .product(name: "NavCore", package: "NavStore"),
         .product(name: "NavPersistence", package: "NavStore"),
+        .product(name: "NavUpload", package: "NavStore"),
       ]
     )
   ],

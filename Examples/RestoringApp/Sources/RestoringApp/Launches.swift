@@ -7,12 +7,17 @@ import NavPersistence
 /// 2. the next launch restores the latest session step by step on a real clock, as a SwiftUI
 ///    host needs, while a notification's deep link arrives in the middle;
 /// 3. a later version of the app, whose screen enum changed, restores the same store and is
-///    told what it could not decode.
+///    told what it could not decode;
+/// 4. with `--navstore PATH`, the app uploads its sessions to a collector, goes offline while it
+///    records, and comes back: the collector ends up holding exactly the device's sessions.
 @main struct Launches {
   static func main() async {
     let arguments = CommandLine.arguments
     let delay = arguments.firstIndex(of: "--delay-ms").flatMap {
       arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
+    }
+    let navstore = arguments.firstIndex(of: "--navstore").flatMap {
+      arguments.indices.contains($0 + 1) ? URL(fileURLWithPath: arguments[$0 + 1]).standardizedFileURL.path : nil
     }
     do {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restoring-app-\(UUID().uuidString)")
@@ -21,6 +26,11 @@ import NavPersistence
       try await firstLaunch(path: path)
       try await nextLaunch(path: path, delayMilliseconds: delay ?? StepPlan<Screen>.defaultDelayMilliseconds)
       try await laterVersionLaunch(path: path, delayMilliseconds: delay ?? StepPlan<ScreenV2>.defaultDelayMilliseconds)
+      if let navstore {
+        try await uploadingLaunch(path: path, navstore: navstore)
+      } else {
+        print("\n(launch 4, uploading to a collector, runs with --navstore PATH-TO-NAVSTORE)")
+      }
       try summary(path: path)
     } catch {
       FileHandle.standardError.write(Data("RestoringApp: \(error)\n".utf8))
