@@ -14,9 +14,9 @@ extension Launches {
   @MainActor static func uploadingLaunch(path: String, navstore: String) async throws {
     print("\n== launch 4: uploading to a collector")
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-    let operator_ = CollectorOperator(navstore: navstore, folder: folder)
-    var collector = try operator_.start(port: 0)
-    let ingest = try operator_.token(role: "ingest")
+    let collectorSide = CollectorOperator(navstore: navstore, folder: folder)
+    var collector = try collectorSide.start(port: 0)
+    let ingest = try collectorSide.token(role: "ingest")
     print("  collector at \(collector.url) (navstore serve)")
     let store = try SessionStore(path: path)
     // What the app writes at launch: the uploader sends in the background, every second here
@@ -47,14 +47,14 @@ extension Launches {
     print("  flush while offline: \(offline); \(waiting.events) events of \(waiting.sessions) session(s) wait")
     try check(offline == .willRetry && waiting.events > 0, "nothing is lost or sent while offline")
 
-    collector = try operator_.start(port: collector.port)
+    collector = try collectorSide.start(port: collector.port)
     print("  the collector is back")
     try await waitUntilNothingWaits(uploader, within: .seconds(20))
     await uploader.stop()
     print("  the background loop sent what waited")
 
     // The collector's heads against the device's: every session, every event, the same chain.
-    let reader = CollectorClient(base: collector.url, token: try operator_.token(role: "read"))
+    let reader = CollectorClient(base: collector.url, token: try collectorSide.token(role: "read"))
     for session in try await store.sessions() {
       let held = try await reader.head(of: session.id)
       let last = try await store.history(of: session.id, from: session.eventCount).last
