@@ -57,15 +57,30 @@ public struct CollectorClient: Sendable {
   /// batch is too large, and returns each answer's counts and rejected lines (their numbers
   /// counted in `lines`, from 1).
   public func upload(_ lines: [String]) async throws -> UploadAnswer {
+    try await upload(lines, body: nil, beforeEachAttempt: { _ in })
+  }
+
+  /// The request body of `lines`: one JSON Lines document, gzip'd.
+  package static func body(of lines: [String]) throws -> [UInt8] {
+    try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
+  }
+
+  /// `upload(_:)`, with the body already made (`body(of:)`, or `nil`), and `beforeEachAttempt`
+  /// told the size of each body about to be sent (a split batch's halves, a resend), which it
+  /// may refuse by throwing: the uploader holds its daily budget there.
+  package func upload(
+    _ lines: [String], body: [UInt8]?, beforeEachAttempt: @escaping @Sendable (Int) async throws -> Void
+  ) async throws -> UploadAnswer {
     guard !lines.isEmpty else { return UploadAnswer() }
-    let gzipped = try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
+    let gzipped = try body ?? Self.body(of: lines)
     let (status, body) = try await send(
       path: "v1/events", method: "POST", body: Data(gzipped),
-      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"])
+      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"],
+      beforeEachAttempt: { try await beforeEachAttempt(gzipped.count) })
     if status == 413, lines.count > 1 {
       let half = lines.count / 2
-      var first = try await upload(Array(lines[..<half]))
-      let second = try await upload(Array(lines[half...]))
+      var first = try await upload(Array(lines[..<half]), body: nil, beforeEachAttempt: beforeEachAttempt)
+      let second = try await upload(Array(lines[half...]), body: nil, beforeEachAttempt: beforeEachAttempt)
       first.add(second, shiftedBy: half)
       return first
     }
@@ -79,7 +94,8 @@ public struct CollectorClient: Sendable {
   /// 504), with exponential backoff and jitter when there is none or the connection failed.
   /// A 408 (the body was too slow to arrive; nothing stored) is resent the same way.
   private func send(
-    path: String, method: String, body: Data?, headers: [String: String] = [:]
+    path: String, method: String, body: Data?, headers: [String: String] = [:],
+    beforeEachAttempt: @Sendable () async throws -> Void = {}
   ) async throws -> (Int, [UInt8]) {
     var request = URLRequest(url: base.appendingPathComponent(path))
     request.httpMethod = method
@@ -88,6 +104,7 @@ public struct CollectorClient: Sendable {
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     var delay = 0.5
     for attempt in 1...attempts {
+      try await beforeEachAttempt()
       do {
         let (data, response) = try await session.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0

@@ -82,22 +82,29 @@ public actor NavigationUploader {
 
   private func sendWaiting() async -> FlushOutcome {
     while true {
-      let batch: Batch
+      var batch: Batch
+      var body: [UInt8]?
       do {
         batch = try await nextBatch()
+        guard !batch.lines.isEmpty else { return .done }
+        guard let fitting = try await fitToBudget(&batch) else { return .overBudget }
+        body = fitting
       } catch {
         report.yield(.unexpected(status: 0, message: "the store could not be read: \(error)"))
         return .willRetry
       }
-      guard !batch.lines.isEmpty else { return .done }
       do {
-        let answer = try await client.upload(batch.lines)
+        let answer = try await client.upload(batch.lines, body: body) { [weak self] bytes in
+          try await self?.spend(bytes)
+        }
         lastUpload = ContinuousClock.now
         // An answer that moved nothing would have the same batch sent again at once, forever.
         guard try await take(answer, for: batch) else {
           report.yield(.unexpected(status: 200, message: "the collector's answer acknowledged none of the batch"))
           return .willRetry
         }
+      } catch is BudgetSpent {
+        return .overBudget
       } catch let failure as CollectorClient.Failure {
         switch failure.status {
         case 401?, 403?:
@@ -124,6 +131,64 @@ public actor NavigationUploader {
     /// Each session in the batch: the seqs of its first and last lines, and the number of its
     /// first line in the request.
     var sessions: [(session: SessionID, firstSeq: Int, lastSeq: Int, firstLine: Int)] = []
+
+    /// The batch's first `count` lines, and the sessions they hold.
+    func prefix(_ count: Int) -> Batch {
+      var cut = Batch(lines: Array(lines.prefix(count)))
+      for var entry in sessions where entry.firstLine <= count {
+        entry.lastSeq = entry.firstSeq + min(entry.lastSeq - entry.firstSeq, count - entry.firstLine)
+        cut.sessions.append(entry)
+      }
+      return cut
+    }
+  }
+
+  /// Thrown before a request that today's budget has no room for.
+  private struct BudgetSpent: Error {}
+
+  /// The day and network on which the last flush found the budget spent: the background loop
+  /// does not try again until either changes.
+  private var spentOut: (day: Int, expensive: Bool)?
+
+  /// Under a daily budget: `batch` cut (by halves) to what today's room takes, and its body;
+  /// `nil` when not even one line fits. Without a cap: the batch as it is, and no body yet.
+  private func fitToBudget(_ batch: inout Batch) async throws -> [UInt8]?? {
+    let budget = configuration.budget
+    guard budget.caps else { return .some(nil) }
+    let now = configuration.now()
+    let expensive = budget.networkIsExpensive()
+    let room = budget.room(after: try await store.uploadSpending(on: now), expensive: expensive)
+    var body = try CollectorClient.body(of: batch.lines)
+    while body.count > room, batch.lines.count > 1 {
+      batch = batch.prefix(batch.lines.count / 2)
+      body = try CollectorClient.body(of: batch.lines)
+    }
+    guard body.count <= room else {
+      spentOut = (UploadSpending.day(of: now), expensive)
+      return nil
+    }
+    return .some(body)
+  }
+
+  /// Counts a body about to be sent against today's budget, or refuses it when it no longer
+  /// fits (the day's spending moved since the batch was cut, or the network became expensive).
+  private func spend(_ bytes: Int) async throws {
+    let budget = configuration.budget
+    guard budget.caps else { return }
+    let now = configuration.now()
+    let expensive = budget.networkIsExpensive()
+    guard bytes <= budget.room(after: try await store.uploadSpending(on: now), expensive: expensive) else {
+      spentOut = (UploadSpending.day(of: now), expensive)
+      throw BudgetSpent()
+    }
+    try await store.recordUploadSpending(bytes: bytes, expensive: expensive, at: now)
+  }
+
+  /// Whether the budget was found spent on this day and this kind of network.
+  private var budgetSpentNow: Bool {
+    guard let spentOut else { return false }
+    return spentOut.day == UploadSpending.day(of: configuration.now())
+      && spentOut.expensive == configuration.budget.networkIsExpensive()
   }
 
   private func nextBatch() async throws -> Batch {
@@ -185,13 +250,16 @@ public actor NavigationUploader {
       let due = lastUpload.map { ContinuousClock.now - $0 >= configuration.interval } ?? true
       var pause = configuration.pollInterval
       // Held sessions wait for a person, not for the loop: only the others call for an upload.
-      if waiting.sessions > waiting.heldSessions, waiting.events >= configuration.flushAt || due {
+      // A spent budget waits for the next day or a cheaper network: a look each poll, no upload.
+      if waiting.sessions > waiting.heldSessions, waiting.events >= configuration.flushAt || due, !budgetSpentNow {
         switch await flush() {
         case .done:
           failures = 0
         case .willRetry:
           failures += 1
           pause = backoff(after: failures)
+        case .overBudget:
+          failures = 0
         case .stopped:
           return
         }

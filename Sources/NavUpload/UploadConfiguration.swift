@@ -16,15 +16,20 @@ public struct UploadConfiguration: Sendable {
   public var requestTimeout: Duration
   /// What of each session leaves the device.
   public var privacy: @Sendable (SessionID) -> UploadPrivacy
+  /// How many bytes may be sent a day.
+  public var budget: UploadBudget
+  /// The time the budget's days are counted in (the tests move it; an app leaves it be).
+  package var now: @Sendable () -> Timestamp = { Timestamp.now }
 
   /// The defaults follow the analytics SDKs apps already ship (Segment and PostHog send every
   /// 20 events or 30 s): batches of 1,000 events, at 20 waiting or every 30 s, a look every 5 s,
-  /// backoff up to 10 minutes, 60 s per request, everything sent.
+  /// backoff up to 10 minutes, 60 s per request, everything sent, no daily cap.
   public init(
     batchEvents: Int = 1_000, flushAt: Int = 20, interval: Duration = .seconds(30),
     pollInterval: Duration = .seconds(5),
     maximumBackoff: Duration = .seconds(600), requestTimeout: Duration = .seconds(60),
-    privacy: @escaping @Sendable (SessionID) -> UploadPrivacy = { _ in .everything }
+    privacy: @escaping @Sendable (SessionID) -> UploadPrivacy = { _ in .everything },
+    budget: UploadBudget = .unlimited
   ) {
     self.batchEvents = max(1, min(batchEvents, 5_000))
     self.flushAt = max(1, flushAt)
@@ -33,5 +38,6 @@ public struct UploadConfiguration: Sendable {
     self.maximumBackoff = maximumBackoff
     self.requestTimeout = requestTimeout
     self.privacy = privacy
+    self.budget = budget
   }
 }

@@ -23,4 +23,7 @@ public enum FlushOutcome: Sendable, Hashable {
   case willRetry
   /// The token was refused: nothing more is sent until `start()`.
   case stopped
+  /// The day's `UploadBudget` is spent, or too little of it is left for the next event: the
+  /// rest waits for the next UTC day, or for a network that is not expensive.
+  case overBudget
 }

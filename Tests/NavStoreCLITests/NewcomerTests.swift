@@ -72,10 +72,10 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "10\n" && created.stderrLines == ["navstore: created i.sqlite (schema 10)"])
+    #expect(created.stdout == "11\n" && created.stderrLines == ["navstore: created i.sqlite (schema 11)"])
     let again = try navstore("init", "--db", "i.sqlite")
     #expect(
-      again.stdout == "10\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 10; nothing to do"])
+      again.stdout == "11\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 11; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

@@ -1,7 +1,8 @@
 // One app launch that uploads, for the uploader's drills:
 // `upload-drill STORE COLLECTOR TOKEN [--batch N] [--timeout-ms N] [--backoff-ms N] [--names-only]`.
 // It uploads everything that waits in STORE, flush after flush, waiting out a collector that
-// cannot be reached, and exits 0 when nothing but held sessions wait (3 if the token is refused).
+// cannot be reached, and exits 0 when nothing but held sessions wait (3 if the token is refused,
+// 4 over a budget).
 // It says `uploading` once it has begun and, at the end, what it sent and its peak memory. The
 // drills kill it at random moments, as the system kills an app, and launch it again.
 import Foundation
@@ -52,6 +53,9 @@ func run(_ arguments: [String]) async throws -> Int32 {
       return 0
     case .willRetry:
       try await Task.sleep(for: .milliseconds(100))
+    case .overBudget:
+      say("over budget: \((try await uploader.pending()).events) events wait")
+      return 4
     case .stopped:
       say("stopped: the token was refused")
       return 3

@@ -120,6 +120,41 @@ extension SessionStore {
       return PendingUploads(sessions: statement.int(0), events: statement.int(1), heldSessions: statement.int(2))
     }
   }
+
+  /// What was sent on the UTC day `time` falls in (nothing yet: zeros).
+  public func uploadSpending(on time: Timestamp = Timestamp.now) throws(StoreError) -> UploadSpending {
+    let day = UploadSpending.day(of: time)
+    return try read { engine throws(StoreError) in
+      let statement = try engine.prepare("SELECT bytes, expensive_bytes FROM upload_spending WHERE day = ?")
+      defer { statement.reset() }
+      try engine.bind(statement, [.integer(Int64(day))])
+      guard try engine.step(statement) else { return UploadSpending(day: day, bytes: 0, expensiveBytes: 0) }
+      return UploadSpending(day: day, bytes: statement.int(0), expensiveBytes: statement.int(1))
+    }
+  }
+
+  /// Adds `bytes` sent at `time` (on an expensive network when `expensive`) to that day's
+  /// spending, and forgets days more than 31 before it. The day's totals after it.
+  @discardableResult
+  public func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
+    throws(StoreError) -> UploadSpending
+  {
+    let day = UploadSpending.day(of: time)
+    let sent = Int64(max(0, bytes))
+    try write { engine throws(StoreError) in
+      try engine.execute(
+        try engine.prepare(
+          """
+          INSERT INTO upload_spending (day, bytes, expensive_bytes) VALUES (?1, ?2, ?3)
+          ON CONFLICT (day) DO UPDATE SET bytes = bytes + excluded.bytes,
+            expensive_bytes = expensive_bytes + excluded.expensive_bytes
+          """),
+        [.integer(Int64(day)), .integer(sent), .integer(expensive ? sent : 0)])
+      try engine.execute(
+        try engine.prepare("DELETE FROM upload_spending WHERE day < ?"), [.integer(Int64(day - 31))])
+    }
+    return try uploadSpending(on: time)
+  }
 }
 
 extension SessionStore {
@@ -150,5 +185,21 @@ extension SessionStore {
   /// What is still to upload (see `pendingUploads()`), off the caller's thread.
   public func pendingUploads() async throws(StoreError) -> PendingUploads {
     try await offloaded { () throws(StoreError) in try self.pendingUploads() }
+  }
+
+  /// What was sent on a day (see `uploadSpending(on:)`), off the caller's thread.
+  public func uploadSpending(on time: Timestamp = Timestamp.now) async throws(StoreError) -> UploadSpending {
+    try await offloaded { () throws(StoreError) in try self.uploadSpending(on: time) }
+  }
+
+  /// Adds to a day's spending (see `recordUploadSpending(bytes:expensive:at:)`), off the
+  /// caller's thread.
+  @discardableResult
+  public func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
+    async throws(StoreError) -> UploadSpending
+  {
+    try await offloaded { () throws(StoreError) in
+      try self.recordUploadSpending(bytes: bytes, expensive: expensive, at: time)
+    }
   }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import NavUpload
+import Testing
+
+/// A time the test moves, for the budget's days.
+final class MovableTime: @unchecked Sendable {
+  private let lock = NSLock()
+  private var time = Timestamp(millisecondsSince1970: 1_795_000_000_000)
+  var now: Timestamp { lock.withLock { time } }
+  func advance(days: Int) {
+    lock.withLock { time = Timestamp(millisecondsSince1970: time.millisecondsSince1970 + Int64(days) * 86_400_000) }
+  }
+}
+
+/// A flag the test flips: whether the network is expensive.
+final class NetworkKind: @unchecked Sendable {
+  private let lock = NSLock()
+  private var expensive = true
+  var isExpensive: Bool { lock.withLock { expensive } }
+  func set(expensive: Bool) { lock.withLock { self.expensive = expensive } }
+}
+
+/// A daily byte cap holds across launches, days go on where the last stopped, and an expensive
+/// network gets its own cap.
+extension UploaderTests {
+  @Test func aDailyCapHoldsAcrossLaunchesAndTheNextDayGoesOn() async throws {
+    _ = try await device.ingest(SessionLines.bytes(prefix: "capped", sessions: 20, events: 50))
+    // Room for a batch and a half a day: a batch is four sessions' events as stored, chain
+    // values included.
+    var firstBatch: [String] = []
+    for number in 0..<4 {
+      for event in try await device.history(of: sessionID("capped-\(number)")) {
+        firstBatch.append(try WireFormat.canonicalString(event))
+      }
+    }
+    let cap = try CollectorClient.body(of: firstBatch).count * 3 / 2
+    let time = MovableTime()
+    var capped = UploadConfiguration(batchEvents: 200, budget: UploadBudget(bytesPerDay: cap))
+    capped.now = { time.now }
+    let configuration = capped
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      var days = 0
+      while true {
+        // A launch a day, and a second one the same day, which finds the day spent.
+        let first = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
+        let outcome = await first.flush()
+        let spent = try await device.uploadSpending(on: time.now)
+        #expect(spent.bytes <= cap, "day \(days): \(spent.bytes) bytes sent, over the cap of \(cap)")
+        if outcome == .done { break }
+        #expect(outcome == .overBudget)
+        #expect(spent.bytes > 0, "day \(days): nothing fitted")
+        let again = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
+        #expect(await again.flush() == .overBudget)
+        #expect(try await device.uploadSpending(on: time.now) == spent, "a second launch sent more the same day")
+        time.advance(days: 1)
+        days += 1
+        try #require(days < 20, "the uploads never finished")
+      }
+      #expect(days >= 3, "1,000 events at about 300 a day took \(days + 1) days")
+    }
+    let shop = try collector.app(AppName("shop"))
+    #expect(try Self.events(shop) == Self.events(device))
+  }
+
+  @Test func anExpensiveNetworkHasItsOwnCap() async throws {
+    _ = try await device.ingest(SessionLines.bytes(prefix: "cell", sessions: 3, events: 10))
+    let network = NetworkKind()
+    let configuration = UploadConfiguration(
+      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { network.isExpensive }))
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
+      #expect(await uploader.flush() == .overBudget)
+      #expect(try await uploader.pending().events == 30)
+      #expect(try await device.uploadSpending().bytes == 0)
+      network.set(expensive: false)  // on Wi-Fi again
+      #expect(await uploader.flush() == .done)
+      let spent = try await device.uploadSpending()
+      #expect(spent.bytes > 0 && spent.expensiveBytes == 0)
+    }
+  }
+}
