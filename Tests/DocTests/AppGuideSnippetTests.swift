@@ -266,7 +266,28 @@ import Testing
     #expect(logged.all.last == "will upload later")
     let recorded = try await store.sessions().reduce(0) { $0 + $1.eventCount }
     #expect(waiting.sessions == 2 && waiting.events == recorded)
+
+    let pathMonitor = PathMonitorStandIn()
+    // doc begin
+    let configuration = UploadConfiguration(
+      privacy: { _ in .screenNamesOnly },
+      budget: UploadBudget(
+        bytesPerDay: 20_000_000, bytesPerDayOnExpensiveNetwork: 2_000_000,
+        networkIsExpensive: { pathMonitor.currentPath.isExpensive }))
+    let frugal = NavigationUploader(
+      store: store, collector: collectorURL, token: ingestToken, configuration: configuration)
+    // doc end
+    // Out of reach, but every attempt's body is counted against the day.
+    #expect(await frugal.flush() == .willRetry)
+    let spent = try await store.uploadSpending()
+    #expect(spent.bytes > 0 && spent.expensiveBytes == spent.bytes)
   }
+}
+
+/// What the docs read from Network's `NWPathMonitor`, which Linux lacks: here, always cellular.
+private final class PathMonitorStandIn: Sendable {
+  struct Path { var isExpensive = true }
+  var currentPath: Path { Path() }
 }
 
 /// Lines written from any task, read back by the test (behind a lock, hence unchecked).
