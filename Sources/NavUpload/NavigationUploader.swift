@@ -9,7 +9,8 @@ import NavPersistence
 /// first, sessions recorded before the uploader existed included. An event leaves the queue
 /// only when a collector's answer says it holds it. The uploader runs on its own actor, off the
 /// main actor and the recorder, and reads a batch at a time, so its memory does not grow with
-/// the backlog.
+/// the backlog. Give each store one uploader: two would send the same batches, and each would
+/// count the day's bytes without the other's.
 ///
 /// ```swift
 /// let uploader = NavigationUploader(store: store, collector: collectorURL, token: ingestToken)
@@ -87,10 +88,13 @@ public actor NavigationUploader {
       do {
         batch = try await nextBatch()
         guard !batch.lines.isEmpty else { return .done }
-        guard let fitting = try await fitToBudget(&batch) else { return .overBudget }
-        body = fitting
+        switch try await fitToBudget(&batch) {
+        case .uncapped: body = nil
+        case .fits(let made): body = made
+        case .spent: return .overBudget
+        }
       } catch {
-        report.yield(.unexpected(status: 0, message: "the store could not be read: \(error)"))
+        report.yield(.unexpected(status: 0, message: "the next batch could not be made: \(error)"))
         return .willRetry
       }
       do {
@@ -117,6 +121,10 @@ public actor NavigationUploader {
         default:
           report.yield(.unexpected(status: failure.status ?? 0, message: failure.message))
         }
+        return .willRetry
+      } catch let error as StoreError {
+        // The acknowledgement or the day's spending could not be written: sent again later.
+        report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
         return .willRetry
       } catch {
         report.yield(.unreachable(message: "\(error)"))
@@ -150,11 +158,20 @@ public actor NavigationUploader {
   /// does not try again until either changes.
   private var spentOut: (day: Int, expensive: Bool)?
 
-  /// Under a daily budget: `batch` cut (by halves) to what today's room takes, and its body;
-  /// `nil` when not even one line fits. Without a cap: the batch as it is, and no body yet.
-  private func fitToBudget(_ batch: inout Batch) async throws -> [UInt8]?? {
+  /// What today's budget leaves of a batch.
+  private enum Fitted {
+    /// No cap: the batch goes as it is.
+    case uncapped
+    /// The batch, cut to fit, goes with this body.
+    case fits([UInt8])
+    /// Not even one line fits today.
+    case spent
+  }
+
+  /// Under a daily budget: `batch` cut (by halves) to what today's room takes, and its body.
+  private func fitToBudget(_ batch: inout Batch) async throws -> Fitted {
     let budget = configuration.budget
-    guard budget.caps else { return .some(nil) }
+    guard budget.caps else { return .uncapped }
     let now = configuration.now()
     let expensive = budget.networkIsExpensive()
     let room = budget.room(after: try await store.uploadSpending(on: now), expensive: expensive)
@@ -165,9 +182,9 @@ public actor NavigationUploader {
     }
     guard body.count <= room else {
       spentOut = (UploadSpending.day(of: now), expensive)
-      return nil
+      return .spent
     }
-    return .some(body)
+    return .fits(body)
   }
 
   /// Counts a body about to be sent against today's budget, or refuses it when it no longer

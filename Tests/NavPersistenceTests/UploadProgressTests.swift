@@ -75,4 +75,24 @@ import Testing
         == UploadProgress(session: sessionID("a"), eventCount: 0, acknowledgedSeq: 0))
     #expect(try store.pendingUploads() == PendingUploads(sessions: 2, events: 10, heldSessions: 0))
   }
+
+  /// A day's spending adds up within its UTC day, keeps the expensive part apart, starts from
+  /// zero the next day, and days more than 31 before the latest write are forgotten.
+  @Test func spendingAddsUpByUTCDayAndOldDaysAreForgotten() throws {
+    let midnight = Timestamp(millisecondsSince1970: 20_000 * 86_400_000)
+    let lastMillisecond = Timestamp(millisecondsSince1970: midnight.millisecondsSince1970 - 1)
+    #expect(UploadSpending.day(of: midnight) == 20_000 && UploadSpending.day(of: lastMillisecond) == 19_999)
+    #expect(UploadSpending.day(of: Timestamp(millisecondsSince1970: -1)) == -1)
+    try store.recordUploadSpending(bytes: 300, expensive: false, at: lastMillisecond)
+    try store.recordUploadSpending(bytes: 1_000, expensive: false, at: midnight)
+    let day = try store.recordUploadSpending(bytes: 250, expensive: true, at: midnight)
+    #expect(day == UploadSpending(day: 20_000, bytes: 1_250, expensiveBytes: 250))
+    #expect(try store.uploadSpending(on: lastMillisecond) == UploadSpending(day: 19_999, bytes: 300, expensiveBytes: 0))
+    // 32 days later, both days are gone.
+    let later = Timestamp(millisecondsSince1970: midnight.millisecondsSince1970 + 32 * 86_400_000)
+    try store.recordUploadSpending(bytes: 1, expensive: false, at: later)
+    #expect(try store.uploadSpending(on: midnight).bytes == 0)
+    #expect(try store.uploadSpending(on: lastMillisecond).bytes == 0)
+    #expect(try store.uploadSpending(on: later).bytes == 1)
+  }
 }

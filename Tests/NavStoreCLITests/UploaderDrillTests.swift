@@ -167,4 +167,26 @@ import Testing
     #expect(server.stop(SIGTERM) == 0)
     try expectCollectorEqualsDevice()
   }
+
+  /// A collector that allows one request a second answers the rest 429 with `Retry-After`: the
+  /// uploader waits as long as asked before each resend (five batches take at least four
+  /// seconds), and nothing is lost or refused.
+  @Test func aRateLimitedCollectorIsWaitedOutAsItAsks() throws {
+    try makeDevice(prefix: "paced", sessions: 5, events: 10)
+    let ingest = try token()
+    let log = folder.path("serve.log")
+    let server = try CollectorProcess(
+      db: "collector.sqlite", in: folder.url, options: ["--rate", "1", "--burst", "1"], log: log)
+    let started = ContinuousClock.now
+    let finished = try uploader(to: server.url, token: ingest, ["--batch", "10"]).finish(within: 120)
+    let elapsed = ContinuousClock.now - started
+    #expect(finished.status == 0 && finished.said.hasPrefix("done: 50 events sent"), "\(finished.said)")
+    #expect(server.stop(SIGTERM) == 0)
+    let answered = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+      .filter { $0.contains("route=/v1/events") }
+    #expect(answered.filter { $0.contains("status=200") }.count == 5, "\(answered)")
+    #expect(answered.contains { $0.contains("status=429") }, "the rate never held a request back")
+    #expect(elapsed >= .seconds(4), "five batches at one a second went in \(elapsed)")
+    try expectCollectorEqualsDevice()
+  }
 }
