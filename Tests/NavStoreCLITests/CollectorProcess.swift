@@ -20,13 +20,7 @@ final class CollectorProcess {
       process.standardError = FileHandle.nullDevice
     }
     try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard !byte.isEmpty else { break }
-      line.append(byte)
-    }
-    let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let text = output.fileHandleForReading.firstLine()
     url = text.hasPrefix("listening on ") ? String(text.dropFirst("listening on ".count)) : ""
   }
 
@@ -52,5 +46,20 @@ final class CollectorProcess {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
+  }
+}
+
+extension FileHandle {
+  /// The next line a child process writes here, without its newline (what came before the end
+  /// of the output if it ends first). Read a byte at a time, so nothing after the line is taken
+  /// from the pipe.
+  func firstLine() -> String {
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let byte = readData(ofLength: 1)
+      guard !byte.isEmpty else { break }
+      line.append(byte)
+    }
+    return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -18,13 +18,7 @@ final class UploadDrillProcess {
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    var line = Data()
-    while !line.contains(UInt8(ascii: "\n")) {
-      let byte = output.fileHandleForReading.readData(ofLength: 1)
-      guard !byte.isEmpty else { break }
-      line.append(byte)
-    }
-    firstLine = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .newlines)
+    firstLine = output.fileHandleForReading.firstLine()
   }
 
   /// Kills it at once (SIGKILL), mid-whatever it was doing.

@@ -40,6 +40,13 @@ extension UploaderTests {
     return events
   }
 
+  /// Records `count` random sessions (`randomSessions`) on the device.
+  func recordRandomSessions(count: Int, seed: UInt64) async throws {
+    let events = Self.randomSessions(count: count, seed: seed)
+    let lines = try events.map { ArraySlice(try WireFormat.canonicalString($0).utf8) }
+    #expect(try await device.ingest(lines).accepted == events.count)
+  }
+
   /// `state` with every screen replaced by its name: what the collector must hold.
   static func named(_ state: AnyCoordinator) -> AnyCoordinator {
     func route(_ route: AnyRoute) -> AnyRoute {
@@ -52,17 +59,8 @@ extension UploaderTests {
   }
 
   @Test func screenNamesOnlyKeepsWhereTheUserWentAndNothingOfWhatTheySaw() async throws {
-    let events = Self.randomSessions(count: 40, seed: 7)
-    let lines = try events.map { ArraySlice(try WireFormat.canonicalString($0).utf8) }
-    #expect(try await device.ingest(lines).accepted == events.count)
-    let device = self.device
-    let token = self.token
-    try await withCollector { url in
-      let uploader = NavigationUploader(
-        store: device, collector: url, token: token,
-        configuration: UploadConfiguration(batchEvents: 100, privacy: { _ in .screenNamesOnly }))
-      #expect(await uploader.flush() == .done)
-    }
+    try await recordRandomSessions(count: 40, seed: 7)
+    try await uploadEverything(UploadConfiguration(batchEvents: 100, privacy: { _ in .screenNamesOnly }))
     let shop = try collector.app(AppName("shop"))
     #expect(try await shop.verify().allSatisfy(\.isIntact))
     // Every state, at every seq, is the device's with screens by name: same flows, styles and
@@ -100,20 +98,12 @@ extension UploaderTests {
   }
 
   @Test func privacyIsChosenPerSessionAndEverythingKeepsTheDevicesChain() async throws {
-    let events = Self.randomSessions(count: 6, seed: 11)
-    let lines = try events.map { ArraySlice(try WireFormat.canonicalString($0).utf8) }
-    #expect(try await device.ingest(lines).accepted == events.count)
-    let device = self.device
-    let token = self.token
-    try await withCollector { url in
-      let uploader = NavigationUploader(
-        store: device, collector: url, token: token,
-        configuration: UploadConfiguration(privacy: { session in
-          session.rawValue.hasSuffix("-1")
-            ? .withoutCauses : session.rawValue.hasSuffix("-2") ? .screenNamesOnly : .everything
-        }))
-      #expect(await uploader.flush() == .done)
-    }
+    try await recordRandomSessions(count: 6, seed: 11)
+    try await uploadEverything(
+      UploadConfiguration(privacy: { session in
+        session.rawValue.hasSuffix("-1")
+          ? .withoutCauses : session.rawValue.hasSuffix("-2") ? .screenNamesOnly : .everything
+      }))
     let shop = try collector.app(AppName("shop"))
     for summary in try await device.sessions() {
       let sent = try await shop.history(of: summary.id)

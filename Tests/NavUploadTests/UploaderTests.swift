@@ -37,6 +37,17 @@ import Testing
     }
   }
 
+  /// Uploads everything the device holds to a live collector under `configuration`, in one
+  /// flush that leaves nothing waiting.
+  func uploadEverything(_ configuration: UploadConfiguration) async throws {
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
+      #expect(await uploader.flush() == .done)
+    }
+  }
+
   /// The events of `store` as CSV: what the two stores must agree on.
   static func events(_ store: SessionStore, format: ExportFormat = .csv) throws -> [UInt8] {
     var bytes: [UInt8] = []
