@@ -57,7 +57,7 @@ public struct CollectorClient: Sendable {
   /// batch is too large, and returns each answer's counts and rejected lines (their numbers
   /// counted in `lines`, from 1).
   public func upload(_ lines: [String]) async throws -> UploadAnswer {
-    try await upload(lines, body: nil, beforeEachAttempt: { _ in })
+    try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none)
   }
 
   /// The request body of `lines`: one JSON Lines document, gzip'd.
@@ -65,27 +65,45 @@ public struct CollectorClient: Sendable {
     try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
   }
 
-  /// `upload(_:)`, with the body already made (`body(of:)`, or `nil`), and `beforeEachAttempt`
-  /// told the size of each body about to be sent (a split batch's halves, a resend), which it
-  /// may refuse by throwing: the uploader holds its daily budget there.
+  /// What an uploader is told of each attempt to send a body, to hold a daily budget.
+  package struct AttemptHooks: Sendable {
+    /// Told the body's size before each attempt; throwing refuses the attempt.
+    var before: @Sendable (Int) async throws -> Void
+    /// Told the body's size after each attempt that may have sent it: every one but those
+    /// that never reached a host (no network, no such host, refused).
+    var after: @Sendable (Int) async throws -> Void
+
+    /// Hooks that do nothing.
+    static let none = AttemptHooks(before: { _ in }, after: { _ in })
+
+    package init(
+      before: @escaping @Sendable (Int) async throws -> Void, after: @escaping @Sendable (Int) async throws -> Void
+    ) {
+      self.before = before
+      self.after = after
+    }
+  }
+
+  /// `upload(_:)`, with the body already made (`body(of:)`, or `nil`), `hooks` told of each
+  /// attempt, and a 413 split into halves here only when `splitsWhenTooLarge` (otherwise it is
+  /// thrown, for a caller that splits its own batches and acknowledges each answer).
   package func upload(
-    _ lines: [String], body: [UInt8]?, beforeEachAttempt: @escaping @Sendable (Int) async throws -> Void
+    _ lines: [String], body: [UInt8]?, splitsWhenTooLarge: Bool, hooks: AttemptHooks
   ) async throws -> UploadAnswer {
     guard !lines.isEmpty else { return UploadAnswer() }
     let gzipped = try body ?? Self.body(of: lines)
-    let (status, body) = try await send(
+    let (status, answerBody) = try await send(
       path: "v1/events", method: "POST", body: Data(gzipped),
-      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"],
-      beforeEachAttempt: { try await beforeEachAttempt(gzipped.count) })
-    if status == 413, lines.count > 1 {
+      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"], hooks: hooks)
+    if status == 413, lines.count > 1, splitsWhenTooLarge {
       let half = lines.count / 2
-      var first = try await upload(Array(lines[..<half]), body: nil, beforeEachAttempt: beforeEachAttempt)
-      let second = try await upload(Array(lines[half...]), body: nil, beforeEachAttempt: beforeEachAttempt)
+      var first = try await upload(Array(lines[..<half]), body: nil, splitsWhenTooLarge: true, hooks: hooks)
+      let second = try await upload(Array(lines[half...]), body: nil, splitsWhenTooLarge: true, hooks: hooks)
       first.add(second, shiftedBy: half)
       return first
     }
-    guard status == 200, let answer = UploadAnswer(body) else {
-      throw Failure(status: status, message: String(decoding: body, as: UTF8.self))
+    guard status == 200, let answer = UploadAnswer(answerBody) else {
+      throw Failure(status: status, message: String(decoding: answerBody, as: UTF8.self))
     }
     return answer
   }
@@ -94,29 +112,38 @@ public struct CollectorClient: Sendable {
   /// 504), with exponential backoff and jitter when there is none or the connection failed.
   /// A 408 (the body was too slow to arrive; nothing stored) is resent the same way.
   private func send(
-    path: String, method: String, body: Data?, headers: [String: String] = [:],
-    beforeEachAttempt: @Sendable () async throws -> Void = {}
+    path: String, method: String, body: Data?, headers: [String: String] = [:], hooks: AttemptHooks = .none
   ) async throws -> (Int, [UInt8]) {
     var request = URLRequest(url: base.appendingPathComponent(path))
     request.httpMethod = method
     request.httpBody = body
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let size = body?.count ?? 0
     var delay = 0.5
     for attempt in 1...attempts {
-      try await beforeEachAttempt()
+      try await hooks.before(size)
       do {
         let (data, response) = try await session.data(for: request)
+        try await hooks.after(size)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard [408, 429, 502, 503, 504].contains(status), attempt < attempts else { return (status, Array(data)) }
         let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init)
         try await Task.sleep(for: .seconds(retryAfter ?? delay * Double.random(in: 0.5...1.5)))
-      } catch let error as URLError where attempt < attempts {
-        _ = error  // a connection that failed before an answer: retried, as the contract allows
+      } catch let error as URLError {
+        // A connection that failed before an answer: retried, as the contract allows. The body
+        // may have gone unless no host was reached.
+        if !Self.neverReachedAHost.contains(error.code) { try await hooks.after(size) }
+        guard attempt < attempts else { throw error }
         try await Task.sleep(for: .seconds(delay * Double.random(in: 0.5...1.5)))
       }
       delay = min(delay * 2, 30)
     }
     throw Failure(status: nil, message: "no answer after \(attempts) attempts")
   }
+
+  /// Failures that leave before any byte of the request went out.
+  private static let neverReachedAHost: Set<URLError.Code> = [
+    .notConnectedToInternet, .cannotFindHost, .dnsLookupFailed, .cannotConnectToHost,
+  ]
 }

@@ -40,6 +40,7 @@ public actor NavigationUploader {
     // A failed request is tried again by the background loop, with its own backoff: the
     // client itself tries each request only a few times.
     client = CollectorClient(base: collector, token: token, attempts: 3, timeout: configuration.requestTimeout)
+    batchLimit = configuration.batchEvents
     (problems, report) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
   }
 
@@ -98,9 +99,9 @@ public actor NavigationUploader {
         return .willRetry
       }
       do {
-        let answer = try await client.upload(batch.lines, body: body) { [weak self] bytes in
-          try await self?.spend(bytes)
-        }
+        let hooks = CollectorClient.AttemptHooks(
+          before: { bytes in try await self.mayAttempt(bytes) }, after: { bytes in try await self.spent(bytes) })
+        let answer = try await client.upload(batch.lines, body: body, splitsWhenTooLarge: false, hooks: hooks)
         lastUpload = ContinuousClock.now
         // An answer that moved nothing would have the same batch sent again at once, forever.
         guard try await take(answer, for: batch) else {
@@ -109,6 +110,23 @@ public actor NavigationUploader {
         }
       } catch is BudgetSpent {
         return .overBudget
+      } catch let failure as CollectorClient.Failure where failure.status == 413 {
+        // Over the collector's limits: smaller batches from now on, each answer taken as it
+        // comes. A single line over them holds its session, as a rejected line does.
+        if batch.lines.count > 1 {
+          batchLimit = max(1, batch.lines.count / 2)
+          continue
+        }
+        guard let entry = batch.sessions.first else { return .willRetry }
+        do {
+          try await store.holdUpload(
+            of: entry.session, at: UploadHold(seq: entry.firstSeq, reason: "too-large", message: failure.message))
+        } catch {
+          report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
+          return .willRetry
+        }
+        report.yield(
+          .rejected(session: entry.session, seq: entry.firstSeq, reason: "too-large", message: failure.message))
       } catch let failure as CollectorClient.Failure {
         switch failure.status {
         case 401?, 403?:
@@ -133,7 +151,7 @@ public actor NavigationUploader {
     }
   }
 
-  /// The lines of one request: the oldest waiting sessions' next events, up to `batchEvents`.
+  /// The lines of one request: the oldest waiting sessions' next events, up to `batchLimit`.
   private struct Batch {
     var lines: [String] = []
     /// Each session in the batch: the seqs of its first and last lines, and the number of its
@@ -154,9 +172,13 @@ public actor NavigationUploader {
   /// Thrown before a request that today's budget has no room for.
   private struct BudgetSpent: Error {}
 
-  /// The day and network on which the last flush found the budget spent: the background loop
-  /// does not try again until either changes.
+  /// The day and network on which the last flush found not even one line fitting the budget:
+  /// the background loop does not try again until either changes.
   private var spentOut: (day: Int, expensive: Bool)?
+
+  /// The most events in one request: `batchEvents`, halved each time the collector finds a
+  /// batch over its limits (413), for as long as the uploader lives.
+  private var batchLimit: Int
 
   /// What today's budget leaves of a batch.
   private enum Fitted {
@@ -170,35 +192,41 @@ public actor NavigationUploader {
 
   /// Under a daily budget: `batch` cut (by halves) to what today's room takes, and its body.
   private func fitToBudget(_ batch: inout Batch) async throws -> Fitted {
-    let budget = configuration.budget
-    guard budget.caps else { return .uncapped }
-    let now = configuration.now()
-    let expensive = budget.networkIsExpensive()
-    let room = budget.room(after: try await store.uploadSpending(on: now), expensive: expensive)
+    guard configuration.budget.caps else { return .uncapped }
+    let today = try await todaysRoom()
     var body = try CollectorClient.body(of: batch.lines)
-    while body.count > room, batch.lines.count > 1 {
+    while body.count > today.room, batch.lines.count > 1 {
       batch = batch.prefix(batch.lines.count / 2)
       body = try CollectorClient.body(of: batch.lines)
     }
-    guard body.count <= room else {
-      spentOut = (UploadSpending.day(of: now), expensive)
+    guard body.count <= today.room else {
+      spentOut = (today.day, today.expensive)
       return .spent
     }
     return .fits(body)
   }
 
-  /// Counts a body about to be sent against today's budget, or refuses it when it no longer
-  /// fits (the day's spending moved since the batch was cut, or the network became expensive).
-  private func spend(_ bytes: Int) async throws {
+  /// The bytes today's budget still allows on the network the device is on now.
+  private func todaysRoom() async throws -> (room: Int, day: Int, expensive: Bool) {
     let budget = configuration.budget
-    guard budget.caps else { return }
     let now = configuration.now()
     let expensive = budget.networkIsExpensive()
-    guard bytes <= budget.room(after: try await store.uploadSpending(on: now), expensive: expensive) else {
-      spentOut = (UploadSpending.day(of: now), expensive)
-      throw BudgetSpent()
-    }
-    try await store.recordUploadSpending(bytes: bytes, expensive: expensive, at: now)
+    let room = budget.room(after: try await store.uploadSpending(on: now), expensive: expensive)
+    return (room, UploadSpending.day(of: now), expensive)
+  }
+
+  /// Refuses an attempt whose body no longer fits today's budget (the network became
+  /// expensive since the batch was cut, or a resend would pass the cap).
+  private func mayAttempt(_ bytes: Int) async throws {
+    guard configuration.budget.caps else { return }
+    guard bytes <= (try await todaysRoom()).room else { throw BudgetSpent() }
+  }
+
+  /// Counts a body that may have gone out against today's budget.
+  private func spent(_ bytes: Int) async throws {
+    guard configuration.budget.caps else { return }
+    try await store.recordUploadSpending(
+      bytes: bytes, expensive: configuration.budget.networkIsExpensive(), at: configuration.now())
   }
 
   /// Whether the budget was found spent on this day and this kind of network.
@@ -211,7 +239,7 @@ public actor NavigationUploader {
   private func nextBatch() async throws -> Batch {
     var batch = Batch()
     for progress in try await store.uploadQueue(limit: 256) {
-      let room = configuration.batchEvents - batch.lines.count
+      let room = batchLimit - batch.lines.count
       guard room > 0 else { break }
       let from = progress.acknowledgedSeq + 1
       let to = min(progress.eventCount, progress.acknowledgedSeq + room)

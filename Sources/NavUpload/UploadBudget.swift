@@ -3,13 +3,15 @@ import NavPersistence
 
 /// How many bytes the uploader may send in a day: a cap the app sets for its users' data plans.
 ///
-/// Every request body is counted (gzip'd, as sent, each attempt), in the store, so the cap holds
-/// across launches. Days are UTC days. When the next batch would pass a cap, the uploader sends
+/// Every request body that may have gone out is counted (gzip'd, as sent, each attempt; one
+/// that found no network is not), in the store, so the cap holds across launches. Days are UTC
+/// days. When the next batch would pass a cap, the uploader sends
 /// a smaller one that fits, or nothing: what waits stays in the store until the next day, or
 /// until the network is no longer expensive. A cap never drops an event.
 ///
 /// ```swift
-/// // At most 20 MB a day, of which 2 MB on cellular; Network's NWPathMonitor says which.
+/// // At most 20 MB a day, of which 2 MB on cellular; Network's NWPathMonitor (started with
+/// // start(queue:)) says which.
 /// let budget = UploadBudget(
 ///   bytesPerDay: 20_000_000, bytesPerDayOnExpensiveNetwork: 2_000_000,
 ///   networkIsExpensive: { monitor.currentPath.isExpensive })

@@ -17,46 +17,52 @@ enum UploadRedaction {
       event.cause = nil
     case .screenNamesOnly:
       event.cause = nil
-      event.operation = NavigationOperation(names(event.operation.kind), at: event.operation.path)
+      event.operation = NavigationOperation(screensByName(in: event.operation.kind), at: event.operation.path)
     }
     event.hash = nil
     return event
   }
 
   /// A screen by its name alone (a string is its own name in the wire format).
-  static func name(_ screen: JSONValue) -> JSONValue { .string(ScreenName.of(screen)) }
+  static func nameOnly(_ screen: JSONValue) -> JSONValue { .string(ScreenName.of(screen)) }
 
-  static func names(_ kind: AnyOperation.Kind) -> AnyOperation.Kind {
+  /// The operation with every screen it carries by name, without the context's personal data
+  /// and without an end's reason (the app's own words).
+  static func screensByName(in kind: AnyOperation.Kind) -> AnyOperation.Kind {
     switch kind {
     case .start(let state, let link, let context):
-      return .start(names(state), restoredFrom: link, context: context.flatMap(withoutPersonalData))
+      return .start(screensByName(in: state), restoredFrom: link, context: context.flatMap(withoutPersonalData))
     case .push(let screen, let child):
-      return .push(name(screen), child: child.map(names))
+      return .push(nameOnly(screen), child: child.map(screensByName(in:)))
     case .presentSheet(let screen, let withNavigation, let child):
-      return .presentSheet(name(screen), withNavigation: withNavigation, child: child.map(names))
+      return .presentSheet(nameOnly(screen), withNavigation: withNavigation, child: child.map(screensByName(in:)))
     case .presentCover(let screen, let withNavigation, let child):
-      return .presentCover(name(screen), withNavigation: withNavigation, child: child.map(names))
+      return .presentCover(nameOnly(screen), withNavigation: withNavigation, child: child.map(screensByName(in:)))
     case .setRoutes(let routes):
-      return .setRoutes(routes.map(names))
+      return .setRoutes(routes.map(screensByName(in:)))
     case .updateScreen(let index, let screen):
-      return .updateScreen(index: index, screen: name(screen))
+      return .updateScreen(index: index, screen: nameOnly(screen))
     case .setTabs(let tabs, let selected):
-      return .setTabs(tabs.map(names), selected: selected)
+      return .setTabs(tabs.map(screensByName(in:)), selected: selected)
+    case .end:
+      return .end(reason: nil)
     case .goBack, .goBackTo, .goBackToRoot, .pop, .popTo, .popToRoot, .popToCurrentNavigationRoot, .dismiss,
-      .dismissAll, .selectTab, .background, .foreground, .end:
+      .dismissAll, .selectTab, .background, .foreground:
       return kind
     }
   }
 
-  static func names(_ coordinator: AnyCoordinator) -> AnyCoordinator {
+  /// The coordinator with every screen in it, nested ones too, by name.
+  static func screensByName(in coordinator: AnyCoordinator) -> AnyCoordinator {
     switch coordinator {
-    case .stack(let routes): .stack(routes.map(names))
-    case .tabs(let tabs, let selected): .tabs(tabs.map(names), selected: selected)
+    case .stack(let routes): .stack(routes.map(screensByName(in:)))
+    case .tabs(let tabs, let selected): .tabs(tabs.map(screensByName(in:)), selected: selected)
     }
   }
 
-  static func names(_ route: Route<JSONValue>) -> Route<JSONValue> {
-    Route(style: route.style, screen: name(route.screen), child: route.child.map(names))
+  /// The route with its screen, and those of its child, by name; style and shape kept.
+  static func screensByName(in route: AnyRoute) -> AnyRoute {
+    Route(style: route.style, screen: nameOnly(route.screen), child: route.child.map(screensByName(in:)))
   }
 
   /// The context without what names a person or holds the app's own data: the user id and the

@@ -77,7 +77,7 @@ import Testing
   }
 
   /// A day's spending adds up within its UTC day, keeps the expensive part apart, starts from
-  /// zero the next day, and days more than 31 before the latest write are forgotten.
+  /// zero the next day, and only the last 31 days are kept.
   @Test func spendingAddsUpByUTCDayAndOldDaysAreForgotten() throws {
     let midnight = Timestamp(millisecondsSince1970: 20_000 * 86_400_000)
     let lastMillisecond = Timestamp(millisecondsSince1970: midnight.millisecondsSince1970 - 1)
@@ -88,11 +88,17 @@ import Testing
     let day = try store.recordUploadSpending(bytes: 250, expensive: true, at: midnight)
     #expect(day == UploadSpending(day: 20_000, bytes: 1_250, expensiveBytes: 250))
     #expect(try store.uploadSpending(on: lastMillisecond) == UploadSpending(day: 19_999, bytes: 300, expensiveBytes: 0))
-    // 32 days later, both days are gone.
-    let later = Timestamp(millisecondsSince1970: midnight.millisecondsSince1970 + 32 * 86_400_000)
-    try store.recordUploadSpending(bytes: 1, expensive: false, at: later)
-    #expect(try store.uploadSpending(on: midnight).bytes == 0)
+    // The store keeps 31 days: a write 30 days later keeps midnight's day and forgets the one
+    // before; a write 31 days later forgets both.
+    func daysLater(_ days: Int64) -> Timestamp {
+      Timestamp(millisecondsSince1970: midnight.millisecondsSince1970 + days * 86_400_000)
+    }
+    try store.recordUploadSpending(bytes: 1, expensive: false, at: daysLater(30))
+    #expect(try store.uploadSpending(on: midnight).bytes == 1_250)
     #expect(try store.uploadSpending(on: lastMillisecond).bytes == 0)
-    #expect(try store.uploadSpending(on: later).bytes == 1)
+    try store.recordUploadSpending(bytes: 2, expensive: false, at: daysLater(31))
+    #expect(try store.uploadSpending(on: midnight).bytes == 0)
+    #expect(try store.uploadSpending(on: daysLater(30)).bytes == 1)
+    #expect(try store.uploadSpending(on: daysLater(31)).bytes == 2)
   }
 }

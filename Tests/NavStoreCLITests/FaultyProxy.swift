@@ -23,9 +23,9 @@ final class FaultyProxy: @unchecked Sendable {
   /// The port clients connect to.
   let port: UInt16
   private let listener: Int32
+  private let requests: RequestFaults
   private let lock = NSLock()
-  private var requests = 0
-  private var faultsDone: [Fault] = []
+  private var stopped = false
 
   /// A proxy to 127.0.0.1:`upstream`, with `faults` deciding each request's fate.
   init(upstream: UInt16, faults: @escaping @Sendable (Int) -> Fault) throws {
@@ -49,40 +49,42 @@ final class FaultyProxy: @unchecked Sendable {
     }
     listener = fd
     port = UInt16(bigEndian: address.sin_port)
-    let listening = fd
-    Thread.detachNewThread { [self] in
+    let requests = RequestFaults(faults)
+    self.requests = requests
+    // The accepting thread holds the socket and the faults, never the proxy, so that the
+    // proxy's deinit can stop it.
+    Thread.detachNewThread {
       while true {
-        let client = accept(listening, nil, nil)
-        guard client >= 0 else { return }  // the listener was shut down
+        let client = accept(fd, nil, nil)
+        if client < 0 {
+          if errno == EINTR || errno == ECONNABORTED { continue }
+          return  // the listener was shut down
+        }
         let server = Self.connect(to: upstream)
         guard server >= 0 else {
           close(client)
           continue
         }
-        Connection(client: client, server: server, proxy: self, faults: faults).run()
+        Connection(client: client, server: server, requests: requests).run()
       }
     }
   }
 
   /// The faults applied so far, in the order the requests came.
-  var applied: [Fault] { lock.withLock { faultsDone } }
+  var applied: [Fault] { requests.applied }
 
-  /// Stops taking connections (those open carry on until they end).
+  /// Stops taking connections (those open carry on until they end). Only the first call acts.
   func stop() {
+    let first = lock.withLock {
+      defer { stopped = true }
+      return !stopped
+    }
+    guard first else { return }
     shutdown(listener, Int32(SHUT_RDWR))
     close(listener)
   }
 
   deinit { stop() }
-
-  fileprivate func nextFault(_ faults: (Int) -> Fault) -> Fault {
-    lock.withLock {
-      let fault = faults(requests)
-      requests += 1
-      faultsDone.append(fault)
-      return fault
-    }
-  }
 
   static func loopback(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
@@ -109,24 +111,44 @@ final class FaultyProxy: @unchecked Sendable {
   }
 }
 
+/// The fault of each request, by its number across the proxy's connections, and those applied.
+private final class RequestFaults: @unchecked Sendable {
+  private let faults: @Sendable (Int) -> FaultyProxy.Fault
+  private let lock = NSLock()
+  private var count = 0
+  private var done: [FaultyProxy.Fault] = []
+
+  init(_ faults: @escaping @Sendable (Int) -> FaultyProxy.Fault) { self.faults = faults }
+
+  /// The next request's fault.
+  func next() -> FaultyProxy.Fault {
+    lock.withLock {
+      let fault = faults(count)
+      count += 1
+      done.append(fault)
+      return fault
+    }
+  }
+
+  var applied: [FaultyProxy.Fault] { lock.withLock { done } }
+}
+
 /// One client's connection and the proxy's own to the collector: two pumps, one each way,
 /// sharing the fault of the request in flight.
 private final class Connection: @unchecked Sendable {
   let client: Int32
   let server: Int32
-  let proxy: FaultyProxy
-  let faults: @Sendable (Int) -> FaultyProxy.Fault
+  let requests: RequestFaults
   private let lock = NSLock()
   /// The fault of the request in flight; `nil` between an answer and the next request.
   private var current: FaultyProxy.Fault?
   private var sentOfRequest = 0
   private var pumpsRunning = 2
 
-  init(client: Int32, server: Int32, proxy: FaultyProxy, faults: @escaping @Sendable (Int) -> FaultyProxy.Fault) {
+  init(client: Int32, server: Int32, requests: RequestFaults) {
     self.client = client
     self.server = server
-    self.proxy = proxy
-    self.faults = faults
+    self.requests = requests
   }
 
   func run() {
@@ -144,7 +166,7 @@ private final class Connection: @unchecked Sendable {
       if request {
         let fault = lock.withLock {
           if current == nil {
-            current = proxy.nextFault(faults)
+            current = requests.next()
             sentOfRequest = 0
           }
           return current ?? .none

@@ -105,7 +105,9 @@ extension UploaderTests {
           ? .withoutCauses : session.rawValue.hasSuffix("-2") ? .screenNamesOnly : .everything
       }))
     let shop = try collector.app(AppName("shop"))
-    for summary in try await device.sessions() {
+    let sessions = try await device.sessions()
+    #expect(Set(sessions.map(\.id.rawValue)).isSuperset(of: ["private-0", "private-1", "private-2"]))
+    for summary in sessions {
       let sent = try await shop.history(of: summary.id)
       let kept = try await device.history(of: summary.id)
       #expect(sent.count == kept.count)
@@ -115,6 +117,11 @@ extension UploaderTests {
         #expect(sent.map(\.operation) == kept.map(\.operation), "\(summary.id): screens whole")
       case "-2":
         #expect(sent.allSatisfy { $0.cause == nil }, "\(summary.id)")
+        for seq in 1...summary.eventCount {
+          let held = try await shop.state(of: summary.id, at: seq).state
+          #expect(held == Self.named(try await device.state(of: summary.id, at: seq).state), "\(summary.id) at \(seq)")
+        }
+        #expect(sent.first?.operation.context?.userID == nil && sent.first?.operation.context?.app == [:])
       default:
         #expect(sent == kept, "\(summary.id): every event as on the device, chain values too")
       }

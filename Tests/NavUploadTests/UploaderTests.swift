@@ -131,6 +131,29 @@ import Testing
     #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
   }
 
+  /// A batch over the collector's limits is halved until it goes; one event over them on its
+  /// own holds its session, as a rejected line does, and the other sessions go on.
+  @Test func anEventOverTheCollectorsLimitsHoldsOnlyItsSession() async throws {
+    _ = try await device.ingest(
+      SessionLines.bytes(prefix: "big", sessions: 1, events: 3, screen: String(repeating: "x", count: 1_000)))
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 2, events: 5))
+    let device = self.device
+    let token = self.token
+    try await withCollector(limits: UploadLimits(lineBytes: 600, requestLines: 5_000, requestBytes: 1 << 20)) { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token)
+      #expect(await uploader.flush() == .done)
+      var problems = uploader.problems.makeAsyncIterator()
+      guard case .rejected(let session, let seq, let reason, _)? = await problems.next() else {
+        Issue.record("no rejection reported")
+        return
+      }
+      #expect(session.rawValue == "big-0" && seq == 1 && reason == "too-large")
+    }
+    #expect(try await device.pendingUploads() == PendingUploads(sessions: 1, events: 3, heldSessions: 1))
+    #expect(try await device.uploadProgress(of: sessionID("big-0")).hold?.reason == "too-large")
+    #expect(try await device.uploadProgress(of: sessionID("s-1")).acknowledgedSeq == 5)
+  }
+
   @Test func aCollectorOutOfReachCostsNothing() async throws {
     _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 2, events: 5))
     // A port nothing listens on: connections are refused at once.

@@ -134,9 +134,10 @@ extension SessionStore {
   }
 
   /// Adds `bytes` sent at `time` (on an expensive network when `expensive`) to that day's
-  /// spending, and forgets days more than 31 before it. The day's totals after it.
+  /// spending, and forgets days more than 30 before it: the store keeps 31 days. The day's
+  /// totals after it. For the uploader (NavUpload) alone: an app reads, never writes, spending.
   @discardableResult
-  public func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
+  package func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
     throws(StoreError) -> UploadSpending
   {
     let day = UploadSpending.day(of: time)
@@ -151,7 +152,7 @@ extension SessionStore {
           """),
         [.integer(Int64(day)), .integer(sent), .integer(expensive ? sent : 0)])
       try engine.execute(
-        try engine.prepare("DELETE FROM upload_spending WHERE day < ?"), [.integer(Int64(day - 31))])
+        try engine.prepare("DELETE FROM upload_spending WHERE day < ?"), [.integer(Int64(day - 30))])
     }
     return try uploadSpending(on: time)
   }
@@ -195,7 +196,7 @@ extension SessionStore {
   /// Adds to a day's spending (see `recordUploadSpending(bytes:expensive:at:)`), off the
   /// caller's thread.
   @discardableResult
-  public func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
+  package func recordUploadSpending(bytes: Int, expensive: Bool, at time: Timestamp = Timestamp.now)
     async throws(StoreError) -> UploadSpending
   {
     try await offloaded { () throws(StoreError) in

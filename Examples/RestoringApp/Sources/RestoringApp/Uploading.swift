@@ -16,6 +16,7 @@ extension Launches {
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     let collectorSide = CollectorOperator(navstore: navstore, folder: folder)
     var collector = try collectorSide.start(port: 0)
+    defer { collector.stop() }  // also when a check fails
     let ingest = try collectorSide.token(role: "ingest")
     print("  collector at \(collector.url) (navstore serve)")
     let store = try SessionStore(path: path)
@@ -30,7 +31,7 @@ extension Launches {
     try await waitUntilNothingWaits(uploader, within: .seconds(20))
     print("  backfill: \(backlog.events) events of \(backlog.sessions) sessions from before the uploader, sent")
 
-    try collector.stop()
+    collector.stop()
     print("  the collector stops: the app is offline")
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-4"))
     let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: ["appLaunched": [:]]))
@@ -61,7 +62,7 @@ extension Launches {
       print("  \(session.id): device \(session.eventCount) events, collector \(held?.seq ?? 0)")
       try check(held?.seq == session.eventCount && held?.hash == last?.hash, "\(session.id) arrived whole")
     }
-    try collector.stop()
+    collector.stop()
   }
 
   /// Waits for the uploader's background loop to leave nothing waiting.
@@ -87,8 +88,9 @@ struct CollectorOperator {
     let url: URL
     let port: Int
 
-    /// Stops it as an operator would (SIGTERM), and waits.
-    func stop() throws {
+    /// Stops it as an operator would (SIGTERM), and waits; nothing if it already stopped.
+    func stop() {
+      guard process.isRunning else { return }
       process.terminate()
       process.waitUntilExit()
     }
