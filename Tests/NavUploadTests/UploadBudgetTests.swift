@@ -85,4 +85,31 @@ extension UploaderTests {
       #expect(spent.bytes > 0 && spent.expensiveBytes == 0)
     }
   }
+
+  /// The background loop on an expensive network with no allowance sends nothing, however
+  /// often it looks, and goes on by itself once the network is no longer expensive.
+  @Test func theBackgroundLoopWaitsForACheaperNetwork() async throws {
+    _ = try await device.ingest(SessionLines.bytes(prefix: "loop", sessions: 2, events: 10))
+    let network = NetworkKind()
+    let configuration = UploadConfiguration(
+      flushAt: 1, interval: .zero, pollInterval: .milliseconds(20),
+      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { network.isExpensive }))
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
+      await uploader.start()
+      try await Task.sleep(for: .milliseconds(300))  // some fifteen looks
+      #expect(try await uploader.pending().events == 20)
+      #expect(try await device.uploadSpending().bytes == 0)
+      network.set(expensive: false)
+      let deadline = ContinuousClock.now + .seconds(30)
+      while try await uploader.pending().events > 0, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(20))
+      }
+      await uploader.stop()
+      #expect(try await uploader.pending().events == 0)
+    }
+    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+  }
 }
