@@ -112,11 +112,13 @@ public actor NavigationUploader {
         return .overBudget
       } catch let failure as CollectorClient.Failure where failure.status == 413 {
         // Over the collector's limits: smaller batches from now on, each answer taken as it
-        // comes. A single line over them holds its session, as a rejected line does.
+        // comes. A single line over them holds its session, as a rejected line does; the
+        // batches were not to blame, so they grow back (and halve again if they must).
         if batch.lines.count > 1 {
           batchLimit = max(1, batch.lines.count / 2)
           continue
         }
+        batchLimit = configuration.batchEvents
         guard let entry = batch.sessions.first else { return .willRetry }
         do {
           try await store.holdUpload(
@@ -177,7 +179,7 @@ public actor NavigationUploader {
   private var spentOut: (day: Int, expensive: Bool)?
 
   /// The most events in one request: `batchEvents`, halved each time the collector finds a
-  /// batch over its limits (413), for as long as the uploader lives.
+  /// batch over its limits (413), and back to `batchEvents` when a single event was over them.
   private var batchLimit: Int
 
   /// What today's budget leaves of a batch.
