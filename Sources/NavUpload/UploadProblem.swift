@@ -3,8 +3,8 @@ import NavCore
 /// Something an upload ran into, reported on `NavigationUploader.problems`. None of them drops
 /// an event: what was not acknowledged stays in the store and is sent later.
 public enum UploadProblem: Sendable, Hashable {
-  /// The collector rejected a line: the session waits at `seq` (see `SessionStore.uploadProgress`)
-  /// while the other sessions go on.
+  /// The collector rejected a line (or one event is over its size limits: `too-large`): the
+  /// session waits at `seq` (see `SessionStore.uploadProgress`) while the other sessions go on.
   case rejected(session: SessionID, seq: Int, reason: String, message: String)
   /// The token was refused (401) or may not upload (403): uploading stops until `start()` is
   /// called again, with everything kept.

@@ -29,7 +29,8 @@ public struct UploadProgress: Hashable, Sendable {
 public struct UploadHold: Hashable, Sendable {
   /// The seq of the rejected line.
   public var seq: Int
-  /// The contract's reason: `conflict`, `illegal`, `hash`, `gap`, `invalid`, `unknown-session`.
+  /// The contract's reason: `conflict`, `illegal`, `hash`, `gap`, `invalid`, `unknown-session`;
+  /// or `too-large`, the uploader's own, for one event over the collector's size limits.
   public var reason: String
   /// The collector's sentence.
   public var message: String
