@@ -121,14 +121,12 @@ public actor NavigationUploader {
         batchLimit = configuration.batchEvents
         guard let entry = batch.sessions.first else { return .willRetry }
         do {
-          try await store.holdUpload(
-            of: entry.session, at: UploadHold(seq: entry.firstSeq, reason: "too-large", message: failure.message))
+          try await hold(
+            entry.session, at: UploadHold(seq: entry.firstSeq, reason: "too-large", message: failure.message))
         } catch {
           report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
           return .willRetry
         }
-        report.yield(
-          .rejected(session: entry.session, seq: entry.firstSeq, reason: "too-large", message: failure.message))
       } catch let failure as CollectorClient.Failure {
         switch failure.status {
         case 401?, 403?:
@@ -260,15 +258,15 @@ public actor NavigationUploader {
   /// rejected line. Whether the answer moved anything.
   private func take(_ answer: UploadAnswer, for batch: Batch) async throws -> Bool {
     var moved = false
-    var firstRejected: [SessionID: (seq: Int, reason: String, message: String)] = [:]
+    var firstRejected: [SessionID: UploadHold] = [:]
     for rejection in answer.rejected {
       // The line's session: the last one of the batch whose first line is at or before it.
       guard let entry = batch.sessions.last(where: { $0.firstLine <= rejection.line }),
         firstRejected[entry.session] == nil
       else { continue }
-      firstRejected[entry.session] = (
-        entry.firstSeq + (rejection.line - entry.firstLine), rejection.reason, rejection.message
-      )
+      firstRejected[entry.session] = UploadHold(
+        seq: entry.firstSeq + (rejection.line - entry.firstLine), reason: rejection.reason,
+        message: rejection.message)
     }
     for entry in batch.sessions {
       let head = answer.heads[entry.session] ?? 0
@@ -279,13 +277,17 @@ public actor NavigationUploader {
       }
       if let rejected = firstRejected[entry.session] {
         moved = true
-        try await store.holdUpload(
-          of: entry.session, at: UploadHold(seq: rejected.seq, reason: rejected.reason, message: rejected.message))
-        report.yield(
-          .rejected(session: entry.session, seq: rejected.seq, reason: rejected.reason, message: rejected.message))
+        try await hold(entry.session, at: rejected)
       }
     }
     return moved
+  }
+
+  /// Holds `session` at a line the collector will not take, and reports it: the other sessions
+  /// go on, and this one waits for a person.
+  private func hold(_ session: SessionID, at hold: UploadHold) async throws {
+    try await store.holdUpload(of: session, at: hold)
+    report.yield(.rejected(session: session, seq: hold.seq, reason: hold.reason, message: hold.message))
   }
 
   /// The background loop: a look at what waits every `pollInterval`, an upload when enough
