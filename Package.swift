@@ -152,7 +152,8 @@ let package = Package(
     ),
     // One app launch that uploads, run, killed and relaunched by the uploader's drills.
     .executableTarget(
-      name: "upload-drill", dependencies: ["NavCore", "NavPersistence", "NavUpload"], path: "Tests/UploadDrill"),
+      name: "upload-drill", dependencies: ["NavCore", "NavPersistence", "NavUpload", "NavTestSupport"],
+      path: "Tests/UploadDrill"),
     .testTarget(
       name: "NavStoreCLITests",
       dependencies: ["navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavTestSupport"]

@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 
 /// A running `navstore serve` on loopback (a port the system picks), and the address its ready
 /// line names.
@@ -28,11 +29,7 @@ final class CollectorProcess {
   var port: UInt16 { UInt16(url.split(separator: ":").last ?? "") ?? 0 }
 
   /// The process's peak resident memory so far (`VmHWM`), in KiB; -1 if it cannot be read.
-  var peakKiB: Int {
-    let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-    return line.flatMap { Int($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? -1
-  }
+  var peakKiB: Int { PeakMemory.kibibytes(ofProcess: process.processIdentifier) }
 
   /// Sends `signal` and waits for the process to end; its exit status.
   func stop(_ signal: Int32) -> Int32 {

@@ -8,6 +8,7 @@
 import Foundation
 import NavCore
 import NavPersistence
+import NavTestSupport
 import NavUpload
 
 /// A line on standard output, written at once (the drill reads it while this process runs).
@@ -19,13 +20,6 @@ func say(_ line: String) {
 func number(after name: String, in arguments: [String]) -> Int? {
   guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
   return Int(arguments[index + 1])
-}
-
-/// This process's peak resident memory (`VmHWM`) in KiB, -1 where /proc cannot tell.
-func peakKiB() -> Int {
-  let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-  let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
-  return line.flatMap { Int($0.split(whereSeparator: \.isWhitespace).dropFirst().first ?? "") } ?? -1
 }
 
 func run(_ arguments: [String]) async throws -> Int32 {
@@ -65,7 +59,9 @@ func run(_ arguments: [String]) async throws -> Int32 {
     }
   }
   let after = try await uploader.pending()
-  say("done: \(before.events - after.events) events sent, \(after.heldSessions) sessions held, peak \(peakKiB()) KiB")
+  say(
+    "done: \(before.events - after.events) events sent, \(after.heldSessions) sessions held, peak \(PeakMemory.kibibytes()) KiB"
+  )
   return 0
 }
 
