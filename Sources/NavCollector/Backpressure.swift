@@ -60,10 +60,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     let wait: Double? = buckets.withLock { buckets in
       var bucket = buckets[token.id] ?? (burst, now)
       let elapsed = now - bucket.at
-      bucket.tokens = min(
-        burst,
-        bucket.tokens + perSecond * (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-      )
+      bucket.tokens = min(burst, bucket.tokens + perSecond * elapsed.inSeconds)
       bucket.at = now
       defer { buckets[token.id] = bucket }
       guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / perSecond }

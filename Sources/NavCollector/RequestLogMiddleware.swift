@@ -1,4 +1,5 @@
 import Hummingbird
+import NavCore
 
 /// One structured log line per request, once it is answered: method, the route it matched
 /// (`/v1/sessions/{id}/head`, never the id), status and duration, with Hummingbird's request id.
@@ -13,8 +14,7 @@ struct RequestLogMiddleware: RouterMiddleware {
     try await AnsweredStatus.observing(
       { try await next(request, context) },
       note: { status, duration in
-        let elapsed = duration.components
-        let milliseconds = Double(elapsed.seconds) * 1_000 + Double(elapsed.attoseconds) / 1e15
+        let milliseconds = duration.inSeconds * 1_000
         context.logger.info(
           "answered",
           metadata: [

@@ -35,8 +35,7 @@ public struct CollectorClient: Sendable {
     self.token = token
     self.attempts = max(1, attempts)
     let configuration = URLSessionConfiguration.ephemeral
-    let (seconds, attoseconds) = timeout.components
-    configuration.timeoutIntervalForRequest = Double(seconds) + Double(attoseconds) / 1e18
+    configuration.timeoutIntervalForRequest = timeout.inSeconds
     session = URLSession(configuration: configuration)
   }
 
