@@ -320,8 +320,7 @@ public actor NavigationUploader {
   /// 1 s doubled with each failure, up to `maximumBackoff`, then between half and all of it at
   /// random, so that devices that failed together do not come back together.
   private func backoff(after failures: Int) -> Duration {
-    let ceiling = min(
-      Double(configuration.maximumBackoff.components.seconds), pow(2, Double(min(failures, 30) - 1)))
-    return .milliseconds(Int64(Double.random(in: 0.5...1) * ceiling * 1_000))
+    let doubled = Duration.seconds(pow(2, Double(min(failures, 30) - 1)))
+    return min(configuration.maximumBackoff, doubled) * Double.random(in: 0.5...1)
   }
 }
