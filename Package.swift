@@ -67,7 +67,6 @@ let package = Package(
         "NavCore",
         "NavPersistence",
         "NavReport",
-        "NavUpload",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
