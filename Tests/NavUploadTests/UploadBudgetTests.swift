@@ -5,24 +5,6 @@ import NavTestSupport
 import NavUpload
 import Testing
 
-/// A time the test moves, for the budget's days.
-final class MovableTime: @unchecked Sendable {
-  private let lock = NSLock()
-  private var time = Timestamp(millisecondsSince1970: 1_795_000_000_000)
-  var now: Timestamp { lock.withLock { time } }
-  func advance(days: Int) {
-    lock.withLock { time = Timestamp(millisecondsSince1970: time.millisecondsSince1970 + Int64(days) * 86_400_000) }
-  }
-}
-
-/// A flag the test flips: whether the network is expensive.
-final class NetworkKind: @unchecked Sendable {
-  private let lock = NSLock()
-  private var expensive = true
-  var isExpensive: Bool { lock.withLock { expensive } }
-  func set(expensive: Bool) { lock.withLock { self.expensive = expensive } }
-}
-
 /// A daily byte cap holds across launches, days go on where the last stopped, and an expensive
 /// network gets its own cap.
 extension UploaderTests {
@@ -37,9 +19,9 @@ extension UploaderTests {
       }
     }
     let cap = try CollectorClient.body(of: firstBatch).count * 3 / 2
-    let time = MovableTime()
+    let time = Protected(Timestamp(millisecondsSince1970: 1_795_000_000_000))  // the test moves it
     var capped = UploadConfiguration(batchEvents: 200, budget: UploadBudget(bytesPerDay: cap))
-    capped.now = { time.now }
+    capped.now = { time.withLock { $0 } }
     let configuration = capped
     let device = self.device
     let token = self.token
@@ -49,15 +31,16 @@ extension UploaderTests {
         // A launch a day, and a second one the same day, which finds the day spent.
         let first = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
         let outcome = await first.flush()
-        let spent = try await device.uploadSpending(on: time.now)
+        let spent = try await device.uploadSpending(on: time.withLock { $0 })
         #expect(spent.bytes <= cap, "day \(days): \(spent.bytes) bytes sent, over the cap of \(cap)")
         if outcome == .done { break }
         #expect(outcome == .overBudget)
         #expect(spent.bytes > 0, "day \(days): nothing fitted")
         let again = NavigationUploader(store: device, collector: url, token: token, configuration: configuration)
         #expect(await again.flush() == .overBudget)
-        #expect(try await device.uploadSpending(on: time.now) == spent, "a second launch sent more the same day")
-        time.advance(days: 1)
+        #expect(
+          try await device.uploadSpending(on: time.withLock { $0 }) == spent, "a second launch sent more the same day")
+        time.withLock { $0 = Timestamp(millisecondsSince1970: $0.millisecondsSince1970 + 86_400_000) }
         days += 1
         try #require(days < 20, "the uploads never finished")
       }
@@ -69,9 +52,9 @@ extension UploaderTests {
 
   @Test func anExpensiveNetworkHasItsOwnCap() async throws {
     _ = try await device.ingest(SessionLines.bytes(prefix: "cell", sessions: 3, events: 10))
-    let network = NetworkKind()
+    let expensive = Protected(true)  // the network the test switches
     let configuration = UploadConfiguration(
-      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { network.isExpensive }))
+      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { expensive.withLock { $0 } }))
     let device = self.device
     let token = self.token
     try await withCollector { url in
@@ -79,7 +62,7 @@ extension UploaderTests {
       #expect(await uploader.flush() == .overBudget)
       #expect(try await uploader.pending().events == 30)
       #expect(try await device.uploadSpending().bytes == 0)
-      network.set(expensive: false)  // on Wi-Fi again
+      expensive.withLock { $0 = false }  // on Wi-Fi again
       #expect(await uploader.flush() == .done)
       let spent = try await device.uploadSpending()
       #expect(spent.bytes > 0 && spent.expensiveBytes == 0)
@@ -90,10 +73,10 @@ extension UploaderTests {
   /// often it looks, and goes on by itself once the network is no longer expensive.
   @Test func theBackgroundLoopWaitsForACheaperNetwork() async throws {
     _ = try await device.ingest(SessionLines.bytes(prefix: "loop", sessions: 2, events: 10))
-    let network = NetworkKind()
+    let expensive = Protected(true)  // the network the test switches
     let configuration = UploadConfiguration(
       flushAt: 1, interval: .zero, pollInterval: .milliseconds(20),
-      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { network.isExpensive }))
+      budget: UploadBudget(bytesPerDayOnExpensiveNetwork: 0, networkIsExpensive: { expensive.withLock { $0 } }))
     let device = self.device
     let token = self.token
     try await withCollector { url in
@@ -102,7 +85,7 @@ extension UploaderTests {
       try await Task.sleep(for: .milliseconds(300))  // some fifteen looks
       #expect(try await uploader.pending().events == 20)
       #expect(try await device.uploadSpending().bytes == 0)
-      network.set(expensive: false)
+      expensive.withLock { $0 = false }
       let deadline = ContinuousClock.now + .seconds(30)
       while try await uploader.pending().events > 0, ContinuousClock.now < deadline {
         try await Task.sleep(for: .milliseconds(20))
