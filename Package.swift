@@ -27,7 +27,6 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-    .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
@@ -67,11 +66,11 @@ let package = Package(
         "NavCore",
         "NavPersistence",
         "NavReport",
+        "CZlib",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "CompressNIO", package: "compress-nio"),
         .product(name: "Metrics", package: "swift-metrics"),
         .product(name: "Prometheus", package: "swift-prometheus"),
       ]
@@ -135,9 +134,8 @@ let package = Package(
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [
-        "NavCollector", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavCollector", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
-        .product(name: "CompressNIO", package: "compress-nio"),
       ]
     ),
     // The uploader against a live collector on loopback (the tests may build the server; an app

@@ -48,9 +48,16 @@ struct CollectorError: HTTPResponseError {
     CollectorError(status: .badRequest, code: "bad-query", message: "A query parameter is wrong: \(problem).")
   }
 
-  static let unreadableBody = CollectorError(
-    status: .badRequest, code: "unreadable-body",
-    message: "The body says it is gzip but does not inflate; send it again as valid gzip, or uncompressed.")
+  static func unreadableBody(_ failure: GzipInflater.Failure) -> CollectorError {
+    let what =
+      switch failure {
+      case .malformed: "does not inflate (or has bytes after a gzip member that begin no other member)"
+      case .truncated: "ends inside a gzip member (or holds none)"
+      }
+    return CollectorError(
+      status: .badRequest, code: "unreadable-body",
+      message: "The body says it is gzip but \(what); nothing was stored. Send it again as valid gzip, or uncompressed.")
+  }
 
   static func requestTimeout(_ limit: Duration) -> CollectorError {
     CollectorError(

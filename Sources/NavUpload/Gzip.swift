@@ -1,14 +1,14 @@
 import CZlib
 
 /// gzip (RFC 1952) through the system's zlib: what an upload's body is compressed with.
-enum Gzip {
+package enum Gzip {
   /// What zlib refused; with a sane input and memory, never.
-  struct Failure: Error, Equatable {
-    let code: Int32
+  package struct Failure: Error, Equatable {
+    package let code: Int32
   }
 
   /// `bytes` compressed as one gzip member, at zlib's default level.
-  static func compress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
+  package static func compress(_ bytes: [UInt8]) throws(Failure) -> [UInt8] {
     var stream = z_stream()
     // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
     let started = deflateInit2_(

@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,6 +7,7 @@ import NavCollector
 @_spi(Internals) import NavCore
 import NavPersistence
 import NavTestSupport
+import NavUpload
 import Testing
 
 /// The collector's contract through Hummingbird's router (and once live on loopback): every
@@ -51,8 +51,7 @@ import Testing
   }
 
   static func gzip(_ text: String) throws -> ByteBuffer {
-    var buffer = ByteBuffer(string: text)
-    return try buffer.compress(with: .gzip())
+    ByteBuffer(bytes: try Gzip.compress(Array(text.utf8)))
   }
 
   @Test func anUploadIsStoredAndAResendIsOnlyDuplicates() async throws {

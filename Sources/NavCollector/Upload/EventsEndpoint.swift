@@ -27,8 +27,8 @@ struct EventsEndpoint {
       lines = try await Deadline.run(bodyTimeout) { try await UploadBody.read(body, gzip: gzip, limits: limits) }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)
-    } catch UploadBody.Failure.notGzip {
-      throw CollectorError.unreadableBody
+    } catch UploadBody.Failure.notGzip(let failure) {
+      throw CollectorError.unreadableBody(failure)
     } catch is Deadline.Passed {
       metrics.refused("timeout")
       throw CollectorError.requestTimeout(bodyTimeout)

@@ -1,15 +1,15 @@
-import CompressNIO
 import NIOCore
 
 /// An upload's body as lines, read as it streams in (inflated first when it is gzip), with the
-/// contract's limits enforced while reading: a line, a request's lines and bytes. Past any of
-/// them the read stops at once, so a small gzip that inflates to a gigabyte costs one window
-/// of memory, not the gigabyte.
+/// contract's limits enforced while reading: a line, a request's lines and bytes, and the body
+/// as sent. Past any of them the read stops at once, so a small gzip that inflates to a
+/// gigabyte costs one window of memory and the work of one request's bytes, not the gigabyte's.
 struct UploadBody {
   /// What stopped the read.
-  enum Failure: Error {
+  enum Failure: Error, Equatable {
     case tooLarge(String)
-    case notGzip
+    /// Said to be gzip, and not gzip (or not all of it).
+    case notGzip(GzipInflater.Failure)
   }
 
   private let limits: UploadLimits
@@ -19,42 +19,58 @@ struct UploadBody {
 
   init(limits: UploadLimits) { self.limits = limits }
 
+  /// The most bytes a body may have as sent: the request's limit, and for gzip a 64th more for
+  /// its framing (deflate adds at most a few bytes in a thousand to data it cannot shrink).
+  static func wireBytes(_ limits: UploadLimits, gzip: Bool) -> Int {
+    gzip ? limits.requestBytes + limits.requestBytes / 64 + 1_024 : limits.requestBytes
+  }
+
   /// Reads `body` to its end: inflating it when `gzip`, splitting it into lines (LF or CRLF).
+  /// Throws `CancellationError` once the task is cancelled (the request's deadline).
   static func read(
     _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits
   ) async throws -> [ArraySlice<UInt8>] {
     var reader = UploadBody(limits: limits)
-    if gzip {
-      let decompressor = CompressionAlgorithm.gzip().decompressor
-      decompressor.window = ByteBufferAllocator().buffer(capacity: 64 * 1024)
-      do {
-        try decompressor.startStream()
-      } catch {
-        throw Failure.notGzip
+    let inflater: GzipInflater?
+    do {
+      inflater = gzip ? try GzipInflater() : nil
+    } catch {
+      throw Failure.notGzip(error)
+    }
+    let wireLimit = wireBytes(limits, gzip: gzip)
+    var sent = 0
+    for try await buffer in body {
+      sent += buffer.readableBytes
+      guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
+      guard let inflater else {
+        try reader.take(buffer.readableBytesView)
+        continue
       }
-      for try await var buffer in body {
-        do {
-          try buffer.decompressStream(with: decompressor) { window in try reader.take(window.readableBytesView) }
-        } catch let failure as Failure {
-          throw failure
-        } catch {
-          throw Failure.notGzip
+      do {
+        try buffer.withUnsafeReadableBytes { input in
+          try inflater.inflate(input) { window in try reader.take(window) }
         }
+      } catch let failure as GzipInflater.Failure {
+        throw Failure.notGzip(failure)
       }
+      // A long body's inflation gives the other requests their turn on the shared threads.
+      await Task.yield()
+    }
+    // A body cut off by the deadline is not a body that ended.
+    try Task.checkCancellation()
+    if let inflater {
       do {
-        try decompressor.finishStream()
+        try inflater.finish()
       } catch {
-        throw Failure.notGzip
+        throw Failure.notGzip(error)
       }
-    } else {
-      for try await buffer in body { try reader.take(buffer.readableBytesView) }
     }
     try reader.finish()
     return reader.lines
   }
 
   /// Takes the next bytes of the (inflated) body.
-  mutating func take(_ bytes: ByteBufferView) throws(Failure) {
+  mutating func take(_ bytes: some RandomAccessCollection<UInt8>) throws(Failure) {
     total += bytes.count
     guard total <= limits.requestBytes else {
       throw .tooLarge("The request is over \(limits.requestBytes) bytes (after decompression)")
