@@ -221,7 +221,7 @@ import Testing
   }
 
   @Test func backpressureIsAStatusWithRetryAfter() async throws {
-    let limited = CollectorConfiguration(requestsPerSecond: 0.5, burst: 2)
+    let limited = CollectorConfiguration(clientRate: RequestRate(perSecond: 0.5, burst: 2))
     try await app(configuration: limited).test(.router) { client in
       var statuses: [HTTPResponse.Status] = []
       for _ in 0..<3 {
@@ -236,7 +236,7 @@ import Testing
         #expect(response.status == .ok)
       }
     }
-    try await app(configuration: CollectorConfiguration(maximumOpenRequests: 0)).test(.router) { client in
+    try await app(configuration: CollectorConfiguration(openUploads: OpenRequestLimit(total: 0, perClient: 4))).test(.router) { client in
       try await client.execute(
         uri: "/v1/events", method: .post, headers: headers(ingest), body: ByteBuffer(string: Self.start)
       ) {

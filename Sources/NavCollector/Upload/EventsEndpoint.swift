@@ -23,23 +23,31 @@ struct EventsEndpoint {
     }
     let lines: [ArraySlice<UInt8>]
     let (body, limits, gzip) = (request.body, limits, encoding == "gzip")
+    let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
     do {
-      lines = try await Deadline.run(bodyTimeout) { try await UploadBody.read(body, gzip: gzip, limits: limits) }
+      lines = try await Deadline.run(bodyTimeout) {
+        try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
+      }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)
     } catch UploadBody.Failure.notGzip(let failure) {
       throw CollectorError.unreadableBody(failure)
+    } catch UploadBody.Failure.clientWentAway {
+      throw CollectorError.clientClosed
     } catch is Deadline.Passed {
       metrics.refused("timeout")
       throw CollectorError.requestTimeout(bodyTimeout)
     }
+    let store = try await stores.store(for: token.app)
     let outcome: UploadOutcome
     let started = ContinuousClock.now
     do {
-      outcome = try await stores.store(for: token.app).ingest(lines)
+      outcome = try await store.ingest(lines)
     } catch {
-      throw CollectorError.unavailable("The store cannot take the upload now (\(error))")
+      throw CollectorError.unavailable("The store cannot take the upload now", cause: error.description)
     }
+    // Acknowledged only if the file it went to is still the one at the store's path.
+    try await stores.check(token.app)
     metrics.upload(outcome, commit: ContinuousClock.now - started)
     return JSONResponse.ok(Self.answer(outcome))
   }
@@ -61,14 +69,5 @@ struct EventsEndpoint {
       "accepted": .number(Double(outcome.accepted)), "duplicates": .number(Double(outcome.duplicates)),
       "rejected": .array(rejected), "heads": .object(heads),
     ]
-  }
-}
-
-/// A JSON answer, canonical, one line.
-enum JSONResponse {
-  static func ok(_ value: JSONValue) -> Response {
-    Response(
-      status: .ok, headers: [.contentType: "application/json"],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: value.canonicalString + "\n")))
   }
 }

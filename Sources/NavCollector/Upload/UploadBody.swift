@@ -10,6 +10,8 @@ struct UploadBody {
     case tooLarge(String)
     /// Said to be gzip, and not gzip (or not all of it).
     case notGzip(GzipInflater.Failure)
+    /// The connection failed, or ended, before the whole body arrived.
+    case clientWentAway
   }
 
   private let limits: UploadLimits
@@ -26,9 +28,11 @@ struct UploadBody {
   }
 
   /// Reads `body` to its end: inflating it when `gzip`, splitting it into lines (LF or CRLF).
-  /// Throws `CancellationError` once the task is cancelled (the request's deadline).
+  /// A body shorter than its `Content-Length` (`declaredLength`) ended because the client
+  /// went away, not because it was whole. Throws `CancellationError` once the task is
+  /// cancelled (the request's deadline).
   static func read(
-    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits
+    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
   ) async throws -> [ArraySlice<UInt8>] {
     var reader = UploadBody(limits: limits)
     let inflater: GzipInflater?
@@ -39,7 +43,19 @@ struct UploadBody {
     }
     let wireLimit = wireBytes(limits, gzip: gzip)
     var sent = 0
-    for try await buffer in body {
+    var chunks = body.makeAsyncIterator()
+    while true {
+      let next: ByteBuffer?
+      do {
+        next = try await chunks.next()
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        // The connection failed under the body: what came is not the request.
+        try Task.checkCancellation()
+        throw Failure.clientWentAway
+      }
+      guard let buffer = next else { break }
       sent += buffer.readableBytes
       guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
       guard let inflater else {
@@ -56,8 +72,9 @@ struct UploadBody {
       // A long body's inflation gives the other requests their turn on the shared threads.
       await Task.yield()
     }
-    // A body cut off by the deadline is not a body that ended.
+    // A body cut off by the deadline, or by a client that left, is not a body that ended.
     try Task.checkCancellation()
+    if let declaredLength, sent != declaredLength { throw Failure.clientWentAway }
     if let inflater {
       do {
         try inflater.finish()

@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import NavCollector
 import NavPersistence
+import ServiceLifecycle
 
 /// `navstore serve`: the collector, over HTTP, on a store.
 struct ServeCommand: AsyncParsableCommand {
@@ -11,21 +12,37 @@ struct ServeCommand: AsyncParsableCommand {
     commandName: "serve",
     abstract: "Run the collector: devices upload their sessions, support and analysts read them.",
     discussion: """
-      Serves the store named by --db over HTTP, as docs/spec/collector.md describes, and prints \
-      'listening on http://HOST:PORT' once it does. Every request under /v1/ needs a token \
-      ('navstore token create'). SIGINT or SIGTERM stops it cleanly: requests under way \
-      finish, and nothing acknowledged is lost.
+      Serves the store named by --db over HTTP (HTTPS with --tls-certificate and --tls-key), \
+      as docs/spec/collector.md describes, and prints 'listening on http://HOST:PORT' once it \
+      does. Every request under /v1/ needs a token ('navstore token create'). SIGINT or \
+      SIGTERM stops it cleanly: requests under way finish, for --drain-timeout seconds at \
+      most, and nothing acknowledged is lost.
 
       Examples:
         navstore token create --app shop --role ingest --db collector.sqlite > device.token
         navstore serve --db collector.sqlite
-        navstore serve --db collector.sqlite --listen 0.0.0.0:8740 --idle-timeout 60
+        navstore serve --db collector.sqlite --listen 0.0.0.0:8740 --log-format json
+        navstore serve --db collector.sqlite --listen [::1]:8740 --trusted-proxy ::1
+        navstore serve --db collector.sqlite --listen 0.0.0.0:8443 \\
+          --tls-certificate /etc/navstore/cert.pem --tls-key /etc/navstore/key.pem
       """)
 
   @OptionGroup var location: StoreLocation
 
-  @Option(help: "The address and port to listen on (port 0: one the system picks).")
+  @Option(help: "The address and port to listen on: HOST:PORT, or [IPv6]:PORT (port 0: one the system picks).")
   var listen = "127.0.0.1:8740"
+
+  @Option(help: "The certificate chain (PEM) to serve HTTPS with; needs --tls-key.")
+  var tlsCertificate: String?
+
+  @Option(help: "The certificate's private key (PEM); needs --tls-certificate.")
+  var tlsKey: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "A proxy whose X-Forwarded-For names the client: an address or a network (10.0.0.0/8); repeat for more.",
+      valueName: "address-or-network"))
+  var trustedProxy: [String] = []
 
   @Option(help: "The longest line of an upload, in bytes (after decompression).")
   var maxLineBytes = UploadLimits.contract.lineBytes
@@ -45,54 +62,175 @@ struct ServeCommand: AsyncParsableCommand {
     ))
   var requestTimeout = 60
 
-  @Option(help: "The most requests served at once; past it, 503 with Retry-After.")
-  var maxOpenRequests = 64
+  @Option(help: "Seconds SIGINT or SIGTERM waits for requests under way before the process ends regardless.")
+  var drainTimeout = 30
 
-  @Option(help: "Each token's sustained requests per second; past it and its burst, 429 with Retry-After.")
-  var rate = 50
+  @Option(help: "The most uploads served at once; past it, 503 with Retry-After. The probes and metrics are never counted.")
+  var maxOpenUploads = CollectorConfiguration().openUploads.total
 
-  @Option(help: "How many requests a token may send at once above its rate.")
-  var burst = 100
+  @Option(help: "The most reads (every /v1/ endpoint but uploads) served at once; past it, 503 with Retry-After.")
+  var maxOpenReads = CollectorConfiguration().openReads.total
+
+  @Option(help: "The most uploads, and the most reads, one client (a device, or a token) may have under way; past it, 429.")
+  var maxOpenPerClient = CollectorConfiguration().openUploads.perClient
+
+  @Option(help: ArgumentHelp("Earlier name of --max-open-uploads.", visibility: .hidden))
+  var maxOpenRequests: Int?
+
+  @Option(
+    help: "Each client's sustained requests per second (a device's, when it signs its uploads; else a token's); past it and its burst, 429."
+  )
+  var rate = Int(CollectorConfiguration().clientRate.perSecond)
+
+  @Option(help: "How many requests a client may send at once above its rate.")
+  var burst = CollectorConfiguration().clientRate.burst
+
+  @Option(help: "Each token's sustained requests per second, all its devices together; past it and twice as many at once, 429.")
+  var tokenRate = Int(CollectorConfiguration().tokenRate.perSecond)
+
+  @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
+  var logFormat: LogFormat = .text
+
+  @Option(help: "The least severe log lines written: trace, debug, info, notice, warning, error or critical.")
+  var logLevel: Logger.Level = .info
+
+  enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
 
   func validate() throws {
-    guard address != nil else { throw ValidationError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
+    guard Self.address(listen) != nil else {
+      throw ValidationError("--listen: give HOST:PORT, like 127.0.0.1:8740, or [IPv6]:PORT, like [::1]:8740")
+    }
+    guard (tlsCertificate == nil) == (tlsKey == nil) else {
+      throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither")
+    }
+    for proxy in trustedProxy where IPNetwork(proxy) == nil {
+      throw ValidationError("--trusted-proxy: '\(proxy)' is not an address or a network (like 10.0.0.0/8 or ::1)")
+    }
     for (name, value) in [
       ("--max-line-bytes", maxLineBytes), ("--max-request-lines", maxRequestLines),
       ("--max-request-bytes", maxRequestBytes), ("--idle-timeout", idleTimeout),
-      ("--request-timeout", requestTimeout), ("--max-open-requests", maxOpenRequests), ("--rate", rate),
-      ("--burst", burst),
+      ("--request-timeout", requestTimeout), ("--drain-timeout", drainTimeout), ("--max-open-uploads", maxOpenUploads),
+      ("--max-open-reads", maxOpenReads), ("--max-open-per-client", maxOpenPerClient),
+      ("--max-open-requests", maxOpenRequests ?? 1), ("--rate", rate), ("--burst", burst), ("--token-rate", tokenRate),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
     }
   }
 
-  /// `--listen` taken apart.
-  private var address: (host: String, port: Int)? {
+  /// `--listen` taken apart: `HOST:PORT`, or `[IPv6]:PORT` (the address without its brackets).
+  static func address(_ listen: String) -> (host: String, port: Int)? {
     guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
       (0...65_535).contains(port), colon > listen.startIndex
     else { return nil }
-    return (String(listen[..<colon]), port)
+    var host = listen[..<colon]
+    if host.hasPrefix("[") {
+      guard host.hasSuffix("]"), host.count > 2 else { return nil }
+      host = host.dropFirst().dropLast()
+      guard IPNetwork.bytes(of: String(host))?.count == 16 else { return nil }
+    } else if host.contains(":") {
+      // An IPv6 address must be in brackets: otherwise its last group would read as the port.
+      return nil
+    }
+    return (String(host), port)
   }
 
   func run() async throws {
-    guard let address else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
+    guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
+    let logger = makeLogger()
     let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
-    var logger = Logger(label: "navstore.collector")
-    logger.logLevel = .info
+    try Self.checkAppFiles(of: store)
+    let uploads = maxOpenRequests ?? maxOpenUploads
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
+      tls: tlsCertificate.flatMap { certificate in tlsKey.map { TLSFiles(certificateChain: certificate, privateKey: $0) } },
+      trustedProxies: trustedProxy.compactMap(IPNetwork.init),
       limits: UploadLimits(lineBytes: maxLineBytes, requestLines: maxRequestLines, requestBytes: maxRequestBytes),
       idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout),
-      maximumOpenRequests: maxOpenRequests, requestsPerSecond: Double(rate),
-      burst: burst)
-    let app = Collector.application(store: store, configuration: configuration, logger: logger) { url in
-      print("listening on \(url)")
-      fflush(nil)  // a script waits for this line
-    }
+      openUploads: OpenRequestLimit(total: uploads, perClient: maxOpenPerClient),
+      openReads: OpenRequestLimit(total: maxOpenReads, perClient: maxOpenPerClient),
+      clientRate: RequestRate(perSecond: Double(rate), burst: burst),
+      tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2))
+    let app: any ApplicationProtocol
     do {
-      try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+      app = try Collector.application(store: store, configuration: configuration, logger: logger) { url in
+        print("listening on \(url)")
+        fflush(nil)  // a script waits for this line
+      }
     } catch {
-      throw CLIError("the collector stopped: \(error)")
+      throw CLIError("cannot serve HTTPS: \(error)")
+    }
+    // Requests still under way when the drain time is over are cancelled; whatever still runs a
+    // few seconds later does not keep the process alive (nothing unacknowledged was promised).
+    let backstop = ShutdownBackstop(limit: .seconds(drainTimeout + 5), logger: logger)
+    var group = ServiceGroupConfiguration(
+      services: [.init(service: app), .init(service: backstop)], gracefulShutdownSignals: [.sigterm, .sigint],
+      logger: logger)
+    group.maximumGracefulShutdownDuration = .seconds(drainTimeout)
+    do {
+      try await ServiceGroup(configuration: group).run()
+    } catch {
+      throw CLIError("the collector stopped: \(Self.wording(error, listen: listen))")
+    }
+  }
+
+  /// The logger every line of the collector goes through, in the chosen format and level.
+  private func makeLogger() -> Logger {
+    let level = logLevel
+    switch logFormat {
+    case .json:
+      return Logger(label: "navstore.collector") { label in JSONLogHandler(label: label, level: level) }
+    case .text:
+      var logger = Logger(label: "navstore.collector") { label in StreamLogHandler.standardError(label: label) }
+      logger.logLevel = level
+      return logger
+    }
+  }
+
+  /// Refuses to start when an app the store lists (one that has tokens) has no store file:
+  /// serving it would make a new, empty one that answers for sessions it does not have.
+  static func checkAppFiles(of store: SessionStore) throws {
+    let apps = try storeCall { () throws(StoreError) in try store.apps() }
+    let missing = apps.filter { !FileManager.default.fileExists(atPath: store.path(of: $0)) }
+    guard missing.isEmpty else {
+      let files = missing.map { "'\($0)' (\(store.path(of: $0)))" }.joined(separator: ", ")
+      throw CLIError(
+        "the store lists app\(missing.count == 1 ? "" : "s") \(files) whose file is missing; put the file back "
+          + "(from a backup), or the collector would answer for its sessions with an empty store")
+    }
+  }
+
+  /// A failure to serve, in a sentence: the address that cannot be bound, or the error.
+  static func wording(_ error: any Error, listen: String) -> String {
+    let text = "\(error)"
+    if text.contains("Address already in use") { return "\(listen) is already in use (another collector?)" }
+    if text.contains("Cannot assign requested address") || text.contains("Address not available") {
+      return "\(listen) is not an address of this machine"
+    }
+    if text.contains("Permission denied") { return "\(listen) needs privileges this process does not have (a port under 1024?)" }
+    return text
+  }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Ends the process once a stop has taken too long: when the service group begins to shut
+/// down (SIGINT or SIGTERM), it starts a timer of the drain time and a margin, and exits with
+/// status 1 if the process is still there when it fires. A request that ignores its
+/// cancellation cannot keep a stopping collector alive. It is the last service of the group,
+/// so the first told to stop, and returns at once so the others' shutdown begins.
+struct ShutdownBackstop: Service {
+  let limit: Duration
+  let logger: Logger
+
+  func run() async throws {
+    try? await gracefulShutdown()
+    let (limit, logger) = (limit, logger)
+    Task.detached {
+      try? await Task.sleep(for: limit)
+      logger.critical("stopping took longer than the drain time allows; ending the process")
+      exit(1)
     }
   }
 }

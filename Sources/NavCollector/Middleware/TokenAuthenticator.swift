@@ -3,30 +3,31 @@ import NavPersistence
 
 /// Authenticates `Authorization: Bearer TOKEN` against the store's tokens and puts the token in
 /// the request's context; anything else is a 401 that names no reason (a malformed, unknown,
-/// revoked or wrong token all answer the same). It guards every path under `/v1/`, routed or
-/// not, so that without a valid token a client cannot tell which endpoints exist.
+/// revoked, expired or wrong token all answer the same). It guards every path under `/v1/`,
+/// routed or not, so that without a valid token a client cannot tell which endpoints exist.
+/// The scheme's name is matched in any case, as RFC 9110 (11.1) says.
 struct TokenAuthenticator: RouterMiddleware {
   typealias Context = CollectorContext
-  let store: SessionStore
+  let tokens: TokenCheck
 
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
     guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
-    guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-      throw CollectorError.unauthorized
-    }
-    let presented = String(header.dropFirst("Bearer ".count))
-    let token: AccessToken?
-    do {
-      token = try await store.authenticate(presented)
-    } catch {
-      throw CollectorError.unavailable("The token store cannot be read (\(error))")
-    }
-    guard let token else { throw CollectorError.unauthorized }
+    guard let presented = Self.bearer(request.headers[.authorization]) else { throw CollectorError.unauthorized }
+    guard let token = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
+    context.notes.update { $0.app = token.app.rawValue }
     var context = context
     context.token = token
     return try await next(request, context)
+  }
+
+  /// The credentials of a `Bearer` authorization, the scheme in any case.
+  static func bearer(_ header: String?) -> String? {
+    guard let header, let space = header.firstIndex(of: " ") else { return nil }
+    guard header[..<space].lowercased() == "bearer" else { return nil }
+    let credentials = header[space...].drop { $0 == " " }
+    return credentials.isEmpty ? nil : String(credentials)
   }
 }
 

@@ -11,6 +11,9 @@ struct CollectorError: HTTPResponseError {
   var code: String
   var message: String
   var headers: HTTPFields = [:]
+  /// What the operator's log says of it beyond the code: the failure underneath (a full disk, a
+  /// store file removed). Never sent to the client, and never a token, session id or payload.
+  var cause: String? = nil
 
   func response(from request: Request, context: some RequestContext) throws -> Response {
     var headers = headers
@@ -67,9 +70,33 @@ struct CollectorError: HTTPResponseError {
       headers: [.connection: "close"])
   }
 
-  static func unavailable(_ reason: String, retryAfter seconds: Int = 1) -> CollectorError {
+  static func unavailable(_ reason: String, retryAfter seconds: Int = 1, cause: String? = nil) -> CollectorError {
     CollectorError(
       status: .serviceUnavailable, code: "unavailable",
-      message: "\(reason); nothing was stored. Retry after \(seconds) s.", headers: [.retryAfter: "\(seconds)"])
+      message: "\(reason); nothing was stored. Retry after \(seconds) s.", headers: [.retryAfter: "\(seconds)"],
+      cause: cause)
   }
+
+  static func tooManyRequests(_ reason: String, retryAfter seconds: Int) -> CollectorError {
+    CollectorError(
+      status: .tooManyRequests, code: "too-many-requests", message: "\(reason).",
+      headers: [.retryAfter: "\(seconds)"])
+  }
+
+  /// A failure that is the collector's own (a bug): the client may resend; the log says what.
+  static func `internal`(cause: String) -> CollectorError {
+    CollectorError(
+      status: .internalServerError, code: "internal",
+      message:
+        "The collector failed to answer; nothing of this request was acknowledged. Retry later, and report it if it lasts.",
+      cause: cause)
+  }
+
+  /// The client went away before its request was whole: nothing is answered (nobody is there
+  /// to read it), and the log and metrics count it apart from the collector's own failures,
+  /// under nginx's 499.
+  static let clientClosed = CollectorError(
+    status: HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), code: "client-closed",
+    message: "The connection closed before the request was whole; nothing was stored.",
+    cause: "the client closed the connection before its body was whole")
 }

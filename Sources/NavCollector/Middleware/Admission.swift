@@ -1,0 +1,129 @@
+import HTTPTypes
+import Hummingbird
+import NavCore
+
+/// What kind of work a request is, for the limits on requests under way: the probes and the
+/// metrics are never limited, so no number of slow clients can make an orchestrator think a
+/// serving collector is down or leave its operators without figures; uploads and reads each
+/// have a pool of their own, so neither starves the other.
+enum RequestKind: String, Sendable {
+  case probe, upload, read
+
+  init(_ request: Request) {
+    let path = request.uri.path
+    if path.hasPrefix("/v1/") {
+      self = request.method == .post && path == "/v1/events" ? .upload : .read
+    } else {
+      self = .probe
+    }
+  }
+}
+
+/// Counts of requests under way by key, each held to a maximum: an entry exists only while a
+/// request of its key is under way, so memory is the number of open requests.
+final class OpenCounts: Sendable {
+  private let counts = Protected<[String: Int]>([:])
+
+  /// Counts one more request of `key` unless `maximum` are under way; whether it was counted.
+  func enter(_ key: String, maximum: Int) -> Bool {
+    counts.withLock { counts in
+      let open = counts[key, default: 0]
+      guard open < maximum else { return false }
+      counts[key] = open + 1
+      return true
+    }
+  }
+
+  /// One request of `key` ended.
+  func leave(_ key: String) {
+    counts.withLock { counts in
+      let open = counts[key, default: 1] - 1
+      counts[key] = open > 0 ? open : nil
+    }
+  }
+}
+
+/// The pools of requests under way, before any other work (the token is not read yet): past a
+/// pool's total, 503 with `Retry-After`. The probes and the metrics pass uncounted.
+struct AdmissionMiddleware: RouterMiddleware {
+  typealias Context = CollectorContext
+  let uploads: OpenRequestLimit
+  let reads: OpenRequestLimit
+  let metrics: CollectorMetrics
+  let open = OpenCounts()
+
+  func handle(
+    _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
+  ) async throws -> Response {
+    let kind = RequestKind(request)
+    guard kind != .probe else { return try await next(request, context) }
+    let limit = kind == .upload ? uploads.total : reads.total
+    guard open.enter(kind.rawValue, maximum: limit) else {
+      metrics.refused("open-\(kind.rawValue)s")
+      throw CollectorError.unavailable("The collector is serving as many \(kind.rawValue)s as it may (\(limit))")
+    }
+    metrics.openRequests(kind, 1)
+    defer {
+      open.leave(kind.rawValue)
+      metrics.openRequests(kind, -1)
+    }
+    return try await next(request, context)
+  }
+}
+
+/// Each client's share of its pool, once the token is known: a client (a device, when its
+/// requests name one; otherwise a token) with `perClient` requests of a kind under way is
+/// refused another (429, `Retry-After`) until one ends, so one client cannot hold the pool.
+struct ClientShareMiddleware: RouterMiddleware {
+  typealias Context = CollectorContext
+  let uploads: OpenRequestLimit
+  let reads: OpenRequestLimit
+  let metrics: CollectorMetrics
+  let open = OpenCounts()
+
+  func handle(
+    _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
+  ) async throws -> Response {
+    let kind = RequestKind(request)
+    guard kind != .probe, let client = RequestClient(request, context: context) else {
+      return try await next(request, context)
+    }
+    let share = kind == .upload ? uploads.perClient : reads.perClient
+    let key = kind.rawValue + " " + client.key
+    guard open.enter(key, maximum: share) else {
+      metrics.refused("client-\(kind.rawValue)s")
+      throw CollectorError.tooManyRequests(
+        "This \(client.noun) already has \(share) \(kind.rawValue)s under way; send the next when one has ended",
+        retryAfter: 1)
+    }
+    defer { open.leave(key) }
+    return try await next(request, context)
+  }
+}
+
+/// Who a request counts against: the device that names itself in `NavStore-Device-Key` (a
+/// key's public half, checked against the body's signature when the request is an upload), or
+/// else the token.
+struct RequestClient {
+  /// The header naming the device.
+  static let deviceHeader = HTTPField.Name("NavStore-Device-Key")!
+
+  /// `device <key>` or `token <id>`.
+  let key: String
+  /// The token's id.
+  let token: String
+  /// `device` or `token`, for a message.
+  let noun: String
+
+  init?(_ request: Request, context: CollectorContext) {
+    guard let token = context.token else { return nil }
+    self.token = token.id
+    if let device = request.headers[Self.deviceHeader], DeviceKey(text: device) != nil {
+      key = "device " + device
+      noun = "device"
+    } else {
+      key = "token " + token.id
+      noun = "token"
+    }
+  }
+}

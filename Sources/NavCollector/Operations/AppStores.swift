@@ -1,0 +1,136 @@
+import Logging
+import NavPersistence
+
+/// The store of each app a collector serves, opened once and kept, and held to its file: the
+/// main store's file for the default app, a file beside it for each other
+/// (`SessionStore.path(of:)`).
+///
+/// The collector never makes an app's file: `navstore token create` does, when it makes the
+/// app. An app whose file is missing is an error (a 503, and a log line naming the file), never
+/// a new empty store that would answer for sessions it does not have. Each file's identity
+/// (device and inode, and its write-ahead log's once seen) is noted when it is opened, and
+/// checked before an upload is stored and again before it is acknowledged: a file removed or
+/// replaced while serving makes that app's uploads 503 and `/readyz` not ready, with a log line
+/// naming it, until the collector is restarted on the file that is there.
+actor AppStores {
+  /// Why an app's store cannot take writes, in a sentence that names its file.
+  struct Broken: Error {
+    let app: AppName
+    let reason: String
+  }
+
+  /// An app store's files and state, for the metrics.
+  struct Figures {
+    let app: String
+    let databaseBytes: Int
+    let walBytes: Int
+    let ready: Bool
+  }
+
+  private struct Opened {
+    let store: SessionStore
+    let identity: FileIdentity
+    var walIdentity: FileIdentity?
+    var broken: String?
+  }
+
+  private let main: SessionStore
+  private let logger: Logger
+  private var opened: [AppName: Opened] = [:]
+  /// The apps whose file could not be opened, with why, each logged once (the next request
+  /// tries again: the file may have been put back).
+  private var unopened: [AppName: String] = [:]
+
+  init(main: SessionStore, logger: Logger) {
+    self.main = main
+    self.logger = logger
+    if let identity = FileIdentity.of(main.path) {
+      opened[.default] = Opened(store: main, identity: identity, walIdentity: FileIdentity.of(main.path + "-wal"))
+    }
+  }
+
+  /// The store of `app`, checked against its file.
+  func store(for app: AppName) throws(Broken) -> SessionStore {
+    if let entry = opened[app] {
+      try check(app)
+      return entry.store
+    }
+    let path = main.path(of: app)
+    guard let identity = FileIdentity.of(path) else {
+      throw unopenable(app, "the store file of app '\(app)' at \(path) is missing (restore it, or make the app again)")
+    }
+    let store: SessionStore
+    do {
+      store = try main.app(app)
+    } catch {
+      throw unopenable(app, "the store file of app '\(app)' at \(path) cannot be opened: \(error)")
+    }
+    unopened[app] = nil
+    opened[app] = Opened(store: store, identity: identity, walIdentity: FileIdentity.of(path + "-wal"))
+    return store
+  }
+
+  /// Whether `app`'s file (and write-ahead log) is still the one opened; throws, once and for
+  /// good, when it is not.
+  func check(_ app: AppName) throws(Broken) {
+    guard var entry = opened[app] else { return }
+    if let reason = entry.broken { throw Broken(app: app, reason: reason) }
+    let path = main.path(of: app)
+    let reason: String
+    switch FileIdentity.of(path) {
+    case nil: reason = "the store file of app '\(app)' at \(path) was removed while serving"
+    case let identity? where identity != entry.identity:
+      reason = "the store file of app '\(app)' at \(path) was replaced by another file while serving"
+    default:
+      let wal = FileIdentity.of(path + "-wal")
+      switch (entry.walIdentity, wal) {
+      case (nil, let seen?):
+        entry.walIdentity = seen
+        opened[app] = entry
+        return
+      case (let known?, let seen) where seen != known:
+        reason =
+          "the write-ahead log of app '\(app)' at \(path)-wal was \(seen == nil ? "removed" : "replaced") while serving"
+      default:
+        return
+      }
+    }
+    throw broken(app, reason)
+  }
+
+  /// Why each store that cannot serve cannot: those opened and since removed or replaced, and
+  /// those that could not be opened.
+  func problems() -> [String] {
+    for app in opened.keys { try? check(app) }
+    return (opened.values.compactMap(\.broken) + unopened.values).sorted()
+  }
+
+  /// Each opened store's files, for the metrics.
+  func figures() -> [Figures] {
+    opened.keys.sorted { $0.rawValue < $1.rawValue }.map { app in
+      let path = main.path(of: app)
+      return Figures(
+        app: app.rawValue, databaseBytes: FileIdentity.size(of: path), walBytes: FileIdentity.size(of: path + "-wal"),
+        ready: opened[app]?.broken == nil)
+    }
+  }
+
+  /// Records `reason` against the opened store of `app`, for good, and logs it once.
+  private func broken(_ app: AppName, _ reason: String) -> Broken {
+    if var entry = opened[app], entry.broken == nil {
+      entry.broken = reason
+      opened[app] = entry
+      logger.error("store unusable", metadata: ["app": "\(app)", "cause": "\(reason); it answers 503 until a restart"])
+    }
+    return Broken(app: app, reason: reason)
+  }
+
+  /// Records why `app`'s store could not be opened, and logs it the first time.
+  private func unopenable(_ app: AppName, _ reason: String) -> Broken {
+    if unopened[app] != reason {
+      unopened[app] = reason
+      logger.error("store unusable", metadata: ["app": "\(app)", "cause": "\(reason)"])
+    }
+    return Broken(app: app, reason: reason)
+  }
+}

@@ -1,0 +1,154 @@
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import NavCore
+import NavPersistence
+
+/// The collector: devices upload their sessions to it, support and analysts read a fleet's
+/// sessions from it. `docs/spec/collector.md` is its contract.
+public enum Collector {
+  /// The collector's router over `store` (the default app's, which keeps every app's tokens;
+  /// the others' files are beside it). `logger` gets what is not one request's: a store file
+  /// found removed, say.
+  public static func router(
+    store: SessionStore, configuration: CollectorConfiguration = CollectorConfiguration(),
+    logger: Logger = Logger(label: "navstore.collector")
+  ) -> Router<CollectorContext> {
+    let limits = configuration.limits
+    let stores = AppStores(main: store, logger: logger)
+    let metrics = CollectorMetrics()
+    let router = Router(context: CollectorContext.self)
+    // Outermost: every answer in the contract's shape, with its request id, log line and metrics.
+    router.add(
+      middleware: AnsweringMiddleware(
+        clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), metrics: metrics))
+    // The pools of requests under way (the probes and metrics are never counted), then the
+    // token, then each client's share and rate.
+    router.add(
+      middleware: AdmissionMiddleware(uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
+    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(store: store)))
+    router.add(
+      middleware: ClientShareMiddleware(
+        uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
+    router.add(
+      middleware: RateLimitMiddleware(client: configuration.clientRate, token: configuration.tokenRate, metrics: metrics))
+    router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
+    router.get("readyz") { _, _ -> Response in
+      do {
+        _ = try await store.apps()
+      } catch {
+        throw CollectorError.unavailable("The store does not answer", cause: "\(error)")
+      }
+      let problems = await stores.problems()
+      guard problems.isEmpty else {
+        throw CollectorError.unavailable(
+          "A store file cannot serve (\(problems.count) of them; the log names them)",
+          cause: problems.joined(separator: "; "))
+      }
+      return JSONResponse.ok(["status": "ready"])
+    }
+    router.get("metrics") { _, _ in
+      metrics.note(ProcessFigures.now())
+      metrics.note(await stores.figures())
+      return Response(
+        status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+        body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
+    }
+    let v1 = router.group("v1")
+    v1.get("limits") { _, _ in
+      JSONResponse.ok([
+        "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
+        "requestBytes": .number(Double(limits.requestBytes)),
+      ])
+    }
+    let events = EventsEndpoint(
+      stores: stores, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
+    v1.post("events") { request, context in try await events.handle(request, context: context) }
+    let reads = ReadEndpoints(stores: stores, writeTimeout: configuration.requestTimeout)
+    v1.get("sessions") { request, context in try await reads.sessions(request, context: context) }
+    v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
+    v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
+    v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
+    v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
+    let export = ExportEndpoint(stores: stores, writeTimeout: configuration.requestTimeout)
+    v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
+    return router
+  }
+
+  /// The collector as a Hummingbird application listening as `configuration` says (HTTPS when
+  /// it names a certificate); `onReady` gets the address it listens on, once it does. Throws
+  /// when the certificate or its key cannot be read.
+  public static func application(
+    store: SessionStore, configuration: CollectorConfiguration, logger: Logger,
+    onReady: @escaping @Sendable (String) async -> Void = { _ in }
+  ) throws -> some ApplicationProtocol {
+    let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.inSeconds * 1_000_000_000))
+    let http = HTTP1Channel.Configuration(idleTimeout: idle)
+    let scheme = configuration.tls == nil ? "http" : "https"
+    let server: HTTPServerBuilder
+    if let files = configuration.tls {
+      let tls = try serverTLS(files)
+      server = HTTPServerBuilder { responder in
+        try TLSChannel(EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http)), tlsConfiguration: tls)
+      }
+    } else {
+      server = HTTPServerBuilder { responder in EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http)) }
+    }
+    // An IPv6 address is written in brackets in a URL.
+    let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    return Application(
+      router: router(store: store, configuration: configuration, logger: logger),
+      server: server,
+      configuration: ApplicationConfiguration(
+        address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),
+      onServerRunning: { channel in
+        let port = channel.localAddress?.port ?? configuration.port
+        await onReady("\(scheme)://\(host):\(port)")
+      },
+      logger: logger)
+  }
+
+  /// The TLS configuration of a server presenting `files`.
+  static func serverTLS(_ files: TLSFiles) throws -> TLSConfiguration {
+    let chain: [NIOSSLCertificate]
+    let key: NIOSSLPrivateKey
+    do {
+      chain = try NIOSSLCertificate.fromPEMFile(files.certificateChain)
+    } catch {
+      throw TLSFilesError(file: files.certificateChain, what: "a PEM certificate chain", underlying: "\(error)")
+    }
+    do {
+      key = try NIOSSLPrivateKey(file: files.privateKey, format: .pem)
+    } catch {
+      throw TLSFilesError(file: files.privateKey, what: "a PEM private key", underlying: "\(error)")
+    }
+    guard !chain.isEmpty else {
+      throw TLSFilesError(file: files.certificateChain, what: "a PEM certificate chain", underlying: "no certificate in it")
+    }
+    return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+  }
+}
+
+/// A certificate or key file that cannot be used to serve HTTPS.
+public struct TLSFilesError: Error, CustomStringConvertible {
+  /// The file.
+  public let file: String
+  /// What it should be.
+  public let what: String
+  /// What reading it said.
+  public let underlying: String
+
+  public var description: String { "'\(file)' is not \(what) that can be read (\(underlying))" }
+}
+
+/// A JSON answer, canonical, one line.
+enum JSONResponse {
+  static func ok(_ value: JSONValue) -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody(byteBuffer: ByteBuffer(string: value.canonicalString + "\n")))
+  }
+}

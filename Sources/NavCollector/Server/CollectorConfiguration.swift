@@ -1,0 +1,118 @@
+/// What an upload may hold, counted after decompression: the contract's limits, which
+/// `navstore serve` may change and `GET /v1/limits` reports.
+public struct UploadLimits: Hashable, Sendable {
+  /// The longest line, in bytes.
+  public var lineBytes: Int
+  /// The most lines in one request.
+  public var requestLines: Int
+  /// The most bytes in one request.
+  public var requestBytes: Int
+
+  /// The contract's defaults: 256 KiB a line, 5,000 lines and 8 MiB a request.
+  public static let contract = UploadLimits(lineBytes: 256 * 1024, requestLines: 5_000, requestBytes: 8 * 1024 * 1024)
+
+  /// Limits.
+  public init(lineBytes: Int, requestLines: Int, requestBytes: Int) {
+    self.lineBytes = lineBytes
+    self.requestLines = requestLines
+    self.requestBytes = requestBytes
+  }
+}
+
+/// A certificate chain and its private key, as PEM files: what a collector serving HTTPS
+/// presents.
+public struct TLSFiles: Hashable, Sendable {
+  /// The certificate, then any intermediates, in PEM.
+  public var certificateChain: String
+  /// The certificate's private key, in PEM.
+  public var privateKey: String
+
+  /// The two files.
+  public init(certificateChain: String, privateKey: String) {
+    self.certificateChain = certificateChain
+    self.privateKey = privateKey
+  }
+}
+
+/// How many requests of one kind may be under way at once: in all, and for one client (a
+/// device, when requests are signed by one; otherwise a token). Past either, the request is
+/// refused before any work.
+public struct OpenRequestLimit: Hashable, Sendable {
+  /// The most under way at once, all clients together; past it, 503.
+  public var total: Int
+  /// The most under way at once for one client; past it, 429.
+  public var perClient: Int
+
+  /// A limit.
+  public init(total: Int, perClient: Int) {
+    self.total = total
+    self.perClient = perClient
+  }
+}
+
+/// A rate: requests a second, and how many may come at once above it.
+public struct RequestRate: Hashable, Sendable {
+  /// The sustained rate.
+  public var perSecond: Double
+  /// The most requests at once above the rate (the bucket's size).
+  public var burst: Int
+
+  /// A rate.
+  public init(perSecond: Double, burst: Int) {
+    self.perSecond = perSecond
+    self.burst = burst
+  }
+}
+
+/// How a collector listens and what it accepts.
+public struct CollectorConfiguration: Sendable {
+  /// The address to listen on: a host name, an IPv4 address or an IPv6 address (no brackets).
+  public var host: String
+  /// The port (0: one the system picks, which the ready line names).
+  public var port: Int
+  /// The certificate to serve HTTPS with; `nil` serves plain HTTP.
+  public var tls: TLSFiles?
+  /// The proxies whose `X-Forwarded-For` names the client (the request log's `client`).
+  public var trustedProxies: [IPNetwork]
+  /// What an upload may hold.
+  public var limits: UploadLimits
+  /// How long a connection may stay without a byte in either direction before it is closed: a
+  /// client that stops sending does not hold a connection forever.
+  public var idleTimeout: Duration
+  /// How long an upload's body may take to arrive, and how long a client may take to read each
+  /// chunk of a streamed answer: a client that sends a byte a second, or stops reading an
+  /// export, holds a connection this long at most. Past it, an upload is a 408.
+  public var requestTimeout: Duration
+  /// Uploads under way at once. The probes and the metrics are never counted or refused.
+  public var openUploads: OpenRequestLimit
+  /// Reads (every endpoint under `/v1/` but uploads) under way at once.
+  public var openReads: OpenRequestLimit
+  /// Each client's rate (a device's when its requests are signed, a token's otherwise); past
+  /// it, 429.
+  public var clientRate: RequestRate
+  /// Each token's rate, all its clients together: the ceiling of a fleet that shares one
+  /// ingest token; past it, 429.
+  public var tokenRate: RequestRate
+
+  /// A configuration; the contract's address and limits unless given.
+  public init(
+    host: String = "127.0.0.1", port: Int = 8740, tls: TLSFiles? = nil, trustedProxies: [IPNetwork] = [],
+    limits: UploadLimits = .contract, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60),
+    openUploads: OpenRequestLimit = OpenRequestLimit(total: 64, perClient: 4),
+    openReads: OpenRequestLimit = OpenRequestLimit(total: 16, perClient: 4),
+    clientRate: RequestRate = RequestRate(perSecond: 50, burst: 100),
+    tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000)
+  ) {
+    self.host = host
+    self.port = port
+    self.tls = tls
+    self.trustedProxies = trustedProxies
+    self.limits = limits
+    self.idleTimeout = idleTimeout
+    self.requestTimeout = requestTimeout
+    self.openUploads = openUploads
+    self.openReads = openReads
+    self.clientRate = clientRate
+    self.tokenRate = tokenRate
+  }
+}
