@@ -36,14 +36,18 @@ public struct CollectorClient: Sendable {
     self.attempts = max(1, attempts)
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout.inSeconds
+    // Nothing of an exchange is kept: no cache on disk or in memory, no cookies.
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.httpCookieStorage = nil
+    configuration.httpShouldSetCookies = false
     session = URLSession(configuration: configuration)
   }
 
   /// The head the collector holds for `session`, `nil` when it holds none.
   public func head(of session: SessionID) async throws -> (seq: Int, hash: String?)? {
-    let escaped =
-      session.rawValue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? ""
-    let (status, body) = try await send(path: "v1/sessions/\(escaped)/head", method: "GET", body: nil)
+    let (status, body) = try await send(
+      path: "v1/sessions/\(Self.pathSegment(session.rawValue))/head", method: "GET", body: nil)
     if status == 404 { return nil }
     guard status == 200, let value = try? WireFormat.decode(JSONValue.self, from: body),
       case .number(let seq)? = value.objectValue?["seq"]
@@ -94,6 +98,15 @@ public struct CollectorClient: Sendable {
     let (status, answerBody) = try await send(
       path: "v1/events", method: "POST", body: Data(gzipped),
       headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"], hooks: hooks)
+    if status == 413, lines.count == 1, splitsWhenTooLarge {
+      // One line the collector will not take even alone: rejected, as the collector would, so
+      // the caller goes on with the other lines (the later ones of its session come back `gap`).
+      var answer = UploadAnswer()
+      answer.rejected = [
+        (1, "too-large", "the line alone is over the collector's limits (GET /v1/limits says them); it cannot be sent")
+      ]
+      return answer
+    }
     if status == 413, lines.count > 1, splitsWhenTooLarge {
       let half = lines.count / 2
       var first = try await upload(Array(lines[..<half]), body: nil, splitsWhenTooLarge: true, hooks: hooks)
@@ -113,7 +126,7 @@ public struct CollectorClient: Sendable {
   private func send(
     path: String, method: String, body: Data?, headers: [String: String] = [:], hooks: AttemptHooks = .none
   ) async throws -> (Int, [UInt8]) {
-    var request = URLRequest(url: base.appendingPathComponent(path))
+    var request = URLRequest(url: Self.url(base, path))
     request.httpMethod = method
     request.httpBody = body
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
@@ -139,6 +152,32 @@ public struct CollectorClient: Sendable {
       delay = min(delay * 2, 30)
     }
     throw Failure(status: nil, message: "no answer after \(attempts) attempts")
+  }
+
+  /// `path` (already percent-encoded) under `base`, as it is: `appendingPathComponent` would
+  /// encode its `%` again.
+  static func url(_ base: URL, _ path: String) -> URL {
+    var text = base.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    return URL(string: text + "/" + path) ?? base
+  }
+
+  /// `text` as one segment of a URL's path: every byte but RFC 3986's unreserved characters
+  /// percent-encoded once (a `/`, a `%` and a space included), and a segment of dots alone
+  /// (`.`, `..`) encoded too, so that no client or proxy reads it as "this folder" or "up".
+  package static func pathSegment(_ text: String) -> String {
+    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    let onlyDots = text.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
+    var encoded = ""
+    for byte in text.utf8 {
+      if unreserved.contains(byte), !(onlyDots && byte == UInt8(ascii: ".")) {
+        encoded.append(Character(Unicode.Scalar(byte)))
+      } else {
+        let digits = Array("0123456789ABCDEF")
+        encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
+      }
+    }
+    return encoded
   }
 
   /// Failures that leave before any byte of the request went out.

@@ -92,6 +92,7 @@ import Testing
       BEGIN
         SELECT RAISE(ABORT, 'events are append-only');
       END;
+      DROP TABLE device_key;
       DROP TABLE upload_spending;
       DROP TABLE upload_progress;
       DROP TABLE tokens;

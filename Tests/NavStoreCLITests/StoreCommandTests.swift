@@ -209,7 +209,7 @@ import Testing
     ),
     (
       ["append", "s-1", "--op", #"{"op":"goBack"}"#, "--at", "yesterday"],
-      #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a valid time (expected a digit at position 1); write it like 2026-11-21T10:15:30.250Z"#
+      #"navstore: The value 'yesterday' is invalid for '--at <at>': "yesterday" is not a date or a time (expected a digit at position 1); write a date like 2026-11-21, or a time like 2026-11-21T10:15:30Z or 2026-11-21T11:15:30+01:00"#
     ),
     (
       ["append", "s-1", "--op", #"{"op":"pop"}"#, "--origin", "robot"],

@@ -1,17 +1,40 @@
+import NavCore
 import NavPersistence
 
 /// Checks the tokens clients present against the collector's store (the main store file,
-/// which keeps every app's tokens).
+/// which keeps every app's tokens), and notes when each was last used.
 struct TokenCheck: Sendable {
   let store: SessionStore
+  /// When each token's use was last written, so a busy token costs one write a minute.
+  private let noted = Protected<[String: ContinuousClock.Instant]>([:])
+
+  init(store: SessionStore) { self.store = store }
 
   /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
   /// alike); a store that cannot be read is a 503.
   func authenticate(_ presented: String) async throws -> AccessToken? {
+    let token: AccessToken?
     do {
-      return try await store.authenticate(presented)
+      token = try await store.authenticate(presented)
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
+    if let token { noteUse(token.id) }
+    return token
+  }
+
+  /// Writes the token's last use, in the background, at most once a minute per token: a use
+  /// that cannot be written is not the request's failure.
+  private func noteUse(_ id: String) {
+    let now = ContinuousClock.now
+    let due = noted.withLock { noted in
+      if let last = noted[id], now - last < .seconds(60) { return false }
+      // Tokens are few (the operator makes each): the map stays small.
+      noted[id] = now
+      return true
+    }
+    guard due else { return }
+    let store = store
+    Task.detached { try? await store.noteTokenUse(id) }
   }
 }

@@ -15,24 +15,23 @@ struct ExportEndpoint {
     guard let name = context.parameters.get("table"), let table = ExportTable(rawValue: name) else {
       throw CollectorError.notFound
     }
-    guard let formatName = request.uri.queryParameters.get("format") else {
+    let query = try QueryParameters(request, allowed: ["format", "since", "session", "omit_payloads"])
+    guard let format = try query.choice("format", of: ExportFormat.self) else {
       throw CollectorError.badQuery("format: give csv or jsonl")
     }
-    guard let format = ExportFormat(rawValue: String(formatName)) else {
-      throw CollectorError.badQuery("format: expected csv or jsonl, not '\(formatName)'")
+    var filter = ExportFilter(since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false)
+    if filter.omitsPayloads, table == .events, format == .jsonl {
+      throw CollectorError.badQuery(
+        "omit_payloads: the events table's JSON Lines are whole wire-format events, which keep their payloads; ask for format=csv")
     }
-    var filter = ExportFilter(since: try Query.time(request, "since"))
-    if let session = request.uri.queryParameters.get("session") {
-      guard let id = try? SessionID(String(session)) else { throw CollectorError.notFound }
+    if let text = try query.text("session") {
+      guard let id = try? SessionID(text) else { throw CollectorError.notFound }
       filter.session = id
     }
     let store = try await stores.store(for: token.app)
     if let session = filter.session {
-      do {
-        _ = try await store.summary(of: session)
-      } catch StoreError.unknownSession {
-        throw CollectorError.notFound
-      }
+      // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
+      _ = try await store.summary(of: session)
     }
     let handoff = ChunkHandoff()
     let chosen = filter

@@ -58,8 +58,9 @@ public enum Collector {
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
     }
     let v1 = router.group("v1")
-    v1.get("limits") { _, _ in
-      JSONResponse.ok([
+    v1.get("limits") { request, _ in
+      _ = try QueryParameters(request, allowed: [])
+      return JSONResponse.ok([
         "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
         "requestBytes": .number(Double(limits.requestBytes)),
       ])
@@ -67,8 +68,9 @@ public enum Collector {
     let events = EventsEndpoint(
       stores: stores, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
+    let sessions = SessionsEndpoint(stores: stores)
+    v1.get("sessions") { request, context in try await sessions.handle(request, context: context) }
     let reads = ReadEndpoints(stores: stores, writeTimeout: configuration.requestTimeout)
-    v1.get("sessions") { request, context in try await reads.sessions(request, context: context) }
     v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }

@@ -90,3 +90,31 @@ extension Timestamp: Codable {
     try container.encode(rfc3339)
   }
 }
+
+extension Timestamp {
+  /// Reads a time as a person or a script writes one to choose sessions or rows: a date alone
+  /// (`2026-11-21`: its first moment in UTC), or a date and a time of day to the minute, second
+  /// or any fraction (`2026-11-21T10:15`, `2026-11-21T10:15:30.25Z`), in UTC unless an offset
+  /// says otherwise (`2026-11-21T11:15:30+01:00`). What every time option of the command line
+  /// and every time parameter of the collector take.
+  package init(query text: String) throws(QueryTimeError) {
+    do {
+      self.init(millisecondsSince1970: try RFC3339Time.milliseconds(parsingQuery: text))
+    } catch {
+      throw QueryTimeError(text: text, reason: error.reason)
+    }
+  }
+}
+
+/// Why a text is not a time that can choose sessions or rows.
+package struct QueryTimeError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The text that was refused.
+  package var text: String
+  /// What is wrong with it.
+  package var reason: String
+
+  package var description: String {
+    "\"\(text)\" is not a date or a time (\(reason)); write a date like 2026-11-21, or a time like "
+      + "2026-11-21T10:15:30Z or 2026-11-21T11:15:30+01:00"
+  }
+}

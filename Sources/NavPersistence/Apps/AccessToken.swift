@@ -9,8 +9,9 @@ public enum TokenRole: String, Hashable, Sendable, CaseIterable {
   case read
 }
 
-/// A collector's token as the store keeps it: which app it reaches, with which role, and
-/// whether it was revoked. The secret is never kept, only its SHA-256.
+/// A collector's token as the store keeps it: which app it reaches, with which role, who holds
+/// it, until when, when it was last used, and whether it was revoked. The secret is never kept,
+/// only its SHA-256.
 public struct AccessToken: Hashable, Sendable {
   /// The token's public part: 16 hex digits, shown by listings and used to revoke it.
   public var id: String
@@ -22,6 +23,38 @@ public struct AccessToken: Hashable, Sendable {
   public var createdAt: Timestamp
   /// When it was revoked, if it was: a revoked token authenticates nothing.
   public var revokedAt: Timestamp?
+  /// Who or what holds it, in the operator's words (`ios-app 4.2`, `support team`).
+  public var label: String? = nil
+  /// When it stops authenticating, if it does.
+  public var expiresAt: Timestamp? = nil
+  /// When it last authenticated a request (noted to the minute), if it ever did.
+  public var lastUsedAt: Timestamp? = nil
+
+  /// The id of `text` when it is a whole token (`nvs_ID_SECRET`): what an operator who pasted
+  /// the token where its id was asked meant. `nil` otherwise.
+  package static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
+
+  /// Whether it authenticates requests at `time`: not revoked, not expired.
+  public func isValid(at time: Timestamp) -> Bool {
+    revokedAt == nil && expiresAt.map { time < $0 } ?? true
+  }
+}
+
+/// What a token's label may be: 1 to 256 characters, none of them a control character.
+public struct TokenLabelError: Error, CustomStringConvertible {
+  /// What is wrong.
+  public let reason: String
+  public var description: String { "a token's label \(reason)" }
+
+  /// `text`, checked.
+  static func check(_ text: String) throws(TokenLabelError) -> String {
+    let count = text.unicodeScalars.count
+    guard (1...256).contains(count) else { throw TokenLabelError(reason: "has 1 to 256 characters, not \(count)") }
+    guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+      throw TokenLabelError(reason: "holds no control character")
+    }
+    return text
+  }
 }
 
 /// A token as a client presents it, `nvs_ID_SECRET` (16 and 64 hex digits), taken apart.

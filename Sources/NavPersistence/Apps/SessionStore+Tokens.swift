@@ -4,25 +4,47 @@ import NavCore
 extension SessionStore {
   /// Makes a token for `app` with `role`, and returns its text, which is shown this once and
   /// never kept: the store keeps its id and the SHA-256 of its secret. The app is created when
-  /// it is new (see `app(_:)`).
+  /// it is new (see `app(_:)`). `label` says who holds it; past `expiresAt` it authenticates
+  /// nothing.
   public func createToken(
-    app: AppName, role: TokenRole, at time: Timestamp = Timestamp.now
+    app: AppName, role: TokenRole, label: String? = nil, expiresAt: Timestamp? = nil, at time: Timestamp = Timestamp.now
   ) throws(StoreError) -> (text: String, token: AccessToken) {
+    if let label {
+      do {
+        _ = try TokenLabelError.check(label)
+      } catch {
+        throw StoreError.caller(CallerError(error))
+      }
+    }
     _ = try self.app(app)
     var generator = SystemRandomNumberGenerator()  // the system's cryptographic source
     let id = Self.hex((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) })
     let secret = Self.hex((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    let token = AccessToken(id: id, app: app, role: role, createdAt: time, revokedAt: nil)
+    let token = AccessToken(
+      id: id, app: app, role: role, createdAt: time, revokedAt: nil, label: label, expiresAt: expiresAt)
     try write { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
-          "INSERT INTO tokens (id, app, role, secret_hash, created_at) VALUES (?, ?, ?, ?, ?)"),
+          "INSERT INTO tokens (id, app, role, secret_hash, created_at, label, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)"),
         [
           .text(id), .text(app.rawValue), .text(role.rawValue), .blob(Array(SHA256.hash(data: Array(secret.utf8)))),
-          .integer(time.millisecondsSince1970),
+          .integer(time.millisecondsSince1970), label.map { .text($0) } ?? .null,
+          expiresAt.map { .integer($0.millisecondsSince1970) } ?? .null,
         ])
     }
     return (PresentedToken.text(id: id, secret: secret), token)
+  }
+
+  /// Notes that the token `id` authenticated a request at `time`: written only when the last
+  /// noted use is a minute older or more, so a busy token costs a write a minute, not one a
+  /// request.
+  package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) throws(StoreError) {
+    try write { engine throws(StoreError) in
+      try engine.execute(
+        try engine.prepare(
+          "UPDATE tokens SET last_used_at = ?1 WHERE id = ?2 AND (last_used_at IS NULL OR last_used_at <= ?1 - 60000)"),
+        [.integer(time.millisecondsSince1970), .text(id)])
+    }
   }
 
   /// Every token, revoked ones included, oldest first.
@@ -52,10 +74,11 @@ extension SessionStore {
     }
   }
 
-  /// The token `presented` is, when it is one of this store's and not revoked; `nil` otherwise
-  /// (malformed, unknown, revoked or wrong secret alike, so a caller learns nothing more). The
-  /// secret's hash is compared in constant time, after a lookup by the public id only.
-  public func authenticate(_ presented: String) throws(StoreError) -> AccessToken? {
+  /// The token `presented` is, when it is one of this store's, not revoked and not expired at
+  /// `time`; `nil` otherwise (malformed, unknown, revoked, expired or wrong secret alike, so a
+  /// caller learns nothing more). The secret's hash is compared in constant time, after a
+  /// lookup by the public id only.
+  public func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) throws(StoreError) -> AccessToken? {
     guard let parts = PresentedToken(presented) else { return nil }
     let presentedHash = Array(SHA256.hash(data: parts.secret))
     return try read { engine throws(StoreError) in
@@ -65,7 +88,7 @@ extension SessionStore {
       try engine.bind(statement, [.text(parts.id)])
       guard try engine.step(statement), let token = Self.token(statement) else { return nil }
       let stored = statement.blob(TokenColumn.secretHash)
-      guard Self.constantTimeEqual(stored, presentedHash), token.revokedAt == nil else { return nil }
+      guard Self.constantTimeEqual(stored, presentedHash), token.isValid(at: time) else { return nil }
       return token
     }
   }
@@ -73,6 +96,11 @@ extension SessionStore {
   /// The token `presented` is (see the synchronous `authenticate(_:)`), off the caller's thread.
   public func authenticate(_ presented: String) async throws(StoreError) -> AccessToken? {
     try await offloaded { () throws(StoreError) in try self.authenticate(presented) }
+  }
+
+  /// Notes a token's use (see the synchronous `noteTokenUse(_:at:)`), off the caller's thread.
+  package func noteTokenUse(_ id: String) async throws(StoreError) {
+    try await offloaded { () throws(StoreError) in try self.noteTokenUse(id) }
   }
 
   private static func storedToken(_ id: String, in engine: StoreEngine) throws(StoreError) -> AccessToken? {
@@ -92,7 +120,10 @@ extension SessionStore {
     return AccessToken(
       id: statement.text(TokenColumn.id), app: app, role: role,
       createdAt: Timestamp(millisecondsSince1970: statement.int64(TokenColumn.createdAt)),
-      revokedAt: statement.optionalInt64(TokenColumn.revokedAt).map(Timestamp.init(millisecondsSince1970:)))
+      revokedAt: statement.optionalInt64(TokenColumn.revokedAt).map(Timestamp.init(millisecondsSince1970:)),
+      label: statement.optionalText(TokenColumn.label),
+      expiresAt: statement.optionalInt64(TokenColumn.expiresAt).map(Timestamp.init(millisecondsSince1970:)),
+      lastUsedAt: statement.optionalInt64(TokenColumn.lastUsedAt).map(Timestamp.init(millisecondsSince1970:)))
   }
 
   /// Whether two byte strings are equal, in a time that depends on their length only.
@@ -113,7 +144,7 @@ extension SessionStore {
 
 /// The columns of a `tokens` row, in the order every token query selects them.
 enum TokenColumn: Int32, ResultColumns {
-  case id, app, role, createdAt, revokedAt, secretHash
+  case id, app, role, createdAt, revokedAt, secretHash, label, expiresAt, lastUsedAt
 
   var expression: String {
     switch self {
@@ -123,6 +154,9 @@ enum TokenColumn: Int32, ResultColumns {
     case .createdAt: "created_at"
     case .revokedAt: "revoked_at"
     case .secretHash: "secret_hash"
+    case .label: "label"
+    case .expiresAt: "expires_at"
+    case .lastUsedAt: "last_used_at"
     }
   }
 }

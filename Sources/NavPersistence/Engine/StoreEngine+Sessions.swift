@@ -64,16 +64,21 @@ extension StoreEngine {
   }
 
   /// Each session's summary in `order`, until `body` returns `false`. Latest activity first
-  /// reads the `sessions_by_last_at` index, as `latestSession` does, and starts after `after`
-  /// (a page's last session) when given, so that a page costs its own length.
+  /// reads the `sessions_by_last_at` index, as `latestSession` does; by id, the primary key.
+  /// Either starts after `after` (a page's last session) when given, so that a page costs its
+  /// own length.
   func forEachSessionSummary(
     order: SessionQuery.Order, after: (lastAt: Timestamp, id: SessionID)? = nil,
     while body: (SessionSummary) throws(StoreError) -> Bool
   ) throws(StoreError) {
     let statement: SQLiteStatement
     switch (order, after) {
-    case (.id, _):
+    case (.id, nil):
       statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY id")
+    case (.id, let after?):
+      statement = try prepare(
+        "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 AND id > ? ORDER BY id")
+      try bind(statement, [.text(after.id.rawValue)])
     case (.lastActivity, nil):
       statement = try prepare(
         "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC")

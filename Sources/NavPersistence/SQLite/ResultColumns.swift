@@ -26,4 +26,6 @@ extension SQLiteStatement {
   func blob(_ column: some ResultColumns) -> [UInt8] { blob(column.rawValue) }
   /// The column as an integer, or `nil` when it is NULL.
   func optionalInt64(_ column: some ResultColumns) -> Int64? { isNull(column) ? nil : int64(column) }
+  /// The column as text, or `nil` when it is NULL.
+  func optionalText(_ column: some ResultColumns) -> String? { isNull(column) ? nil : text(column) }
 }

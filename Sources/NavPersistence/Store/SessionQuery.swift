@@ -23,9 +23,12 @@ package struct SessionQuery: Hashable, Sendable {
   package var deviceModel: String?
   package var locale: String?
   package var userID: String?
+  /// Sessions that began by restoring another (`true`), or that did not (`false`).
+  package var restored: Bool?
   package var order: Order = .id
-  /// With `.lastActivity`: only the sessions after this one in that order (last active
-  /// earlier, or at the same time with a smaller id): where a page of a listing resumes.
+  /// Only the sessions after this one in the order: with `.lastActivity`, last active earlier,
+  /// or at the same time with a smaller id; with `.id`, a greater id (the time is not read).
+  /// Where a page of a listing resumes.
   package var after: (lastAt: Timestamp, id: SessionID)? {
     get { afterLastAt.flatMap { at in afterID.map { (at, $0) } } }
     set {
@@ -41,13 +44,14 @@ package struct SessionQuery: Hashable, Sendable {
   /// Whether no filter is set.
   package var filtersNothing: Bool {
     since == nil && until == nil && appVersion == nil && osName == nil && osVersion == nil && deviceModel == nil
-      && locale == nil && userID == nil
+      && locale == nil && userID == nil && restored == nil
   }
 
   /// Whether `session` passes every filter that is set.
   package func matches(_ session: SessionSummary) -> Bool {
     if let since, let last = session.lastAt, last < since { return false }
     if let until, let first = session.firstAt, first > until { return false }
+    if let restored, restored != (session.restoredFrom != nil) { return false }
     let context = session.context
     let wanted: [(String?, String?)] = [
       (appVersion, context?.appVersion), (osName, context?.osName), (osVersion, context?.osVersion),
@@ -84,8 +88,9 @@ extension SessionStore {
 extension SessionQuery {
   /// A session's row of the sessions export, as one JSON Lines line: what `sessions --json`
   /// prints for the sessions a query keeps.
-  package static func exportLine(_ session: SessionSummary) -> String {
+  package static func exportLine(_ session: SessionSummary, omittingPayloads: Bool = false) -> String {
     ExportEncoding.line(
-      ExportRow(values: StoreEngine.sessionsRow(session, omittingPayloads: false)), table: .sessions, format: .jsonl)
+      ExportRow(values: StoreEngine.sessionsRow(session, omittingPayloads: omittingPayloads)), table: .sessions,
+      format: .jsonl)
   }
 }

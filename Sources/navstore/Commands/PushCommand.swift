@@ -16,8 +16,9 @@ struct PushCommand: AsyncParsableCommand {
       stands, so a push that stopped resumes where it was. From FILE (or - for standard \
       input), every line is sent: lines the collector holds already come back as duplicates. \
       Lines go in gzip'd batches; the collector's retry rules are followed (a batch too large \
-      is split; 429 and 503 wait for Retry-After). Prints what the collector did; exits 1 when \
-      it rejected a line, naming the first.
+      is split, and a line too large even alone is counted as rejected and the push goes on; \
+      429 and 503 wait for Retry-After). Prints what the collector did; exits 1 when it \
+      rejected a line, naming the first (counted from 1 in the order sent).
 
       The token comes from --token or $NAVSTORE_TOKEN (which keeps it out of the shell's \
       history and the process list).
@@ -164,8 +165,8 @@ private struct Pusher {
         + "\(answer.rejected.count) rejected")
     if let first = answer.rejected.first {
       throw CLIError(
-        "the collector rejected \(answer.rejected.count) line\(answer.rejected.count == 1 ? "" : "s"), first the "
-          + "\(first.line)th sent (\(first.reason)): \(first.message)")
+        "the collector rejected \(answer.rejected.count) line\(answer.rejected.count == 1 ? "" : "s"), first line "
+          + "\(first.line) of the \(sent) sent (\(first.reason)): \(first.message)")
     }
   }
 }

@@ -14,7 +14,8 @@ struct TokenCommand: ParsableCommand {
       token is printed once, when it is made.
 
       Examples:
-        navstore token create --app shop --role ingest --db collector.sqlite
+        navstore token create --app shop --role ingest --label "ios 4.2" --db collector.sqlite
+        navstore token create --app shop --role read --label "support" --expires-in 90d --db collector.sqlite
         navstore token list --db collector.sqlite
         navstore token revoke 3f9a0c1d2e4b5a67 --db collector.sqlite
       """,
@@ -29,8 +30,9 @@ struct TokenCommand: ParsableCommand {
         the store (collector.sqlite keeps the app shop in collector.apps/shop.sqlite).
 
         Examples:
-          navstore token create --app shop --role ingest > device.token
-          navstore token create --app shop --role read
+          navstore token create --app shop --role ingest --label "ios app" > device.token
+          navstore token create --app shop --role read --label "support: Ana" --expires-in 30d
+          navstore token create --app shop --role read --expires 2027-01-01
         """)
 
     @OptionGroup var location: StoreLocation
@@ -41,11 +43,35 @@ struct TokenCommand: ParsableCommand {
     @Option(help: "What the token may do: ingest (upload, read heads) or read (read everything, write nothing).")
     var role: TokenRole
 
+    @Option(help: "Who or what holds it, for 'token list' (1 to 256 characters).")
+    var label: String?
+
+    @Option(help: "When it stops working: a date (midnight UTC) or a time.", transform: timeArgument)
+    var expires: Timestamp?
+
+    @Option(
+      help: ArgumentHelp("How long it works from now: a number of days, hours or minutes (90d, 12h, 30m).", valueName: "span"),
+      transform: spanArgument)
+    var expiresIn: Duration?
+
+    func validate() throws {
+      if expires != nil, expiresIn != nil { throw ValidationError("give --expires or --expires-in, not both") }
+      if let label, label.isEmpty || label.unicodeScalars.count > 256 {
+        throw ValidationError("--label: give 1 to 256 characters")
+      }
+    }
+
     func run() throws {
       let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
-      let made = try storeCall { () throws(StoreError) in try store.createToken(app: app, role: role) }
+      let now = Timestamp.now
+      let until = expires ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
+      if let until, until <= now { throw CLIError("--expires: \(until) has passed already") }
+      let made = try storeCall { () throws(StoreError) in
+        try store.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+      }
+      let expiry = until.map { ", expires \($0)" } ?? ""
       FileHandle.standardError.write(
-        Data("navstore: token \(made.token.id) for app \(app), role \(role.rawValue); keep it secret\n".utf8))
+        Data("navstore: token \(made.token.id) for app \(app), role \(role.rawValue)\(expiry); keep it secret\n".utf8))
       print(made.text)
     }
   }
@@ -53,14 +79,16 @@ struct TokenCommand: ParsableCommand {
   /// `navstore token list`.
   struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List the tokens: id, app, role, when made, and when revoked.",
+      abstract: "List the tokens: id, app, role, label, when made, last used, expires and revoked.",
       discussion: """
-        --json prints one object per token: id, app, role, created_at, revoked_at (null while \
-        valid). The secrets are never shown.
+        --json prints one object per token: id, app, role, label, created_at, last_used_at, \
+        expires_at, revoked_at (each null when it does not apply). A use is noted to the \
+        minute. The secrets are never shown.
 
         Examples:
           navstore token list
           navstore token list --json | jq -r 'select(.revoked_at == null and .role == "read") | .id'
+          navstore token list --json | jq -r 'select(.last_used_at == null) | .id'
         """)
 
     @OptionGroup var location: StoreLocation
@@ -75,7 +103,9 @@ struct TokenCommand: ParsableCommand {
         for token in tokens {
           let object: JSONValue = [
             "id": .string(token.id), "app": .string(token.app.rawValue), "role": .string(token.role.rawValue),
-            "created_at": .string(token.createdAt.rfc3339),
+            "label": token.label.map(JSONValue.string) ?? .null, "created_at": .string(token.createdAt.rfc3339),
+            "last_used_at": token.lastUsedAt.map { .string($0.rfc3339) } ?? .null,
+            "expires_at": token.expiresAt.map { .string($0.rfc3339) } ?? .null,
             "revoked_at": token.revokedAt.map { .string($0.rfc3339) } ?? .null,
           ]
           print(object.canonicalString)
@@ -86,14 +116,20 @@ struct TokenCommand: ParsableCommand {
         print("no token (make one with 'navstore token create --app APP --role ingest|read')")
         return
       }
-      let width = max(3, tokens.map(\.app.rawValue.count).max() ?? 0)
+      let appWidth = max(3, tokens.map { TerminalWidth.of($0.app.rawValue) }.max() ?? 0)
+      let labels = tokens.map { ScreenName.printable($0.label ?? "-") }
+      let labelWidth = min(32, max(5, labels.map(TerminalWidth.of).max() ?? 0))
+      func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }
       print(
-        "ID                APP\(String(repeating: " ", count: width - 3))  ROLE    CREATED                   REVOKED")
-      for token in tokens {
+        "ID                " + pad("APP", appWidth) + "  ROLE    " + pad("LABEL", labelWidth)
+          + "  CREATED                   LAST USED                 EXPIRES                   REVOKED")
+      let now = Timestamp.now
+      for (token, label) in zip(tokens, labels) {
+        let expires = token.expiresAt.map { $0.rfc3339 + ($0 <= now ? " (passed)" : "") } ?? "-"
         print(
-          token.id + "  " + token.app.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-            + token.role.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) + "  " + token.createdAt.rfc3339
-            + "  " + (token.revokedAt?.rfc3339 ?? "-"))
+          token.id + "  " + pad(token.app.rawValue, appWidth) + "  " + pad(token.role.rawValue, 6) + "  "
+            + pad(TerminalWidth.truncated(label, to: labelWidth), labelWidth) + "  " + token.createdAt.rfc3339 + "  "
+            + pad(token.lastUsedAt?.rfc3339 ?? "-", 24) + "  " + pad(expires, 24) + "  " + (token.revokedAt?.rfc3339 ?? "-"))
       }
     }
   }
@@ -109,12 +145,23 @@ struct TokenCommand: ParsableCommand {
 
     @OptionGroup var location: StoreLocation
 
-    @Argument(help: "The token's id, as 'navstore token list' shows it.")
+    @Argument(help: "The token's id (16 hex digits), as 'navstore token list' shows it.")
     var id: String
 
     func run() throws {
+      // A whole token pasted where its id was asked: its id is what was meant, and its secret
+      // is never printed back (nor kept in a shell's scrollback by this command).
+      var tokenID = id
+      if let whole = AccessToken.id(ofWhole: id) {
+        tokenID = whole
+        FileHandle.standardError.write(
+          Data("navstore: that is a whole token; its id is \(whole) (give only the id: the secret is not needed)\n".utf8))
+      }
+      guard tokenID.count == 16, tokenID.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+        throw CLIError("that is not a token id: give the 16 hex digits 'navstore token list' shows")
+      }
       let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
-      let token = try storeCall { () throws(StoreError) in try store.revokeToken(id) }
+      let token = try storeCall { () throws(StoreError) in try store.revokeToken(tokenID) }
       print("revoked \(token.id) (app \(token.app), role \(token.role.rawValue))")
     }
   }

@@ -75,14 +75,28 @@ func sessionArgument(_ text: String) throws -> SessionID {
   }
 }
 
-/// A time argument (`--at`, `--since`), read once by the argument parser. A plain date
-/// (`2026-11-21`) is that day's midnight, UTC.
+/// A time argument (`--at`, `--since`, `--until`), read once by the argument parser: a date
+/// (that day's midnight, UTC), or a date and time to the minute, second or fraction, in UTC
+/// unless it names an offset (`Timestamp(query:)`).
 func timeArgument(_ text: String) throws -> Timestamp {
-  let isPlainDate = text.count == 10 && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
   do {
-    return try Timestamp(rfc3339: isPlainDate ? text + "T00:00:00.000Z" : text)
+    return try Timestamp(query: text)
   } catch {
     throw ValidationError(error.description)
+  }
+}
+
+/// A span of time as a person writes one: a whole number of days, hours or minutes (`90d`,
+/// `12h`, `30m`).
+func spanArgument(_ text: String) throws -> Duration {
+  guard let unit = text.last, let count = Int64(text.dropLast()), count > 0, count <= 36_500 * 24 * 60 else {
+    throw ValidationError("'\(text)' is not a span: give a number and d, h or m, like 90d, 12h or 30m")
+  }
+  switch unit {
+  case "d": return .seconds(count * 86_400)
+  case "h": return .seconds(count * 3_600)
+  case "m": return .seconds(count * 60)
+  default: throw ValidationError("'\(text)' is not a span: give a number and d, h or m, like 90d, 12h or 30m")
   }
 }
 

@@ -13,6 +13,20 @@ enum TerminalWidth {
     text + String(repeating: " ", count: max(0, width - of(text)))
   }
 
+  /// `text` cut to at most `width` columns, with `…` in the last column when it was cut.
+  static func truncated(_ text: String, to width: Int) -> String {
+    guard of(text) > width else { return text }
+    var kept = ""
+    var used = 0
+    for character in text {
+      let columns = of(String(character))
+      guard used + columns <= width - 1 else { break }
+      kept.append(character)
+      used += columns
+    }
+    return kept + "…"
+  }
+
   private static func width(of scalar: Unicode.Scalar) -> Int {
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .enclosingMark, .format: return 0
