@@ -5,10 +5,6 @@ import NavPersistence
 /// One session's report as a self-contained HTML page: inline CSS, script and SVG, nothing
 /// fetched from anywhere, so it opens offline and from `file://`, attached to a ticket.
 public enum ReportPage {
-  /// States whose restore plans the page carries for every host profile; past this number of
-  /// distinct states shown, only the opening state's plans are carried (the page says so).
-  public static let plannedStatesLimit = 300
-
   /// The page's HTML.
   public static func html(_ report: SessionReport) -> String {
     let title = "NavStore report: \(report.session.rawValue)"
@@ -76,12 +72,16 @@ public enum ReportPage {
         + "a report made at another seq shows the events around it</dd>"
     }
     if report.omitsPayloads { facts += "<dt>Payloads</dt><dd>left out (screens by name only, no causes)</dd>" }
+    if report.states.isFull {
+      facts +=
+        "<dt>States</dt><dd>the states after the later events are not in this page, which keeps it small; "
+        + "a report made at one of their seqs shows it</dd>"
+    }
     return facts + "</dl>"
   }
 
   private static func explorer(_ report: SessionReport) -> String {
-    let focusState =
-      report.events.first { $0.seq == report.focus }.map { report.states[$0.state] } ?? report.states.last
+    let focusState = report.focusState
     var html = "<section id=\"explorer\"><h2>State at an event</h2><div class=\"controls\">"
     html +=
       "<label>Event <input type=\"range\" id=\"seq\" min=\"\(report.window.lowerBound)\" max=\"\(report.window.upperBound)\" "
@@ -97,8 +97,17 @@ public enum ReportPage {
       + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? "") + "</div></div>"
     html +=
       "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
-      + (focusState.map { PlanHTML.render($0, host: .default) } ?? "") + "</div></div></div></section>"
+      + (focusState.map { plan($0, host: .default) } ?? "") + "</div></div></div></section>"
     return html
+  }
+
+  /// The restore plan of `state`, unless it is too large for a page.
+  private static func plan(_ state: AnyCoordinator, host: HostProfile) -> String {
+    guard state.routeCount <= SessionReport.plannedStateRouteLimit else {
+      return "<p class=\"note\">This state has \(state.routeCount) routes: its plan is not drawn here. "
+        + "<code>navstore plan</code> prints it.</p>"
+    }
+    return PlanHTML.render(state, host: host)
   }
 
   private static func eventTable(_ report: SessionReport) -> String {
@@ -109,7 +118,8 @@ public enum ReportPage {
       + "<th>Screen on top</th><th class=\"cause\">Cause</th></tr></thead><tbody>"
     for event in report.events {
       let time = event.at.rfc3339
-      html += "<tr tabindex=\"0\" data-seq=\"\(event.seq)\" data-state=\"\(event.state)\" data-time=\"\(time)\">"
+      html +=
+        "<tr tabindex=\"0\" data-seq=\"\(event.seq)\" data-state=\"\(event.state.map(String.init) ?? "")\" data-time=\"\(time)\">"
       html += "<td class=\"time\">\(time)</td><td class=\"seq\">\(event.seq)</td>"
       html += "<td class=\"origin-\(event.origin.rawValue)\">\(event.origin.rawValue)</td>"
       html += "<td>\(HTML.escape(event.summary))</td><td class=\"screen\">\(HTML.escape(event.screen ?? ""))</td>"
@@ -118,17 +128,13 @@ public enum ReportPage {
     return html + "</tbody></table></div></section>"
   }
 
+  /// The states, as the shared table the script draws them from, and the restore plans the
+  /// page carries, as templates.
   private static func templates(_ report: SessionReport) -> String {
-    var html = ""
-    for (index, state) in report.states.enumerated() {
-      html +=
-        "<template id=\"state-\(index)\">\(StateTreeHTML.render(state, omitsPayloads: report.omitsPayloads))</template>"
-    }
-    let focusIndex = report.events.first { $0.seq == report.focus }?.state
-    for (index, state) in report.states.enumerated()
-    where report.states.count <= plannedStatesLimit || index == focusIndex {
+    var html = "<script type=\"application/json\" id=\"states\">\(report.states.json)</script>"
+    for (reference, state) in report.plannedStates.sorted(by: { $0.key < $1.key }) {
       for host in HostProfile.allCases {
-        html += "<template id=\"plan-\(index)-\(host.rawValue)\">\(PlanHTML.render(state, host: host))</template>"
+        html += "<template id=\"plan-\(reference)-\(host.rawValue)\">\(PlanHTML.render(state, host: host))</template>"
       }
     }
     return html

@@ -1,8 +1,9 @@
 /// The page's script, inline: choosing an event (a click, Enter or Space on its row, the
 /// slider, or `#seq=N` in the link) shows the state after it and its restore plan under the
-/// chosen host profile. The
-/// states and plans are in the page as templates, so nothing is fetched. Without the script the
-/// page still shows the opening state and plan, and the whole table.
+/// chosen host profile. The states are in the page as one table of shared nodes
+/// (`ReportStates`), which the script draws as the same nested lists `StateTreeHTML` writes,
+/// with text set as text (never parsed as HTML); the plans are templates. Nothing is fetched.
+/// Without the script the page still shows the opening state and plan, and the whole table.
 enum ReportScript {
   static let javascript = """
     (function () {
@@ -16,6 +17,63 @@ enum ReportScript {
       var planPanel = document.getElementById("plan");
       var caption = document.getElementById("state-caption");
       var current = null;
+      var table = JSON.parse(document.getElementById("states").textContent);
+      function element(tag, className, text) {
+        var node = document.createElement(tag);
+        if (className) { node.className = className; }
+        if (text !== undefined) { node.textContent = text; }
+        return node;
+      }
+      // A coordinator reference: a cell's index (a stack, by its top cell), or -(index + 1) of tabs.
+      function coordinator(reference) {
+        var item = element("li");
+        var list = element("ol");
+        if (reference < 0) {
+          var tabs = table.tabs[-reference - 1];
+          item.appendChild(element("span", "kind", "tabs"));
+          tabs[1].forEach(function (tab, index) {
+            var selected = index === tabs[0];
+            var entry = element("li", selected ? "tab current" : "tab");
+            entry.appendChild(element("span", "kind", "tab " + index));
+            if (selected) { entry.appendChild(document.createTextNode(" ")); entry.appendChild(element("strong", "selected", "(selected)")); }
+            var inner = element("ul");
+            inner.appendChild(coordinator(tab));
+            entry.appendChild(inner);
+            list.appendChild(entry);
+          });
+        } else {
+          item.appendChild(element("span", "kind", "stack"));
+          var routes = [];
+          for (var cell = reference; cell !== null; cell = table.cells[cell][0]) { routes.push(table.cells[cell][1]); }
+          routes.reverse().forEach(function (index) { list.appendChild(route(table.routes[index])); });
+        }
+        item.appendChild(list);
+        return item;
+      }
+      function route(node) {
+        var item = element("li", "route " + (node[1] ? "presented" : "pushed"));
+        item.appendChild(element("span", "style", node[0]));
+        item.appendChild(document.createTextNode(" "));
+        item.appendChild(element("span", "screen", node[2]));
+        if (node[3] !== null) { item.appendChild(document.createTextNode(" ")); item.appendChild(element("code", "payload", node[3])); }
+        if (node[4] !== null) {
+          var hosted = element("ul", "hosted");
+          hosted.appendChild(element("li", "caption", "hosts a flow:"));
+          hosted.appendChild(coordinator(node[4]));
+          item.appendChild(hosted);
+        }
+        return item;
+      }
+      function drawState(reference) {
+        statePanel.textContent = "";
+        if (reference === "") {
+          statePanel.appendChild(element("p", "note", "This state is not in the page, which keeps it small; a report made at this seq shows it."));
+          return;
+        }
+        var tree = element("ul", "tree");
+        tree.appendChild(coordinator(parseInt(reference, 10)));
+        statePanel.appendChild(tree);
+      }
       function fill(panel, id, fallback) {
         var template = document.getElementById(id);
         panel.textContent = "";
@@ -25,7 +83,7 @@ enum ReportScript {
       function showPlan() {
         if (!current) { return; }
         fill(planPanel, "plan-" + current.getAttribute("data-state") + "-" + host.value,
-          "This report has restore plans for the chosen seq only; a report made at seq " + current.getAttribute("data-seq") + " has this one.");
+          "This page carries the restore plans of some states only; a report made at seq " + current.getAttribute("data-seq") + " has this one.");
       }
       function show(seq) {
         var row = bySeq[String(seq)];
@@ -34,7 +92,7 @@ enum ReportScript {
         current = row;
         row.classList.add("chosen");
         row.setAttribute("aria-current", "true");
-        fill(statePanel, "state-" + row.getAttribute("data-state"), "");
+        drawState(row.getAttribute("data-state"));
         statePanel.setAttribute("data-seq", String(seq));
         caption.textContent = "After seq " + seq + " (" + row.getAttribute("data-time") + ")";
         slider.value = String(seq);

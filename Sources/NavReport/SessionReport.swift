@@ -7,6 +7,12 @@ import NavCore
 /// sessions; for a long one, those around the chosen seq (`--at`), the header saying which. The
 /// page stays small enough to open in a browser at once whatever the session's length, and the
 /// window moves with `--at`.
+///
+/// What it holds is bounded by design: the states after the events are a table of shared
+/// nodes (`ReportStates`), which grows with what the events changed; the states whose restore
+/// plans the page carries are few and small (`plannedRouteLimit`); text from the store is cut
+/// to what a page shows (a screen's name at 120 characters, a cause at 200). Reading it keeps
+/// one state at a time, not one per event.
 public struct SessionReport: Sendable {
   /// The session.
   public var session: SessionID
@@ -31,8 +37,13 @@ public struct SessionReport: Sendable {
   public var context: SessionContext?
   /// The events shown, in order.
   public var events: [Event]
-  /// The states after the shown events, each once; events refer to them by index.
-  public var states: [AnyCoordinator]
+  /// The states after the shown events, as shared nodes; events refer to them by reference.
+  public var states: ReportStates
+  /// The state after the seq the page opens on.
+  public var focusState: AnyCoordinator?
+  /// The states whose restore plans the page carries, by reference: the opening state's, and as
+  /// many others as `plannedRouteLimit` allows.
+  public var plannedStates: [Int: AnyCoordinator]
   /// The seq whose state and restore plan the page opens on.
   public var focus: Int
   /// Whether screens' payloads and causes were left out.
@@ -46,17 +57,18 @@ public struct SessionReport: Sendable {
     public var at: Timestamp
     /// Whether the user's gesture or the app made it.
     public var origin: EventOrigin
-    /// The operation in a few words (`push numberDetail`).
+    /// The operation in a few words (`push numberDetail`), at most 160 characters.
     public var summary: String
-    /// The name of the screen on top after it.
+    /// The name of the screen on top after it, at most 120 characters.
     public var screen: String?
     /// The presentation layer of that screen: 0 for the base stack, one more for each sheet or
     /// cover on the way up. The timeline draws each layer in a lane of its own.
     public var layer: Int
-    /// The app's action, as JSON (nil when there is none, or payloads are omitted).
+    /// The app's action, as JSON, at most 200 characters (nil when there is none, or payloads
+    /// are omitted).
     public var cause: String?
-    /// The state after it, in `states`.
-    public var state: Int
+    /// The state after it, a reference into `states`; `nil` when the table was full.
+    public var state: Int?
     /// Whether the app was in the foreground, in the background or ended after it: the
     /// timeline draws no screen while the app is away.
     public var phase: SessionPhase = .foreground
@@ -64,6 +76,12 @@ public struct SessionReport: Sendable {
 
   /// The number of events a report shows at most.
   public static let windowSize = 2_000
+  /// The routes, in all, of the states whose restore plans the page carries besides the
+  /// opening one; a state of more routes than `plannedStateRouteLimit` gets no plan.
+  public static let plannedRouteLimit = 6_000
+  /// The most routes a state may have for its plan to be in the page (a plan has about a step
+  /// per route, each step a state).
+  public static let plannedStateRouteLimit = 300
 
   /// Reads the report of `session`, opening on `focus` (default: the last event).
   public static func load(
@@ -81,24 +99,31 @@ public struct SessionReport: Sendable {
     let lower = max(1, min(chosen - size / 2, count - size + 1))
     let upper = min(count, lower + size - 1)
     var events: [Event] = []
-    var states: [AnyCoordinator] = []
-    var stateIndex: [AnyCoordinator: Int] = [:]
+    var states = ReportStates(omitsPayloads: omitsPayloads)
+    var focusState: AnyCoordinator?
+    var planned: [Int: AnyCoordinator] = [:]
+    var plannedRoutes = 0
     var phase = try phaseBefore(lower, of: session, in: store, upTo: upper, last: summary.phase)
     try store.replayHistory(of: session, from: lower, to: upper) { event, state in
-      let index: Int
-      if let known = stateIndex[state] {
-        index = known
-      } else {
-        index = states.count
-        states.append(state)
-        stateIndex[state] = index
+      let reference = states.add(state)
+      let seq = event.seq ?? 0
+      if seq == chosen { focusState = state }
+      if let reference, planned[reference] == nil {
+        let routes = state.routeCount
+        if routes <= plannedStateRouteLimit, seq == chosen || plannedRoutes + routes <= plannedRouteLimit {
+          planned[reference] = state
+          plannedRoutes += routes
+        }
       }
       events.append(
         Event(
-          seq: event.seq ?? 0, at: event.at, origin: event.origin, summary: event.operation.summary,
-          screen: state.visibleScreen?.name, layer: state.presentationLayer,
-          cause: omitsPayloads ? nil : event.cause.map(\.canonicalString), state: index,
-          phase: (try? phase.after(event.operation)) ?? phase))
+          seq: seq, at: event.at, origin: event.origin,
+          summary: ReportText.shortened(event.operation.summary, to: 160),
+          screen: state.visibleScreen.map { ReportText.shortened($0.name, to: ReportText.nameLimit) },
+          layer: state.presentationLayer,
+          cause: omitsPayloads
+            ? nil : event.cause.map { ReportText.shortened($0.canonicalString, to: ReportText.causeLimit) },
+          state: reference, phase: (try? phase.after(event.operation)) ?? phase))
       phase = events[events.count - 1].phase
     }
     guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
@@ -107,7 +132,7 @@ public struct SessionReport: Sendable {
       durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps, headHash: end.hash ?? "",
       verification: verification, restoredFrom: start.operation.restoredFrom,
       context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
-      events: events, states: states,
+      events: events, states: states, focusState: focusState, plannedStates: planned,
       focus: chosen, omitsPayloads: omitsPayloads)
   }
 
@@ -134,6 +159,14 @@ public struct SessionReport: Sendable {
 }
 
 extension Coordinator {
+  /// How many routes the tree has, hosted flows and every tab included.
+  var routeCount: Int {
+    switch self {
+    case .stack(let routes): routes.reduce(routes.count) { $0 + ($1.child?.routeCount ?? 0) }
+    case .tabs(let tabs, _): tabs.reduce(0) { $0 + $1.routeCount }
+    }
+  }
+
   /// How many sheets and covers are stacked up to the visible screen: the timeline's lane.
   var presentationLayer: Int {
     var layer = 0

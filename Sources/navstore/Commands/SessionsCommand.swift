@@ -66,6 +66,9 @@ struct SessionsCommand: ParsableCommand {
   @Flag(help: "Only sessions that fail verification.")
   var failing = false
 
+  @Flag(help: "Only sessions that began by restoring another.")
+  var restored = false
+
   @Option(help: "The order: id (the default), or last (latest activity first).")
   var sort: Order = .id
 
@@ -96,6 +99,7 @@ struct SessionsCommand: ParsableCommand {
     query.deviceModel = deviceModel
     query.locale = locale
     query.userID = userID
+    query.restored = restored ? true : nil
     query.order = sort == .last ? .lastActivity : .id
     return query
   }

@@ -1,0 +1,141 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavReport
+import NavTestSupport
+import Testing
+
+/// A report's page is bounded by design: for 5,000-event sessions of the shapes that make
+/// states large (a deep stack, a deep stack whose root changes at every event, large screens,
+/// large causes, tabs with flows), the page stays under 10 MB, and its states are shared nodes
+/// rather than a copy per event.
+@Suite struct ReportBoundsTests {
+  let folder: TemporaryFolder
+  let store: SessionStore
+
+  init() throws {
+    folder = try TemporaryFolder()
+    store = try SessionStore(path: folder.path("bounds.sqlite"))
+  }
+
+  static let root = AnyRoute(style: .root(withNavigation: true), screen: .string("home"))
+
+  /// Appends `operations` after a start, as one session of `1 + operations.count` events.
+  func record(_ id: String, start: AnyCoordinator = .stack([root]), _ operations: [AnyOperation], cause: JSONValue? = nil)
+    throws -> SessionID
+  {
+    let session = try SessionID(id)
+    var events = [AnyEvent(session: session, at: Timestamp(millisecondsSince1970: 0), operation: .start(start))]
+    for (index, operation) in operations.enumerated() {
+      var event = AnyEvent(session: session, at: Timestamp(millisecondsSince1970: Int64(index + 1) * 100), operation: operation)
+      event.cause = cause
+      events.append(event)
+    }
+    _ = try store.append(contentsOf: events)
+    return session
+  }
+
+  /// 2,499 pushes, as many pops, and one push: a state 2,500 routes deep at the middle.
+  func deepStack() throws -> SessionID {
+    try record(
+      "deep",
+      (0..<2_499).map { .push(.string("screen-\($0)")) } + Array(repeating: .pop(), count: 2_499) + [.push(.string("last"))])
+  }
+
+  /// 2,000 pushes, then the root's screen changed 2,999 times under them.
+  func rootChangedUnderADeepStack() throws -> SessionID {
+    try record(
+      "root-changes",
+      (0..<2_000).map { .push(.string("screen-\($0)")) }
+        + (0..<2_999).map { .updateScreen(index: 0, screen: .object(["home": .number(Double($0))])) })
+  }
+
+  /// Pushes and pops of screens of 10 KB each.
+  func largeScreens() throws -> SessionID {
+    let big = JSONValue.object(["detail": .string(String(repeating: "x", count: 10_000))])
+    return try record("large-screens", (0..<4_999).map { $0 % 3 == 2 ? .pop() : .push(big) })
+  }
+
+  /// Every event caused by an action of 100 KB.
+  func largeCauses() throws -> SessionID {
+    try record(
+      "large-causes", (0..<4_999).map { $0.isMultiple(of: 2) ? .push(.string("detail")) : .pop() },
+      cause: .string(String(repeating: "c", count: 100_000)))
+  }
+
+  /// Three tabs, each with a stack, and a flow hosted in the first; a random walk across them.
+  func tabsWithFlows() throws -> SessionID {
+    let flow = AnyCoordinator.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("flow-root"))])
+    let tabs = AnyCoordinator.tabs(
+      (0..<3).map { index in
+        .stack([AnyRoute(style: .root(withNavigation: true), screen: .string("tab-\(index)"), child: index == 0 ? flow : nil)])
+      }, selected: 0)
+    var random = SeededRandom(seed: 7)
+    var depth = [1, 1, 1]
+    var operations: [AnyOperation] = []
+    while operations.count < 4_999 {
+      let tab = Int(random.next() % 3)
+      operations.append(.selectTab(tab))
+      let path = CoordinatorPath([.tab(tab)])
+      if depth[tab] > 1, random.next() % 3 == 0 {
+        operations.append(.pop(at: path))
+        depth[tab] -= 1
+      } else {
+        operations.append(.push(.object(["item": .number(Double(operations.count))]), at: path))
+        depth[tab] += 1
+      }
+    }
+    return try record("tabs", start: tabs, Array(operations.prefix(4_999)))
+  }
+
+  @Test(arguments: ["deep", "root-changes", "large-screens", "large-causes", "tabs"])
+  func aFiveThousandEventSessionsPageStaysUnderTenMegabytes(shape: String) throws {
+    let session: SessionID =
+      switch shape {
+      case "deep": try deepStack()
+      case "root-changes": try rootChangedUnderADeepStack()
+      case "large-screens": try largeScreens()
+      case "large-causes": try largeCauses()
+      default: try tabsWithFlows()
+      }
+    #expect(try store.summary(of: session).eventCount == 5_000)
+    // The middle of the session, where the deep shapes are deepest, in a window of 2,000 events.
+    let report = try SessionReport.load(session, from: store, focus: 2_500)
+    let bytes = ReportPage.html(report).utf8.count
+    #expect(bytes < 10_000_000, "\(shape): \(bytes) bytes")
+    #expect(report.events.count == SessionReport.windowSize && report.window.contains(2_500))
+    #expect(report.focusState != nil)
+  }
+
+  @Test func aStateSharesTheRoutesItKeepsFromTheOneBefore() throws {
+    let session = try deepStack()
+    let report = try SessionReport.load(session, from: store, focus: 2_500)
+    // 2,000 events, states up to 2,500 routes deep: one route and one cell per push, none per
+    // pop (a pop returns to a cell there was).
+    #expect(report.states.routes.count <= 2_500 && report.states.cells.count <= 2_500, "\(report.states.cells.count)")
+    #expect(!report.states.isFull)
+    #expect(report.events.allSatisfy { $0.state != nil })
+    // The same state twice is one reference.
+    let byState = Dictionary(grouping: report.events, by: { $0.state ?? -1 })
+    #expect(byState.values.contains { $0.count >= 2 })
+  }
+
+  @Test func statesPastTheTablesLimitAreLeftOutAndThePageSaysSo() throws {
+    let session = try rootChangedUnderADeepStack()
+    let report = try SessionReport.load(session, from: store, focus: 5_000)
+    // Each change of the root rebuilds the cells above it: the table fills, the later states
+    // are not in the page, and it says how to see them.
+    #expect(report.states.isFull)
+    #expect(report.events.contains { $0.state == nil })
+    #expect(ReportPage.html(report).contains("the states after the later events are not in this page"))
+  }
+
+  @Test func textFromTheStoreIsCutToWhatAPageShows() throws {
+    let session = try largeCauses()
+    let report = try SessionReport.load(session, from: store)
+    #expect(report.events.allSatisfy { ($0.cause?.count ?? 0) <= 200 })
+    let screens = try largeScreens()
+    let large = try SessionReport.load(screens, from: store)
+    #expect(large.states.routes.allSatisfy { ($0.payload?.count ?? 0) <= 120 })
+  }
+}
