@@ -72,6 +72,7 @@ let package = Package(
         "NavPersistence",
         "NavReport",
         "CZlib",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavPersistence
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -63,6 +64,12 @@ public struct CollectorClient: Sendable {
     try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none)
   }
 
+  /// `upload(_:)`, each request signed by `signer` (the device whose sessions these are), so
+  /// the collector takes the lines of the sessions that device started.
+  package func upload(_ lines: [String], signedBy signer: DeviceSigner?) async throws -> UploadAnswer {
+    try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none, signer: signer)
+  }
+
   /// The request body of `lines`: one JSON Lines document, gzip'd.
   package static func body(of lines: [String]) throws -> [UInt8] {
     try Gzip.compress(Array((lines.joined(separator: "\n") + "\n").utf8))
@@ -90,14 +97,16 @@ public struct CollectorClient: Sendable {
   /// `upload(_:)`, with the body already made (`body(of:)`, or `nil`), `hooks` told of each
   /// attempt, and a 413 split into halves here only when `splitsWhenTooLarge` (otherwise it is
   /// thrown, for a caller that splits its own batches and acknowledges each answer).
+  /// `signer`, when given, signs each request's body.
   package func upload(
-    _ lines: [String], body: [UInt8]?, splitsWhenTooLarge: Bool, hooks: AttemptHooks
+    _ lines: [String], body: [UInt8]?, splitsWhenTooLarge: Bool, hooks: AttemptHooks, signer: DeviceSigner? = nil
   ) async throws -> UploadAnswer {
     guard !lines.isEmpty else { return UploadAnswer() }
     let gzipped = try body ?? Self.body(of: lines)
+    var headers = ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"]
+    if let signer { headers.merge(try signer.headers(for: gzipped)) { _, signed in signed } }
     let (status, answerBody) = try await send(
-      path: "v1/events", method: "POST", body: Data(gzipped),
-      headers: ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"], hooks: hooks)
+      path: "v1/events", method: "POST", body: Data(gzipped), headers: headers, hooks: hooks)
     if status == 413, lines.count == 1, splitsWhenTooLarge {
       // One line the collector will not take even alone: rejected, as the collector would, so
       // the caller goes on with the other lines (the later ones of its session come back `gap`).
@@ -109,8 +118,10 @@ public struct CollectorClient: Sendable {
     }
     if status == 413, lines.count > 1, splitsWhenTooLarge {
       let half = lines.count / 2
-      var first = try await upload(Array(lines[..<half]), body: nil, splitsWhenTooLarge: true, hooks: hooks)
-      let second = try await upload(Array(lines[half...]), body: nil, splitsWhenTooLarge: true, hooks: hooks)
+      var first = try await upload(
+        Array(lines[..<half]), body: nil, splitsWhenTooLarge: true, hooks: hooks, signer: signer)
+      let second = try await upload(
+        Array(lines[half...]), body: nil, splitsWhenTooLarge: true, hooks: hooks, signer: signer)
       first.add(second, shiftedBy: half)
       return first
     }

@@ -101,7 +101,10 @@ public actor NavigationUploader {
       do {
         let hooks = CollectorClient.AttemptHooks(
           before: { bytes in try await self.mayAttempt(bytes) }, after: { bytes in try await self.spent(bytes) })
-        let answer = try await client.upload(batch.lines, body: body, splitsWhenTooLarge: false, hooks: hooks)
+        // Signed by the device's key, which the sessions' starts name (made on the first recording).
+        let signer = try? store.deviceSigner()
+        let answer = try await client.upload(
+          batch.lines, body: body, splitsWhenTooLarge: false, hooks: hooks, signer: signer)
         lastUpload = ContinuousClock.now
         // An answer that moved nothing would have the same batch sent again at once, forever.
         guard try await take(answer, for: batch) else {

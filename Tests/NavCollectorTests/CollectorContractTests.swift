@@ -278,10 +278,3 @@ import Testing
     }
   }
 }
-
-extension JSONValue {
-  /// A member of an object, for reading answers (`nil` when this is not an object).
-  fileprivate subscript(key: String) -> JSONValue? {
-    objectValue?[key]
-  }
-}

@@ -257,14 +257,21 @@ import Testing
     first.record(Self.launch)
     first.record(Self.launch)  // no change: nothing written
     try await first.flush()
-    #expect(try await store.history(of: sessionID("s")).map(\.operation) == [.start(Self.launch, restoredFrom: link)])
+    // The start names the store's device key, made on this first recording.
+    var context = SessionContext()
+    context.deviceKey = try store.deviceKey()
+    #expect(context.deviceKey != nil)
+    #expect(
+      try await store.history(of: sessionID("s")).map(\.operation) == [
+        .start(Self.launch, restoredFrom: link, context: context)
+      ])
     // A later recorder for the same session goes on from its stored state.
     let second = NavigationRecorder<JSONValue>(store: store, session: sessionID("s"), restoredFrom: link)
     second.record(.stack(stack("R+home", "↑a")))
     try await second.flush()
     #expect(
       try await store.history(of: sessionID("s")).map(\.operation) == [
-        .start(Self.launch, restoredFrom: link), .push("a"),
+        .start(Self.launch, restoredFrom: link, context: context), .push("a"),
       ])
   }
 

@@ -24,12 +24,22 @@ import Testing
     return store
   }
 
+  /// The app's context as the recorder writes it: with the store's device key added.
+  static func recorded(_ context: SessionContext, in store: SessionStore) throws -> SessionContext {
+    var context = context
+    context.deviceKey = try store.deviceKey()
+    #expect(context.deviceKey != nil)
+    return context
+  }
+
   @Test func theContextIsInTheStartTheListingAndTheExport() async throws {
     let store = try await storeWithARecordedSession()
     let history = try await store.history(of: sessionID("s"))
-    #expect(history.first?.operation.context == Self.context)
+    let recorded = try Self.recorded(Self.context, in: store)
+    #expect(recorded.deviceKey != nil)
+    #expect(history.first?.operation.context == recorded)
     #expect(history.dropFirst().allSatisfy { $0.operation.context == nil })
-    #expect(try await store.summary(of: sessionID("s")).context == Self.context)
+    #expect(try await store.summary(of: sessionID("s")).context == recorded)
     #expect(try await store.summary(of: sessionID("plain")).context == nil)
 
     let rows = try Self.sessionRows(store, ExportFilter())
@@ -58,7 +68,7 @@ import Testing
     #expect(lines.contains { $0.contains(#""context":{"app":{"plan":"pro"},"appBuild":"412""#) })
     let copy = try SessionStore(path: folder.path("copy.sqlite"))
     try await copy.importJSONLines(from: LinesInMemory(lines))
-    #expect(try await copy.summary(of: sessionID("s")).context == Self.context)
+    #expect(try await copy.summary(of: sessionID("s")).context == (try Self.recorded(Self.context, in: store)))
     #expect(try await copy.history(of: sessionID("s")) == (try await store.history(of: sessionID("s"))))
     #expect(try await copy.verify().allSatisfy(\.isIntact))
   }
@@ -95,7 +105,8 @@ import Testing
     recorder.record(.stack([.root("home")]))
     try await recorder.flush()
     #expect(
-      try await store.summary(of: sessionID("s")).context == SessionContext(deviceModel: String(long.prefix(256))))
+      try await store.summary(of: sessionID("s")).context
+        == (try Self.recorded(SessionContext(deviceModel: String(long.prefix(256))), in: store)))
   }
 
   @Test func aContextThatCannotBeWrittenIsRefusedAndWritesNothing() throws {

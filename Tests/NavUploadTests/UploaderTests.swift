@@ -76,6 +76,34 @@ import Testing
     #expect(try await device.uploadProgress(of: sessionID("s-7")).acknowledgedSeq == 70)
   }
 
+  /// Sessions the recorder starts name the device's key; the uploader signs with it, so they
+  /// arrive whole, and a second device holding the same token cannot extend them.
+  @Test func recordedSessionsAreSignedAndOnlyTheirDeviceExtendsThem() async throws {
+    let recorder = NavigationRecorder<JSONValue>(store: device, session: sessionID("recorded"))
+    recorder.record(.stack([.root("home", withNavigation: true)]))
+    recorder.record(.stack([.root("home", withNavigation: true), .push("detail")]))
+    try await recorder.flush()
+    let key = try #require(try device.deviceKey())
+    #expect(try await device.summary(of: sessionID("recorded")).context?.deviceKey == key)
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: token)
+      #expect(await uploader.flush() == .done)
+      // Another device, with the app's token, appends to the session: refused line by line.
+      let forged =
+        #"{"session":"recorded","seq":3,"at":"2026-11-21T10:00:00.000Z","op":{"op":"push","screen":"forged"}}"#
+      let intruder = CollectorClient(base: url, token: token)
+      for signer in [DeviceSigner.generated(), nil] {
+        let answer = try await intruder.upload([forged], signedBy: signer)
+        #expect(answer.accepted == 0 && answer.rejected.map(\.reason) == ["wrong-device"])
+      }
+    }
+    let shop = try collector.app(AppName("shop"))
+    #expect(try await shop.summary(of: sessionID("recorded")).eventCount == 2)
+    #expect(try Self.events(shop) == Self.events(device))
+  }
+
   @Test func aRejectedLineHoldsItsSessionAndTheOthersGoOn() async throws {
     _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 3, events: 10))
     // The collector already holds another s-1: its first line is a conflict.

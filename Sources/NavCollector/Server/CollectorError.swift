@@ -47,6 +47,14 @@ struct CollectorError: HTTPResponseError {
     status: .unsupportedMediaType, code: "unsupported-media-type",
     message: "Send 'Content-Type: application/x-ndjson', with 'Content-Encoding: gzip' or no encoding.")
 
+  /// A device signature that cannot be checked, or does not verify.
+  static func badSignature(_ problem: String) -> CollectorError {
+    CollectorError(
+      status: .unauthorized, code: "bad-signature",
+      message: "The upload's device signature does not hold: \(problem). Do not resend it as it is.",
+      headers: [.wwwAuthenticate: "Bearer"])
+  }
+
   static func badQuery(_ problem: String) -> CollectorError {
     CollectorError(status: .badRequest, code: "bad-query", message: "A query parameter is wrong: \(problem).")
   }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import NavCore
 import NavPersistence
@@ -21,12 +22,13 @@ struct EventsEndpoint {
     guard encoding == nil || encoding == "gzip" || encoding == "identity" else {
       throw CollectorError.unsupportedMediaType
     }
-    let lines: [ArraySlice<UInt8>]
+    let claimedKey = try DeviceSignature(request.headers)
+    let read: (lines: [ArraySlice<UInt8>], digest: [UInt8])
     let (body, limits, gzip) = (request.body, limits, encoding == "gzip")
     let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
     do {
-      lines = try await Deadline.run(bodyTimeout) {
-        try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
+      read = try await Deadline.run(bodyTimeout) {
+        try await UploadBody.readHashing(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
       }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)
@@ -38,11 +40,12 @@ struct EventsEndpoint {
       metrics.refused("timeout")
       throw CollectorError.requestTimeout(bodyTimeout)
     }
+    let signer = try claimedKey?.verified(digest: read.digest)
     let store = try await stores.store(for: token.app)
     let outcome: UploadOutcome
     let started = ContinuousClock.now
     do {
-      outcome = try await store.ingest(lines)
+      outcome = try await store.ingest(read.lines, signedBy: signer)
     } catch {
       throw CollectorError.unavailable("The store cannot take the upload now", cause: error.description)
     }
@@ -69,5 +72,39 @@ struct EventsEndpoint {
       "accepted": .number(Double(outcome.accepted)), "duplicates": .number(Double(outcome.duplicates)),
       "rejected": .array(rejected), "heads": .object(heads),
     ]
+  }
+}
+
+/// The device an upload names and its signature, as sent (`UploadSignature`): checked once the
+/// body's digest is known. Both headers or neither; a malformed one is a 400, a signature that
+/// does not verify a 401 (the body changed on the way, or the key is not the one that signed).
+struct DeviceSignature {
+  let key: DeviceKey
+  let signature: String
+
+  init?(_ headers: HTTPFields) throws {
+    let key = headers[HTTPField.Name(UploadSignature.keyHeader)!]
+    let signature = headers[HTTPField.Name(UploadSignature.signatureHeader)!]
+    switch (key, signature) {
+    case (nil, nil):
+      return nil
+    case (let key?, let signature?):
+      guard let parsed = DeviceKey(text: key) else {
+        throw CollectorError.badSignature("\(UploadSignature.keyHeader) is not an Ed25519 public key in base64url")
+      }
+      self.key = parsed
+      self.signature = signature
+    default:
+      throw CollectorError.badSignature(
+        "send \(UploadSignature.keyHeader) and \(UploadSignature.signatureHeader) together, or neither")
+    }
+  }
+
+  /// The key, once the signature is found to be its own over `digest`.
+  func verified(digest: [UInt8]) throws -> DeviceKey {
+    guard UploadSignature.verify(signature: signature, key: key, digest: digest) else {
+      throw CollectorError.badSignature("the signature is not this key's over this body")
+    }
+    return key
   }
 }

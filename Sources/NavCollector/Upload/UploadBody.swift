@@ -1,3 +1,4 @@
+import Crypto
 import NIOCore
 
 /// An upload's body as lines, read as it streams in (inflated first when it is gzip), with the
@@ -34,6 +35,14 @@ struct UploadBody {
   static func read(
     _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
   ) async throws -> [ArraySlice<UInt8>] {
+    try await readHashing(body, gzip: gzip, limits: limits, declaredLength: declaredLength).lines
+  }
+
+  /// `read`, and the SHA-256 of the body as sent (what a device signs).
+  static func readHashing(
+    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
+  ) async throws -> (lines: [ArraySlice<UInt8>], digest: [UInt8]) {
+    var hasher = SHA256()
     var reader = UploadBody(limits: limits)
     let inflater: GzipInflater?
     do {
@@ -57,6 +66,7 @@ struct UploadBody {
       }
       guard let buffer = next else { break }
       sent += buffer.readableBytes
+      buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
       guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
       guard let inflater else {
         try reader.take(buffer.readableBytesView)
@@ -83,7 +93,7 @@ struct UploadBody {
       }
     }
     try reader.finish()
-    return reader.lines
+    return (reader.lines, Array(hasher.finalize()))
   }
 
   /// Takes the next bytes of the (inflated) body.

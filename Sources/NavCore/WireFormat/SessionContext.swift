@@ -27,6 +27,10 @@ public struct SessionContext: Hashable, Sendable {
   public var userID: String?
   /// The app's own keys, each any JSON value.
   public var app: [String: JSONValue]
+  /// The public half of the key the device that recorded the session signs its uploads with:
+  /// a collector takes the session's lines only from requests it signed. Set by the recorder
+  /// from the store's own key, not by the app.
+  public var deviceKey: DeviceKey?
 
   /// A context; leave out what the app does not know or does not want kept.
   public init(
@@ -43,6 +47,7 @@ public struct SessionContext: Hashable, Sendable {
     self.timeZone = timeZone
     self.userID = userID
     self.app = app
+    deviceKey = nil
   }
 
   /// The context with no user id: what an export that leaves out personal data shows.
@@ -71,7 +76,7 @@ public struct SessionContext: Hashable, Sendable {
 /// The members of a context object; the text fields are 1 to `WireScalars.maximumTextLength`
 /// Unicode scalars.
 enum SessionContextField: String, WireField {
-  case app, appBuild, appVersion, deviceModel, locale, osName, osVersion, timeZone, userId
+  case app, appBuild, appVersion, deviceKey, deviceModel, locale, osName, osVersion, timeZone, userId
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
 }
@@ -89,6 +94,7 @@ extension SessionContext {
       case .locale: locale
       case .timeZone: timeZone
       case .userId: userID
+      case .deviceKey: deviceKey?.text
       case .app: nil
       }
     }
@@ -102,6 +108,7 @@ extension SessionContext {
       case .locale: locale = newValue
       case .timeZone: timeZone = newValue
       case .userId: userID = newValue
+      case .deviceKey: deviceKey = newValue.flatMap(DeviceKey.init(text:))
       case .app: break
       }
     }
@@ -139,6 +146,9 @@ extension SessionContext: WireValue, Codable {
 
   private static func check(_ text: String, _ field: SessionContextField) throws(WireFailure) {
     try WireScalars.checkText(text, named: field.rawValue)
+    if field == .deviceKey, DeviceKey(text: text) == nil {
+      throw WireFailure("deviceKey must be an Ed25519 public key: its 32 bytes in 43 characters of unpadded base64url")
+    }
   }
 
   func write(to writer: inout CanonicalWriter) throws(WireFailure) {

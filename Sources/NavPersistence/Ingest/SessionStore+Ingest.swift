@@ -9,11 +9,18 @@ extension SessionStore {
   /// lines of its session in the upload (`gap`): lines of other sessions never affect one
   /// another. Throws only what is not a line's fault (a full disk, the store locked), and then
   /// nothing of the upload is stored.
-  public func ingest(_ lines: [ArraySlice<UInt8>]) throws(StoreError) -> UploadOutcome {
+  ///
+  /// A session whose `start` names a device key belongs to that device: its lines are taken
+  /// only when the upload was signed by that key (`signedBy`, checked by the caller), and are
+  /// otherwise rejected `wrong-device`. Sessions without a key are taken from any upload.
+  public func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
+    -> UploadOutcome
+  {
     try write { engine throws(StoreError) in
       var outcome = UploadOutcome()
       var refused: Set<SessionID> = []
       var named: [SessionID] = []
+      var owners: [SessionID: DeviceKey?] = [:]
       for (index, bytes) in lines.enumerated() {
         let number = index + 1
         let event: AnyEvent
@@ -31,6 +38,25 @@ extension SessionStore {
           let rejection = LineRejection(
             reason: .gap, session: event.session, seq: event.seq,
             message: "an earlier line of session '\(event.session)' in this upload was rejected; resend from it")
+          outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
+          continue
+        }
+        // The device the session belongs to: its stored start's key, or this start's.
+        let owner: DeviceKey?
+        if let known = owners[event.session] {
+          owner = known
+        } else if let stored = try engine.sessionRecord(event.session), stored.eventCount > 0 {
+          owner = stored.context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }?.deviceKey
+        } else {
+          owner = event.operation.context?.deviceKey
+        }
+        owners[event.session] = owner
+        if let owner, owner != signer {
+          refused.insert(event.session)
+          let rejection = LineRejection(
+            reason: .wrongDevice, session: event.session, seq: event.seq,
+            message: "session '\(event.session)' belongs to the device whose key its start names; "
+              + (signer == nil ? "this upload is not signed" : "this upload is signed by another device"))
           outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
           continue
         }
@@ -53,8 +79,10 @@ extension SessionStore {
   }
 
   /// Stores an upload's lines (see the synchronous `ingest(_:)`), off the caller's thread.
-  public func ingest(_ lines: [ArraySlice<UInt8>]) async throws(StoreError) -> UploadOutcome {
-    try await offloaded { () throws(StoreError) in try self.ingest(lines) }
+  public func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
+    -> UploadOutcome
+  {
+    try await offloaded { () throws(StoreError) in try self.ingest(lines, signedBy: signer) }
   }
 
   /// What a refused append says about its line, in the contract's reasons; `nil` for a failure

@@ -70,6 +70,9 @@ public struct LineRejection: Hashable, Sendable {
     case hash
     /// Not a `start`, for a session the store does not hold.
     case unknownSession = "unknown-session"
+    /// The session belongs to the device whose key its start names, and the upload was not
+    /// signed by that key.
+    case wrongDevice = "wrong-device"
   }
 
   /// Why.

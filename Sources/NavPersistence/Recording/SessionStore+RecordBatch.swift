@@ -21,6 +21,14 @@ extension SessionStore {
         head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq, phase: $0.phase) }
       }
       var skipped: [StoreError] = []
+      // A new session's start names the device's key (made now, on the first recording), so a
+      // collector takes its lines from this device only.
+      var context = context
+      if head == nil, let key = try engine.deviceSigningKey(creating: true) {
+        var named = context ?? SessionContext()
+        named.deviceKey = key.publicKey.deviceKey
+        context = named
+      }
       for change in changes {
         let operations: [AnyOperation]
         do throws(StoreError) {

@@ -13,7 +13,9 @@ struct PushCommand: AsyncParsableCommand {
     abstract: "Upload a store's sessions, or a JSON Lines file, to a collector.",
     discussion: """
       From a store (--db, --app), each session is sent from where the collector's head for it \
-      stands, so a push that stopped resumes where it was. From FILE (or - for standard \
+      stands, so a push that stopped resumes where it was; a device's store signs its uploads \
+      with the device's key, so the sessions it started are taken. A file's lines are not \
+      signed: the collector rejects those of sessions a device started (wrong-device). From FILE (or - for standard \
       input), every line is sent: lines the collector holds already come back as duplicates. \
       Lines go in gzip'd batches; the collector's retry rules are followed (a batch too large \
       is split, and a line too large even alone is counted as rejected and the push goes on; \
@@ -59,7 +61,10 @@ struct PushCommand: AsyncParsableCommand {
     if let file {
       try await pusher.push(file: file)
     } else {
-      try await pusher.push(store: try store.open(forWriting: false))
+      let opened = try store.open(forWriting: false)
+      // A device's own store signs its uploads with the device's key, as the app would.
+      pusher.signer = try storeCall { () throws(StoreError) in try opened.deviceSigner() }
+      try await pusher.push(store: opened)
     }
     try pusher.finish(to: to)
   }
@@ -70,6 +75,8 @@ struct PushCommand: AsyncParsableCommand {
 private struct Pusher {
   let client: CollectorClient
   let batch: Int
+  /// The key the store's sessions are signed with, when the store is a device's.
+  var signer: DeviceSigner?
   private var pending: [String] = []
   private var sent = 0
   private var sessions = 0
@@ -147,7 +154,7 @@ private struct Pusher {
     pending = []
     let part: UploadAnswer
     do {
-      part = try await client.upload(lines)
+      part = try await client.upload(lines, signedBy: signer)
     } catch {
       progress.clear()
       throw CLIError("the upload stopped after \(sent) events: \(error)")
