@@ -9,18 +9,31 @@ import Foundation
 final class RawConnection {
   private let socketFD: Int32
 
-  /// Connects to 127.0.0.1:`port`; `receiveBuffer` shrinks the socket's receive buffer first (a
+  /// Connects to `host`:`port` (an IPv4 address), from the address `source` when given (any
+  /// of 127.0.0.0/8 on loopback); `receiveBuffer` shrinks the socket's receive buffer first (a
   /// client that stops reading then fills it soon).
-  init(port: UInt16, receiveBuffer: Int32? = nil) throws {
+  init(host: String = "127.0.0.1", port: UInt16, receiveBuffer: Int32? = nil, from source: String? = nil) throws {
     socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socketFD >= 0 else { throw POSIXError(.EIO) }
     if var size = receiveBuffer {
       setsockopt(socketFD, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      local.sin_addr.s_addr = inet_addr(source)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      }
+      guard bound == 0 else {
+        close(socketFD)
+        throw POSIXError(.EADDRNOTAVAIL)
+      }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_addr.s_addr = inet_addr(host)
     let connected = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -36,9 +49,47 @@ final class RawConnection {
 
   /// Sends `text`; `false` once the server has closed the connection.
   @discardableResult
-  func send(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
-    return bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+  func send(_ text: String) -> Bool { send(bytes: Array(text.utf8)) }
+
+  /// Sends `bytes`; `false` once the server has closed the connection.
+  @discardableResult
+  func send(bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+  }
+
+  /// One whole answer, read until its `Content-Length` is in, the server closes, or `seconds`
+  /// pass: its status (`nil` when none came in time), head and body as text.
+  func answer(within seconds: Double) -> (status: Int?, head: String, body: String, closed: Bool) {
+    var data = Data()
+    let deadline = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    var closed = false
+    func parsed() -> (head: String, body: Data)? {
+      guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
+      return (String(decoding: data[..<end.lowerBound], as: UTF8.self), data[end.upperBound...])
+    }
+    while Date() < deadline {
+      if let (head, body) = parsed(), let length = Self.contentLength(head), body.count >= length { break }
+      var poller = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
+      let remaining = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+      guard poll(&poller, 1, remaining) > 0 else { continue }
+      let count = recv(socketFD, &buffer, buffer.count, 0)
+      if count <= 0 {
+        closed = true
+        break
+      }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    guard let (head, body) = parsed() else { return (nil, String(decoding: data, as: UTF8.self), "", closed) }
+    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    return (status, head, String(decoding: body, as: UTF8.self), closed)
+  }
+
+  private static func contentLength(_ head: String) -> Int? {
+    for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
+      return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+    }
+    return nil
   }
 
   /// What arrives within `seconds`: the bytes, and whether the server closed the connection.

@@ -5,9 +5,13 @@ extension SessionStore {
   /// The file that keeps `app`'s sessions: this store's own for the default app; for another,
   /// `NAME.sqlite` in a folder beside this store named after it (`collector.sqlite` keeps the
   /// app `shop` in `collector.apps/shop.sqlite`).
-  public func path(of app: AppName) -> String {
+  public func path(of app: AppName) -> String { Self.path(of: app, inStoreAt: path) }
+
+  /// The file that keeps `app`'s sessions for the store at `path` (see `path(of:)`): where a
+  /// backup of a whole collector puts each app's copy.
+  package static func path(of app: AppName, inStoreAt path: String) -> String {
     guard !app.isDefault else { return path }
-    return Self.appsFolder(beside: path) + "/" + app.rawValue + ".sqlite"
+    return appsFolder(beside: path) + "/" + app.rawValue + ".sqlite"
   }
 
   /// The folder beside the store at `path` that holds its other apps' files.

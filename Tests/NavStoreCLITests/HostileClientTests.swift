@@ -1,0 +1,230 @@
+import Foundation
+import NavCore
+import NavPersistence
+import NavTestSupport
+import NavUpload
+import Testing
+
+/// `navstore serve` against clients written to hurt it, as anyone holding the app's ingest
+/// token can: every body shape gets its answer within a deadline and leaves the server healthy;
+/// malformed requests, HTTP/1.0 and clients that hang up are answered as the contract says;
+/// two hundred slow uploads leave the probes, the metrics and a reader answering; SIGTERM ends
+/// the process within the drain time whatever is under way.
+@Suite(.waitsOnProcesses) struct HostileClientTests {
+  let folder: TemporaryFolder
+
+  init() throws {
+    folder = try TemporaryFolder()
+  }
+
+  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder.url)
+  }
+
+  func token(_ role: String) throws -> String {
+    try navstore(["token", "create", "--app", "drill", "--role", role, "--db", "collector.sqlite"]).stdout
+      .trimmingCharacters(in: .newlines)
+  }
+
+  func serve(_ options: [String] = [], log: String? = nil) throws -> CollectorProcess {
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: options, log: log)
+    try #require(server.url.hasPrefix("http://127.0.0.1:"))
+    return server
+  }
+
+  /// The server answers `/healthz` within 2 s.
+  func expectHealthy(_ server: CollectorProcess, after what: String, sourceLocation: SourceLocation = #_sourceLocation)
+  {
+    let connection = try? RawConnection(port: server.port)
+    connection?.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    let answer = connection?.answer(within: 2)
+    #expect(answer?.status == 200, "the server is not healthy after \(what)", sourceLocation: sourceLocation)
+  }
+
+  /// A POST of `body` to `/v1/events` on a connection of its own; its answer within `seconds`.
+  func post(
+    _ body: [UInt8], port: UInt16, token: String, gzip: Bool, within seconds: Double = 10,
+    extraHeaders: String = ""
+  ) throws -> (status: Int?, head: String, body: String, closed: Bool) {
+    let connection = try RawConnection(port: port)
+    connection.send(
+      "POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\nContent-Type: application/x-ndjson\r\n"
+        + (gzip ? "Content-Encoding: gzip\r\n" : "") + extraHeaders + "Content-Length: \(body.count)\r\n\r\n")
+    connection.send(bytes: body)
+    return connection.answer(within: seconds)
+  }
+
+  static func gzip(_ text: String) throws -> [UInt8] { try Gzip.compress(Array(text.utf8)) }
+
+  @Test func everyBodyShapeIsAnsweredInTimeAndTheServerStaysHealthy() throws {
+    let ingest = try token("ingest")
+    // A small request limit keeps the shapes that run to it quick to send.
+    let server = try serve(["--max-request-bytes", "1048576", "--max-line-bytes", "4096", "--max-request-lines", "5000"])
+    let lines = SessionLines.make(prefix: "shape", sessions: 2, events: 2)
+    let one = try Self.gzip(lines[0] + "\n" + lines[1] + "\n")
+    let other = try Self.gzip(lines[2] + "\n" + lines[3] + "\n")
+    let empty = try Gzip.compress([])
+    let starts = SessionLines.make(prefix: "many", sessions: 5_000, events: 1).joined(separator: "\n")
+    let shapes: [(name: String, body: [UInt8], gzip: Bool, status: Int)] = [
+      ("eight zero bytes after a member", one + [UInt8](repeating: 0, count: 8), true, 400),
+      ("garbage after a member", one + Array("garbage".utf8), true, 400),
+      ("a member cut short", Array(one.dropLast(6)), true, 400),
+      ("a member cut in its header", Array(one.prefix(5)), true, 400),
+      ("an empty gzip body", [], true, 400),
+      ("not gzip at all", Array(lines[0].utf8), true, 400),
+      ("empty members past the limit on the body as sent", (0..<54_000).flatMap { _ in empty }, true, 413),
+      ("a line past its limit with no newline", [UInt8](repeating: 0x20, count: 5_000), false, 413),
+      ("more lines than a request may have", Array(String(repeating: "\n", count: 5_001).utf8), false, 413),
+      ("two members, one body", one + other, true, 200),
+      ("5,000 sessions in one request", try Gzip.compress(Array(starts.utf8)), true, 200),
+    ]
+    for shape in shapes {
+      let started = ContinuousClock.now
+      let answer = try post(shape.body, port: server.port, token: ingest, gzip: shape.gzip)
+      #expect(answer.status == shape.status, "\(shape.name): \(answer.head) \(answer.body)")
+      if shape.status != 200 { #expect(answer.body.contains(#""error":"#), "\(shape.name): a JSON error body") }
+      #expect(ContinuousClock.now - started < .seconds(10), "\(shape.name)")
+      expectHealthy(server, after: shape.name)
+    }
+    // The two members were read as one body: both sessions, two events each.
+    let heads = try navstore(["sessions", "--db", "collector.sqlite", "--app", "drill", "--json", "--limit", "3"])
+    #expect(heads.status == 0)
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  /// The bodies that once spun forever in the inflate loop, many at once on a two-core server:
+  /// each answered, and the probes and metrics with them.
+  @Test func bodiesThatOnceHungAreAnsweredTogetherWhileProbesGoOn() throws {
+    let ingest = try token("ingest")
+    let server = try serve(["--max-open-per-client", "16"])
+    let line = SessionLines.make(prefix: "hang", sessions: 1, events: 1)[0] + "\n"
+    let trailing = try Self.gzip(line) + [UInt8](repeating: 0, count: 8)
+    let statuses = Protected<[Int?]>([])
+    let group = DispatchGroup()
+    let port = server.port
+    for _ in 0..<8 {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        let status = try? post(trailing, port: port, token: ingest, gzip: true).status
+        statuses.withLock { $0.append(status) }
+      }
+    }
+    group.wait()
+    #expect(statuses.withLock { $0 } == Array(repeating: 400, count: 8))
+    let metrics = try DrillHTTP.get(server.url + "/metrics", token: "", timeout: 5)
+    #expect(metrics.status == 200)
+    expectHealthy(server, after: "eight bodies with bytes after their member")
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  @Test func malformedRequestsHTTP10AndTheSchemesCaseAreAnsweredAsTheContractSays() throws {
+    let reader = try token("read")
+    let ingest = try token("ingest")
+    let line = SessionLines.make(prefix: "http10", sessions: 1, events: 1)[0]
+    let server = try serve()
+    // A request line that is not HTTP: a 400 with the contract's body, and the connection closed.
+    let bad = try RawConnection(port: server.port)
+    bad.send("GARBAGE\u{1} / HTTP/1.1\r\n\r\n")
+    let badAnswer = bad.answer(within: 5)
+    #expect(badAnswer.status == 400 && badAnswer.body.contains(#""error":"bad-request""#), "\(badAnswer)")
+    // Headers larger than the server reads: the same.
+    let huge = try RawConnection(port: server.port)
+    huge.send("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n\r\n")
+    let hugeAnswer = huge.answer(within: 5)
+    #expect(hugeAnswer.status == 400 || hugeAnswer.status == 431, "\(hugeAnswer.head)")
+    #expect(hugeAnswer.body.contains(#""error":"#), "\(hugeAnswer)")
+    expectHealthy(server, after: "malformed requests")
+    // HTTP/1.0: answered in 1.0, no chunked encoding, the connection closed after the answer.
+    #expect(try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data(line.utf8)).status == 200)
+    let old = try RawConnection(port: server.port)
+    old.send("GET /v1/export/events?format=csv HTTP/1.0\r\nAuthorization: Bearer \(reader)\r\n\r\n")
+    let oldAnswer = old.answer(within: 5)
+    #expect(oldAnswer.head.hasPrefix("HTTP/1.0 200"), "\(oldAnswer.head)")
+    #expect(!oldAnswer.head.lowercased().contains("chunked") && oldAnswer.closed)
+    #expect(oldAnswer.body.hasPrefix("session,seq,") && oldAnswer.body.contains("http10-0,1,"), "\(oldAnswer.body)")
+    // The scheme's name in any case (RFC 9110).
+    let lower = try RawConnection(port: server.port)
+    lower.send("GET /v1/limits HTTP/1.1\r\nHost: x\r\nAuthorization: bearer \(reader)\r\n\r\n")
+    #expect(lower.answer(within: 5).status == 200)
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  @Test func aClientThatHangsUpMidBodyIsA499AndNothingIsStored() throws {
+    let ingest = try token("ingest")
+    let log = folder.path("serve.log")
+    let server = try serve(log: log)
+    let line = Array((SessionLines.make(prefix: "gone", sessions: 1, events: 1)[0] + "\n").utf8)
+    do {
+      let connection = try RawConnection(port: server.port)
+      connection.send(
+        "POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ingest)\r\n"
+          + "Content-Type: application/x-ndjson\r\nContent-Length: \(line.count + 1_000)\r\n\r\n")
+      connection.send(bytes: line)
+      Thread.sleep(forTimeInterval: 0.5)
+    }  // closed here, a thousand bytes short
+    Thread.sleep(forTimeInterval: 1)
+    let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
+    #expect(metrics.contains(#"endpoint="/v1/events",status="499""#), "\(metrics)")
+    #expect(!metrics.contains(#"status="500""#))
+    #expect(server.stop(SIGTERM) == 0)
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(text.contains("status=499") && text.contains("error=client-closed"), "\(text)")
+    let sessions = try navstore(["sessions", "--db", "collector.sqlite", "--app", "drill", "--json"])
+    #expect(sessions.stdout.isEmpty, "nothing of the cut body was stored")
+  }
+
+  /// 200 uploads that send a byte now and then: they fill the uploads' pool (each names a device
+  /// of its own) or their token's share, and meanwhile the probes, the metrics and a reader
+  /// answer in time, again and again.
+  @Test func twoHundredSlowUploadsLeaveProbesMetricsAndAReaderAnswering() throws {
+    let ingest = try token("ingest")
+    let reader = try token("read")
+    let server = try serve(["--request-timeout", "30"])
+    var slow: [RawConnection] = []
+    for index in 0..<200 {
+      let connection = try RawConnection(port: server.port)
+      // Half of them name a device of their own (the signature is checked once the body is
+      // in, which it never is), half share the token.
+      let key = DeviceSigner.generated().deviceKey?.text ?? ""
+      let device = index.isMultiple(of: 2) ? "NavStore-Device-Key: \(key)\r\nNavStore-Signature: later\r\n" : ""
+      connection.send(
+        "POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ingest)\r\n\(device)"
+          + "Content-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n{")
+      slow.append(connection)
+    }
+    for round in 0..<5 {
+      for connection in slow { connection.send(" ") }
+      for path in ["/healthz", "/readyz", "/metrics"] {
+        let started = ContinuousClock.now
+        let answer = try DrillHTTP.get(server.url + path, token: "", timeout: 5)
+        #expect(answer.status == 200 && ContinuousClock.now - started < .seconds(2), "\(path) in round \(round)")
+      }
+      let started = ContinuousClock.now
+      let sessions = try DrillHTTP.get(server.url + "/v1/sessions", token: reader, timeout: 5)
+      #expect(sessions.status == 200 && ContinuousClock.now - started < .seconds(2), "a reader in round \(round)")
+      Thread.sleep(forTimeInterval: 0.5)
+    }
+    let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
+    #expect(metrics.contains(#"navstore_refused_requests_total{why="client-uploads"}"#), "the token's share held")
+    #expect(metrics.contains(#"navstore_refused_requests_total{why="open-uploads"}"#), "the uploads' pool held")
+    slow.removeAll()
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
+  @Test func sigtermEndsTheProcessWithinTheDrainTimeWhateverIsUnderWay() throws {
+    let ingest = try token("ingest")
+    let server = try serve(["--drain-timeout", "2", "--request-timeout", "120", "--idle-timeout", "120"])
+    let connection = try RawConnection(port: server.port)
+    connection.send(
+      "POST /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ingest)\r\n"
+        + "Content-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n{")
+    Thread.sleep(forTimeInterval: 0.5)
+    let started = ContinuousClock.now
+    _ = server.stop(SIGTERM)
+    // 2 s of drain, then the request is cancelled; 5 s more at the very most before the process
+    // ends itself.
+    #expect(ContinuousClock.now - started < .seconds(9))
+    withExtendedLifetime(connection) {}
+  }
+}
