@@ -49,8 +49,10 @@ actor AppStores {
     }
   }
 
-  /// The store of `app`, checked against its file.
-  func store(for app: AppName) throws(Broken) -> SessionStore {
+  /// The store of `app`, checked against its file. Throws `Broken` (untyped: a typed throw of
+  /// this struct across the actor crashed Swift 6.3's optimizer, splitting the callers'
+  /// coroutines).
+  func store(for app: AppName) throws -> SessionStore {
     if let entry = opened[app] {
       try check(app)
       return entry.store
@@ -72,7 +74,7 @@ actor AppStores {
 
   /// Whether `app`'s file (and write-ahead log) is still the one opened; throws, once and for
   /// good, when it is not.
-  func check(_ app: AppName) throws(Broken) {
+  func check(_ app: AppName) throws {
     guard var entry = opened[app] else { return }
     if let reason = entry.broken { throw Broken(app: app, reason: reason) }
     let path = main.path(of: app)

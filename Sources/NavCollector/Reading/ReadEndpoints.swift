@@ -19,11 +19,14 @@ struct ReadEndpoints {
     let token = try context.requireToken(.ingest, .read)
     _ = try QueryParameters(request, allowed: [])
     let (store, id) = try await session(context, app: token.app)
-    let summary = try await Self.known { () async throws(StoreError) in try await store.summary(of: id) }
-    let last = try await store.history(of: id, from: summary.eventCount, to: summary.eventCount).last
+    // One read for the count and the last event (an unknown session is a 404).
+    let head = try await store.offloadedRead { store throws(StoreError) in
+      let count = try store.summary(of: id).eventCount
+      return SessionHead(seq: count, hash: try store.history(of: id, from: count, to: count).last?.hash)
+    }
     return JSONResponse.ok([
-      "session": .string(id.rawValue), "seq": .number(Double(summary.eventCount)),
-      "hash": last?.hash.map(JSONValue.string) ?? .null,
+      "session": .string(id.rawValue), "seq": .number(Double(head.seq)),
+      "hash": head.hash.map(JSONValue.string) ?? .null,
     ])
   }
 
@@ -31,7 +34,8 @@ struct ReadEndpoints {
     let token = try context.requireToken(.read)
     let query = try QueryParameters(request, allowed: ["from", "to"])
     let (store, id) = try await session(context, app: token.app)
-    let summary = try await Self.known { () async throws(StoreError) in try await store.summary(of: id) }
+    // An unknown session is a 404, a seq past its end a 400 (`CollectorError.answering`).
+    let summary = try await store.summary(of: id)
     let from = try query.integer("from", in: 1...Int.max) ?? 1
     let to = min(try query.integer("to", in: 1...Int.max) ?? summary.eventCount, summary.eventCount)
     guard from <= summary.eventCount else {
@@ -61,7 +65,7 @@ struct ReadEndpoints {
     let query = try QueryParameters(request, allowed: ["at"])
     let (store, id) = try await session(context, app: token.app)
     let at = try query.integer("at", in: 1...Int.max)
-    let state = try await Self.known { () async throws(StoreError) in try await store.state(of: id, at: at) }
+    let state = try await store.state(of: id, at: at)
     return Response(
       status: .ok, headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: try WireFormat.canonicalString(state.state) + "\n")))
@@ -75,10 +79,8 @@ struct ReadEndpoints {
     let (store, id) = try await session(context, app: token.app)
     let at = try query.integer("at", in: 1...Int.max)
     let omitting = try query.boolean("omit_payloads") ?? false
-    let html = try await Self.known { () async throws(StoreError) in
-      try await store.offloadedRead { store throws(StoreError) in
-        ReportPage.html(try SessionReport.load(id, from: store, focus: at, omitsPayloads: omitting))
-      }
+    let html = try await store.offloadedRead { store throws(StoreError) in
+      ReportPage.html(try SessionReport.load(id, from: store, focus: at, omitsPayloads: omitting))
     }
     return Response(
       status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
@@ -89,16 +91,5 @@ struct ReadEndpoints {
   private func session(_ context: CollectorContext, app: AppName) async throws -> (SessionStore, SessionID) {
     let id = try context.sessionInPath()
     return (try await stores.store(for: app), id)
-  }
-
-  /// Runs a read whose unknown session (or seq past the end) is the contract's 404.
-  private static func known<T>(_ body: () async throws(StoreError) -> T) async throws -> T {
-    do {
-      return try await body()
-    } catch .unknownSession {
-      throw CollectorError.notFound
-    } catch .seqBeyondHistory(_, let seq, let last) {
-      throw CollectorError.badQuery("at: the session has events up to seq \(last), not \(seq)")
-    }
   }
 }
