@@ -116,7 +116,9 @@ import Testing
     proxy.standardError = FileHandle.nullDevice
     try proxy.run()
     defer {
-      proxy.terminate()
+      // SIGKILL: a child of the test process may start with SIGTERM blocked, and nginx in
+      // single-process mode does not unblock it.
+      kill(proxy.processIdentifier, SIGKILL)
       proxy.waitUntilExit()
     }
     // Through the proxy, from 127.0.0.5, claiming to be 203.0.113.7: the proxy's own word is

@@ -4,8 +4,8 @@
     python3 Tests/OpenAPI/conformance.py NAVSTORE-BINARY [--schemathesis N]
 
 1. The document is valid OpenAPI 3.1 (openapi-spec-validator).
-2. A demo store is served on loopback, twice: once with roomy limits, once with one open request
-   and one request a second, for the 503 and 429 answers.
+2. A demo store is served on loopback, twice: once with roomy limits, once with one open upload,
+   one open read and one request a second, for the 503 and 429 answers.
 3. Requests chosen to bring out every status the document lists, operation by operation: each
    answer's status must be documented for its operation, its content type documented for that
    status, its JSON body valid against the schema (JSON Lines: each line against the schema in
@@ -223,12 +223,16 @@ def main():
         revoked = navstore(binary, "token", "create", "--app", "default", "--role", "read",
                            "--db", "collector.sqlite", cwd=work)
         navstore(binary, "token", "revoke", revoked.split("_")[1], "--db", "collector.sqlite", cwd=work)
+        # A long session, whose history a reader that stops reading cannot take at once.
+        with open(os.path.join(work, "long.jsonl"), "wb") as file:
+            file.write(upload_lines("openapi-long", 40000))
+        navstore(binary, "import", "long.jsonl", "--db", "collector.sqlite", cwd=work)
         roomy, base = serve(binary, work, "--rate", "10000", "--burst", "10000")
         servers.append(roomy)
         checker = Checker(document)
-        every_status(checker, base, ingest, read, other, revoked)
-        tight, tight_base = serve(binary, work, "--max-open-requests", "1", "--rate", "1", "--burst", "1",
-                                  "--request-timeout", "3")
+        every_status(checker, base, ingest, read, other, revoked, work)
+        tight, tight_base = serve(binary, work, "--max-open-uploads", "1", "--max-open-reads", "1",
+                                  "--rate", "1", "--burst", "1", "--request-timeout", "3")
         servers.append(tight)
         backpressure(checker, tight_base, ingest, read)
         missing = sorted(checker.documented() - checker.seen)
@@ -248,7 +252,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
-def every_status(checker, base, ingest, read, other, revoked):
+def every_status(checker, base, ingest, read, other, revoked, work):
     ndjson = {"Content-Type": "application/x-ndjson"}
     body = upload_lines("openapi-1", 5)
     # Uploads: every status but 429 and 503.
@@ -267,6 +271,8 @@ def every_status(checker, base, ingest, read, other, revoked):
     checker.check(base, "POST", "/v1/events", 401, {**bearer(revoked), **ndjson}, body, "(revoked)")
     checker.check(base, "POST", "/v1/events", 401, {**bearer("nvs_" + "0" * 16 + "_" + "0" * 64), **ndjson}, body,
                   "(unknown token)")
+    checker.check(base, "POST", "/v1/events", 401,
+                  {**bearer(ingest), **ndjson, "NavStore-Device-Key": "A" * 43}, body, "(a key without a signature)")
     checker.check(base, "POST", "/v1/events", 403, {**bearer(read), **ndjson}, body, "(read token)")
     checker.check(base, "POST", "/v1/events", 413, {**bearer(ingest), **ndjson}, b"\n" * 5001, "(5,001 lines)")
     checker.check(base, "POST", "/v1/events", 415,
@@ -290,7 +296,7 @@ def every_status(checker, base, ingest, read, other, revoked):
     checker.check(base, "GET", "/v1/sessions/demo-numbers/head", 401)
     checker.check(base, "GET", "/v1/sessions/demo-numbers/head", 404, bearer(other), label="(another app)")
     checker.check(base, "GET", "/v1/sessions/no-such-session/head", 404, bearer(read))
-    for path, bad_query in (("history", "?from=9999"), ("state", "?at=9999"), ("report", None)):
+    for path, bad_query in (("history", "?from=9999"), ("state", "?at=9999"), ("report", "?at=9999")):
         checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}", 200, bearer(read))
         if bad_query:
             checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}{bad_query}", 400, bearer(read))
@@ -299,6 +305,10 @@ def every_status(checker, base, ingest, read, other, revoked):
         checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}", 404, bearer(other), label="(another app)")
     checker.check(base, "GET", "/v1/sessions/demo-numbers/history?from=2&to=4", 200, bearer(read))
     checker.check(base, "GET", "/v1/sessions/demo-numbers/state?at=3", 200, bearer(read))
+    checker.check(base, "GET", "/v1/sessions/demo-numbers/report?at=3&omit_payloads=true", 200, bearer(read))
+    checker.check(base, "GET", "/v1/sessions?app_version=2.3.1&sort=id&since=2026-11-21&omit_payloads=true", 200,
+                  bearer(read))
+    checker.check(base, "GET", "/v1/sessions?appversion=2.3.1", 400, bearer(read), label="(a parameter it does not take)")
     # Exports: every table in both formats.
     for table in ("events", "sessions", "screen-views", "transitions"):
         for format in ("csv", "jsonl"):
@@ -321,27 +331,44 @@ def every_status(checker, base, ingest, read, other, revoked):
         code = json.loads(answer.body).get("error") if answer.body else None
         if answer.status != status or code != {404: "not-found", 401: "unauthorized"}[status]:
             fail(f"{method} {path}: expected {status}, got {answer.status} {answer.body!r}")
+    # A store file removed while serving: not ready, for good (until a restart), and its app's
+    # requests 503; the other apps are served as before.
+    for name in os.listdir(os.path.join(work, "collector.apps")):
+        if name.startswith("other.sqlite"):
+            os.remove(os.path.join(work, "collector.apps", name))
+    checker.check(base, "GET", "/readyz", 503, label="(a store file removed)")
+    checker.check(base, "GET", "/v1/sessions", 503, bearer(other), label="(its app's store removed)")
     print("openapi: every status of every operation brought out on a roomy collector")
 
 
 def backpressure(checker, base, ingest, read):
-    """503 while the one open request is held; then 429 past one request a second."""
+    """503 while the one open upload and the one open read are held (the probes still answer);
+    then 429 past one request a second."""
     url = urllib.parse.urlsplit(base)
     held = socket.create_connection((url.hostname, url.port), timeout=30)
     held.sendall((f"POST /v1/events HTTP/1.1\r\nHost: {url.hostname}\r\nAuthorization: Bearer {ingest}\r\n"
                   "Content-Type: application/x-ndjson\r\nContent-Length: 100000\r\n\r\n").encode())
     held.sendall(b"\n")
+    # A reader that stops reading a long history holds the one read until the request timeout.
+    reader = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    reader.connect((url.hostname, url.port))
+    reader.sendall((f"GET /v1/sessions/openapi-long/history HTTP/1.1\r\nHost: {url.hostname}\r\n"
+                    f"Authorization: Bearer {read}\r\n\r\n").encode())
     time.sleep(0.5)
     reads = [("GET", "/v1/limits"), ("GET", "/v1/sessions"), ("GET", "/v1/sessions/demo-numbers/head"),
              ("GET", "/v1/sessions/demo-numbers/history"), ("GET", "/v1/sessions/demo-numbers/state"),
-             ("GET", "/v1/sessions/demo-numbers/report"), ("GET", "/v1/export/events?format=csv"),
-             ("GET", "/healthz"), ("GET", "/readyz"), ("GET", "/metrics")]
+             ("GET", "/v1/sessions/demo-numbers/report"), ("GET", "/v1/export/events?format=csv")]
     uploads = [("POST", "/v1/events")]
     for method, path in reads + uploads:
         headers = bearer(ingest if method == "POST" else read)
         if method == "POST":
             headers["Content-Type"] = "application/x-ndjson"
-        checker.check(base, method, path, 503, headers, b"" if method == "POST" else None, "(one request held open)")
+        checker.check(base, method, path, 503, headers, b"" if method == "POST" else None,
+                      "(one upload and one read held open)")
+    for path in ("/healthz", "/readyz", "/metrics"):
+        checker.check(base, "GET", path, 200, label="(never refused for load)")
+    reader.close()
     # The held request's body never comes: past the request timeout, a 408, and the slot is free.
     raw = b""
     held.settimeout(15)
@@ -361,7 +388,7 @@ def backpressure(checker, base, ingest, read):
         fail(f"the held upload: expected 408, got {answer.status}: {body!r}")
     checker.validate("POST", "/v1/events", answer, "POST /v1/events (a body that never arrives)")
     time.sleep(0.5)
-    for method, path in reads[:7] + uploads:
+    for method, path in reads + uploads:
         headers = bearer(ingest if method == "POST" else read)
         if method == "POST":
             headers["Content-Type"] = "application/x-ndjson"
@@ -373,8 +400,8 @@ def backpressure(checker, base, ingest, read):
                 break
         else:
             fail(f"{method} {path}: never answered 429 at one request a second")
-    print("openapi: 503 with one request held open, 408 for that request, and 429 past the rate, "
-          "on every operation they apply to")
+    print("openapi: 503 with one upload and one read held open (the probes answering), 408 for that upload, "
+          "and 429 past the rate, on every operation they apply to")
 
 
 def fuzz(base, ingest, read, examples, work):

@@ -63,11 +63,55 @@ struct AdmissionMiddleware: RouterMiddleware {
       throw CollectorError.unavailable("The collector is serving as many \(kind.rawValue)s as it may (\(limit))")
     }
     metrics.openRequests(kind, 1)
-    defer {
+    let slot = OpenSlot { [open, metrics] in
       open.leave(kind.rawValue)
       metrics.openRequests(kind, -1)
     }
-    return try await next(request, context)
+    return try await slot.held { try await next(request, context) }
+  }
+}
+
+/// A request's place in a pool, given back once: when the handler fails, when its answer is a
+/// buffer, or, for an answer streamed after the handler returns (a history, an export), once
+/// the stream has been written, so a reader that takes a chunk a minute holds its place the
+/// whole time. If the stream is never written (the client left first), the place comes back
+/// when the answer is let go.
+final class OpenSlot: Sendable {
+  private let release: Protected<(@Sendable () -> Void)?>
+
+  init(_ release: @escaping @Sendable () -> Void) { self.release = Protected(release) }
+
+  deinit { end() }
+
+  /// Gives the place back, the first time only.
+  func end() {
+    let release = release.withLock { release in
+      defer { release = nil }
+      return release
+    }
+    release?()
+  }
+
+  /// `response`, holding the place until its body has been written; the place is given back at
+  /// once when the handler throws or the body is a buffer (its length is known).
+  func held(_ response: () async throws -> Response) async throws -> Response {
+    var answer: Response
+    do {
+      answer = try await response()
+    } catch {
+      end()
+      throw error
+    }
+    guard answer.body.contentLength == nil else {
+      end()
+      return answer
+    }
+    let body = answer.body
+    answer.body = ResponseBody { [self] writer in
+      defer { end() }
+      try await body.write(writer)
+    }
+    return answer
   }
 }
 
@@ -96,8 +140,8 @@ struct ClientShareMiddleware: RouterMiddleware {
         "This \(client.noun) already has \(share) \(kind.rawValue)s under way; send the next when one has ended",
         retryAfter: 1)
     }
-    defer { open.leave(key) }
-    return try await next(request, context)
+    let slot = OpenSlot { [open] in open.leave(key) }
+    return try await slot.held { try await next(request, context) }
   }
 }
 
