@@ -193,6 +193,15 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
+def long_lines(session, count):
+    lines = [{"session": session, "seq": 1, "at": "2026-11-21T10:00:00.000Z",
+              "op": {"op": "start", "state": {"routes": [{"screen": "home", "style": "root", "withNavigation": True}]}}}]
+    for seq in range(2, count + 1):
+        op = {"op": "push", "screen": "detail"} if seq % 2 == 0 else {"op": "pop"}
+        lines.append({"session": session, "seq": seq, "at": "2026-11-21T10:00:00.000Z", "op": op})
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+
 def upload_lines(session, count):
     lines = [{"session": session, "seq": 1, "at": "2026-11-21T10:00:00.000Z",
               "op": {"op": "start", "state": {"routes": [{"screen": "home", "style": "root", "withNavigation": True}]}}}]
@@ -223,18 +232,22 @@ def main():
         revoked = navstore(binary, "token", "create", "--app", "default", "--role", "read",
                            "--db", "collector.sqlite", cwd=work)
         navstore(binary, "token", "revoke", revoked.split("_")[1], "--db", "collector.sqlite", cwd=work)
-        # A long session, whose history a reader that stops reading cannot take at once.
+        # A long session (a push and its pop, over and over), whose history a reader that stops
+        # reading cannot take at once.
         with open(os.path.join(work, "long.jsonl"), "wb") as file:
-            file.write(upload_lines("openapi-long", 40000))
+            file.write(long_lines("openapi-long", 40000))
         navstore(binary, "import", "long.jsonl", "--db", "collector.sqlite", cwd=work)
         roomy, base = serve(binary, work, "--rate", "10000", "--burst", "10000")
         servers.append(roomy)
         checker = Checker(document)
-        every_status(checker, base, ingest, read, other, revoked, work)
+        every_status(checker, base, ingest, read, other, revoked)
         tight, tight_base = serve(binary, work, "--max-open-uploads", "1", "--max-open-reads", "1",
                                   "--rate", "1", "--burst", "1", "--request-timeout", "3")
         servers.append(tight)
         backpressure(checker, tight_base, ingest, read)
+        broken, broken_base = serve(binary, work)
+        servers.append(broken)
+        not_ready(checker, broken_base, other, work)
         missing = sorted(checker.documented() - checker.seen)
         if missing:
             fail("documented but never seen: " + ", ".join(f"{m} {t} {s}" for m, t, s in missing))
@@ -252,7 +265,7 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
 
 
-def every_status(checker, base, ingest, read, other, revoked, work):
+def every_status(checker, base, ingest, read, other, revoked):
     ndjson = {"Content-Type": "application/x-ndjson"}
     body = upload_lines("openapi-1", 5)
     # Uploads: every status but 429 and 503.
@@ -331,14 +344,19 @@ def every_status(checker, base, ingest, read, other, revoked, work):
         code = json.loads(answer.body).get("error") if answer.body else None
         if answer.status != status or code != {404: "not-found", 401: "unauthorized"}[status]:
             fail(f"{method} {path}: expected {status}, got {answer.status} {answer.body!r}")
-    # A store file removed while serving: not ready, for good (until a restart), and its app's
-    # requests 503; the other apps are served as before.
-    for name in os.listdir(os.path.join(work, "collector.apps")):
-        if name.startswith("other.sqlite"):
-            os.remove(os.path.join(work, "collector.apps", name))
+    print("openapi: every status of every operation brought out on a roomy collector")
+
+
+def not_ready(checker, base, other, work):
+    """A store file taken away while serving: not ready, for good (until a restart), and its
+    app's requests 503. (It is put back after, for the collectors that start later.)"""
+    checker.check(base, "GET", "/v1/sessions", 200, bearer(other), label="(before its store is taken away)")
+    app_file = os.path.join(work, "collector.apps", "other.sqlite")
+    os.rename(app_file, app_file + ".aside")
     checker.check(base, "GET", "/readyz", 503, label="(a store file removed)")
     checker.check(base, "GET", "/v1/sessions", 503, bearer(other), label="(its app's store removed)")
-    print("openapi: every status of every operation brought out on a roomy collector")
+    os.rename(app_file + ".aside", app_file)
+    print("openapi: 503 from /readyz and from the app's endpoints once its store file is taken away")
 
 
 def backpressure(checker, base, ingest, read):
