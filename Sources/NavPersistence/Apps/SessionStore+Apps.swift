@@ -16,8 +16,8 @@ extension SessionStore {
 
   /// The folder beside the store at `path` that holds its other apps' files.
   static func appsFolder(beside path: String) -> String {
-    let url = URL(fileURLWithPath: path)
-    return url.deletingPathExtension().path + ".apps"
+    // As given: a relative path stays relative (a backup names its copies as it was told).
+    (path as NSString).deletingPathExtension + ".apps"
   }
 
   /// The store of `app`'s sessions, opened as this one is: this store itself for the default
