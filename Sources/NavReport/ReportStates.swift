@@ -102,7 +102,9 @@ public struct ReportStates: Sendable {
       var oldRoutes: [AnyRoute] = []
       var oldCells: [Int] = []
       var oldBuilt: [BuiltRoute] = []
-      if case .stack(let routes, let cells, let built)? = previous { (oldRoutes, oldCells, oldBuilt) = (routes, cells, built) }
+      if case .stack(let routes, let cells, let built)? = previous {
+        (oldRoutes, oldCells, oldBuilt) = (routes, cells, built)
+      }
       // The routes the stack still has from before, from its root up, are the same cells.
       let common = min(routes.count, oldRoutes.count)
       var kept = 0
@@ -181,11 +183,14 @@ public struct ReportStates: Sendable {
         node.child.map { .number(Double($0)) } ?? .null,
       ])
     }
-    let cells: [JSONValue] = cells.map { .array([$0.under.map { .number(Double($0)) } ?? .null, .number(Double($0.route))]) }
+    let cells: [JSONValue] = cells.map {
+      .array([$0.under.map { .number(Double($0)) } ?? .null, .number(Double($0.route))])
+    }
     let tabs: [JSONValue] = tabs.map {
       .array([.number(Double($0.selected)), .array($0.tabs.map { .number(Double($0)) })])
     }
-    let text = JSONValue.object(["routes": .array(routes), "cells": .array(cells), "tabs": .array(tabs)]).canonicalString
+    let text = JSONValue.object(["routes": .array(routes), "cells": .array(cells), "tabs": .array(tabs)])
+      .canonicalString
     // `</script` would end the element early, and `<!--` change how HTML reads what follows.
     return text.replacingOccurrences(of: "&", with: "\\u0026").replacingOccurrences(of: "<", with: "\\u003c")
       .replacingOccurrences(of: ">", with: "\\u003e")

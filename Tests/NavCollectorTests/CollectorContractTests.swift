@@ -236,7 +236,9 @@ import Testing
         #expect(response.status == .ok)
       }
     }
-    try await app(configuration: CollectorConfiguration(openUploads: OpenRequestLimit(total: 0, perClient: 4))).test(.router) { client in
+    try await app(configuration: CollectorConfiguration(openUploads: OpenRequestLimit(total: 0, perClient: 4))).test(
+      .router
+    ) { client in
       try await client.execute(
         uri: "/v1/events", method: .post, headers: headers(ingest), body: ByteBuffer(string: Self.start)
       ) {

@@ -33,7 +33,8 @@ import Testing
   /// A session's start, naming `owner`'s key when given.
   static func start(_ session: String, owner: DeviceSigner?) -> String {
     let context = owner?.deviceKey.map { #","context":{"deviceKey":"\#($0.text)"}"# } ?? ""
-    return #"{"session":"\#(session)","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}\#(context)}}"#
+    return
+      #"{"session":"\#(session)","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}\#(context)}}"#
   }
 
   static func push(_ session: String, seq: Int, screen: String = "detail") -> String {
@@ -74,7 +75,8 @@ import Testing
       #expect(started.0 == .ok && started.1?["accepted"] == 1)
       // The forged append, by a device holding the same ingest token, signed or not: refused.
       for forger in [other, nil] {
-        let (status, answer) = try await upload([Self.push("mine", seq: 2, screen: "forged")], signer: forger, client: client)
+        let (status, answer) = try await upload(
+          [Self.push("mine", seq: 2, screen: "forged")], signer: forger, client: client)
         #expect(status == .ok && answer?["accepted"] == 0)
         #expect(Self.reasons(answer) == ["wrong-device"], "\(String(describing: answer))")
         #expect(answer?["heads"]?["mine"]?["seq"] == 1)
@@ -143,7 +145,8 @@ import Testing
         let owner = Int.random(in: 0...3, using: &rng)
         let signer = Int.random(in: 0...3, using: &rng)
         return RandomUpload(
-          session: Int.random(in: 0..<4, using: &rng), owner: owner == 3 ? nil : owner, signer: signer == 3 ? nil : signer)
+          session: Int.random(in: 0..<4, using: &rng), owner: owner == 3 ? nil : owner,
+          signer: signer == 3 ? nil : signer)
       }
     }
     await checkProperty(count: 20, input: scenario) { uploads in
@@ -166,7 +169,9 @@ import Testing
             .authorization: "Bearer \(token)", .contentType: "application/x-ndjson", .contentEncoding: "gzip",
           ]
           if let signer = upload.signer {
-            for (name, value) in try devices[signer].headers(for: body) { headers[try #require(HTTPField.Name(name))] = value }
+            for (name, value) in try devices[signer].headers(for: body) {
+              headers[try #require(HTTPField.Name(name))] = value
+            }
           }
           let owner = isStart ? upload.owner : owners[upload.session] ?? nil
           let expected = owner == nil || owner == upload.signer

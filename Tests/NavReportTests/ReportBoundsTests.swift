@@ -21,13 +21,16 @@ import Testing
   static let root = AnyRoute(style: .root(withNavigation: true), screen: .string("home"))
 
   /// Appends `operations` after a start, as one session of `1 + operations.count` events.
-  func record(_ id: String, start: AnyCoordinator = .stack([root]), _ operations: [AnyOperation], cause: JSONValue? = nil)
+  func record(
+    _ id: String, start: AnyCoordinator = .stack([root]), _ operations: [AnyOperation], cause: JSONValue? = nil
+  )
     throws -> SessionID
   {
     let session = try SessionID(id)
     var events = [AnyEvent(session: session, at: Timestamp(millisecondsSince1970: 0), operation: .start(start))]
     for (index, operation) in operations.enumerated() {
-      var event = AnyEvent(session: session, at: Timestamp(millisecondsSince1970: Int64(index + 1) * 100), operation: operation)
+      var event = AnyEvent(
+        session: session, at: Timestamp(millisecondsSince1970: Int64(index + 1) * 100), operation: operation)
       event.cause = cause
       events.append(event)
     }
@@ -39,7 +42,9 @@ import Testing
   func deepStack() throws -> SessionID {
     try record(
       "deep",
-      (0..<2_499).map { .push(.string("screen-\($0)")) } + Array(repeating: .pop(), count: 2_499) + [.push(.string("last"))])
+      (0..<2_499).map { .push(.string("screen-\($0)")) } + Array(repeating: .pop(), count: 2_499) + [
+        .push(.string("last"))
+      ])
   }
 
   /// 2,000 pushes, then the root's screen changed 2,999 times under them.
@@ -68,7 +73,9 @@ import Testing
     let flow = AnyCoordinator.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("flow-root"))])
     let tabs = AnyCoordinator.tabs(
       (0..<3).map { index in
-        .stack([AnyRoute(style: .root(withNavigation: true), screen: .string("tab-\(index)"), child: index == 0 ? flow : nil)])
+        .stack([
+          AnyRoute(style: .root(withNavigation: true), screen: .string("tab-\(index)"), child: index == 0 ? flow : nil)
+        ])
       }, selected: 0)
     var random = SeededRandom(seed: 7)
     var depth = [1, 1, 1]

@@ -42,7 +42,8 @@ import Testing
     let ingest = try token("ingest")
     let log = folder.path("serve.log")
     let server = try serve(log: log)
-    #expect(try upload(SessionLines.make(prefix: "before", sessions: 2, events: 3), to: server, token: ingest).status == 200)
+    #expect(
+      try upload(SessionLines.make(prefix: "before", sessions: 2, events: 3), to: server, token: ingest).status == 200)
     #expect(try NavStoreProcess.shell("rm -f '\(folder.path("collector.apps/drill.sqlite"))'*") == 0)
     let after = try upload(SessionLines.make(prefix: "after", sessions: 1, events: 2), to: server, token: ingest)
     #expect(after.status == 503 && after.text.contains(#""error":"unavailable""#), "\(after.status) \(after.text)")
@@ -67,7 +68,8 @@ import Testing
     let server = try serve(["--max-open-per-client", "8", "--rate", "100000", "--burst", "100000"])
     let port = server.url
     let appFile = folder.path("collector.apps/drill.sqlite")
-    #expect(try upload(SessionLines.make(prefix: "first", sessions: 1, events: 5), to: server, token: ingest).status == 200)
+    #expect(
+      try upload(SessionLines.make(prefix: "first", sessions: 1, events: 5), to: server, token: ingest).status == 200)
     let replaced = Protected(false)
     let stop = Protected(false)
     let acknowledgedAfter = Acknowledged()
@@ -115,7 +117,9 @@ import Testing
     #expect(restarted.stop(SIGTERM) == 0)
     let verified = try navstore(["verify", "--db", "collector.sqlite", "--app", "drill"])
     #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
-    let stored = try navstore(["export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill"])
+    let stored = try navstore([
+      "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+    ])
     let keys = Set(stored.stdoutLines.dropFirst().map { $0.split(separator: ",").prefix(2).joined(separator: ",") })
     #expect(acknowledgedAfter.keys.isSubset(of: keys))
   }
@@ -131,7 +135,9 @@ import Testing
     let backup = try navstore(["backup", "--db", "collector.sqlite", "--out", "copy.sqlite"])
     #expect(backup.status == 0, "\(backup.stderr)")
     #expect(backup.stdout.contains("backup of 3 apps written to copy.sqlite"), "\(backup.stdout)")
-    #expect(backup.stdout.contains("drill: 3 sessions and 12 events") && backup.stdout.contains("shop: 2 sessions and 12 events"))
+    #expect(
+      backup.stdout.contains("drill: 3 sessions and 12 events")
+        && backup.stdout.contains("shop: 2 sessions and 12 events"))
     let listings = try [drillReader, shopReader].map { try DrillHTTP.get(server.url + "/v1/sessions", token: $0).text }
     #expect(server.stop(SIGTERM) == 0)
     // The copy is a collector: served as it is, with the same tokens and sessions.
@@ -139,7 +145,8 @@ import Testing
     let copied = try [drillReader, shopReader].map { try DrillHTTP.get(copy.url + "/v1/sessions", token: $0).text }
     #expect(copied == listings)
     #expect(copy.stop(SIGTERM) == 0)
-    #expect(try navstore(["backup", "--db", "collector.sqlite", "--out", "copy.sqlite"]).status != 0, "never over a file")
+    #expect(
+      try navstore(["backup", "--db", "collector.sqlite", "--out", "copy.sqlite"]).status != 0, "never over a file")
   }
 
   // MARK: Devices
@@ -239,7 +246,9 @@ import Testing
     while true {
       let answer = try DrillHTTP.get(server.url + "/v1/sessions" + query, token: reader)
       let value = try WireFormat.decode(JSONValue.self, from: Array(answer.body))
-      if case .array(let page)? = value.objectValue?["sessions"], case .string(let id)? = page.first?.objectValue?["session"] {
+      if case .array(let page)? = value.objectValue?["sessions"],
+        case .string(let id)? = page.first?.objectValue?["session"]
+      {
         seen.append(id)
       }
       guard case .string(let next)? = value.objectValue?["next"] else { break }
@@ -264,7 +273,10 @@ import Testing
       #"{"session":"deep","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#
     ]
     for seq in 2...5_000 {
-      let op = seq <= 2_500 ? #"{"op":"push","screen":{"detail":{"id":\#(seq)}}}"# : (seq < 5_000 ? #"{"op":"pop"}"# : #"{"op":"push","screen":"end"}"#)
+      let op =
+        seq <= 2_500
+        ? #"{"op":"push","screen":{"detail":{"id":\#(seq)}}}"#
+        : (seq < 5_000 ? #"{"op":"pop"}"# : #"{"op":"push","screen":"end"}"#)
       lines.append(#"{"session":"deep","seq":\#(seq),"at":"2026-11-21T10:00:00.000Z","op":\#(op)}"#)
     }
     try lines.joined(separator: "\n").write(toFile: folder.path("deep.jsonl"), atomically: true, encoding: .utf8)
@@ -297,7 +309,8 @@ import Testing
     // A token whose time has passed authenticates nothing.
     let store = try SessionStore(path: folder.path("collector.sqlite"))
     let brief = try store.createToken(
-      app: AppName("drill"), role: .read, expiresAt: Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 + 1_500))
+      app: AppName("drill"), role: .read,
+      expiresAt: Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 + 1_500))
     #expect(try DrillHTTP.get(server.url + "/v1/limits", token: brief.text).status == 200)
     Thread.sleep(forTimeInterval: 2)
     #expect(try DrillHTTP.get(server.url + "/v1/limits", token: brief.text).status == 401)
@@ -317,7 +330,10 @@ import Testing
     #expect(try upload(SessionLines.make(prefix: "m", sessions: 1, events: 3), to: server, token: ingest).status == 200)
     let text = try DrillHTTP.get(server.url + "/metrics", token: "").text
     let lines = text.split(separator: "\n").map(String.init)
-    let samples = Set(lines.filter { !$0.hasPrefix("#") }.compactMap { $0.split(whereSeparator: { "{ ".contains($0) }).first.map(String.init) })
+    let samples = Set(
+      lines.filter { !$0.hasPrefix("#") }.compactMap {
+        $0.split(whereSeparator: { "{ ".contains($0) }).first.map(String.init)
+      })
     for name in samples {
       let family = ["_bucket", "_sum", "_count"].reduce(name) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
       #expect(lines.contains { $0.hasPrefix("# HELP \(family) ") }, "\(family) has no HELP")
@@ -337,7 +353,8 @@ import Testing
     let ingest = try token("ingest")
     let log = folder.path("serve.log")
     let server = try serve(["--log-format", "json"], log: log)
-    let answer = try upload(SessionLines.make(prefix: "private-session", sessions: 1, events: 2), to: server, token: ingest)
+    let answer = try upload(
+      SessionLines.make(prefix: "private-session", sessions: 1, events: 2), to: server, token: ingest)
     let id = try #require(answer.header("X-Request-Id"))
     let refused = try DrillHTTP.get(server.url + "/v1/sessions/x/head", token: "nvs_wrong")
     #expect(refused.status == 401 && refused.header("X-Request-Id") != nil)

@@ -51,7 +51,8 @@ import Testing
     let url = server.url
     let health = try shell("curl -s --max-time 10 --cacert cert.pem \(url)/healthz")
     #expect(health.status == 0 && health.output.contains(#""status":"serving""#), "\(health)")
-    let limits = try shell("curl -s --max-time 10 --cacert cert.pem -H 'Authorization: Bearer \(reader)' \(url)/v1/limits")
+    let limits = try shell(
+      "curl -s --max-time 10 --cacert cert.pem -H 'Authorization: Bearer \(reader)' \(url)/v1/limits")
     #expect(limits.output.contains(#""requestLines":5000"#), "\(limits)")
     // Without the certificate the client refuses it; in plain HTTP the server refuses the client.
     #expect(try shell("curl -s --max-time 10 \(url)/healthz").status != 0)
@@ -61,9 +62,11 @@ import Testing
     // A file that is not a certificate is said so, and nothing is served.
     try "not a certificate".write(toFile: folder.path("bad.pem"), atomically: true, encoding: .utf8)
     let refused = try navstore([
-      "serve", "--db", "collector.sqlite", "--listen", "127.0.0.1:0", "--tls-certificate", "bad.pem", "--tls-key", "key.pem",
+      "serve", "--db", "collector.sqlite", "--listen", "127.0.0.1:0", "--tls-certificate", "bad.pem", "--tls-key",
+      "key.pem",
     ])
-    #expect(refused.status != 0 && refused.stderr.contains("'bad.pem' is not a PEM certificate chain"), "\(refused.stderr)")
+    #expect(
+      refused.status != 0 && refused.stderr.contains("'bad.pem' is not a PEM certificate chain"), "\(refused.stderr)")
   }
 
   static let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -76,7 +79,8 @@ import Testing
     let log = folder.path("serve.log")
     // The collector trusts the proxy at 127.0.0.2 only; clients come from other loopback addresses.
     let server = try CollectorProcess(
-      db: "collector.sqlite", in: folder.url, options: ["--trusted-proxy", "127.0.0.2", "--log-format", "json"], log: log)
+      db: "collector.sqlite", in: folder.url, options: ["--trusted-proxy", "127.0.0.2", "--log-format", "json"],
+      log: log)
     try #require(server.url.hasPrefix("http://127.0.0.1:"))
     let proxyPort = try Self.freePort(on: "127.0.0.2")
     let prefix = folder.path("nginx")
@@ -127,7 +131,8 @@ import Testing
     for _ in 0..<50 where answered == nil {
       if let connection = try? RawConnection(host: "127.0.0.2", port: proxyPort, from: "127.0.0.5") {
         connection.send(
-          "GET /v1/limits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(reader)\r\nX-Forwarded-For: 203.0.113.7\r\n\r\n")
+          "GET /v1/limits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(reader)\r\nX-Forwarded-For: 203.0.113.7\r\n\r\n"
+        )
         answered = connection.answer(within: 5).status
       } else {
         Thread.sleep(forTimeInterval: 0.1)  // nginx is still starting
@@ -137,13 +142,15 @@ import Testing
     // Straight to the collector from 127.0.0.9, claiming another address: not a trusted proxy,
     // so the connection's own address is the client.
     let direct = try RawConnection(port: server.port, from: "127.0.0.9")
-    direct.send("GET /v1/limits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(reader)\r\nX-Forwarded-For: 198.51.100.1\r\n\r\n")
+    direct.send(
+      "GET /v1/limits HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(reader)\r\nX-Forwarded-For: 198.51.100.1\r\n\r\n")
     #expect(direct.answer(within: 5).status == 200)
     #expect(server.stop(SIGTERM) == 0)
     let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
     let clients = try lines.compactMap { line -> String? in
       let value = try WireFormat.decode(JSONValue.self, from: Array(line.utf8))
-      guard value.objectValue?["route"] == .string("/v1/limits"), case .string(let client)? = value.objectValue?["client"]
+      guard value.objectValue?["route"] == .string("/v1/limits"),
+        case .string(let client)? = value.objectValue?["client"]
       else { return nil }
       return client
     }
@@ -158,7 +165,9 @@ import Testing
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr(host)
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

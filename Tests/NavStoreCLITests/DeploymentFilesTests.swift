@@ -28,7 +28,8 @@ import Testing
     var arguments = command.split(separator: " ").map(String.init)
     #expect(arguments.first == "/usr/local/bin/navstore" && arguments.dropFirst().first == "serve")
     arguments = Array(arguments.dropFirst(2)).map {
-      $0.replacingOccurrences(of: state, with: folder.url.path).replacingOccurrences(of: "127.0.0.1:8740", with: "127.0.0.1:0")
+      $0.replacingOccurrences(of: state, with: folder.url.path).replacingOccurrences(
+        of: "127.0.0.1:8740", with: "127.0.0.1:0")
     }
     // The drain, and the process's own 5 s after it, end before systemd would kill.
     let drain = try #require(arguments.firstIndex(of: "--drain-timeout").flatMap { Int(arguments[$0 + 1]) })
@@ -47,7 +48,9 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(stop))
   }
 
-  @Test(.enabled(if: CollectorTLSAndProxyTests.nginx != nil || CollectorTLSAndProxyTests.nginxRequired, "nginx is not installed"))
+  @Test(
+    .enabled(
+      if: CollectorTLSAndProxyTests.nginx != nil || CollectorTLSAndProxyTests.nginxRequired, "nginx is not installed"))
   func theNginxServerBlockPassesNginxsOwnCheck() throws {
     let nginx = try #require(CollectorTLSAndProxyTests.nginx, "NAVSTORE_REQUIRE_NGINX=1, but nginx is not installed")
     let made = try NavStoreProcess.shell(
@@ -55,21 +58,23 @@ import Testing
         + "-keyout key.pem -out cert.pem -days 2 -subj /CN=collector.example.com")
     try #require(made == 0, "openssl could not make a certificate")
     let block = try String(contentsOf: Self.deploy.appendingPathComponent("nginx-navstore.conf"), encoding: .utf8)
-      .replacingOccurrences(of: "/etc/letsencrypt/live/collector.example.com/fullchain.pem", with: folder.path("cert.pem"))
+      .replacingOccurrences(
+        of: "/etc/letsencrypt/live/collector.example.com/fullchain.pem", with: folder.path("cert.pem")
+      )
       .replacingOccurrences(of: "/etc/letsencrypt/live/collector.example.com/privkey.pem", with: folder.path("key.pem"))
     #expect(block.contains(folder.path("cert.pem")) && block.contains(folder.path("key.pem")))
     let prefix = folder.path("nginx")
     try FileManager.default.createDirectory(atPath: prefix + "/logs", withIntermediateDirectories: true)
     try block.write(toFile: prefix + "/navstore.conf", atomically: true, encoding: .utf8)
     try """
-      pid \(prefix)/nginx.pid;
-      error_log \(prefix)/logs/error.log;
-      events {}
-      http {
-        access_log off;
-        include \(prefix)/navstore.conf;
-      }
-      """.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+    pid \(prefix)/nginx.pid;
+    error_log \(prefix)/logs/error.log;
+    events {}
+    http {
+      access_log off;
+      include \(prefix)/navstore.conf;
+    }
+    """.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
     let check = Process()
     check.executableURL = URL(fileURLWithPath: nginx)
     check.arguments = ["-t", "-q", "-p", prefix, "-c", prefix + "/nginx.conf"]

@@ -24,7 +24,8 @@ enum DrillHTTP {
   }
 
   /// A GET with `token`, and any other `headers`.
-  static func get(_ url: String, token: String, headers: [String: String] = [:], timeout: Double = 60) throws -> Answer {
+  static func get(_ url: String, token: String, headers: [String: String] = [:], timeout: Double = 60) throws -> Answer
+  {
     var request = URLRequest(url: try address(url))
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -56,7 +57,8 @@ enum DrillHTTP {
     request.timeoutInterval = timeout
     URLSession.shared.dataTask(with: request) { data, response, error in
       let http = response as? HTTPURLResponse
-      result.set(data: data, status: http?.statusCode, error: error, headers: http?.allHeaderFields as? [String: String])
+      result.set(
+        data: data, status: http?.statusCode, error: error, headers: http?.allHeaderFields as? [String: String])
       done.signal()
     }.resume()
     done.wait()

@@ -59,7 +59,9 @@ import Testing
   @Test func everyBodyShapeIsAnsweredInTimeAndTheServerStaysHealthy() throws {
     let ingest = try token("ingest")
     // A small request limit keeps the shapes that run to it quick to send.
-    let server = try serve(["--max-request-bytes", "1048576", "--max-line-bytes", "4096", "--max-request-lines", "5000"])
+    let server = try serve([
+      "--max-request-bytes", "1048576", "--max-line-bytes", "4096", "--max-request-lines", "5000",
+    ])
     let lines = SessionLines.make(prefix: "shape", sessions: 2, events: 2)
     let one = try Self.gzip(lines[0] + "\n" + lines[1] + "\n")
     let other = try Self.gzip(lines[2] + "\n" + lines[3] + "\n")

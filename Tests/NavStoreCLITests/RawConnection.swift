@@ -23,7 +23,9 @@ final class RawConnection {
       local.sin_family = sa_family_t(AF_INET)
       local.sin_addr.s_addr = inet_addr(source)
       let bound = withUnsafePointer(to: &local) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
       }
       guard bound == 0 else {
         close(socketFD)

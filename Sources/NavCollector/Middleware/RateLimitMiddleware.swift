@@ -30,7 +30,9 @@ final class TokenBuckets: Sendable {
       var bucket = buckets[key] ?? Bucket(available: burst, at: now)
       bucket.available = min(burst, bucket.available + rate.perSecond * (now - bucket.at).inSeconds)
       bucket.at = now
-      if buckets[key] == nil, buckets.count >= capacity { Self.makeRoom(in: &buckets, burst: burst, rate: rate, now: now) }
+      if buckets[key] == nil, buckets.count >= capacity {
+        Self.makeRoom(in: &buckets, burst: burst, rate: rate, now: now)
+      }
       guard bucket.available >= 1 else {
         buckets[key] = bucket
         return (1 - bucket.available) / rate.perSecond
@@ -44,7 +46,9 @@ final class TokenBuckets: Sendable {
   /// How many keys are held (for tests).
   var count: Int { buckets.withLock { $0.count } }
 
-  private static func makeRoom(in buckets: inout [String: Bucket], burst: Double, rate: RequestRate, now: ContinuousClock.Instant) {
+  private static func makeRoom(
+    in buckets: inout [String: Bucket], burst: Double, rate: RequestRate, now: ContinuousClock.Instant
+  ) {
     let before = buckets.count
     buckets = buckets.filter { $0.value.available + rate.perSecond * (now - $0.value.at).inSeconds < burst }
     // Still full of clients that are all spending: drop the older half.

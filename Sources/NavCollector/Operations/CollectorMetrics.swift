@@ -22,7 +22,8 @@ final class CollectorMetrics: Sendable {
     openAll = registry.makeGauge(
       descriptor: Self.name("open", "requests", "Requests under way (uploads and reads; the probes are not counted)."))
     openUploads = registry.makeGauge(descriptor: Self.name("open", "uploads", "Uploads under way."))
-    openReads = registry.makeGauge(descriptor: Self.name("open", "reads", "Reads under way (every /v1/ endpoint but uploads)."))
+    openReads = registry.makeGauge(
+      descriptor: Self.name("open", "reads", "Reads under way (every /v1/ endpoint but uploads)."))
     commit = registry.makeDurationHistogram(
       descriptor: Self.name(
         "commit_duration", "seconds", "Time an upload's write transaction took, from its first line to its commit."),
@@ -69,7 +70,8 @@ final class CollectorMetrics: Sendable {
       let parts = key.split(separator: " ", omittingEmptySubsequences: false)
       registry.makeCounter(
         descriptor: Self.name(
-          "upload_lines", "total", "Uploaded lines, by outcome (accepted, duplicate, rejected) and a rejection's reason."),
+          "upload_lines", "total",
+          "Uploaded lines, by outcome (accepted, duplicate, rejected) and a rejection's reason."),
         labels: [("outcome", String(parts[0])), ("reason", String(parts[1]))]
       ).increment(by: Int64(count))
     }
@@ -94,7 +96,9 @@ final class CollectorMetrics: Sendable {
     if let bytes = process.residentBytes {
       gauge("resident_memory_bytes", "Resident memory size in bytes.").set(Double(bytes))
     }
-    if let bytes = process.virtualBytes { gauge("virtual_memory_bytes", "Virtual memory size in bytes.").set(Double(bytes)) }
+    if let bytes = process.virtualBytes {
+      gauge("virtual_memory_bytes", "Virtual memory size in bytes.").set(Double(bytes))
+    }
     if let seconds = process.cpuSeconds {
       gauge("cpu_seconds_total", "User and system CPU time spent, in seconds.").set(seconds)
     }
@@ -120,7 +124,8 @@ final class CollectorMetrics: Sendable {
       ).set(Double(store.walBytes))
       registry.makeGauge(
         descriptor: Self.name(
-          "store_ready", "", "1 while an app store's file is the one the collector writes, 0 once it was removed or replaced."),
+          "store_ready", "",
+          "1 while an app store's file is the one the collector writes, 0 once it was removed or replaced."),
         labels: [("app", store.app)]
       ).set(Double(store.ready ? 1 : 0))
     }

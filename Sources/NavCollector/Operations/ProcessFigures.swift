@@ -26,7 +26,9 @@ struct ProcessFigures {
     // counted here come after its closing one (utime is field 14, stime 15, starttime 22).
     if let stat = text("/proc/self/stat"), let close = stat.lastIndex(of: ")"), ticks > 0 {
       let fields = stat[stat.index(after: close)...].split(separator: " ")
-      if fields.count > 19, let user = Double(fields[11]), let system = Double(fields[12]), let start = Double(fields[19]) {
+      if fields.count > 19, let user = Double(fields[11]), let system = Double(fields[12]),
+        let start = Double(fields[19])
+      {
         figures.cpuSeconds = (user + system) / ticks
         if let boot = text("/proc/stat")?.split(separator: "\n").first(where: { $0.hasPrefix("btime ") }),
           let bootTime = Double(boot.dropFirst("btime ".count).trimmingCharacters(in: .whitespaces))

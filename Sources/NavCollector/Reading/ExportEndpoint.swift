@@ -19,10 +19,12 @@ struct ExportEndpoint {
     guard let format = try query.choice("format", of: ExportFormat.self) else {
       throw CollectorError.badQuery("format: give csv or jsonl")
     }
-    var filter = ExportFilter(since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false)
+    var filter = ExportFilter(
+      since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false)
     if filter.omitsPayloads, table == .events, format == .jsonl {
       throw CollectorError.badQuery(
-        "omit_payloads: the events table's JSON Lines are whole wire-format events, which keep their payloads; ask for format=csv")
+        "omit_payloads: the events table's JSON Lines are whole wire-format events, which keep their payloads; ask for format=csv"
+      )
     }
     if let text = try query.text("session") {
       guard let id = try? SessionID(text) else { throw CollectorError.notFound }

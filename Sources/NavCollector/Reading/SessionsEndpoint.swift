@@ -67,7 +67,8 @@ struct SessionsEndpoint {
     let next = page.resumeAfter.map { JSONValue.string(SessionCursor(after: $0, sort: sort).text).canonicalString }
     let body = "{\"sessions\":[" + page.lines.joined(separator: ",") + "],\"next\":" + (next ?? "null") + "}\n"
     return Response(
-      status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+      status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body))
+    )
   }
 
   /// A page: its sessions as the sessions export's lines, and the session to resume after when

@@ -28,13 +28,15 @@ public enum Collector {
     // The pools of requests under way (the probes and metrics are never counted), then the
     // token, then each client's share and rate.
     router.add(
-      middleware: AdmissionMiddleware(uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
+      middleware: AdmissionMiddleware(
+        uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
     router.add(middleware: TokenAuthenticator(tokens: TokenCheck(store: store)))
     router.add(
       middleware: ClientShareMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
     router.add(
-      middleware: RateLimitMiddleware(client: configuration.clientRate, token: configuration.tokenRate, metrics: metrics))
+      middleware: RateLimitMiddleware(
+        client: configuration.clientRate, token: configuration.tokenRate, metrics: metrics))
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
     router.get("readyz") { _, _ -> Response in
       do {
@@ -94,10 +96,13 @@ public enum Collector {
     if let files = configuration.tls {
       let tls = try serverTLS(files)
       server = HTTPServerBuilder { responder in
-        try TLSChannel(EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http)), tlsConfiguration: tls)
+        try TLSChannel(
+          EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http)), tlsConfiguration: tls)
       }
     } else {
-      server = HTTPServerBuilder { responder in EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http)) }
+      server = HTTPServerBuilder { responder in
+        EdgeChannel(base: HTTP1Channel(responder: responder, configuration: http))
+      }
     }
     // An IPv6 address is written in brackets in a URL.
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -128,9 +133,11 @@ public enum Collector {
       throw TLSFilesError(file: files.privateKey, what: "a PEM private key", underlying: "\(error)")
     }
     guard !chain.isEmpty else {
-      throw TLSFilesError(file: files.certificateChain, what: "a PEM certificate chain", underlying: "no certificate in it")
+      throw TLSFilesError(
+        file: files.certificateChain, what: "a PEM certificate chain", underlying: "no certificate in it")
     }
-    return TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+    return TLSConfiguration.makeServerConfiguration(
+      certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
   }
 }
 

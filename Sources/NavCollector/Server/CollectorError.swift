@@ -67,7 +67,8 @@ struct CollectorError: HTTPResponseError {
       }
     return CollectorError(
       status: .badRequest, code: "unreadable-body",
-      message: "The body says it is gzip but \(what); nothing was stored. Send it again as valid gzip, or uncompressed.")
+      message: "The body says it is gzip but \(what); nothing was stored. Send it again as valid gzip, or uncompressed."
+    )
   }
 
   static func requestTimeout(_ limit: Duration) -> CollectorError {

@@ -17,7 +17,6 @@ package enum UploadSignature {
     Array("navstore-upload-v1\n".utf8) + Array(digest)
   }
 
-
   /// Whether `signature` (base64url) is `key`'s for a body whose SHA-256 is `digest`.
   package static func verify(signature: String, key: DeviceKey, digest: some Sequence<UInt8>) -> Bool {
     guard let bytes = Base64URL.decode(signature), bytes.count == 64,

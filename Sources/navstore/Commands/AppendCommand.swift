@@ -29,7 +29,8 @@ struct AppendCommand: ParsableCommand {
   var op: String
 
   @Option(
-    help: "When it happened, like 2026-11-21T10:15:30.250Z or 2026-11-21T11:15+01:00 (default: now, read once the store's write lock is held).",
+    help:
+      "When it happened, like 2026-11-21T10:15:30.250Z or 2026-11-21T11:15+01:00 (default: now, read once the store's write lock is held).",
     transform: timeArgument)
   var at: Timestamp?
 

@@ -52,7 +52,8 @@ struct ExportCommand: ParsableCommand {
   var session: SessionID?
 
   @Option(
-    help: "Only rows from this time on: a date (2026-11-21: midnight UTC) or a time (2026-11-21T10:15, 2026-11-21T11:15+01:00).",
+    help:
+      "Only rows from this time on: a date (2026-11-21: midnight UTC) or a time (2026-11-21T10:15, 2026-11-21T11:15+01:00).",
     transform: timeArgument)
   var since: Timestamp?
 

@@ -65,37 +65,49 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "Seconds SIGINT or SIGTERM waits for requests under way before the process ends regardless.")
   var drainTimeout = 30
 
-  @Option(help: "The most uploads served at once; past it, 503 with Retry-After. The probes and metrics are never counted.")
+  @Option(
+    help: "The most uploads served at once; past it, 503 with Retry-After. The probes and metrics are never counted.")
   var maxOpenUploads = CollectorConfiguration().openUploads.total
 
   @Option(help: "The most reads (every /v1/ endpoint but uploads) served at once; past it, 503 with Retry-After.")
   var maxOpenReads = CollectorConfiguration().openReads.total
 
-  @Option(help: "The most uploads, and the most reads, one client (a device, or a token) may have under way; past it, 429.")
+  @Option(
+    help: "The most uploads, and the most reads, one client (a device, or a token) may have under way; past it, 429.")
   var maxOpenPerClient = CollectorConfiguration().openUploads.perClient
 
   @Option(help: ArgumentHelp("Earlier name of --max-open-uploads.", visibility: .hidden))
   var maxOpenRequests: Int?
 
   @Option(
-    help: "Each client's sustained requests per second (a device's, when it signs its uploads; else a token's); past it and its burst, 429."
+    help:
+      "Each client's sustained requests per second (a device's, when it signs its uploads; else a token's); past it and its burst, 429."
   )
   var rate = Int(CollectorConfiguration().clientRate.perSecond)
 
   @Option(help: "How many requests a client may send at once above its rate.")
   var burst = CollectorConfiguration().clientRate.burst
 
-  @Option(help: "Each token's sustained requests per second, all its devices together; past it and twice as many at once, 429.")
+  @Option(
+    help:
+      "Each token's sustained requests per second, all its devices together; past it and twice as many at once, 429.")
   var tokenRate = Int(CollectorConfiguration().tokenRate.perSecond)
 
   @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
   var logFormat: LogFormat = .text
 
   @Option(help: "The least severe log lines written: trace, debug, info, notice, warning, error or critical.")
-  var logLevel: Logger.Level = .info
+  var logLevel: LogLevel = .info
 
   enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
+  }
+
+  /// swift-log's levels, by their names.
+  enum LogLevel: String, ExpressibleByArgument, CaseIterable {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
   }
 
   func validate() throws {
@@ -144,7 +156,9 @@ struct ServeCommand: AsyncParsableCommand {
     let uploads = maxOpenRequests ?? maxOpenUploads
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
-      tls: tlsCertificate.flatMap { certificate in tlsKey.map { TLSFiles(certificateChain: certificate, privateKey: $0) } },
+      tls: tlsCertificate.flatMap { certificate in
+        tlsKey.map { TLSFiles(certificateChain: certificate, privateKey: $0) }
+      },
       trustedProxies: trustedProxy.compactMap(IPNetwork.init),
       limits: UploadLimits(lineBytes: maxLineBytes, requestLines: maxRequestLines, requestBytes: maxRequestBytes),
       idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout),
@@ -177,7 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   /// The logger every line of the collector goes through, in the chosen format and level.
   private func makeLogger() -> Logger {
-    let level = logLevel
+    let level = logLevel.level
     switch logFormat {
     case .json:
       return Logger(label: "navstore.collector") { label in JSONLogHandler(label: label, level: level) }
@@ -208,12 +222,12 @@ struct ServeCommand: AsyncParsableCommand {
     if text.contains("Cannot assign requested address") || text.contains("Address not available") {
       return "\(listen) is not an address of this machine"
     }
-    if text.contains("Permission denied") { return "\(listen) needs privileges this process does not have (a port under 1024?)" }
+    if text.contains("Permission denied") {
+      return "\(listen) needs privileges this process does not have (a port under 1024?)"
+    }
     return text
   }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}
 
 /// Ends the process once a stop has taken too long: when the service group begins to shut
 /// down (SIGINT or SIGTERM), it starts a timer of the drain time and a margin, and exits with

@@ -33,7 +33,8 @@ struct SessionsCommand: ParsableCommand {
   var json = false
 
   @Option(
-    help: "Only sessions active at or after this time: a date (midnight UTC) or a time (2026-11-21T15:00, 2026-11-21T16:00+01:00).",
+    help:
+      "Only sessions active at or after this time: a date (midnight UTC) or a time (2026-11-21T15:00, 2026-11-21T16:00+01:00).",
     transform: timeArgument)
   var since: Timestamp?
 

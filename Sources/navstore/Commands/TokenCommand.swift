@@ -50,7 +50,8 @@ struct TokenCommand: ParsableCommand {
     var expires: Timestamp?
 
     @Option(
-      help: ArgumentHelp("How long it works from now: a number of days, hours or minutes (90d, 12h, 30m).", valueName: "span"),
+      help: ArgumentHelp(
+        "How long it works from now: a number of days, hours or minutes (90d, 12h, 30m).", valueName: "span"),
       transform: spanArgument)
     var expiresIn: Duration?
 
@@ -64,7 +65,9 @@ struct TokenCommand: ParsableCommand {
     func run() throws {
       let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
       let now = Timestamp.now
-      let until = expires ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
+      let until =
+        expires
+        ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
       if let until, until <= now { throw CLIError("--expires: \(until) has passed already") }
       let made = try storeCall { () throws(StoreError) in
         try store.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
@@ -129,7 +132,8 @@ struct TokenCommand: ParsableCommand {
         print(
           token.id + "  " + pad(token.app.rawValue, appWidth) + "  " + pad(token.role.rawValue, 6) + "  "
             + pad(TerminalWidth.truncated(label, to: labelWidth), labelWidth) + "  " + token.createdAt.rfc3339 + "  "
-            + pad(token.lastUsedAt?.rfc3339 ?? "-", 24) + "  " + pad(expires, 24) + "  " + (token.revokedAt?.rfc3339 ?? "-"))
+            + pad(token.lastUsedAt?.rfc3339 ?? "-", 24) + "  " + pad(expires, 24) + "  "
+            + (token.revokedAt?.rfc3339 ?? "-"))
       }
     }
   }
@@ -155,7 +159,8 @@ struct TokenCommand: ParsableCommand {
       if let whole = AccessToken.id(ofWhole: id) {
         tokenID = whole
         FileHandle.standardError.write(
-          Data("navstore: that is a whole token; its id is \(whole) (give only the id: the secret is not needed)\n".utf8))
+          Data(
+            "navstore: that is a whole token; its id is \(whole) (give only the id: the secret is not needed)\n".utf8))
       }
       guard tokenID.count == 16, tokenID.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
         throw CLIError("that is not a token id: give the 16 hex digits 'navstore token list' shows")
