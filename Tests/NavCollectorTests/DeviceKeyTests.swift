@@ -136,6 +136,31 @@ import Testing
     #expect(throws: StoreError.self) { try store.app(AppName("shop")).summary(of: sessionID("signed")) }
   }
 
+  /// With one token for the whole fleet, each device has a rate of its own (one device's burst
+  /// does not stop another), and all of the token's devices together one more.
+  @Test func ratesApplyPerDeviceAndPerToken() async throws {
+    let configuration = CollectorConfiguration(
+      clientRate: RequestRate(perSecond: 0.5, burst: 2), tokenRate: RequestRate(perSecond: 0.5, burst: 5))
+    let devices = (0..<4).map { _ in DeviceSigner.generated() }
+    let keyName = try #require(HTTPField.Name(UploadSignature.keyHeader))
+    try await Application(router: Collector.router(store: store, configuration: configuration)).test(.router) {
+      client in
+      func limits(as device: DeviceSigner?) async throws -> HTTPResponse.Status {
+        var headers: HTTPFields = [.authorization: "Bearer \(ingest)"]
+        if let key = device?.deviceKey?.text { headers[keyName] = key }
+        return try await client.execute(uri: "/v1/limits", method: .get, headers: headers) { $0.status }
+      }
+      // The first device spends its burst; the second still has its own. After five requests
+      // of the token's devices, the token's own burst is spent, whichever device asks next. A
+      // request that names no device is the token's own client, with a bucket of its own.
+      var statuses: [HTTPResponse.Status] = []
+      for device in [devices[0], devices[0], devices[0], devices[1], devices[1], devices[2], devices[3], nil] {
+        statuses.append(try await limits(as: device))
+      }
+      #expect(statuses == [.ok, .ok, .tooManyRequests, .ok, .ok, .ok, .tooManyRequests, .ok])
+    }
+  }
+
   /// Random uploads by random devices of random sessions: a line is taken exactly when its
   /// session has no key or the upload is signed by the key its start names.
   @Test func aLineIsTakenExactlyWhenItsSessionsOwnerSignedIt() async throws {

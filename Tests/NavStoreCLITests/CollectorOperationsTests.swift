@@ -287,6 +287,8 @@ import Testing
     let report = try DrillHTTP.get(server.url + "/v1/sessions/deep/report?at=2500", token: reader)
     let took = ContinuousClock.now - started
     #expect(report.status == 200 && report.body.count < 10_000_000, "\(report.body.count) bytes")
+    let export = try DrillHTTP.get(server.url + "/v1/export/events?format=csv&omit_payloads=true", token: reader)
+    #expect(export.status == 200 && export.text.hasPrefix("session,seq,") && !export.text.contains(#""id""#))
     let omitted = try DrillHTTP.get(server.url + "/v1/sessions/deep/report?at=2500&omit_payloads=true", token: reader)
     #expect(omitted.status == 200 && !omitted.text.contains(#"\"id\":2500"#) && report.text.contains(#"\"id\":2500"#))
     let peak = server.peakKiB

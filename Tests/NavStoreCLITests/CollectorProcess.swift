@@ -7,11 +7,14 @@ final class CollectorProcess {
   let process = Process()
   let url: String
 
-  /// Starts `navstore serve --db DB` in `folder` on `port` (0: one the system picks), with
+  /// Starts `navstore serve --db DB` in `folder` on `host` and `port` (0: one the system picks), with
   /// `options` (`--idle-timeout 1`, ...); its log (standard error) goes to `log` when given.
-  init(db: String, in folder: URL, port: UInt16 = 0, options: [String] = [], log: String? = nil) throws {
+  init(
+    db: String, in folder: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: [String] = [],
+    log: String? = nil
+  ) throws {
     process.executableURL = NavStoreProcess.binary
-    process.arguments = ["serve", "--db", db, "--listen", "127.0.0.1:\(port)"] + options
+    process.arguments = ["serve", "--db", db, "--listen", "\(host):\(port)"] + options
     process.currentDirectoryURL = folder
     let output = Pipe()
     process.standardOutput = output

@@ -230,3 +230,72 @@ import Testing
     withExtendedLifetime(connection) {}
   }
 }
+
+/// The smaller faults an operator and a script met: `push` and a line too large, a push that
+/// writes nothing under the user's home, an IPv6 address to listen on, and the words of a port
+/// in use.
+@Suite(.waitsOnProcesses) struct CollectorSmallFaultsTests {
+  let folder: TemporaryFolder
+
+  init() throws {
+    folder = try TemporaryFolder()
+  }
+
+  func navstore(_ arguments: [String], environment: [String: String] = [:]) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder.url, environment: environment)
+  }
+
+  func ingest() throws -> String {
+    try navstore(["token", "create", "--app", "drill", "--role", "ingest", "--db", "collector.sqlite"]).stdout
+      .trimmingCharacters(in: .newlines)
+  }
+
+  @Test func pushNamesALineTooLargeByItsNumberAndGoesOnWithTheRest() throws {
+    let token = try ingest()
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: ["--max-line-bytes", "400"])
+    let start = SessionLines.make(prefix: "first", sessions: 1, events: 1)[0]
+    let big =
+      #"{"session":"first-0","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":""#
+      + String(repeating: "x", count: 500) + #""}}"#
+    let other = SessionLines.make(prefix: "second", sessions: 1, events: 1)[0]
+    try [start, big, other].joined(separator: "\n").write(
+      toFile: folder.path("lines.jsonl"), atomically: true, encoding: .utf8)
+    // A home of its own: push keeps nothing of its exchanges there (no URL cache). Foundation on
+    // Linux makes its cache folders whenever a URLSession is made; they stay empty.
+    let home = folder.path("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    let pushed = try navstore(
+      ["push", "lines.jsonl", "--to", server.url, "--token", token, "--batch", "3"],
+      environment: ["HOME": home, "XDG_CACHE_HOME": home + "/.cache"])
+    #expect(pushed.status == 1)
+    #expect(pushed.stdout.contains("3 events") && pushed.stdout.contains("2 accepted, 0 duplicates, 1 rejected"))
+    #expect(pushed.stderr.contains("first line 2 of the 3 sent (too-large)"), "\(pushed.stderr)")
+    let written = try FileManager.default.subpathsOfDirectory(atPath: home).filter { path in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: home + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
+    }
+    #expect(written.isEmpty, "push wrote \(written) under its home")
+    #expect(server.stop(SIGTERM) == 0)
+    let stored = try navstore(["sessions", "--db", "collector.sqlite", "--app", "drill", "--json"])
+    #expect(stored.stdout.contains(#""session":"second-0""#), "the session after the line too large was sent")
+  }
+
+  @Test func anIPv6AddressInBracketsIsListenedOn() throws {
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, host: "[::1]")
+    #expect(server.url.hasPrefix("http://[::1]:"), "\(server.url)")
+    // curl, since Foundation on Linux does not take an IPv6 literal in a URL.
+    #expect(try NavStoreProcess.shell("curl -s -f -g --max-time 5 '\(server.url)/healthz'") == 0)
+    #expect(server.stop(SIGTERM) == 0)
+    let unbracketed = try navstore(["serve", "--db", "collector.sqlite", "--listen", "::1:8740"])
+    #expect(unbracketed.status != 0 && unbracketed.stderr.contains("[IPv6]:PORT"), "\(unbracketed.stderr)")
+  }
+
+  @Test func aPortInUseIsSaidInOneSentence() throws {
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url)
+    let address = "127.0.0.1:\(server.port)"
+    let second = try navstore(["serve", "--db", "collector.sqlite", "--listen", address])
+    #expect(second.status == 1)
+    #expect(second.stderr == "navstore: the collector stopped: \(address) is already in use (another collector?)\n")
+    #expect(server.stop(SIGTERM) == 0)
+  }
+}

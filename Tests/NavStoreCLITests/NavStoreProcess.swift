@@ -15,11 +15,17 @@ struct NavStoreProcess {
   /// The binary next to the test bundle in the build folder.
   static var binary: URL { BuiltExecutable.url(named: "navstore") }
 
-  static func run(_ arguments: [String], stdin: String = "", in directory: URL? = nil) throws -> Result {
+  /// Runs the binary with `arguments`; `environment` adds to (or replaces in) the test's own.
+  static func run(
+    _ arguments: [String], stdin: String = "", in directory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+    }
     let input = Pipe()
     let output = Pipe()
     let errors = Pipe()
