@@ -9,7 +9,7 @@ import Testing
 /// states large (a deep stack, a deep stack whose root changes at every event, large screens,
 /// large causes, tabs with flows), the page stays under 10 MB, and its states are shared nodes
 /// rather than a copy per event.
-@Suite struct ReportBoundsTests {
+@Suite(.computesAtLength) struct ReportBoundsTests {
   let folder: TemporaryFolder
   let store: SessionStore
 

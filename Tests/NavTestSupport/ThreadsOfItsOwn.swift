@@ -3,16 +3,17 @@ import Testing
 
 /// Runs a suite's tests on threads of their own instead of Swift's shared pool.
 ///
-/// These tests wait for child processes synchronously (`waitUntilExit`, a read to the end of a
-/// pipe). The shared pool has one thread per core: on a two-core machine two such waits held
-/// both threads for up to a minute, and every async test of the run (the player's, the
-/// collector's) stood still meanwhile and timed out. Their own threads, as many as the cores,
-/// keep them as parallel as before without holding anyone else up.
-struct WaitsOnProcesses: SuiteTrait, TestTrait, TestScoping {
+/// Some tests hold a thread for a long time: they wait for child processes synchronously
+/// (`waitUntilExit`, a read to the end of a pipe), or compute for a minute in a debug build.
+/// The shared pool has one thread per core: on a two-core machine two such tests held both
+/// threads for up to a minute, and every async test of the run (the player's, the collector's)
+/// stood still meanwhile and timed out. Their own threads, as many as the cores, keep them as
+/// parallel as before without holding anyone else up.
+public struct WaitsOnProcesses: SuiteTrait, TestTrait, TestScoping {
   /// Each test of the suite, not the suite once.
-  var isRecursive: Bool { true }
+  public var isRecursive: Bool { true }
 
-  func provideScope(
+  public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
     try await withTaskExecutorPreference(ProcessWaitingThreads.shared) { try await function() }
@@ -21,12 +22,15 @@ struct WaitsOnProcesses: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == WaitsOnProcesses {
   /// The suite's tests block on child processes: run them off the shared pool.
-  static var waitsOnProcesses: Self { WaitsOnProcesses() }
+  public static var waitsOnProcesses: Self { WaitsOnProcesses() }
+
+  /// The suite's tests compute for a long time: run them off the shared pool.
+  public static var computesAtLength: Self { WaitsOnProcesses() }
 }
 
 /// A fixed set of threads taking jobs in order: a job that blocks holds only one of them.
 /// A test's waits end when its child process does, so a job queued behind them always runs.
-final class ProcessWaitingThreads: TaskExecutor, @unchecked Sendable {
+public final class ProcessWaitingThreads: TaskExecutor, @unchecked Sendable {
   static let shared = ProcessWaitingThreads(count: max(2, ProcessInfo.processInfo.activeProcessorCount))
 
   /// Guards `jobs`, and wakes a waiting thread when one arrives.
@@ -41,7 +45,7 @@ final class ProcessWaitingThreads: TaskExecutor, @unchecked Sendable {
     }
   }
 
-  func enqueue(_ job: consuming ExecutorJob) {
+  public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     condition.lock()
     jobs.append(job)
