@@ -18,6 +18,10 @@ enum ReportScript {
       var caption = document.getElementById("state-caption");
       var current = null;
       var table = JSON.parse(document.getElementById("states").textContent);
+      // The opening state, as the page wrote it: shown again for its seq even when the table
+      // stopped before it.
+      var opening = Array.prototype.slice.call(statePanel.childNodes).map(function (node) { return node.cloneNode(true); });
+      var focus = document.body.getAttribute("data-focus");
       function element(tag, className, text) {
         var node = document.createElement(tag);
         if (className) { node.className = className; }
@@ -64,8 +68,12 @@ enum ReportScript {
         }
         return item;
       }
-      function drawState(reference) {
+      function drawState(reference, seq) {
         statePanel.textContent = "";
+        if (reference === "" && String(seq) === focus) {
+          opening.forEach(function (node) { statePanel.appendChild(node.cloneNode(true)); });
+          return;
+        }
         if (reference === "") {
           statePanel.appendChild(element("p", "note", "This state is not in the page, which keeps it small; a report made at this seq shows it."));
           return;
@@ -92,7 +100,7 @@ enum ReportScript {
         current = row;
         row.classList.add("chosen");
         row.setAttribute("aria-current", "true");
-        drawState(row.getAttribute("data-state"));
+        drawState(row.getAttribute("data-state"), seq);
         statePanel.setAttribute("data-seq", String(seq));
         caption.textContent = "After seq " + seq + " (" + row.getAttribute("data-time") + ")";
         slider.value = String(seq);

@@ -149,9 +149,6 @@ struct ClientShareMiddleware: RouterMiddleware {
 /// key's public half, checked against the body's signature when the request is an upload), or
 /// else the token.
 struct RequestClient {
-  /// The header naming the device.
-  static let deviceHeader = HTTPField.Name("NavStore-Device-Key")!
-
   /// `device <key>` or `token <id>`.
   let key: String
   /// The token's id.
@@ -162,7 +159,7 @@ struct RequestClient {
   init?(_ request: Request, context: CollectorContext) {
     guard let token = context.token else { return nil }
     self.token = token.id
-    if let device = request.headers[Self.deviceHeader], DeviceKey(text: device) != nil {
+    if let device = request.headers[.deviceKey], DeviceKey(text: device) != nil {
       key = "device " + device
       noun = "device"
     } else {

@@ -23,8 +23,6 @@ struct AnsweringMiddleware: RouterMiddleware {
   let clientAddress: ClientAddress
   let metrics: CollectorMetrics
 
-  static let requestIDHeader = HTTPField.Name("X-Request-Id")!
-
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
@@ -42,7 +40,7 @@ struct AnsweringMiddleware: RouterMiddleware {
       failure = refusal
       response = try refusal.response(from: request, context: context)
     }
-    response.headers[Self.requestIDHeader] = context.id
+    response.headers[.requestID] = context.id
     let duration = ContinuousClock.now - started
     let route = context.endpointPath ?? "unmatched"
     metrics.request(endpoint: route, status: Int(response.status.code), duration: duration)
@@ -70,11 +68,6 @@ struct AnsweringMiddleware: RouterMiddleware {
     logger[metadataKey: "hb.request.id"] = nil
     logger.log(level: status >= 500 && status != 499 ? .error : .info, "answered", metadata: metadata)
   }
-}
-
-extension HTTPField.Name {
-  /// `X-Forwarded-For`, where a proxy names the address it took the request from.
-  static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }
 
 extension CollectorError {

@@ -76,15 +76,16 @@ struct EventsEndpoint {
 }
 
 /// The device an upload names and its signature, as sent (`UploadSignature`): checked once the
-/// body's digest is known. Both headers or neither; a malformed one is a 400, a signature that
-/// does not verify a 401 (the body changed on the way, or the key is not the one that signed).
+/// body's digest is known. Both headers or neither; one alone, a key that is not one, or a
+/// signature that does not verify is a 401 (`bad-signature`: the body changed on the way, or
+/// the key is not the one that signed).
 struct DeviceSignature {
   let key: DeviceKey
   let signature: String
 
   init?(_ headers: HTTPFields) throws {
-    let key = headers[HTTPField.Name(UploadSignature.keyHeader)!]
-    let signature = headers[HTTPField.Name(UploadSignature.signatureHeader)!]
+    let key = headers[.deviceKey]
+    let signature = headers[.deviceSignature]
     switch (key, signature) {
     case (nil, nil):
       return nil

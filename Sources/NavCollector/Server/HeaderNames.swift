@@ -1,0 +1,17 @@
+import HTTPTypes
+import NavPersistence
+
+extension HTTPField.Name {
+  // The names of the headers the collector reads or writes beyond HTTP's own. Each is a fixed
+  // token that HTTP Types accepts, written here once; no request's input reaches these
+  // unwraps, and every test that starts a collector reads them.
+
+  /// `X-Request-Id`: every answer's id, which its log line names.
+  static let requestID = HTTPField.Name("X-Request-Id")!
+  /// `X-Forwarded-For`, where a proxy names the address it took the request from.
+  static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
+  /// `NavStore-Device-Key`: the device an upload names (`UploadSignature`).
+  static let deviceKey = HTTPField.Name(UploadSignature.keyHeader)!
+  /// `NavStore-Signature`: the device's signature of the upload's body.
+  static let deviceSignature = HTTPField.Name(UploadSignature.signatureHeader)!
+}
