@@ -29,7 +29,9 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
       entries.append(IndexPage.Entry(summary: summary, problem: error.description))
       continue
     }
-    checkMarkup(ReportPage.html(report), page: "the report of \(summary.id.rawValue.debugDescription)", scripts: 1)
+    checkMarkup(
+      ReportPage.html(report), page: "the report of \(summary.id.rawValue.debugDescription)", scripts: 1, dataScripts: 1
+    )
     entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
   }
   checkMarkup(IndexPage.html(entries), page: "the index", scripts: 0)

@@ -21,11 +21,12 @@ private let rawTextElements: Set<String> = ["style", "script"]
 /// Reads `html` as the report writes it and stops the fuzzer when text from the input changed
 /// its markup: every `<` opens or closes a known element, elements nest properly, every
 /// attribute is one the report writes, values are double-quoted without `<`, every `&` starts
-/// an entity, text holds no `>`, and the page has its `scripts` scripts and no more. A quote
-/// left unescaped would end a value early, and what follows would have to pass as a known
-/// attribute with a quoted value of its own.
-func checkMarkup(_ html: String, page: String, scripts: Int) {
-  var scanner = MarkupScanner(Array(html.utf8), expectedScripts: scripts)
+/// an entity, text holds no `>`, and the page has its `scripts` scripts and `dataScripts` data
+/// blocks (`<script type="application/json">`, whose content holds no `<`, `>` or `&` at all)
+/// and no more. A quote left unescaped would end a value early, and what follows would have to
+/// pass as a known attribute with a quoted value of its own.
+func checkMarkup(_ html: String, page: String, scripts: Int, dataScripts: Int = 0) {
+  var scanner = MarkupScanner(Array(html.utf8), expectedScripts: scripts, expectedDataScripts: dataScripts)
   if let problem = scanner.problem() { violated("\(page): \(problem)") }
 }
 
@@ -34,11 +35,14 @@ private struct MarkupScanner {
   var index = 0
   var open: [String] = []
   var scripts = 0
+  var dataScripts = 0
   let expectedScripts: Int
+  let expectedDataScripts: Int
 
-  init(_ bytes: [UInt8], expectedScripts: Int) {
+  init(_ bytes: [UInt8], expectedScripts: Int, expectedDataScripts: Int) {
     self.bytes = bytes
     self.expectedScripts = expectedScripts
+    self.expectedDataScripts = expectedDataScripts
   }
 
   mutating func problem() -> String? {
@@ -59,6 +63,9 @@ private struct MarkupScanner {
     }
     guard open.isEmpty else { return "unclosed elements \(open)" }
     guard scripts == expectedScripts else { return "\(scripts) scripts, not \(expectedScripts)" }
+    guard dataScripts == expectedDataScripts else {
+      return "\(dataScripts) data scripts, not \(expectedDataScripts)"
+    }
     return nil
   }
 
@@ -73,6 +80,7 @@ private struct MarkupScanner {
       open.removeLast()
       return expect(">")
     }
+    var type: String?
     while true {
       skipSpaces()
       if peek(">") {
@@ -92,6 +100,12 @@ private struct MarkupScanner {
         index += 1
         guard peek("\"") else { return "attribute \(attribute) of <\(name)> unquoted" }
         index += 1
+        let valueStart = index
+        defer {
+          if attribute == "type" {
+            type = String(decoding: bytes[valueStart..<max(valueStart, index - 1)], as: UTF8.self)
+          }
+        }
         while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
           if bytes[index] == UInt8(ascii: "<") { return "a `<` in attribute \(attribute) of <\(name)>" }
           if bytes[index] == UInt8(ascii: "&") {
@@ -104,11 +118,22 @@ private struct MarkupScanner {
       }
     }
     if voidElements.contains(name) { return nil }
-    if name == "script" { scripts += 1 }
+    let isData = name == "script" && type == "application/json"
+    if name == "script" {
+      if isData { dataScripts += 1 } else { scripts += 1 }
+    }
     if rawTextElements.contains(name) {
       let end = Array("</\(name)>".utf8)
+      let contentStart = index
       while index < bytes.count, !bytes[index...].starts(with: end) { index += 1 }
       guard index < bytes.count else { return "<\(name)> never closed" }
+      if isData,
+        bytes[contentStart..<index].contains(where: {
+          [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&")].contains($0)
+        })
+      {
+        return "a `<`, `>` or `&` in a data script"
+      }
       index += end.count
       return nil
     }
