@@ -6,26 +6,20 @@ extension RFC3339Time {
   /// What `--since`, `--until` and the collector's time parameters take; the wire format's own
   /// times stay strict.
   package static func milliseconds(parsingQuery text: String) throws(Refusal) -> Int64 {
-    var reader = QueryTimeReader(bytes: Array(text.utf8))
-    return try reader.read()
+    var reader = TimeTextReader(bytes: Array(text.utf8))
+    return try reader.readQueryTime()
   }
 }
 
-private struct QueryTimeReader {
-  let bytes: [UInt8]
-  var index = 0
-
-  mutating func read() throws(RFC3339Time.Refusal) -> Int64 {
+extension TimeTextReader {
+  /// A date, or a date and time as people write one (see `milliseconds(parsingQuery:)`).
+  fileprivate mutating func readQueryTime() throws(RFC3339Time.Refusal) -> Int64 {
     let year = try number(digits: 4)
     try expect("-")
     let month = try number(digits: 2)
     try expect("-")
     let day = try number(digits: 2)
-    guard (1...12).contains(month) else { throw failure("month \(month) does not exist") }
-    guard (1...CivilCalendar.daysIn(month: month, year: year)).contains(day) else {
-      throw failure("day \(day) does not exist in that month")
-    }
-    let midnight = CivilCalendar.daysSince1970(year: year, month: month, day: day) * 86_400_000
+    let midnight = try days(year: year, month: month, day: day) * 86_400_000
     guard index < bytes.count else { return midnight }
     guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[index]) else {
       throw failure("expected 'T' between the date and the time")
@@ -72,28 +66,4 @@ private struct QueryTimeReader {
     guard index == bytes.count else { throw failure("unexpected text after the time") }
     return midnight + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond - offset
   }
-
-  private func peek(_ character: Unicode.Scalar) -> Bool {
-    index < bytes.count && bytes[index] == UInt8(ascii: character)
-  }
-
-  private mutating func number(digits: Int) throws(RFC3339Time.Refusal) -> Int64 {
-    guard index + digits <= bytes.count else { throw failure("the text ends too early") }
-    var value: Int64 = 0
-    for _ in 0..<digits {
-      guard isDigit(bytes[index]) else { throw failure("expected a digit at position \(index + 1)") }
-      value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
-      index += 1
-    }
-    return value
-  }
-
-  private mutating func expect(_ character: Unicode.Scalar) throws(RFC3339Time.Refusal) {
-    guard peek(character) else { throw failure("expected '\(character)' at position \(index + 1)") }
-    index += 1
-  }
-
-  private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-  private func failure(_ reason: String) -> RFC3339Time.Refusal { RFC3339Time.Refusal(reason: reason) }
 }

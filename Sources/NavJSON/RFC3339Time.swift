@@ -10,8 +10,8 @@ package enum RFC3339Time {
 
   /// The milliseconds since 1970 that `text` names.
   package static func milliseconds(parsing text: String) throws(Refusal) -> Int64 {
-    var reader = RFC3339Reader(bytes: Array(text.utf8))
-    return try reader.read()
+    var reader = TimeTextReader(bytes: Array(text.utf8))
+    return try reader.readWireTime()
   }
 
   /// Appends the text of a time within the years 0000 to 9999, as UTF-8 (exports and encoders
@@ -54,11 +54,49 @@ package enum RFC3339Time {
   }
 }
 
-private struct RFC3339Reader {
+/// A time's text, read from its start: the digits, separators and refusals that the wire
+/// format's strict reader (below) and the query's lenient one (`RFC3339Time+Query.swift`) are
+/// both made of.
+struct TimeTextReader {
   let bytes: [UInt8]
   var index = 0
 
-  mutating func read() throws(RFC3339Time.Refusal) -> Int64 {
+  mutating func number(digits: Int) throws(RFC3339Time.Refusal) -> Int64 {
+    guard index + digits <= bytes.count else { throw failure("the text ends too early") }
+    var value: Int64 = 0
+    for _ in 0..<digits {
+      guard isDigit(bytes[index]) else { throw failure("expected a digit at position \(index + 1)") }
+      value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+      index += 1
+    }
+    return value
+  }
+
+  mutating func expect(_ character: Unicode.Scalar) throws(RFC3339Time.Refusal) {
+    guard peek(character) else { throw failure("expected '\(character)' at position \(index + 1)") }
+    index += 1
+  }
+
+  /// Whether the next byte is `character`.
+  func peek(_ character: Unicode.Scalar) -> Bool { index < bytes.count && bytes[index] == UInt8(ascii: character) }
+
+  func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+  func failure(_ reason: String) -> RFC3339Time.Refusal { RFC3339Time.Refusal(reason: reason) }
+
+  /// The days from 1970 to a date that exists; refused, with the field that is wrong, otherwise.
+  func days(year: Int64, month: Int64, day: Int64) throws(RFC3339Time.Refusal) -> Int64 {
+    guard (1...12).contains(month) else { throw failure("month \(month) does not exist") }
+    guard (1...CivilCalendar.daysIn(month: month, year: year)).contains(day) else {
+      throw failure("day \(day) does not exist in that month")
+    }
+    return CivilCalendar.daysSince1970(year: year, month: month, day: day)
+  }
+}
+
+extension TimeTextReader {
+  /// The wire format's time: exactly `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+  mutating func readWireTime() throws(RFC3339Time.Refusal) -> Int64 {
     let year = try number(digits: 4)
     try expect("-")
     let month = try number(digits: 2)
@@ -72,44 +110,19 @@ private struct RFC3339Reader {
     let second = try number(digits: 2)
     try expect(".")
     let millisecond = try number(digits: 3)
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "Z") else {
+    guard peek("Z") else {
       throw failure("expected 'Z' after three fraction digits: times are UTC with milliseconds")
     }
     index += 1
     guard index == bytes.count else { throw failure("unexpected text after the time") }
 
-    guard (1...12).contains(month) else { throw failure("month \(month) does not exist") }
-    guard (1...CivilCalendar.daysIn(month: month, year: year)).contains(day) else {
-      throw failure("day \(day) does not exist in that month")
-    }
+    let days = try days(year: year, month: month, day: day)
     guard hour < 24, minute < 60 else { throw failure("the time of day is out of range") }
     guard second < 60 else { throw failure("second \(second) is out of range (leap seconds are not kept)") }
 
-    let days = CivilCalendar.daysSince1970(year: year, month: month, day: day)
     return days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + millisecond
   }
 
-  private mutating func number(digits: Int) throws(RFC3339Time.Refusal) -> Int64 {
-    guard index + digits <= bytes.count else { throw failure("the text ends too early") }
-    var value: Int64 = 0
-    for _ in 0..<digits {
-      guard isDigit(bytes[index]) else { throw failure("expected a digit at position \(index + 1)") }
-      value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
-      index += 1
-    }
-    return value
-  }
-
-  private mutating func expect(_ character: Unicode.Scalar) throws(RFC3339Time.Refusal) {
-    guard index < bytes.count, bytes[index] == UInt8(ascii: character) else {
-      throw failure("expected '\(character)' at position \(index + 1)")
-    }
-    index += 1
-  }
-
-  private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-  private func failure(_ reason: String) -> RFC3339Time.Refusal { RFC3339Time.Refusal(reason: reason) }
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms), so
