@@ -24,21 +24,22 @@ enum RequestKind: String, Sendable {
 final class OpenCounts: Sendable {
   private let counts = Protected<[String: Int]>([:])
 
-  /// Counts one more request of `key` unless `maximum` are under way; whether it was counted.
-  func enter(_ key: String, maximum: Int) -> Bool {
-    counts.withLock { counts in
+  /// A place for one more request of `key`, unless `maximum` are under way (`nil`); when the
+  /// place is given back, `left` is called after it.
+  func slot(for key: String, maximum: Int, left: @escaping @Sendable () -> Void = {}) -> OpenSlot? {
+    let entered = counts.withLock { counts in
       let open = counts[key, default: 0]
       guard open < maximum else { return false }
       counts[key] = open + 1
       return true
     }
-  }
-
-  /// One request of `key` ended.
-  func leave(_ key: String) {
-    counts.withLock { counts in
-      let open = counts[key, default: 1] - 1
-      counts[key] = open > 0 ? open : nil
+    guard entered else { return nil }
+    return OpenSlot { [self] in
+      counts.withLock { counts in
+        let open = counts[key, default: 1] - 1
+        counts[key] = open > 0 ? open : nil
+      }
+      left()
     }
   }
 }
@@ -58,15 +59,13 @@ struct AdmissionMiddleware: RouterMiddleware {
     let kind = RequestKind(request)
     guard kind != .probe else { return try await next(request, context) }
     let limit = kind == .upload ? uploads.total : reads.total
-    guard open.enter(kind.rawValue, maximum: limit) else {
+    guard
+      let slot = open.slot(for: kind.rawValue, maximum: limit, left: { [metrics] in metrics.openRequests(kind, -1) })
+    else {
       metrics.refused("open-\(kind.rawValue)s")
       throw CollectorError.unavailable("The collector is serving as many \(kind.rawValue)s as it may (\(limit))")
     }
     metrics.openRequests(kind, 1)
-    let slot = OpenSlot { [open, metrics] in
-      open.leave(kind.rawValue)
-      metrics.openRequests(kind, -1)
-    }
     return try await slot.held { try await next(request, context) }
   }
 }
@@ -133,14 +132,12 @@ struct ClientShareMiddleware: RouterMiddleware {
       return try await next(request, context)
     }
     let share = kind == .upload ? uploads.perClient : reads.perClient
-    let key = kind.rawValue + " " + client.key
-    guard open.enter(key, maximum: share) else {
+    guard let slot = open.slot(for: kind.rawValue + " " + client.key, maximum: share) else {
       metrics.refused("client-\(kind.rawValue)s")
       throw CollectorError.tooManyRequests(
         "This \(client.noun) already has \(share) \(kind.rawValue)s under way; send the next when one has ended",
         retryAfter: 1)
     }
-    let slot = OpenSlot { [open] in open.leave(key) }
     return try await slot.held { try await next(request, context) }
   }
 }
