@@ -203,10 +203,9 @@ enum ReportText {
   static let nameLimit = 120
   static let causeLimit = 200
 
+  /// `text`, or its first `limit - 1` characters (one at least) and `…`.
   static func shortened(_ text: String, to limit: Int) -> String {
-    guard text.unicodeScalars.count > limit else { return text }
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: text.unicodeScalars.prefix(limit - 1))
-    return String(scalars) + "…"
+    text.count <= limit ? text : String(text.prefix(max(1, limit - 1))) + "…"
   }
+
 }

@@ -116,7 +116,7 @@ enum TimelineSVG {
       if barWidth > 60 {
         svg +=
           "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">"
-          + "\(HTML.escape(shortened(bar.screen, to: Int(barWidth / 7))))</text>"
+          + "\(HTML.escape(ReportText.shortened(bar.screen, to: Int(barWidth / 7))))</text>"
       }
       svg += "</g>"
     }
@@ -161,7 +161,4 @@ enum TimelineSVG {
     return fraction == 0 ? "\(whole)" : "\(whole).\(fraction)"
   }
 
-  private static func shortened(_ text: String, to length: Int) -> String {
-    text.count <= length ? text : String(text.prefix(max(1, length - 1))) + "…"
-  }
 }

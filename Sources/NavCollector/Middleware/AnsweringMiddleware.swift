@@ -61,7 +61,7 @@ struct AnsweringMiddleware: RouterMiddleware {
     if let app = notes.app { metadata["app"] = "\(app)" }
     if let failure {
       metadata["error"] = "\(failure.code)"
-      if let cause = failure.cause ?? notes.cause { metadata["cause"] = "\(cause)" }
+      if let cause = failure.cause { metadata["cause"] = "\(cause)" }
     }
     // Hummingbird's own copy of the id is left out: `request_id` is the one every answer names.
     var logger = context.logger

@@ -26,7 +26,7 @@ public struct CollectorContext: RequestContext {
 }
 
 /// What the middleware learns of a request as it goes, for the one log line written when it is
-/// answered: the client's address, the app, the device, and the cause of a refusal or failure.
+/// answered: the client's address and the app (a refusal's cause travels with the refusal).
 /// Never a token, a session id or a payload.
 final class RequestNotes: Sendable {
   private let state = Protected(Notes())
@@ -34,8 +34,6 @@ final class RequestNotes: Sendable {
   struct Notes {
     var client: String?
     var app: String?
-    var device: String?
-    var cause: String?
   }
 
   var current: Notes { state.withLock { $0 } }

@@ -28,7 +28,7 @@ struct EventsEndpoint {
     let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
     do {
       read = try await Deadline.run(bodyTimeout) {
-        try await UploadBody.readHashing(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
+        try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
       }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)

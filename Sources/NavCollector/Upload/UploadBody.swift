@@ -32,14 +32,8 @@ struct UploadBody {
   /// A body shorter than its `Content-Length` (`declaredLength`) ended because the client
   /// went away, not because it was whole. Throws `CancellationError` once the task is
   /// cancelled (the request's deadline).
+  /// Also returns the SHA-256 of the body as sent, which a device signs.
   static func read(
-    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
-  ) async throws -> [ArraySlice<UInt8>] {
-    try await readHashing(body, gzip: gzip, limits: limits, declaredLength: declaredLength).lines
-  }
-
-  /// `read`, and the SHA-256 of the body as sent (what a device signs).
-  static func readHashing(
     _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
   ) async throws -> (lines: [ArraySlice<UInt8>], digest: [UInt8]) {
     var hasher = SHA256()

@@ -27,18 +27,10 @@ extension StoreEngine {
 }
 
 extension SessionStore {
-  /// The device's signing key, if the store has made one (see `StoreEngine.deviceSigningKey`):
-  /// what the uploader and `navstore push` sign a store's uploads with.
-  package func deviceSigningKey() throws(StoreError) -> Curve25519.Signing.PrivateKey? {
-    try read { engine throws(StoreError) in try engine.deviceSigningKey(creating: false) }
-  }
-}
-
-extension SessionStore {
   /// The public half of the device's key, if the store has made one: what its sessions' starts
   /// name.
   package func deviceKey() throws(StoreError) -> DeviceKey? {
-    try deviceSigningKey()?.publicKey.deviceKey
+    try deviceSigner()?.deviceKey
   }
 }
 
