@@ -9,27 +9,11 @@ import Testing
 /// `navstore serve` as a process, under the clients a fleet really has: one that says nothing,
 /// one that sends a byte at a time, one that stops reading an export, a gzip bomb, sixteen
 /// devices at once, and a collector killed in the middle of uploads.
-@Suite(.waitsOnProcesses) struct CollectorDrillTests {
+@Suite(.waitsOnProcesses) struct CollectorDrillTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url)
-  }
-
-  /// A new token of the app `drill` in `collector.sqlite`.
-  func token(_ role: String) throws -> String {
-    try navstore(["token", "create", "--app", "drill", "--role", role, "--db", "collector.sqlite"]).stdout
-      .trimmingCharacters(in: .newlines)
-  }
-
-  func serve(_ options: [String] = []) throws -> CollectorProcess {
-    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: options)
-    try #require(server.url.hasPrefix("http://127.0.0.1:"))
-    return server
   }
 
   @Test func theLogHasALinePerRequestAndNoTokenSessionOrPayload() throws {

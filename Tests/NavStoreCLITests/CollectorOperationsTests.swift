@@ -10,26 +10,11 @@ import Testing
 /// monitoring system reads, and the reads support needs (filters, percent-encoded ids, a long
 /// session's report in bounded memory); and a second device that tries to extend a session it
 /// did not start.
-@Suite(.waitsOnProcesses) struct CollectorOperationsTests {
+@Suite(.waitsOnProcesses) struct CollectorOperationsTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url)
-  }
-
-  func token(_ role: String, app: String = "drill", extra: [String] = []) throws -> String {
-    try navstore(["token", "create", "--app", app, "--role", role, "--db", "collector.sqlite"] + extra).stdout
-      .trimmingCharacters(in: .newlines)
-  }
-
-  func serve(_ options: [String] = [], db: String = "collector.sqlite", log: String? = nil) throws -> CollectorProcess {
-    let server = try CollectorProcess(db: db, in: folder.url, options: options, log: log)
-    try #require(server.url.hasPrefix("http://127.0.0.1:"), "serve did not start")
-    return server
   }
 
   func upload(_ lines: [String], to server: CollectorProcess, token: String) throws -> DrillHTTP.Answer {

@@ -8,20 +8,11 @@ import Testing
 /// `X-Forwarded-For` names the client in the log, while a client that names itself is not
 /// believed. CI installs nginx and sets `NAVSTORE_REQUIRE_NGINX=1`, so there a missing nginx is
 /// a failure, not a skip.
-@Suite(.waitsOnProcesses) struct CollectorTLSAndProxyTests {
+@Suite(.waitsOnProcesses) struct CollectorTLSAndProxyTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url)
-  }
-
-  func token(_ role: String) throws -> String {
-    try navstore(["token", "create", "--app", "drill", "--role", role, "--db", "collector.sqlite"]).stdout
-      .trimmingCharacters(in: .newlines)
   }
 
   /// Runs `command` with bash in the test's folder; its exit status and standard output.
@@ -161,15 +152,8 @@ import Testing
   static func freePort(on host: String) throws -> UInt16 {
     let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(socketFD) }
+    guard RawConnection.call(bind, socketFD, host: host, port: 0) == 0 else { throw POSIXError(.EADDRINUSE) }
     var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr(host)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }

@@ -10,26 +10,11 @@ import Testing
 /// malformed requests, HTTP/1.0 and clients that hang up are answered as the contract says;
 /// two hundred slow uploads leave the probes, the metrics and a reader answering; SIGTERM ends
 /// the process within the drain time whatever is under way.
-@Suite(.waitsOnProcesses) struct HostileClientTests {
+@Suite(.waitsOnProcesses) struct HostileClientTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url)
-  }
-
-  func token(_ role: String) throws -> String {
-    try navstore(["token", "create", "--app", "drill", "--role", role, "--db", "collector.sqlite"]).stdout
-      .trimmingCharacters(in: .newlines)
-  }
-
-  func serve(_ options: [String] = [], log: String? = nil) throws -> CollectorProcess {
-    let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: options, log: log)
-    try #require(server.url.hasPrefix("http://127.0.0.1:"))
-    return server
   }
 
   /// The server answers `/healthz` within 2 s.
@@ -234,24 +219,15 @@ import Testing
 /// The smaller faults an operator and a script met: `push` and a line too large, a push that
 /// writes nothing under the user's home, an IPv6 address to listen on, and the words of a port
 /// in use.
-@Suite(.waitsOnProcesses) struct CollectorSmallFaultsTests {
+@Suite(.waitsOnProcesses) struct CollectorSmallFaultsTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
   }
 
-  func navstore(_ arguments: [String], environment: [String: String] = [:]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url, environment: environment)
-  }
-
-  func ingest() throws -> String {
-    try navstore(["token", "create", "--app", "drill", "--role", "ingest", "--db", "collector.sqlite"]).stdout
-      .trimmingCharacters(in: .newlines)
-  }
-
   @Test func pushNamesALineTooLargeByItsNumberAndGoesOnWithTheRest() throws {
-    let token = try ingest()
+    let ingest = try token()
     let server = try CollectorProcess(db: "collector.sqlite", in: folder.url, options: ["--max-line-bytes", "400"])
     let start = SessionLines.make(prefix: "first", sessions: 1, events: 1)[0]
     let big =
@@ -265,7 +241,7 @@ import Testing
     let home = folder.path("home")
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     let pushed = try navstore(
-      ["push", "lines.jsonl", "--to", server.url, "--token", token, "--batch", "3"],
+      ["push", "lines.jsonl", "--to", server.url, "--token", ingest, "--batch", "3"],
       environment: ["HOME": home, "XDG_CACHE_HOME": home + "/.cache"])
     #expect(pushed.status == 1)
     #expect(pushed.stdout.contains("3 events") && pushed.stdout.contains("2 accepted, 0 duplicates, 1 rejected"))

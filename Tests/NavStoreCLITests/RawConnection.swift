@@ -18,32 +18,28 @@ final class RawConnection {
     if var size = receiveBuffer {
       setsockopt(socketFD, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    if let source {
-      var local = sockaddr_in()
-      local.sin_family = sa_family_t(AF_INET)
-      local.sin_addr.s_addr = inet_addr(source)
-      let bound = withUnsafePointer(to: &local) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      guard bound == 0 else {
-        close(socketFD)
-        throw POSIXError(.EADDRNOTAVAIL)
-      }
+    if let source, Self.call(bind, socketFD, host: source, port: 0) != 0 {
+      close(socketFD)
+      throw POSIXError(.EADDRNOTAVAIL)
     }
+    guard Self.call(connect, socketFD, host: host, port: port) == 0 else {
+      close(socketFD)
+      throw POSIXError(.ECONNREFUSED)
+    }
+  }
+
+  /// `operation` (bind, connect) of `socketFD` with the IPv4 address `host`:`port`; its result.
+  static func call(
+    _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32, _ socketFD: Int32, host: String, port: UInt16
+  ) -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr(host)
-    let connected = withUnsafePointer(to: &address) {
+    return withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        operation(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
-    }
-    guard connected == 0 else {
-      close(socketFD)
-      throw POSIXError(.ECONNREFUSED)
     }
   }
 

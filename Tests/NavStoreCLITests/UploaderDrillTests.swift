@@ -7,15 +7,11 @@ import Testing
 /// collector killed and restarted again and again, an app killed mid-upload and launched
 /// again, and a network that drops requests mid-body or answers too late. Each ends with the
 /// collector's events equal to the device's, and both stores verifying.
-@Suite(.waitsOnProcesses) struct UploaderDrillTests {
+@Suite(.waitsOnProcesses) struct UploaderDrillTests: CollectorSuite {
   let folder: TemporaryFolder
 
   init() throws {
     folder = try TemporaryFolder()
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url)
   }
 
   /// `device.sqlite` (or `store`) holding `sessions` sessions of `events` events each.
@@ -25,12 +21,6 @@ import Testing
       .write(toFile: file, atomically: false, encoding: .utf8)
     let imported = try navstore(["import", file, "--db", store])
     try #require(imported.status == 0, "\(imported.stderr)")
-  }
-
-  /// A new ingest token of `app` in `collector.sqlite`.
-  func token(app: String = "drill") throws -> String {
-    try navstore(["token", "create", "--app", app, "--role", "ingest", "--db", "collector.sqlite"]).stdout
-      .trimmingCharacters(in: .newlines)
   }
 
   func uploader(
