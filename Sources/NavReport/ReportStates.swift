@@ -15,33 +15,33 @@ import NavCore
 /// table stops taking states once it holds `byteLimit` bytes of nodes (a session that changes
 /// a deep stack's root on every event would otherwise make it grow with depth times events):
 /// the states after that are not in the page, which says so.
-public struct ReportStates: Sendable {
+package struct ReportStates: Sendable {
   /// One route as the page shows it.
-  public struct RouteNode: Hashable, Sendable {
+  package struct RouteNode: Hashable, Sendable {
     /// `root`, `push`, `sheet` or `cover`, with "with navigation" when it has it.
-    public var style: String
+    package var style: String
     /// Whether it is a sheet or a cover.
-    public var isPresented: Bool
+    package var isPresented: Bool
     /// Its screen's name, at most `ReportText.nameLimit` characters.
-    public var screen: String
+    package var screen: String
     /// Its screen's JSON when that says more than the name, shortened; `nil` when payloads are
     /// left out or there is nothing more.
-    public var payload: String?
+    package var payload: String?
     /// The flow it hosts: a coordinator reference.
-    public var child: Int?
+    package var child: Int?
   }
 
   /// The routes, each once.
-  public private(set) var routes: [RouteNode] = []
+  package private(set) var routes: [RouteNode] = []
   /// The cells: the cell under (or `nil` for a stack's root) and the route.
-  public private(set) var cells: [(under: Int?, route: Int)] = []
+  package private(set) var cells: [(under: Int?, route: Int)] = []
   /// The tabs nodes: their coordinators and the selected one.
-  public private(set) var tabs: [(tabs: [Int], selected: Int)] = []
+  package private(set) var tabs: [(tabs: [Int], selected: Int)] = []
   /// Whether a state was refused because the table was full.
-  public private(set) var isFull = false
+  package private(set) var isFull = false
 
   /// The bytes of nodes the table takes at most.
-  public static let byteLimit = 3 * 1024 * 1024
+  package static let byteLimit = 3 * 1024 * 1024
 
   private let omitsPayloads: Bool
   private var routeIndex: [RouteNode: Int] = [:]
@@ -176,7 +176,7 @@ public struct ReportStates: Sendable {
   /// strings hold):
   /// `{"routes": [[style, presented, screen, payload, child]...], "cells": [[under, route]...],
   /// "tabs": [[selected, [coordinator...]]...]}` (`null` for no payload, child or cell under).
-  public var json: String {
+  package var json: String {
     let routes: [JSONValue] = routes.map { node in
       .array([
         .string(node.style), .bool(node.isPresented), .string(node.screen), node.payload.map(JSONValue.string) ?? .null,

@@ -38,12 +38,12 @@ public struct SessionReport: Sendable {
   /// The events shown, in order.
   public var events: [Event]
   /// The states after the shown events, as shared nodes; events refer to them by reference.
-  public var states: ReportStates
+  package var states: ReportStates
   /// The state after the seq the page opens on.
   public var focusState: AnyCoordinator?
   /// The states whose restore plans the page carries, by reference: the opening state's, and as
   /// many others as `plannedRouteLimit` allows.
-  public var plannedStates: [Int: AnyCoordinator]
+  package var plannedStates: [Int: AnyCoordinator]
   /// The seq whose state and restore plan the page opens on.
   public var focus: Int
   /// Whether screens' payloads and causes were left out.
@@ -68,7 +68,7 @@ public struct SessionReport: Sendable {
     /// are omitted).
     public var cause: String?
     /// The state after it, a reference into `states`; `nil` when the table was full.
-    public var state: Int?
+    package var state: Int?
     /// Whether the app was in the foreground, in the background or ended after it: the
     /// timeline draws no screen while the app is away.
     public var phase: SessionPhase = .foreground
@@ -78,10 +78,10 @@ public struct SessionReport: Sendable {
   public static let windowSize = 2_000
   /// The routes, in all, of the states whose restore plans the page carries besides the
   /// opening one; a state of more routes than `plannedStateRouteLimit` gets no plan.
-  public static let plannedRouteLimit = 6_000
+  package static let plannedRouteLimit = 6_000
   /// The most routes a state may have for its plan to be in the page (a plan has about a step
   /// per route, each step a state).
-  public static let plannedStateRouteLimit = 300
+  package static let plannedStateRouteLimit = 300
 
   /// Reads the report of `session`, opening on `focus` (default: the last event).
   public static func load(

@@ -5,18 +5,18 @@
 /// that device: a collector takes its lines only from requests signed by the key's private
 /// half, so the ingest token every copy of the app carries cannot extend another device's
 /// session. The store makes the key on a device's first recording; the app never handles it.
-public struct DeviceKey: Hashable, Sendable, CustomStringConvertible {
+package struct DeviceKey: Hashable, Sendable, CustomStringConvertible {
   /// The key's 32 bytes.
-  public let rawRepresentation: [UInt8]
+  package let rawRepresentation: [UInt8]
 
   /// The key with these 32 bytes; `nil` for any other length.
-  public init?(rawRepresentation bytes: [UInt8]) {
+  package init?(rawRepresentation bytes: [UInt8]) {
     guard bytes.count == 32 else { return nil }
     rawRepresentation = bytes
   }
 
   /// The key `text` writes (43 characters of unpadded base64url); `nil` for any other text.
-  public init?(text: String) {
+  package init?(text: String) {
     guard text.utf8.count == 43, let bytes = Base64URL.decode(text), bytes.count == 32,
       Base64URL.encode(bytes) == text
     else { return nil }
@@ -24,9 +24,9 @@ public struct DeviceKey: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The key as the wire format writes it.
-  public var text: String { Base64URL.encode(rawRepresentation) }
+  package var text: String { Base64URL.encode(rawRepresentation) }
 
-  public var description: String { text }
+  package var description: String { text }
 }
 
 /// Unpadded base64url (RFC 4648, 5), the alphabet that needs no escaping in a URL, a header or

@@ -29,8 +29,8 @@ public struct SessionContext: Hashable, Sendable {
   public var app: [String: JSONValue]
   /// The public half of the key the device that recorded the session signs its uploads with:
   /// a collector takes the session's lines only from requests it signed. Set by the recorder
-  /// from the store's own key, not by the app.
-  public var deviceKey: DeviceKey?
+  /// from the store's own key, not by the app, which never needs it.
+  package var deviceKey: DeviceKey?
 
   /// A context; leave out what the app does not know or does not want kept.
   public init(

@@ -24,27 +24,27 @@ public struct AccessToken: Hashable, Sendable {
   /// When it was revoked, if it was: a revoked token authenticates nothing.
   public var revokedAt: Timestamp?
   /// Who or what holds it, in the operator's words (`ios-app 4.2`, `support team`).
-  public var label: String? = nil
+  package var label: String? = nil
   /// When it stops authenticating, if it does.
-  public var expiresAt: Timestamp? = nil
+  package var expiresAt: Timestamp? = nil
   /// When it last authenticated a request (noted to the minute), if it ever did.
-  public var lastUsedAt: Timestamp? = nil
+  package var lastUsedAt: Timestamp? = nil
 
   /// The id of `text` when it is a whole token (`nvs_ID_SECRET`): what an operator who pasted
   /// the token where its id was asked meant. `nil` otherwise.
   package static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
 
   /// Whether it authenticates requests at `time`: not revoked, not expired.
-  public func isValid(at time: Timestamp) -> Bool {
+  package func isValid(at time: Timestamp) -> Bool {
     revokedAt == nil && expiresAt.map { time < $0 } ?? true
   }
 }
 
 /// What a token's label may be: 1 to 256 characters, none of them a control character.
-public struct TokenLabelError: Error, CustomStringConvertible {
+package struct TokenLabelError: Error, CustomStringConvertible {
   /// What is wrong.
-  public let reason: String
-  public var description: String { "a token's label \(reason)" }
+  package let reason: String
+  package var description: String { "a token's label \(reason)" }
 
   /// `text`, checked.
   static func check(_ text: String) throws(TokenLabelError) -> String {

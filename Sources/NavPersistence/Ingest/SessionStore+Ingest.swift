@@ -13,7 +13,7 @@ extension SessionStore {
   /// A session whose `start` names a device key belongs to that device: its lines are taken
   /// only when the upload was signed by that key (`signedBy`, checked by the caller), and are
   /// otherwise rejected `wrong-device`. Sessions without a key are taken from any upload.
-  public func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
+  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
     -> UploadOutcome
   {
     try write { engine throws(StoreError) in
@@ -79,7 +79,7 @@ extension SessionStore {
   }
 
   /// Stores an upload's lines (see the synchronous `ingest(_:)`), off the caller's thread.
-  public func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
+  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
     -> UploadOutcome
   {
     try await offloaded { () throws(StoreError) in try self.ingest(lines, signedBy: signer) }
