@@ -60,6 +60,13 @@ let package = Package(
     // The uploader: a device's sessions to a collector, over URLSession and the system's zlib.
     // A product of its own, so an app that does not upload links no networking.
     .target(name: "NavUpload", dependencies: ["NavCore", "NavPersistence", "CZlib"]),
+    // The collector's store: apps, tokens and uploads taken in, over the store files. Only the
+    // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
+    .target(
+      name: "NavFleet",
+      dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")],
+      plugins: ["MigrationsPlugin"]
+    ),
     .target(
       name: "NavReport",
       dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
@@ -70,6 +77,7 @@ let package = Package(
       dependencies: [
         "NavCore",
         "NavPersistence",
+        "NavFleet",
         "NavReport",
         "CZlib",
         .product(name: "Crypto", package: "swift-crypto"),
@@ -90,6 +98,7 @@ let package = Package(
         "NavCore",
         "NavPersistence",
         "NavReport",
+        "NavFleet",
         "NavCollector",
         "NavUpload",
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -140,11 +149,18 @@ let package = Package(
       // the `package` declarations the targets share stay out of reach here.
       swiftSettings: [.unsafeFlags(["-package-name", "NavStoreDocTests"])]
     ),
+    .testTarget(
+      name: "NavFleetTests",
+      dependencies: [
+        "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [
-        "NavCollector", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavCollector", "NavFleet", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),
@@ -153,7 +169,7 @@ let package = Package(
     .testTarget(
       name: "NavUploadTests",
       dependencies: [
-        "NavUpload", "NavCollector", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavUpload", "NavCollector", "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]
     ),
@@ -163,7 +179,9 @@ let package = Package(
       path: "Tests/UploadDrill"),
     .testTarget(
       name: "NavStoreCLITests",
-      dependencies: ["navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavTestSupport"]
+      dependencies: [
+        "navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavFleet", "NavTestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -69,6 +69,19 @@ public actor NavigationUploader {
     try await store.pendingUploads()
   }
 
+  /// The sessions that wait at a line the collector rejected, each with the collector's reason
+  /// and sentence, oldest first. The uploader passes them by until `release(_:)`.
+  public func holds() async throws(StoreError) -> [UploadHold] {
+    try await store.heldUploads()
+  }
+
+  /// Lets a held session go back in the queue, from the line it waits at: once the collector's
+  /// side was put right (a session the collector did not know, made known), or to try again.
+  /// A session that is not held is left as it is.
+  public func release(_ session: SessionID) async throws(StoreError) {
+    try await store.releaseUpload(of: session)
+  }
+
   /// Sends everything that waits now, batch after batch, until nothing waits, the collector
   /// cannot take more, or the token is refused. For when the app moves to the background. A
   /// flush asked for while one runs (the background loop's, say) waits for that one instead of
@@ -125,7 +138,7 @@ public actor NavigationUploader {
         guard let entry = batch.sessions.first else { return .willRetry }
         do {
           try await hold(
-            entry.session, at: UploadHold(seq: entry.firstSeq, reason: "too-large", message: failure.message))
+            UploadHold(session: entry.session, seq: entry.firstSeq, reason: "too-large", message: failure.message))
         } catch {
           report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
           return .willRetry
@@ -268,7 +281,7 @@ public actor NavigationUploader {
         firstRejected[entry.session] == nil
       else { continue }
       firstRejected[entry.session] = UploadHold(
-        seq: entry.firstSeq + (rejection.line - entry.firstLine), reason: rejection.reason,
+        session: entry.session, seq: entry.firstSeq + (rejection.line - entry.firstLine), reason: rejection.reason,
         message: rejection.message)
     }
     for entry in batch.sessions {
@@ -280,17 +293,17 @@ public actor NavigationUploader {
       }
       if let rejected = firstRejected[entry.session] {
         moved = true
-        try await hold(entry.session, at: rejected)
+        try await hold(rejected)
       }
     }
     return moved
   }
 
-  /// Holds `session` at a line the collector will not take, and reports it: the other sessions
+  /// Holds a session at a line the collector will not take, and reports it: the other sessions
   /// go on, and this one waits for a person.
-  private func hold(_ session: SessionID, at hold: UploadHold) async throws {
-    try await store.holdUpload(of: session, at: hold)
-    report.yield(.rejected(session: session, seq: hold.seq, reason: hold.reason, message: hold.message))
+  private func hold(_ hold: UploadHold) async throws {
+    try await store.holdUpload(hold)
+    report.yield(.rejected(session: hold.session, seq: hold.seq, reason: hold.reason, message: hold.message))
   }
 
   /// The background loop: a look at what waits every `pollInterval`, an upload when enough

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NavCollector
 @_spi(Internals) import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -14,14 +15,14 @@ import Testing
 /// status of its table, the upload's outcomes, and apps that never meet.
 @Suite struct CollectorContractTests {
   let folder: TemporaryFolder
-  let store: SessionStore
+  let store: SQLiteFleet
   let ingest: String
   let reader: String
   let otherApp: String
 
   init() throws {
     folder = try TemporaryFolder()
-    store = try SessionStore(path: folder.path("collector.sqlite"))
+    store = try SQLiteFleet(path: folder.path("collector.sqlite"))
     ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
     reader = try store.createToken(app: AppName("shop"), role: .read).text
     otherApp = try store.createToken(app: AppName("blog"), role: .ingest).text
@@ -36,7 +37,7 @@ import Testing
   {
     var configuration = configuration
     configuration.limits = limits
-    return Application(router: Collector.router(store: store, configuration: configuration))
+    return Application(router: Collector.router(fleet: store, configuration: configuration))
   }
 
   func headers(_ token: String?, gzip: Bool = false, type: String = "application/x-ndjson") -> HTTPFields {
@@ -73,7 +74,7 @@ import Testing
         #expect(answer["seq"] == 2)
       }
     }
-    #expect(try await store.app(AppName("shop")).summary(of: sessionID("s-1")).eventCount == 2)
+    #expect(try await store.store(of: AppName("shop")).summary(of: sessionID("s-1")).eventCount == 2)
   }
 
   /// One upload with a line of each outcome, over HTTP: the answer names each line's reason,
@@ -216,8 +217,8 @@ import Testing
         #expect(answer["seq"] == 1, "shop's s-1 is unchanged")
       }
     }
-    #expect(try await store.app(AppName("blog")).summary(of: sessionID("s-1")).eventCount == 2)
-    #expect(throws: StoreError.self) { try store.summary(of: sessionID("s-1")) }
+    #expect(try await store.store(of: AppName("blog")).summary(of: sessionID("s-1")).eventCount == 2)
+    #expect(throws: StoreError.self) { try store.main.summary(of: sessionID("s-1")) }
   }
 
   @Test func backpressureIsAStatusWithRetryAfter() async throws {
@@ -246,7 +247,7 @@ import Testing
         #expect(response.status == .serviceUnavailable && response.headers[.retryAfter] == "1")
       }
     }
-    #expect(throws: StoreError.self) { try store.app(AppName("shop")).summary(of: sessionID("s-1")) }
+    #expect(throws: StoreError.self) { try store.store(of: AppName("shop")).summary(of: sessionID("s-1")) }
   }
 
   @Test func metricsCountRequestsAndLines() async throws {

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NavCollector
 @_spi(Internals) import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import Testing
@@ -13,17 +14,17 @@ import Testing
 /// and report, each as the command line gives it, and none of another app's.
 @Suite struct CollectorReadTests {
   let folder: TemporaryFolder
-  let store: SessionStore
+  let store: SQLiteFleet
   let shop: SessionStore
   let reader: String
   let ingest: String
 
   init() throws {
     folder = try TemporaryFolder()
-    store = try SessionStore(path: folder.path("collector.sqlite"))
+    store = try SQLiteFleet(path: folder.path("collector.sqlite"))
     reader = try store.createToken(app: AppName("shop"), role: .read).text
     ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
-    shop = try store.app(AppName("shop"))
+    shop = try store.store(of: AppName("shop"))
     // Five sessions, active one minute apart: s-0 oldest, s-4 newest; s-4 has three events.
     for index in 0..<5 {
       try shop.append(
@@ -46,7 +47,7 @@ import Testing
   }
 
   @Test func pagesOfSessionsNewestFirstWithACursor() async throws {
-    try await Application(router: Collector.router(store: store)).test(.router) { client in
+    try await Application(router: Collector.router(fleet: store)).test(.router) { client in
       var ids: [String] = []
       var uri = "/v1/sessions?limit=2"
       var pages = 0
@@ -82,7 +83,7 @@ import Testing
   }
 
   @Test func historyStateAndReportAreTheCommandLines() async throws {
-    try await Application(router: Collector.router(store: store)).test(.router) { client in
+    try await Application(router: Collector.router(fleet: store)).test(.router) { client in
       let history = try await get(client, "/v1/sessions/s-4/history")
       #expect(history.status == .ok && history.headers[.contentType] == "application/x-ndjson")
       let events = try await shop.history(of: sessionID("s-4"))
@@ -118,7 +119,7 @@ extension CollectorReadTests {
   }
 
   @Test func anExportIsTheCommandLinesStreamed() async throws {
-    try await Application(router: Collector.router(store: store)).test(.router) { client in
+    try await Application(router: Collector.router(fleet: store)).test(.router) { client in
       for table in ExportTable.allCases {
         for format in ExportFormat.allCases {
           let response = try await get(client, "/v1/export/\(table.rawValue)?format=\(format.rawValue)")

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import NavCollector
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -17,18 +18,18 @@ import Testing
 /// with nothing stored.
 @Suite struct DeviceKeyTests {
   let folder: TemporaryFolder
-  let store: SessionStore
+  let store: SQLiteFleet
   let ingest: String
   let reader: String
 
   init() throws {
     folder = try TemporaryFolder()
-    store = try SessionStore(path: folder.path("collector.sqlite"))
+    store = try SQLiteFleet(path: folder.path("collector.sqlite"))
     ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
     reader = try store.createToken(app: AppName("shop"), role: .read).text
   }
 
-  func app() -> some ApplicationProtocol { Application(router: Collector.router(store: store)) }
+  func app() -> some ApplicationProtocol { Application(router: Collector.router(fleet: store)) }
 
   /// A session's start, naming `owner`'s key when given.
   static func start(_ session: String, owner: DeviceSigner?) -> String {
@@ -85,7 +86,7 @@ import Testing
       let (status, answer) = try await upload([Self.push("mine", seq: 2)], signer: owner, client: client)
       #expect(status == .ok && answer?["accepted"] == 1)
     }
-    let history = try await store.app(AppName("shop")).history(of: sessionID("mine"))
+    let history = try await store.store(of: AppName("shop")).history(of: sessionID("mine"))
     #expect(history.map(\.operation.name) == ["start", "push"])
     #expect(history.last?.operation.screen == .string("detail"), "the owner's push, not the forged one")
   }
@@ -99,7 +100,7 @@ import Testing
       let (_, unsigned) = try await upload([Self.start("claimed", owner: owner)], signer: nil, client: client)
       #expect(Self.reasons(unsigned) == ["wrong-device"])
     }
-    #expect(throws: StoreError.self) { try store.app(AppName("shop")).summary(of: sessionID("claimed")) }
+    #expect(throws: StoreError.self) { try store.store(of: AppName("shop")).summary(of: sessionID("claimed")) }
   }
 
   @Test func sessionsWithoutAKeyAreTakenFromAnyUpload() async throws {
@@ -133,7 +134,7 @@ import Testing
         #expect(status == .unauthorized && answer?["error"] == "bad-signature", "\(headers)")
       }
     }
-    #expect(throws: StoreError.self) { try store.app(AppName("shop")).summary(of: sessionID("signed")) }
+    #expect(throws: StoreError.self) { try store.store(of: AppName("shop")).summary(of: sessionID("signed")) }
   }
 
   /// With one token for the whole fleet, each device has a rate of its own (one device's burst
@@ -143,7 +144,7 @@ import Testing
       clientRate: RequestRate(perSecond: 0.5, burst: 2), tokenRate: RequestRate(perSecond: 0.5, burst: 5))
     let devices = (0..<4).map { _ in DeviceSigner.generated() }
     let keyName = try #require(HTTPField.Name(UploadSignature.keyHeader))
-    try await Application(router: Collector.router(store: store, configuration: configuration)).test(.router) {
+    try await Application(router: Collector.router(fleet: store, configuration: configuration)).test(.router) {
       client in
       func limits(as device: DeviceSigner?) async throws -> HTTPResponse.Status {
         var headers: HTTPFields = [.authorization: "Bearer \(ingest)"]
@@ -176,9 +177,9 @@ import Testing
     }
     await checkProperty(count: 20, input: scenario) { uploads in
       let folder = try TemporaryFolder()
-      let store = try SessionStore(path: folder.path("c.sqlite"))
+      let store = try SQLiteFleet(path: folder.path("c.sqlite"))
       let token = try store.createToken(app: .default, role: .ingest).text
-      try await Application(router: Collector.router(store: store)).test(.router) { client in
+      try await Application(router: Collector.router(fleet: store)).test(.router) { client in
         // Each started session's owner (nil: none), and the seq of its next line.
         var owners: [Int: Int?] = [:]
         var next: [Int: Int] = [:]

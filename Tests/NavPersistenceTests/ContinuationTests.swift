@@ -95,8 +95,6 @@ import Testing
       DROP TABLE device_key;
       DROP TABLE upload_spending;
       DROP TABLE upload_progress;
-      DROP TABLE tokens;
-      DROP TABLE apps;
       DROP TABLE session_endings;
       DROP TABLE launches;
       DROP TABLE tombstones;

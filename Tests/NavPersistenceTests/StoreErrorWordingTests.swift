@@ -41,7 +41,6 @@ import Testing
       .unreadableSessionID(stored: "a b"), .diskFull(sqlite), .busy(sqlite), .diskFailed(path: "/a/x", sqlite),
       .caller(CallerError(CocoaError(.fileNoSuchFile))), .checkpoint(.identityMissing), .payloadsInWireFormat,
       .forgottenSession(session, at: Timestamp(millisecondsSince1970: 0)), .reentrantWrite, .sqlite(sqlite),
-      .unknownApp(.default), .unknownToken("0123456789abcdef"),
     ]
     for error in all {
       switch error {
@@ -51,7 +50,7 @@ import Testing
         .unknownSession, .seqBeyondHistory, .rejected, .conflict, .cannotRecord, .hashMismatch, .stateMismatch,
         .cannotRestore, .invalidLine, .lineFailed, .unreadableInput, .unencodable, .unreadableHistory,
         .unreadableSessionID, .diskFull, .busy, .diskFailed, .caller, .checkpoint, .payloadsInWireFormat,
-        .forgottenSession, .reentrantWrite, .sqlite, .unknownApp, .unknownToken:
+        .forgottenSession, .reentrantWrite, .sqlite:
         break
       }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -294,7 +295,7 @@ import Testing
     #expect(row.objectValue?["label"] == .string("ios app 4.2"))
     #expect(row.objectValue?["expires_at"] != .null && row.objectValue?["last_used_at"] != .null, "\(row)")
     // A token whose time has passed authenticates nothing.
-    let store = try SessionStore(path: folder.path("collector.sqlite"))
+    let store = try SQLiteFleet(path: folder.path("collector.sqlite"))
     let brief = try store.createToken(
       app: AppName("drill"), role: .read,
       expiresAt: Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 + 1_500))

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -46,7 +47,7 @@ extension UploaderTests {
       }
       #expect(days >= 3, "1,000 events at about 300 a day took \(days + 1) days")
     }
-    let shop = try collector.app(AppName("shop"))
+    let shop = try collector.store(of: AppName("shop"))
     #expect(try Self.events(shop) == Self.events(device))
   }
 
@@ -93,6 +94,6 @@ extension UploaderTests {
       await uploader.stop()
       #expect(try await uploader.pending().events == 0)
     }
-    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+    #expect(try Self.events(collector.store(of: AppName("shop"))) == Self.events(device))
   }
 }

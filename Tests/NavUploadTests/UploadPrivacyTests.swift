@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -61,7 +62,7 @@ extension UploaderTests {
   @Test func screenNamesOnlyKeepsWhereTheUserWentAndNothingOfWhatTheySaw() async throws {
     try await recordRandomSessions(count: 40, seed: 7)
     try await uploadEverything(UploadConfiguration(batchEvents: 100, privacy: { _ in .screenNamesOnly }))
-    let shop = try collector.app(AppName("shop"))
+    let shop = try collector.store(of: AppName("shop"))
     #expect(try await shop.verify().allSatisfy(\.isIntact))
     // Every state, at every seq, is the device's with screens by name: same flows, styles and
     // tabs, so screen views and funnels come out the same.
@@ -104,7 +105,7 @@ extension UploaderTests {
         session.rawValue.hasSuffix("-1")
           ? .withoutCauses : session.rawValue.hasSuffix("-2") ? .screenNamesOnly : .everything
       }))
-    let shop = try collector.app(AppName("shop"))
+    let shop = try collector.store(of: AppName("shop"))
     let sessions = try await device.sessions()
     #expect(Set(sessions.map(\.id.rawValue)).isSuperset(of: ["private-0", "private-1", "private-2"]))
     for summary in sessions {

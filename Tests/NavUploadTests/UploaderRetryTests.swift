@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload

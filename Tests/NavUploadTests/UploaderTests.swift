@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import NavCollector
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import NavUpload
@@ -14,13 +15,13 @@ import Testing
 @Suite struct UploaderTests {
   let folder: TemporaryFolder
   let device: SessionStore
-  let collector: SessionStore
+  let collector: SQLiteFleet
   let token: String
 
   init() throws {
     folder = try TemporaryFolder()
     device = try SessionStore(path: folder.path("device.sqlite"))
-    collector = try SessionStore(path: folder.path("collector.sqlite"))
+    collector = try SQLiteFleet(path: folder.path("collector.sqlite"))
     token = try collector.createToken(app: AppName("shop"), role: .ingest).text
   }
 
@@ -30,7 +31,7 @@ import Testing
   ) async throws {
     var configuration = CollectorConfiguration(port: 0)
     configuration.limits = limits
-    let app = Application(router: Collector.router(store: collector, configuration: configuration))
+    let app = Application(router: Collector.router(fleet: collector, configuration: configuration))
     try await app.test(.live) { client in
       let port = try #require(client.port)
       try await body(try #require(URL(string: "http://127.0.0.1:\(port)")))
@@ -70,7 +71,7 @@ import Testing
       // Again: nothing waits, nothing is sent.
       #expect(await uploader.flush() == .done)
     }
-    let shop = try collector.app(AppName("shop"))
+    let shop = try collector.store(of: AppName("shop"))
     #expect(try Self.events(shop) == Self.events(device))
     #expect(try await shop.verify().allSatisfy(\.isIntact))
     #expect(try await device.uploadProgress(of: sessionID("s-7")).acknowledgedSeq == 70)
@@ -99,7 +100,7 @@ import Testing
         #expect(answer.accepted == 0 && answer.rejected.map(\.reason) == ["wrong-device"])
       }
     }
-    let shop = try collector.app(AppName("shop"))
+    let shop = try collector.store(of: AppName("shop"))
     #expect(try await shop.summary(of: sessionID("recorded")).eventCount == 2)
     #expect(try Self.events(shop) == Self.events(device))
   }
@@ -107,7 +108,7 @@ import Testing
   @Test func aRejectedLineHoldsItsSessionAndTheOthersGoOn() async throws {
     _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 3, events: 10))
     // The collector already holds another s-1: its first line is a conflict.
-    _ = try await collector.app(AppName("shop")).ingest(
+    _ = try await collector.store(of: AppName("shop")).ingest(
       SessionLines.bytes(prefix: "s", sessions: 2, events: 1, screen: "elsewhere").suffix(1))
     let device = self.device
     let token = self.token
@@ -156,7 +157,7 @@ import Testing
       let uploader = NavigationUploader(store: device, collector: url, token: token)
       #expect(await uploader.flush() == .done)
     }
-    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+    #expect(try Self.events(collector.store(of: AppName("shop"))) == Self.events(device))
   }
 
   /// A batch over the collector's limits is halved until it goes; one event over them on its
@@ -214,6 +215,6 @@ import Testing
       await uploader.stop()
       #expect(waiting == PendingUploads(sessions: 0, events: 0, heldSessions: 0))
     }
-    #expect(try Self.events(collector.app(AppName("shop"))) == Self.events(device))
+    #expect(try Self.events(collector.store(of: AppName("shop"))) == Self.events(device))
   }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// The outermost middleware: every request's answer, whatever happened below it.
@@ -89,6 +90,8 @@ extension CollectorError {
       }
     case let error as StoreError:
       return storeFailure(error)
+    case let error as FleetError:
+      return fleetFailure(error)
     case let broken as AppStores.Broken:
       return .unavailable("This app's store cannot serve now", retryAfter: 30, cause: broken.reason)
     case is CancellationError:
@@ -100,12 +103,23 @@ extension CollectorError {
     }
   }
 
+  /// The collector's store's failure as the client is answered: an app it does not have is a
+  /// 404, as a session is; the collector's tables written by a newer build, a 503.
+  static func fleetFailure(_ error: FleetError) -> CollectorError {
+    switch error {
+    case .store(let error): storeFailure(error)
+    case .unknownApp, .unknownToken: .notFound
+    case .newerCollectorTables: .unavailable("The store cannot serve this now", cause: error.description)
+    case .invalidTokenLabel: .internal(cause: "store: invalidTokenLabel")
+    }
+  }
+
   /// A store's failure as the client is answered: a session it does not have is a 404, a seq
   /// past the end a 400, a store that cannot serve now (a full disk, a locked or missing file) a
   /// 503 with the failure in the log, anything else a 500.
   static func storeFailure(_ error: StoreError) -> CollectorError {
     switch error {
-    case .unknownSession, .unknownApp:
+    case .unknownSession:
       return .notFound
     case .seqBeyondHistory(_, let seq, let last):
       return .badQuery("at: the session has events up to seq \(last), not \(seq)")

@@ -1,4 +1,5 @@
 import Hummingbird
+import NavFleet
 import NavPersistence
 
 /// Authenticates `Authorization: Bearer TOKEN` against the store's tokens and puts the token in

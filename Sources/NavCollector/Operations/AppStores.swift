@@ -1,9 +1,9 @@
 import Logging
+import NavFleet
 import NavPersistence
 
 /// The store of each app a collector serves, opened once and kept, and held to its file: the
-/// main store's file for the default app, a file beside it for each other
-/// (`SessionStore.path(of:)`).
+/// main file for the default app, a file beside it for each other (`SQLiteFleet.path(of:)`).
 ///
 /// The collector never makes an app's file: `navstore token create` does, when it makes the
 /// app. An app whose file is missing is an error (a 503, and a log line naming the file), never
@@ -34,18 +34,19 @@ actor AppStores {
     var broken: String?
   }
 
-  private let main: SessionStore
+  private let fleet: SQLiteFleet
   private let logger: Logger
   private var opened: [AppName: Opened] = [:]
   /// The apps whose file could not be opened, with why, each logged once (the next request
   /// tries again: the file may have been put back).
   private var unopened: [AppName: String] = [:]
 
-  init(main: SessionStore, logger: Logger) {
-    self.main = main
+  init(fleet: SQLiteFleet, logger: Logger) {
+    self.fleet = fleet
     self.logger = logger
-    if let identity = FileIdentity.of(main.path) {
-      opened[.default] = Opened(store: main, identity: identity, walIdentity: FileIdentity.of(main.path + "-wal"))
+    if let identity = FileIdentity.of(fleet.path) {
+      opened[.default] = Opened(
+        store: fleet.main, identity: identity, walIdentity: FileIdentity.of(fleet.path + "-wal"))
     }
   }
 
@@ -57,13 +58,13 @@ actor AppStores {
       try check(app)
       return entry.store
     }
-    let path = main.path(of: app)
+    let path = fleet.path(of: app)
     guard let identity = FileIdentity.of(path) else {
       throw unopenable(app, "the store file of app '\(app)' at \(path) is missing (restore it, or make the app again)")
     }
     let store: SessionStore
     do {
-      store = try main.app(app)
+      store = try fleet.store(of: app)
     } catch {
       throw unopenable(app, "the store file of app '\(app)' at \(path) cannot be opened: \(error)")
     }
@@ -77,7 +78,7 @@ actor AppStores {
   func check(_ app: AppName) throws {
     guard var entry = opened[app] else { return }
     if let reason = entry.broken { throw Broken(app: app, reason: reason) }
-    let path = main.path(of: app)
+    let path = fleet.path(of: app)
     let reason: String
     switch FileIdentity.of(path) {
     case nil: reason = "the store file of app '\(app)' at \(path) was removed while serving"
@@ -110,7 +111,7 @@ actor AppStores {
   /// Each opened store's files, for the metrics.
   func figures() -> [Figures] {
     opened.keys.sorted { $0.rawValue < $1.rawValue }.map { app in
-      let path = main.path(of: app)
+      let path = fleet.path(of: app)
       return Figures(
         app: app.rawValue, databaseBytes: FileIdentity.size(of: path), walBytes: FileIdentity.size(of: path + "-wal"),
         ready: opened[app]?.broken == nil)

@@ -1,3 +1,4 @@
+import NavFleet
 import NavPersistence
 import Prometheus
 

@@ -1,21 +1,22 @@
 import NavCore
+import NavFleet
 import NavPersistence
 
-/// Checks the tokens clients present against the collector's store (the main store file,
-/// which keeps every app's tokens), and notes when each was last used.
+/// Checks the tokens clients present against the collector's store, and notes when each was
+/// last used.
 struct TokenCheck: Sendable {
-  let store: SessionStore
+  let fleet: SQLiteFleet
   /// When each token's use was last written, so a busy token costs one write a minute.
   private let noted = Protected<[String: ContinuousClock.Instant]>([:])
 
-  init(store: SessionStore) { self.store = store }
+  init(fleet: SQLiteFleet) { self.fleet = fleet }
 
   /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
   /// alike); a store that cannot be read is a 503.
   func authenticate(_ presented: String) async throws -> AccessToken? {
     let token: AccessToken?
     do {
-      token = try await store.authenticate(presented)
+      token = try await fleet.authenticate(presented)
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
@@ -34,7 +35,7 @@ struct TokenCheck: Sendable {
       return true
     }
     guard due else { return }
-    let store = store
-    Task.detached { try? await store.noteTokenUse(id) }
+    let fleet = fleet
+    Task.detached { try? await fleet.noteTokenUse(id) }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NavCore
+import NavFleet
 import NavPersistence
 import NavReport
 

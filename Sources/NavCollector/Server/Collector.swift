@@ -5,20 +5,21 @@ import Logging
 import NIOCore
 import NIOSSL
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// The collector: devices upload their sessions to it, support and analysts read a fleet's
 /// sessions from it. `docs/spec/collector.md` is its contract.
 public enum Collector {
-  /// The collector's router over `store` (the default app's, which keeps every app's tokens;
-  /// the others' files are beside it). `logger` gets what is not one request's: a store file
+  /// The collector's router over `fleet` (every app's sessions, and the tokens that reach
+  /// them). `logger` gets what is not one request's: a store file
   /// found removed, say.
   public static func router(
-    store: SessionStore, configuration: CollectorConfiguration = CollectorConfiguration(),
+    fleet: SQLiteFleet, configuration: CollectorConfiguration = CollectorConfiguration(),
     logger: Logger = Logger(label: "navstore.collector")
   ) -> Router<CollectorContext> {
     let limits = configuration.limits
-    let stores = AppStores(main: store, logger: logger)
+    let stores = AppStores(fleet: fleet, logger: logger)
     let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
     // Outermost: every answer in the contract's shape, with its request id, log line and metrics.
@@ -30,7 +31,7 @@ public enum Collector {
     router.add(
       middleware: AdmissionMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
-    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(store: store)))
+    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(fleet: fleet)))
     router.add(
       middleware: ClientShareMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
@@ -40,7 +41,7 @@ public enum Collector {
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
     router.get("readyz") { _, _ -> Response in
       do {
-        _ = try await store.apps()
+        _ = try await fleet.apps()
       } catch {
         throw CollectorError.unavailable("The store does not answer", cause: "\(error)")
       }
@@ -86,7 +87,7 @@ public enum Collector {
   /// it names a certificate); `onReady` gets the address it listens on, once it does. Throws
   /// when the certificate or its key cannot be read.
   public static func application(
-    store: SessionStore, configuration: CollectorConfiguration, logger: Logger,
+    fleet: SQLiteFleet, configuration: CollectorConfiguration, logger: Logger,
     onReady: @escaping @Sendable (String) async -> Void = { _ in }
   ) throws -> some ApplicationProtocol {
     let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.inSeconds * 1_000_000_000))
@@ -107,7 +108,7 @@ public enum Collector {
     // An IPv6 address is written in brackets in a URL.
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
     return Application(
-      router: router(store: store, configuration: configuration, logger: logger),
+      router: router(fleet: fleet, configuration: configuration, logger: logger),
       server: server,
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),

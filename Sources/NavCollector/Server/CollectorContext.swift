@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// What a request carries through the collector's middleware: Hummingbird's own, the address

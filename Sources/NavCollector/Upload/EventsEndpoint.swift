@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `POST /v1/events`: an upload of wire-format events, each line with its own outcome, every

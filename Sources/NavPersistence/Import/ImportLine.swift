@@ -2,11 +2,11 @@ import NavCore
 
 /// One line of JSON Lines as an import reads it, and as the collector reads an upload's: the
 /// same rules for both.
-enum ImportLine {
+package enum ImportLine {
   /// The event `bytes` hold, or `nil` for a blank line (spaces and tabs only), which both skip.
   /// The first line may begin with a UTF-8 byte order mark, which some editors write: it is not
   /// JSON, and not data either.
-  static func event(from bytes: ArraySlice<UInt8>, isFirst: Bool) throws(WireFormatError) -> AnyEvent? {
+  package static func event(from bytes: ArraySlice<UInt8>, isFirst: Bool) throws(WireFormatError) -> AnyEvent? {
     let line = isFirst && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
     return try WireFormat.decode(AnyEvent.self, from: line)

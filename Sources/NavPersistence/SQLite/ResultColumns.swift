@@ -1,31 +1,31 @@
 /// The columns of a query's result, declared once as an enum: a case's position is its column
 /// index (raw values count up from 0 in declaration order) and `selectList` is built from the
 /// same cases, so a row is read by name and can never be read at the wrong position.
-protocol ResultColumns: CaseIterable, RawRepresentable where RawValue == Int32 {
+package protocol ResultColumns: CaseIterable, RawRepresentable where RawValue == Int32 {
   /// The column's expression in the select list: a column name, or any SQL expression.
   var expression: String { get }
 }
 
 extension ResultColumns {
   /// `a, b, c`: every column, in position order, for a `SELECT`.
-  static var selectList: String { allCases.map(\.expression).joined(separator: ", ") }
+  package static var selectList: String { allCases.map(\.expression).joined(separator: ", ") }
 }
 
 extension SQLiteStatement {
   /// Whether the column is NULL in the current row.
-  func isNull(_ column: some ResultColumns) -> Bool { isNull(column.rawValue) }
+  package func isNull(_ column: some ResultColumns) -> Bool { isNull(column.rawValue) }
   /// The column as a 64-bit integer.
-  func int64(_ column: some ResultColumns) -> Int64 { int64(column.rawValue) }
+  package func int64(_ column: some ResultColumns) -> Int64 { int64(column.rawValue) }
   /// The column as an `Int`.
-  func int(_ column: some ResultColumns) -> Int { int(column.rawValue) }
+  package func int(_ column: some ResultColumns) -> Int { int(column.rawValue) }
   /// The column as text.
-  func text(_ column: some ResultColumns) -> String { text(column.rawValue) }
+  package func text(_ column: some ResultColumns) -> String { text(column.rawValue) }
   /// The column's text as UTF-8 bytes.
-  func textBytes(_ column: some ResultColumns) -> [UInt8] { textBytes(column.rawValue) }
+  package func textBytes(_ column: some ResultColumns) -> [UInt8] { textBytes(column.rawValue) }
   /// The column as bytes.
-  func blob(_ column: some ResultColumns) -> [UInt8] { blob(column.rawValue) }
+  package func blob(_ column: some ResultColumns) -> [UInt8] { blob(column.rawValue) }
   /// The column as an integer, or `nil` when it is NULL.
-  func optionalInt64(_ column: some ResultColumns) -> Int64? { isNull(column) ? nil : int64(column) }
+  package func optionalInt64(_ column: some ResultColumns) -> Int64? { isNull(column) ? nil : int64(column) }
   /// The column as text, or `nil` when it is NULL.
-  func optionalText(_ column: some ResultColumns) -> String? { isNull(column) ? nil : text(column) }
+  package func optionalText(_ column: some ResultColumns) -> String? { isNull(column) ? nil : text(column) }
 }

@@ -6,6 +6,13 @@ package struct Migration: Hashable, Sendable {
   package let name: String
   /// The file's SQL.
   package let sql: String
+
+  /// A migration, as the build embeds it.
+  package init(version: Int, name: String, sql: String) {
+    self.version = version
+    self.name = name
+    self.sql = sql
+  }
 }
 
 /// Brings a database to the newest schema this build knows, one migration per transaction.

@@ -13,7 +13,7 @@ extension SessionStore {
   private static let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
 
   /// Runs `work` on the store's queue and resumes the caller with its result.
-  func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError)
+  package func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError)
     -> T
   {
     let result: Result<T, StoreError> = await withCheckedContinuation { continuation in

@@ -78,10 +78,6 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A write was started from inside a callback of a write on the same thread (an import's
   /// `progress` closure appending, say), which would wait for itself forever. Reads work there.
   case reentrantWrite
-  /// No app of this name in the store (a read-only store creates none).
-  case unknownApp(AppName)
-  /// No token has this id.
-  case unknownToken(String)
   /// Any other SQLite failure.
   case sqlite(SQLiteError)
 
@@ -109,10 +105,6 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "'\(path)' already exists; a backup or a bundle is written to a new file, never over one"
     case .unknownSession(let id):
       "no session '\(id)' in the store"
-    case .unknownApp(let app):
-      "no app '\(app)' in the store"
-    case .unknownToken(let id):
-      "no token '\(id)' in the store"
     case .seqBeyondHistory(let session, let seq, let last):
       "session '\(session)' has events up to seq \(last); there is no seq \(seq)"
     case .rejected(let session, let seq, let error):

@@ -73,7 +73,7 @@ public struct StoreOptions: Sendable, Hashable {
 
 extension StoreOptions {
   /// The busy timeout as SQLite takes it: whole milliseconds, from 0 to about 24 days.
-  var busyTimeoutMilliseconds: Int32 {
+  package var busyTimeoutMilliseconds: Int32 {
     Int32(clamping: max(0, busyTimeout.clampedMilliseconds))
   }
 }

@@ -4,7 +4,7 @@ extension SessionStore {
   /// The sessions with events a collector has not acknowledged and that do not wait at a
   /// rejected line, oldest first (by their first event), at most `limit`: the uploader's queue.
   /// Sessions recorded before anything was uploaded are in it from their first event.
-  public func uploadQueue(limit: Int) throws(StoreError) -> [UploadProgress] {
+  package func uploadQueue(limit: Int) throws(StoreError) -> [UploadProgress] {
     try read { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
@@ -27,7 +27,7 @@ extension SessionStore {
   }
 
   /// One session's upload progress (an unknown session has 0 events and nothing acknowledged).
-  public func uploadProgress(of session: SessionID) throws(StoreError) -> UploadProgress {
+  package func uploadProgress(of session: SessionID) throws(StoreError) -> UploadProgress {
     try read { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
@@ -43,7 +43,8 @@ extension SessionStore {
       }
       let hold =
         statement.isNull(2)
-        ? nil : UploadHold(seq: statement.int(2), reason: statement.text(3), message: statement.text(4))
+        ? nil
+        : UploadHold(session: session, seq: statement.int(2), reason: statement.text(3), message: statement.text(4))
       return UploadProgress(
         session: session, eventCount: statement.int(0), acknowledgedSeq: statement.int(1), hold: hold)
     }
@@ -52,7 +53,7 @@ extension SessionStore {
   /// Notes that the collector holds `session` through `seq` (a 200's head for it). The
   /// acknowledged seq only moves forward, and never past the events the store holds: an answer
   /// that arrives late, or twice, changes nothing.
-  public func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
+  package func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
     throws(StoreError)
   {
     try write { engine throws(StoreError) in
@@ -71,11 +72,9 @@ extension SessionStore {
     }
   }
 
-  /// Holds `session` at the line the collector rejected: the uploader passes it by, and
-  /// `uploadProgress(of:)` says why, until `releaseUpload(of:)`.
-  public func holdUpload(of session: SessionID, at hold: UploadHold, time: Timestamp = Timestamp.now)
-    throws(StoreError)
-  {
+  /// Holds the hold's session at the line the collector rejected: the uploader passes it by,
+  /// and `uploadProgress(of:)` and `heldUploads()` say why, until `releaseUpload(of:)`.
+  package func holdUpload(_ hold: UploadHold, at time: Timestamp = Timestamp.now) throws(StoreError) {
     try write { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
@@ -86,14 +85,14 @@ extension SessionStore {
             held_reason = excluded.held_reason, held_message = excluded.held_message, updated_at = excluded.updated_at
           """),
         [
-          .text(session.rawValue), .integer(Int64(max(1, hold.seq))), .text(hold.reason), .text(hold.message),
+          .text(hold.session.rawValue), .integer(Int64(max(1, hold.seq))), .text(hold.reason), .text(hold.message),
           .integer(time.millisecondsSince1970),
         ])
     }
   }
 
   /// Lets a held session go back in the queue (after the collector's side was put right).
-  public func releaseUpload(of session: SessionID, at time: Timestamp = Timestamp.now) throws(StoreError) {
+  package func releaseUpload(of session: SessionID, at time: Timestamp = Timestamp.now) throws(StoreError) {
     try write { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
@@ -105,8 +104,28 @@ extension SessionStore {
     }
   }
 
+  /// The sessions that wait at a line the collector rejected, oldest hold first.
+  package func heldUploads() throws(StoreError) -> [UploadHold] {
+    try read { engine throws(StoreError) in
+      let statement = try engine.prepare(
+        """
+        SELECT session_id, held_seq, held_reason, held_message FROM upload_progress
+          WHERE held_seq IS NOT NULL ORDER BY updated_at, session_id
+        """)
+      defer { statement.reset() }
+      var holds: [UploadHold] = []
+      while try engine.step(statement) {
+        holds.append(
+          UploadHold(
+            session: try SessionRecord.sessionID(statement.text(0)), seq: statement.int(1),
+            reason: statement.text(2), message: statement.text(3)))
+      }
+      return holds
+    }
+  }
+
   /// What is still to upload, across the store.
-  public func pendingUploads() throws(StoreError) -> PendingUploads {
+  package func pendingUploads() throws(StoreError) -> PendingUploads {
     try read { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
@@ -122,7 +141,7 @@ extension SessionStore {
   }
 
   /// What was sent on the UTC day `time` falls in (nothing yet: zeros).
-  public func uploadSpending(on time: Timestamp = Timestamp.now) throws(StoreError) -> UploadSpending {
+  package func uploadSpending(on time: Timestamp = Timestamp.now) throws(StoreError) -> UploadSpending {
     let day = UploadSpending.day(of: time)
     return try read { engine throws(StoreError) in
       let statement = try engine.prepare("SELECT bytes, expensive_bytes FROM upload_spending WHERE day = ?")
@@ -160,36 +179,44 @@ extension SessionStore {
 
 extension SessionStore {
   /// The uploader's queue (see the synchronous `uploadQueue(limit:)`), off the caller's thread.
-  public func uploadQueue(limit: Int) async throws(StoreError) -> [UploadProgress] {
+  package func uploadQueue(limit: Int) async throws(StoreError) -> [UploadProgress] {
     try await offloaded { () throws(StoreError) in try self.uploadQueue(limit: limit) }
   }
 
   /// One session's upload progress (see `uploadProgress(of:)`), off the caller's thread.
-  public func uploadProgress(of session: SessionID) async throws(StoreError) -> UploadProgress {
+  package func uploadProgress(of session: SessionID) async throws(StoreError) -> UploadProgress {
     try await offloaded { () throws(StoreError) in try self.uploadProgress(of: session) }
   }
 
   /// Notes an acknowledgement (see `acknowledgeUpload(of:through:at:)`), off the caller's thread.
-  public func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
+  package func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
     async throws(StoreError)
   {
     try await offloaded { () throws(StoreError) in try self.acknowledgeUpload(of: session, through: seq, at: time) }
   }
 
-  /// Holds a session at a rejected line (see `holdUpload(of:at:time:)`), off the caller's thread.
-  public func holdUpload(of session: SessionID, at hold: UploadHold, time: Timestamp = Timestamp.now)
-    async throws(StoreError)
-  {
-    try await offloaded { () throws(StoreError) in try self.holdUpload(of: session, at: hold, time: time) }
+  /// Holds a session at a rejected line (see `holdUpload(_:at:)`), off the caller's thread.
+  package func holdUpload(_ hold: UploadHold, at time: Timestamp = Timestamp.now) async throws(StoreError) {
+    try await offloaded { () throws(StoreError) in try self.holdUpload(hold, at: time) }
+  }
+
+  /// The held sessions (see `heldUploads()`), off the caller's thread.
+  package func heldUploads() async throws(StoreError) -> [UploadHold] {
+    try await offloaded { () throws(StoreError) in try self.heldUploads() }
+  }
+
+  /// Lets a held session go (see `releaseUpload(of:at:)`), off the caller's thread.
+  package func releaseUpload(of session: SessionID, at time: Timestamp = Timestamp.now) async throws(StoreError) {
+    try await offloaded { () throws(StoreError) in try self.releaseUpload(of: session, at: time) }
   }
 
   /// What is still to upload (see `pendingUploads()`), off the caller's thread.
-  public func pendingUploads() async throws(StoreError) -> PendingUploads {
+  package func pendingUploads() async throws(StoreError) -> PendingUploads {
     try await offloaded { () throws(StoreError) in try self.pendingUploads() }
   }
 
   /// What was sent on a day (see `uploadSpending(on:)`), off the caller's thread.
-  public func uploadSpending(on time: Timestamp = Timestamp.now) async throws(StoreError) -> UploadSpending {
+  package func uploadSpending(on time: Timestamp = Timestamp.now) async throws(StoreError) -> UploadSpending {
     try await offloaded { () throws(StoreError) in try self.uploadSpending(on: time) }
   }
 

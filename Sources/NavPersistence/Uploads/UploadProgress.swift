@@ -1,22 +1,22 @@
 import NavCore
 
 /// How far a collector has acknowledged one session: what the uploader sends next, and why a
-/// session waits when it does.
-public struct UploadProgress: Hashable, Sendable {
+/// session waits when it does. The uploader's own bookkeeping (NavUpload).
+package struct UploadProgress: Hashable, Sendable {
   /// The session.
-  public var session: SessionID
+  package var session: SessionID
   /// Its events in the store.
-  public var eventCount: Int
+  package var eventCount: Int
   /// The last seq the collector acknowledged (stored or already held): 0 for none.
-  public var acknowledgedSeq: Int
+  package var acknowledgedSeq: Int
   /// Why the session waits, when the collector rejected one of its lines.
-  public var hold: UploadHold?
+  package var hold: UploadHold?
 
   /// The events still to send.
-  public var pendingEvents: Int { max(0, eventCount - acknowledgedSeq) }
+  package var pendingEvents: Int { max(0, eventCount - acknowledgedSeq) }
 
   /// Progress.
-  public init(session: SessionID, eventCount: Int, acknowledgedSeq: Int, hold: UploadHold? = nil) {
+  package init(session: SessionID, eventCount: Int, acknowledgedSeq: Int, hold: UploadHold? = nil) {
     self.session = session
     self.eventCount = eventCount
     self.acknowledgedSeq = acknowledgedSeq
@@ -25,8 +25,11 @@ public struct UploadProgress: Hashable, Sendable {
 }
 
 /// A line the collector rejected: the session waits at it, with the contract's reason, until
-/// the app (or a person) releases it. Nothing of the session is dropped meanwhile.
+/// the app (or a person) releases it (`NavigationUploader.release(_:)`). Nothing of the
+/// session is dropped meanwhile.
 public struct UploadHold: Hashable, Sendable {
+  /// The session that waits.
+  public var session: SessionID
   /// The seq of the rejected line.
   public var seq: Int
   /// The contract's reason: `conflict`, `illegal`, `hash`, `gap`, `invalid`, `unknown-session`;
@@ -36,7 +39,8 @@ public struct UploadHold: Hashable, Sendable {
   public var message: String
 
   /// A hold.
-  public init(seq: Int, reason: String, message: String) {
+  package init(session: SessionID, seq: Int, reason: String, message: String) {
+    self.session = session
     self.seq = seq
     self.reason = reason
     self.message = message
@@ -53,7 +57,7 @@ public struct PendingUploads: Hashable, Sendable {
   public var heldSessions: Int
 
   /// Counts.
-  public init(sessions: Int, events: Int, heldSessions: Int) {
+  package init(sessions: Int, events: Int, heldSessions: Int) {
     self.sessions = sessions
     self.events = events
     self.heldSessions = heldSessions

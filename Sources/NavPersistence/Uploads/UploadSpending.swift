@@ -1,23 +1,24 @@
 import NavCore
 
-/// The bytes an uploader sent in one UTC day: what a daily cap is held to.
-public struct UploadSpending: Hashable, Sendable {
+/// The bytes an uploader sent in one UTC day: what a daily cap is held to. The uploader's own
+/// bookkeeping (NavUpload).
+package struct UploadSpending: Hashable, Sendable {
   /// The day, counted from 1970-01-01 in UTC.
-  public var day: Int
+  package var day: Int
   /// Bytes sent that day, on any network (request bodies, as sent: gzip'd).
-  public var bytes: Int
+  package var bytes: Int
   /// The part of `bytes` sent on a network the app said was expensive (cellular, a hotspot).
-  public var expensiveBytes: Int
+  package var expensiveBytes: Int
 
   /// A day's spending.
-  public init(day: Int, bytes: Int, expensiveBytes: Int) {
+  package init(day: Int, bytes: Int, expensiveBytes: Int) {
     self.day = day
     self.bytes = bytes
     self.expensiveBytes = expensiveBytes
   }
 
   /// The UTC day `time` falls in.
-  public static func day(of time: Timestamp) -> Int {
+  package static func day(of time: Timestamp) -> Int {
     let milliseconds = time.millisecondsSince1970
     let perDay: Int64 = 86_400_000
     // Rounded down, also before 1970.

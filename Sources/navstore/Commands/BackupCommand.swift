@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavFleet
 import NavPersistence
 
 /// `navstore backup`: the whole store, as it stands at one moment, in a new single file; for a
@@ -39,13 +40,14 @@ struct BackupCommand: ParsableCommand {
     let opened = try store.open(forWriting: false)
     try storeCall { () throws(StoreError) in try opened.backup(to: out) }
     // The apps the copy lists, each copied in turn into the copy's layout.
-    let copy = try StoreOption.open(path: out, forWriting: false)
-    let apps = try storeCall { () throws(StoreError) in try copy.apps() }
+    let copy = try StoreOption.openFleet(path: out, forWriting: false)
+    let apps = try fleetCall { () throws(FleetError) in try copy.apps() }
+    let original = apps.count > 1 ? try StoreOption.openFleet(path: store.resolvedPath, forWriting: false) : nil
     var lines: [String] = []
     for app in apps {
-      let destination = SessionStore.path(of: app, inStoreAt: out)
-      if !app.isDefault {
-        let source = try storeCall { () throws(StoreError) in try opened.app(app) }
+      let destination = SQLiteFleet.path(of: app, inFleetAt: out)
+      if !app.isDefault, let original {
+        let source = try fleetCall { () throws(FleetError) in try original.store(of: app) }
         do {
           try FileManager.default.createDirectory(
             atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

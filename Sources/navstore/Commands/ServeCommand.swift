@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NavCollector
+import NavFleet
 import NavPersistence
 import ServiceLifecycle
 
@@ -151,8 +152,8 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
     let logger = makeLogger()
-    let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
-    try Self.checkAppFiles(of: store)
+    let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
+    try Self.checkAppFiles(of: fleet)
     let uploads = maxOpenRequests ?? maxOpenUploads
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
@@ -168,7 +169,7 @@ struct ServeCommand: AsyncParsableCommand {
       tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2))
     let app: any ApplicationProtocol
     do {
-      app = try Collector.application(store: store, configuration: configuration, logger: logger) { url in
+      app = try Collector.application(fleet: fleet, configuration: configuration, logger: logger) { url in
         print("listening on \(url)")
         fflush(nil)  // a script waits for this line
       }
@@ -204,11 +205,11 @@ struct ServeCommand: AsyncParsableCommand {
 
   /// Refuses to start when an app the store lists (one that has tokens) has no store file:
   /// serving it would make a new, empty one that answers for sessions it does not have.
-  static func checkAppFiles(of store: SessionStore) throws {
-    let apps = try storeCall { () throws(StoreError) in try store.apps() }
-    let missing = apps.filter { !FileManager.default.fileExists(atPath: store.path(of: $0)) }
+  static func checkAppFiles(of fleet: SQLiteFleet) throws {
+    let apps = try fleetCall { () throws(FleetError) in try fleet.apps() }
+    let missing = apps.filter { !FileManager.default.fileExists(atPath: fleet.path(of: $0)) }
     guard missing.isEmpty else {
-      let files = missing.map { "'\($0)' (\(store.path(of: $0)))" }.joined(separator: ", ")
+      let files = missing.map { "'\($0)' (\(fleet.path(of: $0)))" }.joined(separator: ", ")
       throw CLIError(
         "the store lists app\(missing.count == 1 ? "" : "s") \(files) whose file is missing; put the file back "
           + "(from a backup), or the collector would answer for its sessions with an empty store")

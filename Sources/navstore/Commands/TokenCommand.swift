@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `navstore token`: the collector's tokens, each for one app and one role.
@@ -63,14 +64,14 @@ struct TokenCommand: ParsableCommand {
     }
 
     func run() throws {
-      let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
+      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
       let now = Timestamp.now
       let until =
         expires
         ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
       if let until, until <= now { throw CLIError("--expires: \(until) has passed already") }
-      let made = try storeCall { () throws(StoreError) in
-        try store.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+      let made = try fleetCall { () throws(FleetError) in
+        try fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
       }
       let expiry = until.map { ", expires \($0)" } ?? ""
       FileHandle.standardError.write(
@@ -100,8 +101,8 @@ struct TokenCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-      let store = try StoreOption.open(path: location.resolvedPath, forWriting: false)
-      let tokens = try storeCall { () throws(StoreError) in try store.tokens() }
+      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: false)
+      let tokens = try fleetCall { () throws(FleetError) in try fleet.tokens() }
       if json {
         for token in tokens {
           let object: JSONValue = [
@@ -165,8 +166,8 @@ struct TokenCommand: ParsableCommand {
       guard tokenID.count == 16, tokenID.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
         throw CLIError("that is not a token id: give the 16 hex digits 'navstore token list' shows")
       }
-      let store = try StoreOption.open(path: location.resolvedPath, forWriting: true)
-      let token = try storeCall { () throws(StoreError) in try store.revokeToken(tokenID) }
+      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
+      let token = try fleetCall { () throws(FleetError) in try fleet.revokeToken(tokenID) }
       print("revoked \(token.id) (app \(token.app), role \(token.role.rawValue))")
     }
   }

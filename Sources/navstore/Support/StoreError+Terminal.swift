@@ -1,3 +1,5 @@
+import NavFleet
+import NavFleet
 import NavPersistence
 
 extension StoreError {
@@ -20,10 +22,6 @@ extension StoreError {
       "'\(path)' has schema \(found) and needs migrating to \(supported); run 'navstore init' on it"
     case .unknownSession:
       description + " (list them with 'navstore sessions')"
-    case .unknownApp:
-      description + " (a command that writes creates it: 'navstore import FILE --app NAME', 'navstore token create')"
-    case .unknownToken:
-      description + " (list them with 'navstore token list')"
     case .conflict(_, let expected, let actual) where expected > actual && actual > 1:
       String(description.dropLast()) + ": import the events in order, from seq \(actual))"
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
@@ -45,6 +43,24 @@ extension StoreError {
     case .diskFailed:
       description + " — check the disk (free space, 'dmesg', a network mount that went away) and retry"
     default:
+      description
+    }
+  }
+}
+
+extension FleetError {
+  /// The error as the command line says it (see `StoreError.terminalMessage`).
+  var terminalMessage: String {
+    switch self {
+    case .store(let error):
+      error.terminalMessage
+    case .unknownApp:
+      description + " (a command that writes creates it: 'navstore import FILE --app NAME', 'navstore token create')"
+    case .unknownToken:
+      description + " (list them with 'navstore token list')"
+    case .newerCollectorTables:
+      description + " — upgrade navstore"
+    case .invalidTokenLabel:
       description
     }
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `--db PATH`: the option, else `$NAVSTORE_DB`, else `navstore.sqlite` in the current folder.
@@ -32,27 +33,45 @@ struct StoreOption: ParsableArguments {
   /// Opens the store for reading (it must exist) or writing (created when missing), at the app
   /// `--app` names.
   func open(forWriting: Bool) throws(CLIError) -> SessionStore {
-    let store = try Self.open(path: resolvedPath, forWriting: forWriting)
-    guard let app, !app.isDefault else { return store }
-    return try storeCall { () throws(StoreError) in try store.app(app) }
+    guard let app, !app.isDefault else { return try Self.open(path: resolvedPath, forWriting: forWriting) }
+    let fleet = try Self.openFleet(path: resolvedPath, forWriting: forWriting)
+    return try fleetCall { () throws(FleetError) in try fleet.store(of: app) }
+  }
+
+  /// Opens the collector's store whose main file is at `path`, for reading (it must exist) or
+  /// writing (created when missing): its apps and tokens.
+  static func openFleet(path: String, forWriting: Bool) throws(CLIError) -> SQLiteFleet {
+    try checkPath(path)
+    do {
+      return try SQLiteFleet(path: path, options: StoreOptions(access: forWriting ? .readWrite : .readOnly))
+    } catch {
+      throw CLIError(error.terminalMessage)
+    }
   }
 
   /// Opens the store at `path` for reading (it must exist) or writing (created when missing).
   static func open(
     path: String, forWriting: Bool, snapshotInterval: Int = StoreOptions.defaultSnapshotInterval
   ) throws(CLIError) -> SessionStore {
-    guard !path.isEmpty else { throw CLIError("--db: the store path is empty") }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-      throw CLIError("'\(path)' is a folder; give --db the path of a store file inside it")
-    }
+    try checkPath(path)
     do {
-      return try SessionStore(
+      // Through the collector's opening, which first moves a collector's tokens out of tables
+      // the store's schema no longer has: any file this command is given may be a collector's.
+      return try SQLiteFleet.openStore(
         path: path,
         options: StoreOptions(snapshotInterval: snapshotInterval, access: forWriting ? .readWrite : .readOnly))
     } catch {
       throw CLIError(error.terminalMessage)
     }
+  }
+}
+
+/// Refuses a store path that is empty or a folder.
+private func checkPath(_ path: String) throws(CLIError) {
+  guard !path.isEmpty else { throw CLIError("--db: the store path is empty") }
+  var isDirectory: ObjCBool = false
+  if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    throw CLIError("'\(path)' is a folder; give --db the path of a store file inside it")
   }
 }
 
@@ -102,6 +121,15 @@ func spanArgument(_ text: String) throws -> Duration {
 
 /// Runs a store call, turning its error into the CLI's one line.
 func storeCall<T>(_ body: () throws(StoreError) -> T) throws(CLIError) -> T {
+  do {
+    return try body()
+  } catch {
+    throw CLIError(error.terminalMessage)
+  }
+}
+
+/// Runs a call on the collector's store, turning its error into the CLI's one line.
+func fleetCall<T>(_ body: () throws(FleetError) -> T) throws(CLIError) -> T {
   do {
     return try body()
   } catch {

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Internals) import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 import NavTestSupport
 import Testing

@@ -24,27 +24,27 @@ public struct AccessToken: Hashable, Sendable {
   /// When it was revoked, if it was: a revoked token authenticates nothing.
   public var revokedAt: Timestamp?
   /// Who or what holds it, in the operator's words (`ios-app 4.2`, `support team`).
-  package var label: String? = nil
+  public var label: String? = nil
   /// When it stops authenticating, if it does.
-  package var expiresAt: Timestamp? = nil
+  public var expiresAt: Timestamp? = nil
   /// When it last authenticated a request (noted to the minute), if it ever did.
-  package var lastUsedAt: Timestamp? = nil
+  public var lastUsedAt: Timestamp? = nil
 
   /// The id of `text` when it is a whole token (`nvs_ID_SECRET`): what an operator who pasted
   /// the token where its id was asked meant. `nil` otherwise.
-  package static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
+  public static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
 
   /// Whether it authenticates requests at `time`: not revoked, not expired.
-  package func isValid(at time: Timestamp) -> Bool {
+  public func isValid(at time: Timestamp) -> Bool {
     revokedAt == nil && expiresAt.map { time < $0 } ?? true
   }
 }
 
 /// What a token's label may be: 1 to 256 characters, none of them a control character.
-package struct TokenLabelError: Error, CustomStringConvertible {
+struct TokenLabelError: Error, CustomStringConvertible {
   /// What is wrong.
-  package let reason: String
-  package var description: String { "a token's label \(reason)" }
+  let reason: String
+  var description: String { "a token's label \(reason)" }
 
   /// `text`, checked.
   static func check(_ text: String) throws(TokenLabelError) -> String {
@@ -54,30 +54,5 @@ package struct TokenLabelError: Error, CustomStringConvertible {
       throw TokenLabelError(reason: "holds no control character")
     }
     return text
-  }
-}
-
-/// A token as a client presents it, `nvs_ID_SECRET` (16 and 64 hex digits), taken apart.
-struct PresentedToken {
-  static let prefix = "nvs_"
-  var id: String
-  var secret: [UInt8]
-
-  /// The parts of `text`, or `nil` when it does not have the token's shape.
-  init?(_ text: String) {
-    guard text.hasPrefix(Self.prefix) else { return nil }
-    let parts = text.dropFirst(Self.prefix.count).split(separator: "_", omittingEmptySubsequences: false)
-    guard parts.count == 2, parts[0].count == 16, parts[1].count == 64,
-      parts.allSatisfy({ $0.utf8.allSatisfy(Self.isLowercaseHex) })
-    else { return nil }
-    id = String(parts[0])
-    secret = Array(parts[1].utf8)
-  }
-
-  /// A new token's text from its parts.
-  static func text(id: String, secret: String) -> String { prefix + id + "_" + secret }
-
-  private static func isLowercaseHex(_ byte: UInt8) -> Bool {
-    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 }

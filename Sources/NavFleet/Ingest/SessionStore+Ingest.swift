@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 extension SessionStore {
   /// Stores an upload's lines, each on its own: what the collector does with `POST /v1/events`.
@@ -16,7 +17,7 @@ extension SessionStore {
   package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
     -> UploadOutcome
   {
-    try write { engine throws(StoreError) in
+    try withTransaction { transaction throws(StoreError) in
       var outcome = UploadOutcome()
       var refused: Set<SessionID> = []
       var named: [SessionID] = []
@@ -45,8 +46,8 @@ extension SessionStore {
         let owner: DeviceKey?
         if let known = owners[event.session] {
           owner = known
-        } else if let stored = try engine.sessionRecord(event.session), stored.eventCount > 0 {
-          owner = stored.context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }?.deviceKey
+        } else if try transaction.eventCount(of: event.session) > 0 {
+          owner = try transaction.startContext(of: event.session)?.deviceKey
         } else {
           owner = event.operation.context?.deviceKey
         }
@@ -61,18 +62,17 @@ extension SessionStore {
           continue
         }
         do throws(StoreError) {
-          let appended = try engine.append(event)
+          let appended = try transaction.append(event)
           outcome.lines.append(.init(number: number, outcome: appended.wasAlreadyStored ? .duplicate : .accepted))
         } catch {
-          guard let rejection = Self.rejection(error, of: event, engine: engine) else { throw error }
+          guard let rejection = Self.rejection(error, of: event, in: transaction) else { throw error }
           refused.insert(event.session)
           outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
         }
       }
       for session in named {
-        let row = try engine.sessionRow(session)
-        let count = row?.count ?? 0
-        outcome.heads[session] = SessionHead(seq: count, hash: count > 0 ? row.map { HashChain.hex($0.headHash) } : nil)
+        let head = try transaction.head(of: session)
+        outcome.heads[session] = SessionHead(seq: head.seq, hash: head.hash)
       }
       return outcome
     }
@@ -87,14 +87,16 @@ extension SessionStore {
 
   /// What a refused append says about its line, in the contract's reasons; `nil` for a failure
   /// that is not the line's (storage), which fails the whole upload.
-  private static func rejection(_ error: StoreError, of event: AnyEvent, engine: StoreEngine) -> LineRejection? {
+  private static func rejection(_ error: StoreError, of event: AnyEvent, in transaction: StoreTransaction)
+    -> LineRejection?
+  {
     let session = event.session
     let reason: LineRejection.Reason
     var seq = event.seq
     switch error {
     case .rejected(_, let next, let navigation):
       seq = next
-      let stored = (try? engine.sessionRow(session))?.count ?? 0
+      let stored = (try? transaction.eventCount(of: session)) ?? 0
       reason = navigation.reason == .notStarted && stored == 0 ? .unknownSession : .illegal
     case .conflict(_, let claimed, let next):
       reason = claimed > next ? .gap : .conflict

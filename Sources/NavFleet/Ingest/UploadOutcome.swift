@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 /// What the store did with each line of an upload, and where each session named stands after
 /// it: the collector's answer to `POST /v1/events`.
