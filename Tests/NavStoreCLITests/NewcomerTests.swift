@@ -72,10 +72,10 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "12\n" && created.stderrLines == ["navstore: created i.sqlite (schema 12)"])
+    #expect(created.stdout == "13\n" && created.stderrLines == ["navstore: created i.sqlite (schema 13)"])
     let again = try navstore("init", "--db", "i.sqlite")
     #expect(
-      again.stdout == "12\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 12; nothing to do"])
+      again.stdout == "13\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 13; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {
