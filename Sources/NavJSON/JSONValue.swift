@@ -70,19 +70,19 @@ extension JSONValue: Hashable {
 
 extension JSONValue {
   /// The string, when this value is one; lets callers test shapes without a `switch`.
-  public var stringValue: String? {
+  package var stringValue: String? {
     if case .string(let string) = self { return string }
     return nil
   }
 
   /// The members, when this value is an object.
-  public var objectValue: [String: JSONValue]? {
+  package var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }
     return nil
   }
 
   /// The elements, when this value is an array.
-  public var arrayValue: [JSONValue]? {
+  package var arrayValue: [JSONValue]? {
     if case .array(let elements) = self { return elements }
     return nil
   }

@@ -3,7 +3,7 @@ import NavPersistence
 
 /// The index of `navstore report --all`: every session with its events, span, depth and
 /// verification, linking to its page.
-public enum IndexPage {
+@_spi(Internals) public enum IndexPage {
   /// One session's line.
   public struct Entry: Sendable {
     /// The session as `sessions` lists it.

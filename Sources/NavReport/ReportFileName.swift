@@ -6,7 +6,7 @@ import NavCore
 /// `.`, `-` and `_` only, no leading dot, not too long, never `index`). An id that had to
 /// change gets a short hash of the original; `report --all` also makes names distinct that
 /// would only differ in case, or that an id was chosen to collide with (`unique(_:taken:)`).
-public enum ReportFileName {
+@_spi(Internals) public enum ReportFileName {
   /// `<safe id>.html`.
   public static func of(_ session: SessionID) -> String {
     let id = session.rawValue

@@ -15,67 +15,67 @@ import NavCore
 /// one state at a time, not one per event.
 public struct SessionReport: Sendable {
   /// The session.
-  public var session: SessionID
+  package var session: SessionID
   /// Its number of events, in all.
-  public var eventCount: Int
+  package var eventCount: Int
   /// Its first event's time.
-  public var firstAt: Timestamp
+  package var firstAt: Timestamp
   /// Its last event's time.
-  public var lastAt: Timestamp
+  package var lastAt: Timestamp
   /// How long it lasted, counting only the clock going forward (`SessionSummary`).
-  public var durationMilliseconds: Int64
+  package var durationMilliseconds: Int64
   /// How many of its events are earlier than the event before them.
-  public var clockJumps: Int
+  package var clockJumps: Int
   /// Its last chain value, hex.
-  public var headHash: String
+  package var headHash: String
   /// Whether it verifies (checked when the report is made).
-  public var verification: VerificationResult
+  @_spi(Internals) public var verification: VerificationResult
   /// The session it continues, if it began by restoring one.
-  public var restoredFrom: SessionLink?
+  package var restoredFrom: SessionLink?
   /// What the session ran on, as its start said (without the user id and the app's own keys
   /// when payloads are left out).
-  public var context: SessionContext?
+  package var context: SessionContext?
   /// The events shown, in order.
-  public var events: [Event]
+  package var events: [Event]
   /// The states after the shown events, as shared nodes; events refer to them by reference.
   package var states: ReportStates
   /// The state after the seq the page opens on.
-  public var focusState: AnyCoordinator?
+  package var focusState: AnyCoordinator?
   /// The states whose restore plans the page carries, by reference: the opening state's, and as
   /// many others as `plannedRouteLimit` allows.
   package var plannedStates: [Int: AnyCoordinator]
   /// The seq whose state and restore plan the page opens on.
-  public var focus: Int
+  package var focus: Int
   /// Whether screens' payloads and causes were left out.
-  public var omitsPayloads: Bool
+  package var omitsPayloads: Bool
 
   /// One event as the page shows it.
-  public struct Event: Sendable {
+  package struct Event: Sendable {
     /// The event's seq.
-    public var seq: Int
+    package var seq: Int
     /// When it happened.
-    public var at: Timestamp
+    package var at: Timestamp
     /// Whether the user's gesture or the app made it.
-    public var origin: EventOrigin
+    package var origin: EventOrigin
     /// The operation in a few words (`push numberDetail`), at most 160 characters.
-    public var summary: String
+    package var summary: String
     /// The name of the screen on top after it, at most 120 characters.
-    public var screen: String?
+    package var screen: String?
     /// The presentation layer of that screen: 0 for the base stack, one more for each sheet or
     /// cover on the way up. The timeline draws each layer in a lane of its own.
-    public var layer: Int
+    package var layer: Int
     /// The app's action, as JSON, at most 200 characters (nil when there is none, or payloads
     /// are omitted).
-    public var cause: String?
+    package var cause: String?
     /// The state after it, a reference into `states`; `nil` when the table was full.
     package var state: Int?
     /// Whether the app was in the foreground, in the background or ended after it: the
     /// timeline draws no screen while the app is away.
-    public var phase: SessionPhase = .foreground
+    package var phase: SessionPhase = .foreground
   }
 
   /// The number of events a report shows at most.
-  public static let windowSize = 2_000
+  package static let windowSize = 2_000
   /// The routes, in all, of the states whose restore plans the page carries besides the
   /// opening one; a state of more routes than `plannedStateRouteLimit` gets no plan.
   package static let plannedRouteLimit = 6_000
@@ -83,10 +83,19 @@ public struct SessionReport: Sendable {
   /// per route, each step a state).
   package static let plannedStateRouteLimit = 300
 
-  /// Reads the report of `session`, opening on `focus` (default: the last event).
+  /// Reads the report of `session`, opening on `focus` (default: the last event), with the
+  /// payloads of its screens and causes or without them. Reads and verifies the whole session:
+  /// call it off the main actor.
   public static func load(
-    _ session: SessionID, from store: SessionStore, focus: Int? = nil, omitsPayloads: Bool = false,
-    windowSize: Int = SessionReport.windowSize
+    _ session: SessionID, from store: SessionStore, focus: Int? = nil, omitsPayloads: Bool = false
+  ) throws(StoreError) -> SessionReport {
+    try load(session, from: store, focus: focus, omitsPayloads: omitsPayloads, windowSize: windowSize)
+  }
+
+  /// Reads the report of `session` (see `load(_:from:focus:omitsPayloads:)`), showing at most
+  /// `windowSize` events.
+  package static func load(
+    _ session: SessionID, from store: SessionStore, focus: Int?, omitsPayloads: Bool, windowSize: Int
   ) throws(StoreError) -> SessionReport {
     let first = try store.history(of: session, from: 1, to: 1)
     let summary = try store.summary(of: session)
@@ -152,10 +161,10 @@ public struct SessionReport: Sendable {
   }
 
   /// The seqs shown.
-  public var window: ClosedRange<Int> { (events.first?.seq ?? 1)...(events.last?.seq ?? 1) }
+  package var window: ClosedRange<Int> { (events.first?.seq ?? 1)...(events.last?.seq ?? 1) }
 
   /// Whether the page shows every event of the session.
-  public var isWhole: Bool { events.count == eventCount }
+  package var isWhole: Bool { events.count == eventCount }
 }
 
 extension Coordinator {

@@ -10,19 +10,19 @@ import NavPersistence
 /// uploads in gzip'd batches, honouring the contract's retry rules (413 splits the batch; 408,
 /// 429, 502, 503 and 504 wait for `Retry-After`, or back off; other refusals stop), and reads
 /// heads. It uses URLSession and the system's zlib: nothing of the server.
-public struct CollectorClient: Sendable {
+package struct CollectorClient: Sendable {
   /// What a refused or failed exchange was.
-  public struct Failure: Error, CustomStringConvertible {
+  package struct Failure: Error, CustomStringConvertible {
     /// The status, when the collector answered.
-    public var status: Int?
+    package var status: Int?
     /// What it said, or what went wrong.
-    public var message: String
+    package var message: String
     /// The failure in one sentence, for a log or a terminal.
-    public var description: String { status.map { "the collector answered \($0): \(message)" } ?? message }
+    package var description: String { status.map { "the collector answered \($0): \(message)" } ?? message }
   }
 
   /// The collector's base address (`http://127.0.0.1:8740`).
-  public let base: URL
+  package let base: URL
   private let token: String
   private let session: URLSession
   /// The most attempts of one request when the collector asks to retry.
@@ -31,7 +31,7 @@ public struct CollectorClient: Sendable {
   /// A client of the collector at `base`, presenting `token`: each request is tried up to
   /// `attempts` times while the collector asks to retry or cannot be reached, and waits at most
   /// `timeout` for an answer.
-  public init(base: URL, token: String, attempts: Int = 8, timeout: Duration = .seconds(60)) {
+  package init(base: URL, token: String, attempts: Int = 8, timeout: Duration = .seconds(60)) {
     self.base = base
     self.token = token
     self.attempts = max(1, attempts)
@@ -46,7 +46,7 @@ public struct CollectorClient: Sendable {
   }
 
   /// The head the collector holds for `session`, `nil` when it holds none.
-  public func head(of session: SessionID) async throws -> (seq: Int, hash: String?)? {
+  package func head(of session: SessionID) async throws -> (seq: Int, hash: String?)? {
     let (status, body) = try await send(
       path: "v1/sessions/\(Self.pathSegment(session.rawValue))/head", method: "GET", body: nil)
     if status == 404 { return nil }
@@ -60,7 +60,7 @@ public struct CollectorClient: Sendable {
   /// Uploads `lines` (wire-format events), split in halves as often as the collector says a
   /// batch is too large, and returns each answer's counts and rejected lines (their numbers
   /// counted in `lines`, from 1).
-  public func upload(_ lines: [String]) async throws -> UploadAnswer {
+  package func upload(_ lines: [String]) async throws -> UploadAnswer {
     try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none)
   }
 

@@ -1,15 +1,15 @@
 import NavCore
 
 /// What the collector answered to one or more uploads.
-public struct UploadAnswer: Sendable {
+package struct UploadAnswer: Sendable {
   /// Lines stored now.
-  public var accepted = 0
+  package var accepted = 0
   /// Lines stored already.
-  public var duplicates = 0
+  package var duplicates = 0
   /// Rejected lines: their number in what was sent, their reason and message.
-  public var rejected: [(line: Int, reason: String, message: String)] = []
+  package var rejected: [(line: Int, reason: String, message: String)] = []
   /// For every session the upload named, the last seq the collector holds (0 for none).
-  public var heads: [SessionID: Int] = [:]
+  package var heads: [SessionID: Int] = [:]
 
   init() {}
 

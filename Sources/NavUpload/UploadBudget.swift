@@ -36,7 +36,7 @@ public struct UploadBudget: Sendable {
   }
 
   /// No cap: every batch goes when it can.
-  public static let unlimited = UploadBudget()
+  package static let unlimited = UploadBudget()
 
   /// Whether any cap is set (an unlimited budget costs the uploader no store reads).
   var caps: Bool { bytesPerDay != nil || bytesPerDayOnExpensiveNetwork != nil }

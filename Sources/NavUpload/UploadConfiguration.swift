@@ -29,7 +29,7 @@ public struct UploadConfiguration: Sendable {
     pollInterval: Duration = .seconds(5),
     maximumBackoff: Duration = .seconds(600), requestTimeout: Duration = .seconds(60),
     privacy: @escaping @Sendable (SessionID) -> UploadPrivacy = { _ in .everything },
-    budget: UploadBudget = .unlimited
+    budget: UploadBudget = UploadBudget()
   ) {
     self.batchEvents = max(1, min(batchEvents, 5_000))
     self.flushAt = max(1, flushAt)

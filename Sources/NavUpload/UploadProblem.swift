@@ -4,7 +4,7 @@ import NavCore
 /// an event: what was not acknowledged stays in the store and is sent later.
 public enum UploadProblem: Sendable, Hashable {
   /// The collector rejected a line (or one event is over its size limits: `too-large`): the
-  /// session waits at `seq` (see `SessionStore.uploadProgress`) while the other sessions go on.
+  /// session waits at `seq` (see `NavigationUploader.holds()`) while the other sessions go on.
   case rejected(session: SessionID, seq: Int, reason: String, message: String)
   /// The token was refused (401) or may not upload (403): uploading stops until `start()` is
   /// called again, with everything kept.

@@ -1,4 +1,4 @@
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import Testing
 
 /// The analytics guide describes every column of every export table, in the order the exports

@@ -6,7 +6,7 @@ import NIOCore
 import NavCollector
 @_spi(Internals) import NavCore
 import NavFleet
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import Testing
 

@@ -102,7 +102,9 @@ import Testing
     let fleet = try SQLiteFleet(path: path, options: StoreOptions(access: .readOnly))
     #expect(try fleet.tokens().isEmpty)
     #expect(try fleet.apps() == [.default])
-    #expect(try fleet.authenticate("nvs_" + String(repeating: "0", count: 16) + "_" + String(repeating: "0", count: 64)) == nil)
+    #expect(
+      try fleet.authenticate("nvs_" + String(repeating: "0", count: 16) + "_" + String(repeating: "0", count: 64))
+        == nil)
   }
 
   @Test func aTokenLabelIsCheckedAndTheTokenMadeOnlyWhenItHolds() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import Testing
 

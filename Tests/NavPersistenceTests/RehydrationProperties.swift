@@ -1,5 +1,5 @@
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import PropertyBased
 import Testing

@@ -53,12 +53,13 @@ import Testing
 
   @Test func aHoldTakesTheSessionOutOfTheQueueUntilReleasedOrPassed() throws {
     try store.acknowledgeUpload(of: sessionID("a"), through: 2)
-    try store.holdUpload(UploadHold(session: sessionID("a"), seq: 3, reason: "conflict", message: "another a"))
+    let hold = UploadHold(session: sessionID("a"), seq: 3, reason: "conflict", message: "another a")
+    try store.holdUpload(hold)
     let held = try store.uploadProgress(of: sessionID("a"))
-    #expect(held.acknowledgedSeq == 2 && held.hold == UploadHold(session: sessionID("a"), seq: 3, reason: "conflict", message: "another a"))
+    #expect(held.acknowledgedSeq == 2 && held.hold == hold)
     #expect(try store.uploadQueue(limit: 10).map(\.session.rawValue) == ["b", "c"])
     #expect(try store.pendingUploads() == PendingUploads(sessions: 3, events: 13, heldSessions: 1))
-    #expect(try store.heldUploads() == [held.hold].compactMap { $0 })
+    #expect(try store.heldUploads() == [hold])
     try store.releaseUpload(of: sessionID("a"))
     #expect(try store.heldUploads().isEmpty)
     #expect(try store.uploadProgress(of: sessionID("a")).hold == nil)

@@ -1,7 +1,7 @@
 import Foundation
 import NavCore
-import NavPersistence
-import NavReport
+@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavReport
 import NavTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import NavCore
+@_spi(Internals) import NavCore
 import Testing
 
 /// A store checkpointed, handed over and audited end to end from the command line.

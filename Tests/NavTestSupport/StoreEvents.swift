@@ -1,7 +1,9 @@
 import NavCore
 
 /// An event at a fixed time, `offset` milliseconds after a base instant.
-public func event(_ session: String, _ operation: AnyOperation, offset: Int64 = 0, seq: Int? = nil, origin: EventOrigin = .app)
+public func event(
+  _ session: String, _ operation: AnyOperation, offset: Int64 = 0, seq: Int? = nil, origin: EventOrigin = .app
+)
   -> AnyEvent
 {
   AnyEvent(

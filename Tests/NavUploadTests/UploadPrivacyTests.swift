@@ -1,7 +1,7 @@
 import Foundation
 import NavCore
 import NavFleet
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import NavUpload
 import Testing

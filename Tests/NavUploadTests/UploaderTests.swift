@@ -4,7 +4,7 @@ import HummingbirdTesting
 import NavCollector
 import NavCore
 import NavFleet
-import NavPersistence
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import NavUpload
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 import Synchronization
 
 /// 8. Many sessions: import, verify and export of a store of N two-event sessions, at three

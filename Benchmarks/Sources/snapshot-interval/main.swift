@@ -1,8 +1,8 @@
 // Chooses the snapshot interval: append cost, rehydration cost and bytes per event, per interval.
 // swift run -c release snapshot-interval   (from Benchmarks/)
 import Foundation
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 // For each snapshot interval: append a 3,000-event session (pushes and pops on a sheet stack),
 // then time rehydration at 200 seqs spread over it, and report file size.

@@ -1,7 +1,7 @@
 import Hummingbird
 import NIOCore
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 /// `GET /v1/export/{table}`: a table of the token's app, as `navstore export` writes it,
 /// streamed as it is made, in bounded memory whatever the number of sessions.

@@ -17,7 +17,7 @@ public enum LifecycleEvent: Hashable, Sendable {
   case end(reason: String? = nil)
 
   /// The event as an operation of the log.
-  public func operation<Screen>(for _: Screen.Type = Screen.self) -> NavigationOperation<Screen> {
+  package func operation<Screen>(for _: Screen.Type = Screen.self) -> NavigationOperation<Screen> {
     switch self {
     case .background: .background
     case .foreground: .foreground
@@ -26,7 +26,7 @@ public enum LifecycleEvent: Hashable, Sendable {
   }
 
   /// The phase the event moves a session to.
-  public var phase: SessionPhase {
+  package var phase: SessionPhase {
     switch self {
     case .background: .background
     case .foreground: .foreground

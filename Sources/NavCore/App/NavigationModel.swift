@@ -35,7 +35,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// Every refused change, as it happens. Holds the newest 64 when nobody reads it.
   public let failures: AsyncStream<NavigationModelError>
   /// What an impossible operation does besides being reported.
-  public let failureHandling: FailureHandling
+  package let failureHandling: FailureHandling
 
   private let failureSink: AsyncStream<NavigationModelError>.Continuation
   private let recorder: (any NavigationRecording<Screen>)?

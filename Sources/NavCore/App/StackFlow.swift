@@ -13,7 +13,7 @@
 @MainActor
 public struct StackFlow<Screen: NavigationScreen> {
   /// The model the flow belongs to.
-  public let model: NavigationModel<Screen>
+  package let model: NavigationModel<Screen>
   let anchor: FlowAnchor
 
   init(model: NavigationModel<Screen>, anchor: FlowAnchor) {

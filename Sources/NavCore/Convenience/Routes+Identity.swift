@@ -12,12 +12,12 @@ extension Route: Identifiable where Screen: Identifiable {
 /// match wins, and a missing id changes nothing and answers `false`.
 extension Array {
   /// The index of the topmost route whose screen has `id`, or `nil`.
-  public func topmostIndex<Screen: Identifiable>(id: Screen.ID) -> Int? where Element == Route<Screen> {
+  package func topmostIndex<Screen: Identifiable>(id: Screen.ID) -> Int? where Element == Route<Screen> {
     lastIndex(where: { $0.screen.id == id })
   }
 
   /// The index of the topmost route showing `screen`, or `nil`.
-  public func topmostIndex<Screen>(of screen: Screen) -> Int? where Element == Route<Screen> {
+  package func topmostIndex<Screen>(of screen: Screen) -> Int? where Element == Route<Screen> {
     lastIndex(where: { $0.screen == screen })
   }
 

@@ -41,7 +41,7 @@ extension Array {
 
   /// Goes back to the topmost route that matches; returns `false` (changing nothing) when none does.
   @discardableResult
-  public mutating func goBackTo<Screen>(whereRoute matches: (Route<Screen>) -> Bool) throws(NavigationError) -> Bool
+  package mutating func goBackTo<Screen>(whereRoute matches: (Route<Screen>) -> Bool) throws(NavigationError) -> Bool
   where Element == Route<Screen> {
     guard let index = lastIndex(where: matches) else { return false }
     try goBackTo(index: index)
@@ -79,7 +79,7 @@ extension Array {
 
   /// Pops to the topmost route that matches; returns `false` (changing nothing) when none does.
   @discardableResult
-  public mutating func popTo<Screen>(whereRoute matches: (Route<Screen>) -> Bool) throws(NavigationError) -> Bool
+  package mutating func popTo<Screen>(whereRoute matches: (Route<Screen>) -> Bool) throws(NavigationError) -> Bool
   where Element == Route<Screen> {
     guard let index = lastIndex(where: matches) else { return false }
     try popTo(index: index)

@@ -38,10 +38,10 @@ public struct CoordinatorPath: Hashable, Sendable, ExpressibleByArrayLiteral {
   public static let top = CoordinatorPath([])
 
   /// Whether this is the top coordinator.
-  public var isTop: Bool { steps.isEmpty }
+  package var isTop: Bool { steps.isEmpty }
 
   /// This path extended by one step.
-  public func appending(_ step: PathStep) -> CoordinatorPath {
+  package func appending(_ step: PathStep) -> CoordinatorPath {
     CoordinatorPath(steps + [step])
   }
 }

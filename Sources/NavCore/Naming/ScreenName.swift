@@ -41,7 +41,7 @@ public enum ScreenName {
   }
 
   /// The name of an untyped screen.
-  public static func of(_ screen: JSONValue) -> String {
+  package static func of(_ screen: JSONValue) -> String {
     switch screen {
     case .string(let string):
       return string

@@ -17,7 +17,7 @@ extension Coordinator {
   }
 
   /// Whether `operation` would be accepted, without applying it.
-  public func accepts(_ operation: NavigationOperation<Screen>) -> Bool {
+  package func accepts(_ operation: NavigationOperation<Screen>) -> Bool {
     (try? decide(operation)) != nil
   }
 

@@ -61,7 +61,7 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     case end(reason: String?)
 
     /// The wire-format name of the operation (`"push"`, `"goBackTo"`, ...).
-    public var name: String { operationName.rawValue }
+    package var name: String { operationName.rawValue }
   }
 
   /// The wire-format name of the operation.
@@ -69,10 +69,10 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
   /// The screen the operation shows, for the operations that carry one (push, the two
   /// presentations, updateScreen): the events export's `screen` column.
-  public var screen: Screen? { kind.fieldValues.screen }
+  package var screen: Screen? { kind.fieldValues.screen }
 
   /// The context a `start` carries, if any; `nil` for every other operation.
-  public var context: SessionContext? {
+  package var context: SessionContext? {
     if case .start(_, _, let context) = kind { return context }
     return nil
   }
@@ -80,10 +80,10 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
 extension NavigationOperation where Screen == JSONValue {
   /// `screen`, compiled for untyped screens (the export reads it once per event).
-  public var screen: JSONValue? { kind.fieldValues.screen }
+  package var screen: JSONValue? { kind.fieldValues.screen }
 
   /// The session a `start` continues, if it names one; `nil` for every other operation.
-  public var restoredFrom: SessionLink? {
+  package var restoredFrom: SessionLink? {
     if case .start(_, let link, _) = kind { return link }
     return nil
   }
@@ -171,7 +171,7 @@ extension NavigationOperation {
 
   /// Whether the operation says what happened to the app (`background`, `foreground`, `end`)
   /// rather than to its navigation: such an operation leaves the state as it is.
-  public var isLifecycle: Bool { kind.operationName.isLifecycle }
+  package var isLifecycle: Bool { kind.operationName.isLifecycle }
 
   /// Replace the tabs.
   public static func setTabs(_ tabs: [Coordinator<Screen>], selected: Int, at path: CoordinatorPath = .top) -> Self {

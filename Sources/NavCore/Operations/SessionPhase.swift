@@ -16,13 +16,13 @@ public enum SessionPhase: String, Hashable, Sendable, CaseIterable {
   /// The phase after `operation`, or why `operation` cannot come now: nothing after `end`,
   /// `background` only in the foreground, `foreground` only in the background. Every other
   /// operation keeps the phase.
-  public func after<Screen>(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> SessionPhase {
+  package func after<Screen>(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> SessionPhase {
     try after(operation.kind.operationName, path: operation.path)
   }
 
   /// `after(_:)` for untyped screens, compiled here: the store checks every event it appends
   /// or verifies, and a generic call from another module would look up type metadata each time.
-  public func after(_ operation: AnyOperation) throws(NavigationError) -> SessionPhase {
+  package func after(_ operation: AnyOperation) throws(NavigationError) -> SessionPhase {
     try after(operation.kind.operationName, path: operation.path)
   }
 

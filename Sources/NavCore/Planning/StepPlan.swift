@@ -6,7 +6,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
   /// The states to apply, in order; the first differs from the start in contents only.
   public var steps: [Coordinator<Screen>]
   /// The host the steps were planned for.
-  public var host: HostProfile
+  package var host: HostProfile
 
   /// Creates a plan from its steps.
   package init(steps: [Coordinator<Screen>], host: HostProfile) {
@@ -19,7 +19,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
 
   /// Whether the host can apply the target at once: steps 0 and 1 are applied in the same
   /// turn, so fewer than three steps need no delay.
-  public var canUpdateAtOnce: Bool { steps.count < 3 }
+  package var canUpdateAtOnce: Bool { steps.count < 3 }
 
   /// When step `index` is applied, in milliseconds from the start: steps 0 and 1 at once, step
   /// k at (k - 1) × delay.
@@ -47,7 +47,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
 /// (`{"step": 0, "atMs": 0, "state": {...}}`).
 public struct ScheduledStep<Screen: NavigationScreen>: Hashable, Sendable {
   /// The step's position in the plan, from 0.
-  public var step: Int
+  package var step: Int
   /// When it is applied, in milliseconds from the start.
   public var atMs: Int
   /// The state to apply.

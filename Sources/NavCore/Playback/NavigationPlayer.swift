@@ -120,7 +120,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// Takes note that the host already shows `state`, changed by the user (a back swipe, a
   /// sheet pulled down, a tab tapped): any plan still playing stops, and `state` becomes both
   /// what is shown and the target, without calling `show` (the host is there already).
-  public func adopt(_ state: Coordinator<Screen>) {
+  package func adopt(_ state: Coordinator<Screen>) {
     playback?.cancel()
     playback = nil
     generation += 1

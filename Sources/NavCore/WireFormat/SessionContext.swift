@@ -51,7 +51,7 @@ public struct SessionContext: Hashable, Sendable {
   }
 
   /// The context with no user id: what an export that leaves out personal data shows.
-  public var withoutUserID: SessionContext {
+  package var withoutUserID: SessionContext {
     var copy = self
     copy.userID = nil
     return copy

@@ -48,7 +48,7 @@ extension Timestamp {
   /// Reads a wire-format time: RFC 3339 in UTC with exactly three fraction digits,
   /// `2026-11-21T10:15:30.250Z`. Any other spelling (an offset, fewer or more digits, a lowercase
   /// `t` or `z`), or a date that does not exist, is refused, so a time has one text and one hash.
-  public init(rfc3339 text: String) throws(TimestampError) {
+  package init(rfc3339 text: String) throws(TimestampError) {
     do {
       self.init(millisecondsSince1970: try RFC3339Time.milliseconds(parsing: text))
     } catch {
@@ -58,13 +58,13 @@ extension Timestamp {
 }
 
 /// Why a text is not an acceptable event time.
-public struct TimestampError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct TimestampError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The text that was refused.
   package var text: String
   /// What is wrong with it.
   package var reason: String
 
-  public var description: String {
+  package var description: String {
     "\"\(text)\" is not a valid time (\(reason)); write it like 2026-11-21T10:15:30.250Z"
   }
 }

@@ -29,7 +29,9 @@ extension SQLiteFleet {
     let appPath = path(of: app)
     if main.options.access == .readOnly {
       guard FileManager.default.fileExists(atPath: appPath) else { throw .unknownApp(app) }
-      return try FleetError.storing { () throws(StoreError) in try SQLiteFleet.openStore(path: appPath, options: main.options) }
+      return try FleetError.storing { () throws(StoreError) in
+        try SQLiteFleet.openStore(path: appPath, options: main.options)
+      }
     }
     let folder = Self.appsFolder(beside: path)
     do {

@@ -25,7 +25,7 @@ enum CollectorSchema {
   static func openStore(path: String, options: StoreOptions) throws(StoreError) -> SessionStore {
     do {
       return try SessionStore(path: path, options: options)
-    } catch where error.isCollectorTablesCheck && options.access == .readWrite {
+    } catch  where error.isCollectorTablesCheck && options.access == .readWrite {
       try moveLegacyTables(path: path, options: options)
       return try SessionStore(path: path, options: options)
     }

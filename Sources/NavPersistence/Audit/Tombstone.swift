@@ -11,7 +11,7 @@ public struct Tombstone: Sendable, Hashable, CustomStringConvertible {
   /// Its last seq then.
   public var lastSeq: Int
   /// Its chain value after that event (32 bytes).
-  public var headHash: [UInt8]
+  package var headHash: [UInt8]
 
   public var description: String {
     "\(session): forgotten at \(forgottenAt) (\(lastSeq) event\(lastSeq == 1 ? "" : "s"), last chain value \(HashChain.hex(headHash)))"

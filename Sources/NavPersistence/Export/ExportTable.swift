@@ -1,7 +1,7 @@
 import NavCore
 
 /// The tables `navstore export` writes, each a flat view that analytics tools load as it is.
-public enum ExportTable: String, CaseIterable, Sendable {
+@_spi(Internals) public enum ExportTable: String, CaseIterable, Sendable {
   /// Every event. JSON Lines is exactly the wire format (it imports back).
   case events
   /// One row per session: size, first and last time, span, current depth, the session it
@@ -44,7 +44,7 @@ public enum ExportTable: String, CaseIterable, Sendable {
 }
 
 /// The file formats of an export.
-public enum ExportFormat: String, CaseIterable, Sendable {
+@_spi(Internals) public enum ExportFormat: String, CaseIterable, Sendable {
   /// RFC 4180 CSV with a header row.
   case csv
   /// One JSON object per line.
@@ -52,7 +52,7 @@ public enum ExportFormat: String, CaseIterable, Sendable {
 }
 
 /// Which rows an export keeps, and what of them.
-public struct ExportFilter: Sendable, Hashable {
+@_spi(Internals) public struct ExportFilter: Sendable, Hashable {
   /// Only this session.
   public var session: SessionID?
   /// Only rows whose time is at or after this: an event's or a transition's `occurred_at`, a
@@ -73,7 +73,7 @@ public struct ExportFilter: Sendable, Hashable {
 }
 
 /// One value of an exported row.
-public enum ExportValue: Hashable, Sendable {
+@_spi(Internals) public enum ExportValue: Hashable, Sendable {
   /// Text: CSV-quoted when needed, a JSON string.
   case text(String)
   /// A whole number (seqs, counts, milliseconds).
@@ -88,7 +88,7 @@ public enum ExportValue: Hashable, Sendable {
 
 /// One exported row: values in the table's column order, plus the event itself for the
 /// events table's JSON Lines form (which is the wire format, not a flat object).
-public struct ExportRow: Hashable, Sendable {
+@_spi(Internals) public struct ExportRow: Hashable, Sendable {
   /// The values, in column order.
   public var values: [ExportValue]
   /// The event, for `events` rows.

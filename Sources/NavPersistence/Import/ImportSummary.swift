@@ -1,5 +1,5 @@
 /// What an import did.
-public struct ImportSummary: Hashable, Sendable {
+@_spi(Internals) public struct ImportSummary: Hashable, Sendable {
   /// Events appended.
   public var appended: Int = 0
   /// Events already stored with the same content, skipped.

@@ -1,7 +1,7 @@
 /// Where an import's lines come from, one at a time: a file or standard input read in chunks
 /// (`LineReader`), lines already in memory (`LinesInMemory`), or anything else that can hand
 /// over one line at a time (an upload's body, a socket, a decompressor).
-public protocol JSONLinesSource: SendableMetatype {
+@_spi(Internals) public protocol JSONLinesSource: SendableMetatype {
   /// The next line without its line break, or `nil` at the end. Throws when the input cannot
   /// be read or the line is too long; the import then stops with nothing of its transaction
   /// kept.
@@ -13,13 +13,13 @@ public protocol JSONLinesSource: SendableMetatype {
 }
 
 extension LineReader: JSONLinesSource {
-  public func nextLine() throws(LineReaderError) -> ArraySlice<UInt8>? {
+  @_spi(Internals) public func nextLine() throws(LineReaderError) -> ArraySlice<UInt8>? {
     try next()
   }
 }
 
 /// Lines already in memory, as an import's source (tests, small uploads, generated events).
-public struct LinesInMemory: JSONLinesSource, Sendable {
+@_spi(Internals) public struct LinesInMemory: JSONLinesSource, Sendable {
   private var lines: [[UInt8]]
   private var position = 0
   public private(set) var lineNumber = 0

@@ -7,7 +7,7 @@ import Foundation
 /// reading is linear in the input; a line longer than `maximumLineLength` is refused as soon as
 /// that many bytes have been read without a newline, instead of growing the buffer without end
 /// (an upload cut short, or a binary file given by mistake).
-public final class LineReader {
+@_spi(Internals) public final class LineReader {
   /// The longest line accepted by default: 16 MiB, far more than any event's state needs.
   package static let defaultMaximumLineLength = 16 << 20
 

@@ -46,7 +46,7 @@ extension SessionStore {
   /// Appends one event at the time `clock` gives inside the write transaction (see the
   /// synchronous `append(_:timedBy:)`).
   @discardableResult
-  public func append(_ event: AnyEvent, timedBy clock: @escaping @Sendable () -> Timestamp) async throws(StoreError)
+  package func append(_ event: AnyEvent, timedBy clock: @escaping @Sendable () -> Timestamp) async throws(StoreError)
     -> AppendOutcome
   {
     try await offloaded { () throws(StoreError) in try self.append(event, timedBy: clock) }
@@ -54,14 +54,14 @@ extension SessionStore {
 
   /// Appends events in one transaction (see the synchronous `append(contentsOf:)`).
   @discardableResult
-  public func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
+  @_spi(Internals) public func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
     try await offloaded { () throws(StoreError) in try self.append(contentsOf: events) }
   }
 
   /// Imports JSON Lines events (see the synchronous `importJSONLines(from:batchSize:progress:)`).
   /// The source is handed over to the store for the import.
   @discardableResult
-  public func importJSONLines(
+  @_spi(Internals) public func importJSONLines(
     from source: sending some JSONLinesSource, batchSize: Int? = nil,
     progress: (@Sendable (_ lines: Int, _ bytes: Int) -> Void)? = nil
   ) async throws(StoreError) -> ImportSummary {
@@ -137,7 +137,7 @@ extension SessionStore {
 
   /// Exports a table row by row (see the synchronous `export(_:format:filter:_:)`).
   @discardableResult
-  public func export(
+  @_spi(Internals) public func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
     _ emit: @escaping @Sendable (ExportRow) throws -> Void
   ) async throws(StoreError) -> Int {
@@ -146,7 +146,7 @@ extension SessionStore {
 
   /// Exports a table as text in chunks (see the synchronous `exportEncoded`).
   @discardableResult
-  public func exportEncoded(
+  @_spi(Internals) public func exportEncoded(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(),
     progress: (@Sendable (Int) -> Void)? = nil, write: @escaping @Sendable ([UInt8]) throws -> Void
   ) async throws(StoreError) -> Int {

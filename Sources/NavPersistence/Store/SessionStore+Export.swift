@@ -6,7 +6,7 @@ extension SessionStore {
   /// (the events table's JSON Lines rows carry the whole event). `emit`'s errors come back as
   /// `.caller`, and stop the export.
   @discardableResult
-  public func export(
+  @_spi(Internals) public func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
     _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
@@ -30,7 +30,7 @@ extension SessionStore {
   /// The bytes are those of `export` followed by `ExportEncoding`; the events table as CSV
   /// takes a faster way to them.
   @discardableResult
-  public func exportEncoded(
+  @_spi(Internals) public func exportEncoded(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
     write: ([UInt8]) throws -> Void
   ) throws(StoreError) -> Int {

@@ -14,7 +14,7 @@ extension SessionStore {
   /// with times in the order of their seqs; an event's time read before the write lock could
   /// come out earlier than the event stored before it.
   @discardableResult
-  public func append(_ event: AnyEvent, timedBy clock: () -> Timestamp) throws(StoreError) -> AppendOutcome {
+  package func append(_ event: AnyEvent, timedBy clock: () -> Timestamp) throws(StoreError) -> AppendOutcome {
     try write { engine throws(StoreError) in
       var timed = event
       timed.at = clock()
@@ -43,7 +43,7 @@ extension SessionStore {
   /// while this one stores the events before them; a shorter one would gain less than the
   /// hand-over costs.
   @discardableResult
-  public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
+  @_spi(Internals) public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try write { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
@@ -83,7 +83,7 @@ extension SessionStore {
   /// Lines are read and decoded on the calling thread, and prepared on a second one (applied,
   /// encoded, hashed) while the calling thread stores the lines before them.
   @discardableResult
-  public func importJSONLines(
+  @_spi(Internals) public func importJSONLines(
     from source: some JSONLinesSource, batchSize: Int? = nil, progress: ((_ lines: Int, _ bytes: Int) -> Void)? = nil
   ) throws(StoreError) -> ImportSummary {
     var reader = source

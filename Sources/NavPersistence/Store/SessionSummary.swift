@@ -12,23 +12,23 @@ public struct SessionSummary: Hashable, Sendable {
   /// clock went back far enough (`clockJumps`).
   public var lastAt: Timestamp?
   /// Routes on the visible path of its current state.
-  public var depth: Int
+  package var depth: Int
   /// The session this one continues, when it began by restoring it (its `start` event's
   /// `restoredFrom`).
   public var restoredFrom: SessionLink?
   /// How long it lasted, counting only the clock going forward: the sum of the times between
   /// consecutive events, each at least 0. `lastAt - firstAt` when the clock never went back;
   /// never negative (and held at 2^53 - 1, which only a hand-made history reaches).
-  public var durationMilliseconds: Int64 = 0
+  package var durationMilliseconds: Int64 = 0
   /// The part of `durationMilliseconds` the app spent in the foreground (between its
   /// `background` and `foreground` events): the sum of its screen views' durations in the
   /// exports. Equal to `durationMilliseconds` for a session that never left the foreground.
-  public var foregroundMilliseconds: Int64 = 0
+  package var foregroundMilliseconds: Int64 = 0
   /// Where it is in the app's lifecycle after its last event: `.ended` once it recorded `end`.
-  public var phase: SessionPhase = .foreground
+  package var phase: SessionPhase = .foreground
   /// How many of its events are earlier than the event before them (the device's clock went
   /// back: NTP, or the user setting it). Their times are kept as the device gave them.
-  public var clockJumps: Int = 0
+  package var clockJumps: Int = 0
   /// What the session runs on, as its `start` said (`nil` when it said nothing).
   public var context: SessionContext?
 }

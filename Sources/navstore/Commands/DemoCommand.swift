@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore demo`: a store of a sample app's sessions, a replay of one, and what to try next.
 struct DemoCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 /// `navstore export`: analytics tables as CSV or JSON Lines, streamed from the store.
 struct ExportCommand: ParsableCommand {

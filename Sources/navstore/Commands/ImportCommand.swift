@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// `navstore import`: JSON Lines events into the store.
 struct ImportCommand: ParsableCommand {

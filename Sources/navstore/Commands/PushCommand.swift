@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import NavCollector
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 import NavUpload
 
 /// `navstore push`: a store's sessions, or a JSON Lines file, to a collector, through the same

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import NavCore
-import NavPersistence
-import NavReport
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavReport
 
 /// `navstore report`: a session as a page that support and QA open in a browser.
 struct ReportCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import NavCore
-import NavPersistence
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
 
 /// `navstore sessions`: every session with its size, times and current depth.
 struct SessionsCommand: ParsableCommand {

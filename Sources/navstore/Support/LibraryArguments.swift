@@ -1,6 +1,6 @@
 import ArgumentParser
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 // The library's string-backed enums as option values: argument-parser reads each by its raw
 // value and lists every case in `--help` (its members for `RawRepresentable` and `CaseIterable`

@@ -1,5 +1,4 @@
 import NavFleet
-import NavFleet
 import NavPersistence
 
 extension StoreError {

@@ -3,6 +3,10 @@ import NavCore
 import NavPersistence
 import NavUpload
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// The fourth launch: the app ships its sessions to a collector, and loses none while the
 /// collector is away.
 ///
@@ -54,10 +58,11 @@ extension Launches {
     await uploader.stop()
     print("  the background loop sent what waited")
 
-    // The collector's heads against the device's: every session, every event, the same chain.
-    let reader = CollectorClient(base: collector.url, token: try collectorSide.token(role: "read"))
+    // The collector's heads against the device's, read as support would (GET .../head with a
+    // read token): every session, every event, the same chain.
+    let reader = try collectorSide.token(role: "read")
     for session in try await store.sessions() {
-      let held = try await reader.head(of: session.id)
+      let held = try await collectorSide.head(of: session.id, at: collector.url, token: reader)
       let last = try await store.history(of: session.id, from: session.eventCount).last
       print("  \(session.id): device \(session.eventCount) events, collector \(held?.seq ?? 0)")
       try check(held?.seq == session.eventCount && held?.hash == last?.hash, "\(session.id) arrived whole")
@@ -116,6 +121,25 @@ struct CollectorOperator {
       let listening = url.port
     else { throw ExampleFailure(description: "navstore serve did not start: '\(said)'") }
     return Running(process: process, url: url, port: listening)
+  }
+
+  /// The head the collector at `url` holds for `session` (`nil`: it has none), asked with a
+  /// read token: `GET /v1/sessions/{id}/head`.
+  func head(of session: SessionID, at url: URL, token: String) async throws -> Head? {
+    var request = URLRequest(url: url.appendingPathComponent("v1/sessions/\(session.rawValue)/head"))
+    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+    let (body, response) = try await URLSession.shared.data(for: request)
+    switch (response as? HTTPURLResponse)?.statusCode {
+    case 200: return try JSONDecoder().decode(Head.self, from: body)
+    case 404: return nil
+    case let status: throw ExampleFailure(description: "the collector answered \(status ?? 0) for \(session)'s head")
+    }
+  }
+
+  /// A session's head as the collector's contract writes it.
+  struct Head: Decodable {
+    let seq: Int
+    let hash: String?
   }
 
   /// A new token of the app `restoring-app` with `role`.
