@@ -121,6 +121,15 @@ import Testing
         return
       }
       #expect(session == sessionID("s-1") && seq == 1 && reason == "conflict")
+      // What an app sees of it, and what it can do: release it, and it is sent again.
+      let holds = try await uploader.holds()
+      #expect(holds.map(\.session) == [sessionID("s-1")] && holds.map(\.reason) == ["conflict"])
+      try await uploader.release(sessionID("s-1"))
+      #expect(try await uploader.holds().isEmpty)
+      #expect(try await uploader.pending().heldSessions == 0)
+      // The collector's side was not put right: the line is a conflict again, and waits again.
+      #expect(await uploader.flush() == .done)
+      #expect(try await uploader.holds().map(\.seq) == [1])
     }
     let held = try await device.uploadProgress(of: sessionID("s-1"))
     #expect(held.acknowledgedSeq == 0 && held.hold?.seq == 1 && held.hold?.reason == "conflict")
