@@ -110,7 +110,7 @@ let package = Package(
     ),
     .target(
       name: "NavTestSupport",
-      dependencies: ["NavCore", .product(name: "PropertyBased", package: "swift-property-based")],
+      dependencies: ["NavCore", "NavPersistence", .product(name: "PropertyBased", package: "swift-property-based")],
       path: "Tests/NavTestSupport"
     ),
     .testTarget(

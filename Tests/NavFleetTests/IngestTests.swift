@@ -63,10 +63,10 @@ import Testing
       })
     let first = try store.ingest(upload)
     #expect(first.accepted == session.count && first.rejected.isEmpty)
-    let before = try dump(folder.path("i.sqlite"))
+    let before = try tableDump(folder.path("i.sqlite"))
     let again = try store.ingest(upload)
     #expect(again.duplicates == session.count && again.accepted == 0 && again.rejected.isEmpty)
-    #expect(try dump(folder.path("i.sqlite")) == before)
+    #expect(try tableDump(folder.path("i.sqlite")) == before)
     #expect(again.heads == first.heads)
   }
 

@@ -65,7 +65,7 @@ import Testing
 
   /// The data tables of a store (the store's random identity left out), for comparing two.
   static func contents(_ path: String) throws -> String {
-    try dump(path).split(separator: "\n")
+    try tableDump(path).split(separator: "\n")
       .filter { $0.hasPrefix("events: ") || $0.hasPrefix("sessions: ") || $0.hasPrefix("snapshots: ") }
       .joined(separator: "\n")
   }

@@ -19,9 +19,9 @@ import Testing
   }
 
   func expectUnchanged(_ body: () throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let before = try dump(path)
+    let before = try tableDump(path)
     #expect(throws: StoreError.self, sourceLocation: sourceLocation) { try body() }
-    #expect(try dump(path) == before, "the refused write changed the database", sourceLocation: sourceLocation)
+    #expect(try tableDump(path) == before, "the refused write changed the database", sourceLocation: sourceLocation)
   }
 
   @Test func aRejectedOperationWritesNothing() throws {

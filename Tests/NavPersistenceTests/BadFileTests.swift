@@ -125,9 +125,9 @@ import Testing
     }
     #expect(sqliteError.isFull)
     #expect(failure?.description.hasPrefix("the disk or the store is full; nothing was written") == true)
-    let before = try dump(path)
+    let before = try tableDump(path)
     #expect(throws: StoreError.self) { try capped.append(event("s", .presentSheet(["page": big]))) }
-    #expect(try dump(path) == before, "a failed append changed the store")
+    #expect(try tableDump(path) == before, "a failed append changed the store")
     #expect(try capped.verify().allSatisfy(\.isIntact))
     #expect(try capped.history(of: sessionID("s")).count == appended + 1)
     // With room again, appends go on from where they stopped.

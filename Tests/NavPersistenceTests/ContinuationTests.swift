@@ -112,7 +112,7 @@ import Testing
       DELETE FROM schema_migrations WHERE version >= 2;
       PRAGMA user_version = 1;
       """)
-    let before = try dump(path)
+    let before = try tableDump(path)
     #expect(!before.contains("restored_from"))
     let store = try SessionStore(path: path)
     #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)

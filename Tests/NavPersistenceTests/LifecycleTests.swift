@@ -18,12 +18,12 @@ import Testing
     let store = try SessionStore(path: folder.path("s.sqlite"))
     try store.append(event("s", .start(Self.home)))
     func refusal(_ operation: AnyOperation, offset: Int64) throws -> NavigationError.Reason? {
-      let before = try dump(folder.path("s.sqlite"))
+      let before = try tableDump(folder.path("s.sqlite"))
       do {
         try store.append(event("s", operation, offset: offset))
         return nil
       } catch {
-        #expect(try dump(folder.path("s.sqlite")) == before, "a refused \(operation.name) writes nothing")
+        #expect(try tableDump(folder.path("s.sqlite")) == before, "a refused \(operation.name) writes nothing")
         guard case .rejected(_, _, let navigation) = error else {
           Issue.record("\(error)")
           return nil

@@ -236,7 +236,7 @@ import Testing
   @Test func aReadOnlyStoreReportsEveryChangeAndWritesNothing() async throws {
     let path = folder.path("r.sqlite")
     try await SessionStore(path: path).append(event("s", .start(Self.launch)))
-    let before = try dump(path)
+    let before = try tableDump(path)
     let readOnly = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     let recorder = NavigationRecorder<JSONValue>(store: readOnly, session: sessionID("s"))
     recorder.record(.stack(stack("R+home", "↑a")))
@@ -247,7 +247,7 @@ import Testing
       #expect(error.error == .readOnly(path: path))
       #expect("\(error)".hasPrefix("recording session 's': 1 change not recorded: "))
     }
-    #expect(try dump(path) == before)
+    #expect(try tableDump(path) == before)
   }
 
   @Test func aNewSessionStartsWithTheLinkAndAnExistingOneIsContinued() async throws {

@@ -39,7 +39,7 @@ import Testing
   @Test func initPrintsTheSchemaVersion() throws {
     let result = try navstore("init", "--db", "custom.sqlite")
     #expect(result.status == 0)
-    #expect(result.stdout == "13\n")
+    #expect(result.stdout == "14\n")
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
   }
 

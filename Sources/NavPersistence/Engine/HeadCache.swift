@@ -1,26 +1,15 @@
 import NavCore
 
-/// The states after sessions' last events that the writer has seen, so an append does not
-/// rehydrate: bounded, whatever the number of sessions a store holds or an import touches.
+/// The heads of sessions (the state after each one's last event, and what else its keeper needs
+/// of it) that the writer, or the preparing thread, has seen, so an append does not rehydrate:
+/// bounded, whatever the number of sessions a store holds or an import touches.
 ///
 /// Two generations stand in for a least-recently-used list: entries go into `recent`; when it
 /// is half the capacity, it becomes `older` and the previous `older` is dropped; a hit in
 /// `older` moves back to `recent`. A session used at least once per half-capacity of other
 /// sessions stays cached, the cache never holds more than `capacity` heads, and every step is
 /// one or two dictionary operations (no linked list to keep).
-struct HeadCache {
-  /// One session's head, and the write transaction that last wrote or read it.
-  struct Head {
-    var seq: Int
-    var hash: [UInt8]
-    var state: AnyCoordinator
-    /// The lifecycle phase after the last event (the chain binds it like the state).
-    var phase: SessionPhase
-    /// The write transaction in which this head was true (0: none). Within that transaction the
-    /// writer holds the lock, so the head stands for the session's row without reading it.
-    var transaction: UInt64
-  }
-
+struct HeadCache<Head> {
   private let generationSize: Int
   private var recent: [SessionID: Head] = [:]
   private var older: [SessionID: Head] = [:]

@@ -24,15 +24,21 @@ enum SessionColumn: Int32, ResultColumns {
   }
 }
 
-/// The two columns an append reads of a session's row (`StoreEngine.SessionRow`).
+/// The columns an append reads of a session's row: its totals (`SessionTotals`).
 enum SessionRowColumn: Int32, ResultColumns {
-  case eventCount, headHash, phase
+  case eventCount, headHash, phase, firstAt, lastAt, clockJumps, durationMilliseconds, foregroundMilliseconds, depth
 
   var expression: String {
     switch self {
     case .eventCount: SessionColumn.eventCount.expression
     case .headHash: SessionColumn.headHash.expression
     case .phase: SessionColumn.phase.expression
+    case .firstAt: SessionColumn.firstAt.expression
+    case .lastAt: SessionColumn.lastAt.expression
+    case .clockJumps: SessionColumn.clockJumps.expression
+    case .durationMilliseconds: SessionColumn.durationMilliseconds.expression
+    case .foregroundMilliseconds: SessionColumn.foregroundMilliseconds.expression
+    case .depth: SessionColumn.depth.expression
     }
   }
 }

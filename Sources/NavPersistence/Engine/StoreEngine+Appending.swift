@@ -32,13 +32,11 @@ extension StoreEngine {
         "INSERT INTO sessions (id, restored_from_session, restored_from_seq, context) VALUES (?, ?, ?, ?)"),
       insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+      // The row's totals as `SessionTotals.adding` computed them: no arithmetic here.
       updateSession: try prepare(
         """
-        UPDATE sessions SET event_count = ?1, first_at = coalesce(first_at, ?2),
-          clock_jumps = clock_jumps + (?3 < coalesce(last_at, ?3)),
-          duration_ms = min(duration_ms + max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
-          foreground_ms = min(foreground_ms + ?7 * max(0, ?3 - coalesce(last_at, ?3)), 9007199254740991),
-          last_at = ?3, head_hash = ?4, depth = ?5 WHERE id = ?6
+        UPDATE sessions SET event_count = ?1, first_at = ?2, last_at = ?3, clock_jumps = ?4, duration_ms = ?5,
+          foreground_ms = ?6, head_hash = ?7, depth = ?8 WHERE id = ?9
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
@@ -80,33 +78,25 @@ extension StoreEngine {
     // The head leaves the cache while it is edited in place (no copy of its routes); it goes
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
-    var previousHash = HashChain.genesis
-    var phase = SessionPhase.foreground
+    let before = row ?? SessionTotals()
     var running: AnyCoordinator?
-    if count > 0, let row {
-      let current = try takeHead(of: session, row: row)
-      previousHash = current.hash
-      running = current.state
-      phase = current.phase
-    }
+    if count > 0, let row { running = try takeHead(of: session, row: row).state }
     let prepared: PreparedEvent
     do {
       prepared = try PreparedEvent.prepare(
-        event, afterSeq: count, hash: previousHash, phase: phase, state: &running,
+        event, afterSeq: count, hash: before.headHash, phase: before.phase, state: &running,
         snapshotInterval: options.snapshotInterval)
     } catch {
       if case .rejected = error, let running {
-        heads.insert(
-          Head(seq: count, hash: previousHash, state: running, phase: phase, transaction: transaction), for: session)
+        heads.insert(Head(totals: before, state: running, transaction: transaction), for: session)
       }
       throw error
     }
-    try writeRows(of: prepared, insertingSession: row == nil)
+    let after = try writeRows(of: prepared, after: before, insertingSession: row == nil)
     guard let state = running else {
       throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing)
     }
-    heads.insert(
-      Head(seq: next, hash: prepared.hash, state: state, phase: prepared.phase, transaction: transaction), for: session)
+    heads.insert(Head(totals: after, state: state, transaction: transaction), for: session)
     return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)
   }
 }

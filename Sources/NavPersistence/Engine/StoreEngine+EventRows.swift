@@ -1,10 +1,12 @@
 import NavCore
 
 extension StoreEngine {
-  /// The rows of one event: the session's row when it is new, the event, the session's
-  /// counters and head, and a snapshot when the event has one. The same for every way an event
-  /// is appended.
-  func writeRows(of prepared: PreparedEvent, insertingSession: Bool) throws(StoreError) {
+  /// The rows of one event: the session's row when it is new, the event, the session's totals
+  /// after it (computed from `before`, the row's totals before it), and a snapshot when the
+  /// event has one. The same for every way an event is appended. Returns the totals written.
+  func writeRows(of prepared: PreparedEvent, after before: SessionTotals, insertingSession: Bool) throws(StoreError)
+    -> SessionTotals
+  {
     let event = prepared.event
     let statements = try statementsForAppending()
     if insertingSession {
@@ -23,6 +25,7 @@ extension StoreEngine {
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970
+    let after = before.adding(at: event.at, hash: prepared.hash, depth: prepared.depth, phase: prepared.phase)
     var session = event.session.rawValue
     let failure: SQLiteError? = session.withUTF8 { session in
       prepared.hash.withUnsafeBytes { hash in
@@ -51,17 +54,18 @@ extension StoreEngine {
 
         var updateSession = BorrowedExecution(statements.updateSession)
         updateSession.bind(seq, at: 1)
-        updateSession.bind(at, at: 2)
+        updateSession.bind(after.firstAt?.millisecondsSince1970 ?? at, at: 2)
         updateSession.bind(at, at: 3)
-        updateSession.bind(blob: hash, at: 4)
-        updateSession.bind(Int64(prepared.depth), at: 5)
-        updateSession.bind(text: session, at: 6)
-        // The step up to this event is foreground time when the session was in the foreground.
-        updateSession.bind(prepared.previousPhase == .foreground ? 1 : 0, at: 7)
+        updateSession.bind(Int64(after.clockJumps), at: 4)
+        updateSession.bind(after.durationMilliseconds, at: 5)
+        updateSession.bind(after.foregroundMilliseconds, at: 6)
+        updateSession.bind(blob: hash, at: 7)
+        updateSession.bind(Int64(after.depth), at: 8)
+        updateSession.bind(text: session, at: 9)
         if let updated = updateSession.run() { return updated }
         // The phase changes only at a lifecycle event, and every lifecycle event changes it.
-        if prepared.phase != prepared.previousPhase {
-          var phase = prepared.phase.rawValue
+        if after.phase != before.phase {
+          var phase = after.phase.rawValue
           let updated = phase.withUTF8 { phase in
             var updatePhase = BorrowedExecution(statements.updatePhase)
             updatePhase.bind(text: phase, at: 1)
@@ -82,5 +86,6 @@ extension StoreEngine {
       }
     }
     if let failure { throw StoreError.from(failure, path: path) }
+    return after
   }
 }

@@ -1,7 +1,7 @@
 import NavCore
 
 extension StoreEngine {
-  /// The session's last seq and state, from the cache when it is still true. `row` saves a query
+  /// The session's totals and state after its last event, from the cache when it is still true. `row` saves a query
   /// when the caller has just read the session's row.
   func head(of session: SessionID, row knownRow: SessionRow? = nil) throws(StoreError) -> Head? {
     let row: SessionRow
@@ -13,16 +13,14 @@ extension StoreEngine {
       return nil
     }
     guard row.count > 0 else { return nil }
-    if var cached = heads.get(session), cached.seq == row.count, cached.hash == row.headHash {
+    if var cached = heads.get(session), cached.totals.count == row.count, cached.totals.headHash == row.headHash {
       if cached.transaction != transaction {
         cached.transaction = transaction
         heads.insert(cached, for: session)
       }
       return cached
     }
-    let head = Head(
-      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), phase: row.phase,
-      transaction: transaction)
+    let head = Head(totals: row, state: try rehydrate(session, at: row.count), transaction: transaction)
     heads.insert(head, for: session)
     return head
   }
@@ -31,10 +29,10 @@ extension StoreEngine {
   /// the cached one when the row still says so, otherwise rehydrated. One cache lookup, where
   /// `head(of:)` followed by a removal would be three.
   func takeHead(of session: SessionID, row: SessionRow) throws(StoreError) -> Head {
-    if let cached = heads.remove(session), cached.seq == row.count, cached.hash == row.headHash { return cached }
-    return Head(
-      seq: row.count, hash: row.headHash, state: try rehydrate(session, at: row.count), phase: row.phase,
-      transaction: transaction)
+    if let cached = heads.remove(session), cached.totals.count == row.count, cached.totals.headHash == row.headHash {
+      return cached
+    }
+    return Head(totals: row, state: try rehydrate(session, at: row.count), transaction: transaction)
   }
 
   /// Forgets the cached head of a session whose rows are being deleted.

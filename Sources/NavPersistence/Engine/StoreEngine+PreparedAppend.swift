@@ -28,10 +28,8 @@ extension StoreEngine {
       // A head this transaction cached for the session is about to be out of date.
       _ = heads.remove(session)
     }
-    try writeRows(of: prepared, insertingSession: row == nil)
-    lastPreparedRow = (
-      session, SessionRow(count: prepared.seq, headHash: prepared.hash, phase: prepared.phase), transaction
-    )
+    let after = try writeRows(of: prepared, after: row ?? SessionTotals(), insertingSession: row == nil)
+    lastPreparedRow = (session, after, transaction)
     return true
   }
 

@@ -14,20 +14,24 @@ import NavCore
 /// reader's between leaving and re-entering `ReaderPool`, which lend it to the work at hand
 /// (`EngineLoan`) and own it otherwise.
 final class StoreEngine {
-  typealias Head = HeadCache.Head
-
-  /// What an append needs of a session's row: its last seq and the chain value after it.
-  struct SessionRow {
-    var count: Int
-    var headHash: [UInt8]
-    /// Where the session is in the app's lifecycle after its last event.
-    var phase: SessionPhase
+  /// A session's state after its last event, and the totals of its row then: what the writer
+  /// caches so that an append does not rehydrate, or read the row. `transaction` is the write
+  /// transaction in which this head was true (0: none): within it the writer holds the lock, so
+  /// the head stands for the session's row without reading it.
+  struct Head {
+    var totals: SessionTotals
+    var state: AnyCoordinator
+    var transaction: UInt64
   }
+
+  /// What an append needs of a session's row: the totals it sums up, which the next event's
+  /// row is computed from (`SessionTotals.adding`).
+  typealias SessionRow = SessionTotals
 
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
-  var heads: HeadCache
+  var heads: HeadCache<Head>
   /// The append statements, once prepared (see `statementsForAppending`).
   var appendStatements: AppendStatements?
   /// The row of the session the last prepared event was written to (see `appendPrepared`).
@@ -142,6 +146,6 @@ final class StoreEngine {
     guard transaction != 0, trustedSince != 0, let head = heads.peek(session), head.transaction >= trustedSince else {
       return nil
     }
-    return SessionRow(count: head.seq, headHash: head.hash, phase: head.phase)
+    return head.totals
   }
 }

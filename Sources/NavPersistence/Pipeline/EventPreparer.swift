@@ -27,7 +27,8 @@ struct EventPreparer {
   /// The last event's session, kept out of `heads`: consecutive events of one session (the
   /// usual order) need no lookup, and its state is edited in place.
   private var current: (session: SessionID, head: Expected)?
-  private var heads: HeadCache
+  /// The heads of the sessions met before the current one (each with its state).
+  private var heads: HeadCache<Expected>
 
   /// A preparer writing snapshots every `snapshotInterval` events, remembering up to
   /// `headCapacity` sessions, and asking `storedHead` for the head of a session it meets in
@@ -70,16 +71,11 @@ struct EventPreparer {
       self.current = nil
       return current.head
     }
-    if let current, let state = current.head.state {
-      heads.insert(
-        HeadCache.Head(
-          seq: current.head.seq, hash: current.head.hash, state: state, phase: current.head.phase, transaction: 0),
-        for: current.session)
+    if let current, current.head.state != nil {
+      heads.insert(current.head, for: current.session)
     }
     current = nil
-    if let cached = heads.remove(session) {
-      return Expected(seq: cached.seq, hash: cached.hash, state: cached.state, phase: cached.phase)
-    }
+    if let cached = heads.remove(session) { return cached }
     if case .start = event.operation.kind {
       return Expected(seq: 0, hash: HashChain.genesis, state: nil, phase: .foreground)
     }

@@ -18,7 +18,9 @@ extension SessionStore {
       if let known {
         head = known
       } else {
-        head = try engine.head(of: session).map { RecordedHead(state: $0.state, seq: $0.seq, phase: $0.phase) }
+        head = try engine.head(of: session).map {
+          RecordedHead(state: $0.state, seq: $0.totals.count, phase: $0.totals.phase)
+        }
       }
       var skipped: [StoreError] = []
       // A new session's start names the device's key (made now, on the first recording), so a

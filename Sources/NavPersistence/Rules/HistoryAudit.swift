@@ -12,16 +12,15 @@
 struct HistoryAudit {
   private let session: SessionID
   private var snapshots: [Int: [UInt8]]
-  private var expectedSeq = 1
-  private var chain = HashChain.genesis
   private var state: AnyCoordinator?
   private var link: SessionLink?
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
-  private var clock = ClockOrder()
-  private var phase = SessionPhase.foreground
-  private var firstAt: Timestamp?
-  private var lastAt: Timestamp?
+  /// What the row must sum up of the events taken so far, by the rule appends write it with.
+  private var totals = SessionTotals()
+  /// The seq of the first event whose time is earlier than the one before it.
+  private var firstClockJump: Int?
+  private var expectedSeq: Int { totals.count + 1 }
   /// The first problem, once found: later events are not looked at.
   private(set) var failure: VerificationResult.Failure?
 
@@ -44,9 +43,12 @@ struct HistoryAudit {
       return (expectedSeq, .missingEvent(seq: expectedSeq, nextStored: stored.seq))
     }
     guard let event = try? stored.decoded() else { return (stored.seq, .unreadableEvent) }
-    guard let hash = try? HashChain.hash(of: event, after: chain) else { return (stored.seq, .unhashableEvent) }
+    guard let hash = try? HashChain.hash(of: event, after: totals.headHash) else {
+      return (stored.seq, .unhashableEvent)
+    }
     guard hash == stored.hash else { return (stored.seq, .hashMismatch) }
-    guard let next = try? event.operation.apply(to: state), let nextPhase = try? phase.after(event.operation) else {
+    guard let next = try? event.operation.apply(to: state), let nextPhase = try? totals.phase.after(event.operation)
+    else {
       return (stored.seq, .operationDoesNotApply)
     }
     if let snapshot = snapshots.removeValue(forKey: stored.seq) {
@@ -55,15 +57,13 @@ struct HistoryAudit {
       }
     }
     if stored.seq == 1 {
-      (link, firstAt) = (event.operation.restoredFrom, event.at)
+      link = event.operation.restoredFrom
       contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
     }
-    clock.add(event.at, seq: stored.seq, inForeground: phase == .foreground)
-    lastAt = event.at
+    let jumps = totals.clockJumps
+    totals = totals.adding(at: event.at, hash: hash, depth: next.visibleDepth, phase: nextPhase)
+    if totals.clockJumps > jumps, firstClockJump == nil { firstClockJump = stored.seq }
     state = next
-    phase = nextPhase
-    chain = hash
-    expectedSeq += 1
     return nil
   }
 
@@ -72,7 +72,8 @@ struct HistoryAudit {
     let failure = failure ?? rowProblem(row).map { .init(seq: $0.seq, problem: $0.problem) }
     let checked = failure.map { $0.seq - 1 } ?? expectedSeq - 1
     return VerificationResult(
-      session: session, eventCount: checked, failure: failure, clockJumps: clock.jumps, firstClockJump: clock.firstJump)
+      session: session, eventCount: checked, failure: failure, clockJumps: totals.clockJumps,
+      firstClockJump: firstClockJump)
   }
 
   private func rowProblem(_ row: SessionRecord?) -> (seq: Int, problem: VerificationProblem)? {
@@ -81,7 +82,7 @@ struct HistoryAudit {
     if last != row.eventCount {
       return (min(last, row.eventCount) + 1, .eventCountDiffers(recorded: row.eventCount, stored: last))
     }
-    if chain != (row.headHash ?? HashChain.genesis) { return (max(last, 1), .headHashDiffers) }
+    if totals.headHash != (row.headHash ?? HashChain.genesis) { return (max(last, 1), .headHashDiffers) }
     if last > 0, let problem = derivedColumnsProblem(row) { return (1, problem) }
     if let orphan = snapshots.keys.min() { return (orphan, .orphanSnapshot) }
     return nil
@@ -106,16 +107,16 @@ struct HistoryAudit {
       default: false
       }
     guard contextMatches else { return .contextDiffers }
-    guard row.clockJumps == clock.jumps, row.durationMilliseconds == clock.durationMilliseconds,
-      row.foregroundMilliseconds == clock.foregroundMilliseconds
+    guard row.clockJumps == totals.clockJumps, row.durationMilliseconds == totals.durationMilliseconds,
+      row.foregroundMilliseconds == totals.foregroundMilliseconds
     else {
       return .clockColumnsDiffer
     }
-    guard row.firstAt != nil, row.lastAt != nil, row.firstAt == firstAt, row.lastAt == lastAt else {
+    guard row.firstAt != nil, row.lastAt != nil, row.firstAt == totals.firstAt, row.lastAt == totals.lastAt else {
       return .timeColumnsDiffer
     }
-    guard row.depth == (state?.visibleDepth ?? 0) else { return .depthDiffers }
-    guard row.phase == phase.rawValue else { return .phaseDiffers }
+    guard row.depth == totals.depth else { return .depthDiffers }
+    guard row.phase == totals.phase.rawValue else { return .phaseDiffers }
     return nil
   }
 }

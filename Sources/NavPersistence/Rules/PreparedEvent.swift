@@ -19,9 +19,6 @@ struct PreparedEvent: Sendable {
   var operationBytes: [UInt8]
   /// The visible depth of the state after this event, for the session row.
   var depth: Int
-  /// The lifecycle phase before this event: the time up to it counts as foreground time only
-  /// when this is `.foreground`.
-  var previousPhase: SessionPhase
   /// The lifecycle phase after this event, for the session row.
   var phase: SessionPhase
   /// The state after this event in the wire format, when its seq is a snapshot's.
@@ -78,6 +75,6 @@ struct PreparedEvent: Sendable {
     }
     return PreparedEvent(
       event: stored, previousSeq: previousSeq, previousHash: previousHash, hash: hash, operationBytes: operationBytes,
-      depth: state.visibleDepth, previousPhase: previousPhase, phase: phase, snapshot: snapshot)
+      depth: state.visibleDepth, phase: phase, snapshot: snapshot)
   }
 }

@@ -157,7 +157,7 @@ extension SessionStore {
         try engine.read { () throws(StoreError) in try engine.head(of: session) }
       }
       return head.flatMap { $0 }.map {
-        EventPreparer.Expected(seq: $0.seq, hash: $0.hash, state: $0.state, phase: $0.phase)
+        EventPreparer.Expected(seq: $0.totals.count, hash: $0.totals.headHash, state: $0.state, phase: $0.totals.phase)
       }
     }
   }
@@ -173,7 +173,9 @@ extension SessionStore {
   ) throws(StoreError) -> [AppendOutcome] {
     try write { engine throws(StoreError) in
       let head = try engine.head(of: session)
-      guard head?.state == before else { throw StoreError.stateMismatch(session: session, seq: head?.seq ?? 0) }
+      guard head?.state == before else {
+        throw StoreError.stateMismatch(session: session, seq: head?.totals.count ?? 0)
+      }
       let operations = try Self.operations(recording: session, from: before, to: after, context: context)
       var outcomes: [AppendOutcome] = []
       for operation in operations {

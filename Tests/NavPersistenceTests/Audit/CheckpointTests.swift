@@ -261,3 +261,61 @@ import Testing
     #expect(throws: SQLiteError.self) { try connection.execute("UPDATE checkpoint_sessions SET seq = 1") }
   }
 }
+
+/// A store that reached schema 3 before `0003_checkpoints.sql` was edited kept an immediate key
+/// from each leaf to its checkpoint, which the checkpoint's streaming (leaves first) breaks;
+/// schema 14 rebuilds the table, keeping its rows.
+@Suite struct CheckpointLeavesMigrationTests {
+  @Test func aStoreWithTheImmediateKeyCheckpointsAfterMigrating() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("early.sqlite")
+    let signer = try NoteSigner(name: "auditor")
+    let time = Timestamp(millisecondsSince1970: 1_795_000_100_000)
+    let earlier: SignedNote
+    do {
+      let store = try SessionStore(path: path)
+      try store.append(event("a", .start(.stack(stack("R+home")))))
+      earlier = try store.checkpoint(signedBy: signer, at: time)
+      try store.append(event("b", .start(.stack(stack("R+home")))))
+    }
+    // The table as the first form of 0003 made it, its rows kept, the store back at schema 13.
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(
+      """
+      DROP TRIGGER checkpoint_sessions_are_append_only_update;
+      DROP TRIGGER checkpoint_sessions_are_append_only_delete;
+      CREATE TABLE early (
+        checkpoint_id INTEGER NOT NULL REFERENCES checkpoints (id),
+        position INTEGER NOT NULL CHECK (position >= 0), session_id TEXT NOT NULL,
+        seq INTEGER NOT NULL CHECK (seq >= 1), hash BLOB NOT NULL CHECK (length(hash) = 32),
+        PRIMARY KEY (checkpoint_id, position)) STRICT, WITHOUT ROWID;
+      INSERT INTO early SELECT * FROM checkpoint_sessions;
+      DROP TABLE checkpoint_sessions;
+      ALTER TABLE early RENAME TO checkpoint_sessions;
+      CREATE TRIGGER checkpoint_sessions_are_append_only_update BEFORE UPDATE ON checkpoint_sessions
+      BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END;
+      CREATE TRIGGER checkpoint_sessions_are_append_only_delete BEFORE DELETE ON checkpoint_sessions
+      BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END;
+      DELETE FROM schema_migrations WHERE version >= 14;
+      PRAGMA user_version = 13;
+      """)
+    #expect(
+      try connection.text("SELECT sql FROM sqlite_master WHERE name = 'checkpoint_sessions'")?.contains("DEFERRED")
+        == false)
+    let store = try SessionStore(path: path)
+    #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)
+    let next = try store.checkpoint(signedBy: signer, at: time)
+    var findings = 0
+    for note in [earlier, next] {
+      try store.audit(against: note, key: signer.verifier) { finding in
+        findings += 1
+        #expect(finding.isIntact, "\(finding.entry.session)")
+      }
+    }
+    #expect(findings == 3, "the earlier checkpoint's leaf and the new one's two")
+    // The rebuilt table is append-only again.
+    #expect(throws: SQLiteError.self) {
+      try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("DELETE FROM checkpoint_sessions")
+    }
+  }
+}

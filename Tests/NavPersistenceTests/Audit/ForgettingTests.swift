@@ -30,7 +30,7 @@ import Testing
 
   /// The dump's rows, without those of `session` and of the tombstones table.
   func rows(without session: String) throws -> [String] {
-    try dump(path).split(separator: "\n").map(String.init).filter {
+    try tableDump(path).split(separator: "\n").map(String.init).filter {
       !$0.contains(session) && !$0.hasPrefix("tombstones:")
     }
   }
@@ -42,10 +42,10 @@ import Testing
     #expect(tombstones.first?.lastSeq == 7 && tombstones.first?.forgottenAt == time)
     #expect(try store.tombstones() == tombstones)
     #expect(try rows(without: "beta-session") == before)
-    let left = try dump(path).split(separator: "\n").filter { $0.contains("beta-session") }
+    let left = try tableDump(path).split(separator: "\n").filter { $0.contains("beta-session") }
     #expect(left.allSatisfy { $0.hasPrefix("tombstones:") }, "only the tombstone names the session: \(left)")
     #expect(left.count == 1)
-    #expect(!(try dump(path)).contains("beta-session-screen"), "nothing of what it showed is left")
+    #expect(!(try tableDump(path)).contains("beta-session-screen"), "nothing of what it showed is left")
     #expect(try store.verify().allSatisfy(\.isIntact))
   }
 
@@ -110,17 +110,17 @@ import Testing
   }
 
   @Test func forgettingIsAllOrNothing() throws {
-    let before = try dump(path)
+    let before = try tableDump(path)
     #expect(throws: StoreError.unknownSession(sessionID("nobody"))) {
       try store.forget([sessionID("alpha-session"), sessionID("nobody")], at: time)
     }
-    #expect(try dump(path) == before)
+    #expect(try tableDump(path) == before)
     try store.forget([sessionID("alpha-session")], at: time)
-    let afterFirst = try dump(path)
+    let afterFirst = try tableDump(path)
     #expect(throws: StoreError.forgottenSession(sessionID("alpha-session"), at: time)) {
       try store.forget([sessionID("alpha-session"), sessionID("beta-session")], at: time)
     }
-    #expect(try dump(path) == afterFirst)
+    #expect(try tableDump(path) == afterFirst)
   }
 
   @Test func aForgottenIdIsNotUsedAgain() throws {

@@ -1,11 +1,9 @@
-import Foundation
-import NavCore
 import NavPersistence
-import NavTestSupport
 
 /// Every table of a database, row by row, in a fixed order: what "byte-for-byte the same data"
-/// is compared with.
-func dump(_ path: String) throws -> String {
+/// is compared with. (Not `dump`: the standard library's `dump(_:)` takes any value and returns
+/// it, so a file missing this helper would compile and compare the paths.)
+public func tableDump(_ path: String) throws -> String {
   let connection = try SQLiteConnection(path: path, mode: .readOnly)
   var lines: [String] = []
   let tables = try connection.statement("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
