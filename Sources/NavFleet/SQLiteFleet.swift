@@ -21,7 +21,8 @@ public final class SQLiteFleet: Sendable {
   /// `path`. A collector's file from before the collector's tables had their own has its apps
   /// and tokens moved into them, losing none.
   public init(path: String, options: StoreOptions = StoreOptions()) throws(FleetError) {
-    main = try FleetError.storing { () throws(StoreError) in try CollectorSchema.openStore(path: path, options: options)
+    main = try FleetError.storing { () throws(StoreError) in
+      try CollectorSchema.openStore(path: path, options: options)
     }
     if options.access == .readWrite { try CollectorSchema.migrate(main) }
     hasCollectorTables = try CollectorSchema.version(of: main) > 0
