@@ -33,15 +33,15 @@ extension StoreEngine {
     return true
   }
 
-  /// Stores one entry of an import or a batch: its prepared event when the session's head is
+  /// Stores one entry of an import or a batch (`event`, the entry's): its prepared event when the session's head is
   /// still the one it was prepared after (then `nil` is returned: the entry's prepared event is
   /// what was stored), otherwise the event appended the sequential way, whose outcome is
   /// returned. What the event itself is refused for is wrapped as `.lineFailed` at the entry's
   /// position; a storage failure is thrown as it is, since it is not the line's fault.
-  func append(_ entry: AppendPipeline.Entry) throws(StoreError) -> AppendOutcome? {
+  func append(_ entry: AppendPipeline.Entry, _ event: AnyEvent) throws(StoreError) -> AppendOutcome? {
     do {
       if let prepared = entry.prepared, try appendPrepared(prepared) { return nil }
-      return try append(entry.event)
+      return try append(event)
     } catch {
       throw error.isStorageFailure ? error : StoreError.lineFailed(line: entry.position, error)
     }

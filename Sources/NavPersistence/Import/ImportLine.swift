@@ -7,8 +7,17 @@ package enum ImportLine {
   /// The first line may begin with a UTF-8 byte order mark, which some editors write: it is not
   /// JSON, and not data either.
   package static func event(from bytes: ArraySlice<UInt8>, isFirst: Bool) throws(WireFormatError) -> AnyEvent? {
-    let line = isFirst && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
-    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
-    return try WireFormat.decode(AnyEvent.self, from: line)
+    if isBlank(bytes, isFirst: isFirst) { return nil }
+    return try WireFormat.decode(AnyEvent.self, from: content(of: bytes, isFirst: isFirst))
+  }
+
+  /// Whether the line holds nothing (spaces and tabs, after the first line's byte order mark).
+  static func isBlank(_ bytes: ArraySlice<UInt8>, isFirst: Bool) -> Bool {
+    content(of: bytes, isFirst: isFirst).allSatisfy { $0 == 0x20 || $0 == 0x09 }
+  }
+
+  /// The line without the byte order mark the first line may begin with.
+  private static func content(of bytes: ArraySlice<UInt8>, isFirst: Bool) -> ArraySlice<UInt8> {
+    isFirst && bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
   }
 }

@@ -1,31 +1,57 @@
 import NavCore
 
-/// Appends on two cores: a second thread prepares events (`EventPreparer`: apply, encode, hash)
-/// while the writer's thread stores the ones before them, in order.
+/// Appends on two cores: a second thread decodes lines and prepares events (`EventPreparer`:
+/// apply, encode, hash) while the writer's thread stores the ones before them, in order.
 ///
-/// The writer submits events with their positions and takes back one entry per event, in the
-/// same order: the prepared event, or the event as it was when the preparer left it to the
-/// writer. The input stays on the writer's thread (a file, standard input, a caller's array).
+/// The writer submits events, or an import's lines, with their positions and takes back one
+/// entry per submission, in the same order: the prepared event, or the event as it was when the
+/// preparer left it to the writer, or what a line was when it held no event. The input stays on
+/// the writer's thread (a file, standard input, a caller's array); a line is copied out of the
+/// reader's buffer to go.
 enum AppendPipeline {
-  /// One event back from the preparing thread. A class, so that handing it along the writer's
-  /// calls is one reference count, not one per array and string it holds.
+  /// What the writer hands over: an event, or a line of JSON Lines to decode first (the first
+  /// line of an input may begin with a byte order mark).
+  enum Source: Sendable {
+    case event(AnyEvent)
+    case line([UInt8], isFirst: Bool)
+  }
+
+  /// One submission back from the preparing thread. A class, so that handing it along the
+  /// writer's calls is one reference count, not one per array and string it holds.
   final class Entry: Sendable {
+    /// The event, or `nil` for a line that holds none (blank, or not an event).
+    let event: AnyEvent?
+    /// Why the line is not an event (`nil`: it is one, or it is blank).
+    let unreadable: WireFormatError?
     /// The event prepared, or `nil` when the writer appends it itself.
     let prepared: PreparedEvent?
-    /// The event as submitted.
-    let event: AnyEvent
     /// Its position as the caller counts (a line number, an index from 1).
     let position: Int
 
-    init(prepared: PreparedEvent?, event: AnyEvent, position: Int) {
-      self.prepared = prepared
+    init(event: AnyEvent?, unreadable: WireFormatError? = nil, prepared: PreparedEvent?, position: Int) {
       self.event = event
+      self.unreadable = unreadable
+      self.prepared = prepared
       self.position = position
+    }
+
+    /// The entry of `source` before any preparing: its event read, when it is a line.
+    convenience init(unprepared source: Source, position: Int) {
+      switch source {
+      case .event(let event):
+        self.init(event: event, prepared: nil, position: position)
+      case .line(let bytes, let isFirst):
+        do throws(WireFormatError) {
+          self.init(event: try ImportLine.event(from: bytes[...], isFirst: isFirst), prepared: nil, position: position)
+        } catch {
+          self.init(event: nil, unreadable: error, prepared: nil, position: position)
+        }
+      }
     }
   }
 
-  /// An event and its position (a line number, an index from 1).
-  typealias Submission = (event: AnyEvent, position: Int)
+  /// What to append, and its position (a line number, an index from 1).
+  typealias Submission = (source: Source, position: Int)
 
   /// Events per chunk: enough that the hand-over's lock is a small cost per event. A batch
   /// shorter than this is appended on the writer's thread alone.
@@ -46,12 +72,14 @@ enum AppendPipeline {
     // preparer gets ahead (it prepares them too, for the heads after them).
     OrderedPipeline(
       name: "NavPersistence.AppendPipeline", chunkSize: chunkSize,
-      selfService: .init(firstItems: servedFirst) { Entry(prepared: nil, event: $0.event, position: $0.position) }
+      selfService: .init(firstItems: servedFirst) { Entry(unprepared: $0.source, position: $0.position) }
     ) {
       var preparer = EventPreparer(
         snapshotInterval: snapshotInterval, headCapacity: headCapacity, storedHead: storedHead)
       return { submission in
-        Entry(prepared: preparer.prepare(submission.event), event: submission.event, position: submission.position)
+        let read = Entry(unprepared: submission.source, position: submission.position)
+        guard let event = read.event else { return read }
+        return Entry(event: event, prepared: preparer.prepare(event), position: submission.position)
       }
     }
   }

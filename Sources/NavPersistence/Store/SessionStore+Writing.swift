@@ -48,7 +48,8 @@ extension SessionStore {
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
       func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
-        if let appended = try engine.append(entry) {
+        guard let event = entry.event else { return }  // only lines can hold none
+        if let appended = try engine.append(entry, event) {
           outcome.events.append(appended.event)
           if appended.wasAlreadyStored { outcome.alreadyStoredPositions.append(entry.position - 1) }
         } else if let prepared = entry.prepared {
@@ -57,14 +58,14 @@ extension SessionStore {
       }
       guard events.count >= AppendPipeline.chunkSize else {
         for (index, event) in events.enumerated() {
-          try store(AppendPipeline.Entry(prepared: nil, event: event, position: index + 1))
+          try store(AppendPipeline.Entry(event: event, prepared: nil, position: index + 1))
         }
         return outcome
       }
       let pipeline = appendPipeline()
       defer { pipeline.stop() }
       for (index, event) in events.enumerated() {
-        try pipeline.submit((event, index + 1), take: store)
+        try pipeline.submit((.event(event), index + 1), take: store)
       }
       try pipeline.drain(take: store)
       return outcome
@@ -80,7 +81,7 @@ extension SessionStore {
   /// Memory stays flat whatever the number of lines or sessions; reads of the store go on
   /// meanwhile and see the batches committed so far.
   ///
-  /// Lines are read and decoded on the calling thread, and prepared on a second one (applied,
+  /// Lines are read on the calling thread, and decoded and prepared on a second one (applied,
   /// encoded, hashed) while the calling thread stores the lines before them.
   @discardableResult
   @_spi(Internals) public func importJSONLines(
@@ -100,10 +101,12 @@ extension SessionStore {
         }
         var lastSession: SessionID?
         func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
-          let appended = try engine.append(entry)
+          if let error = entry.unreadable { throw StoreError.invalidLine(line: entry.position, error) }
+          guard let event = entry.event else { return }  // never: blank lines are not submitted
+          let appended = try engine.append(entry, event)
           if appended?.wasAlreadyStored == true { summary.alreadyStored += 1 } else { summary.appended += 1 }
           // Consecutive events of one session (the usual order) are counted once without a lookup.
-          let session = entry.event.session
+          let session = event.session
           if session != lastSession {
             do throws(StoreError) {
               if try engine.isFirstInImport(session) { summary.sessions += 1 }
@@ -128,15 +131,11 @@ extension SessionStore {
             break
           }
           progress?(reader.lineNumber, reader.bytesRead)
-          let event: AnyEvent
-          do throws(WireFormatError) {
-            guard let read = try ImportLine.event(from: bytes, isFirst: reader.lineNumber == 1) else { continue }
-            event = read
-          } catch {
-            try pipeline.drain(take: store)
-            throw StoreError.invalidLine(line: reader.lineNumber, error)
-          }
-          try pipeline.submit((event, reader.lineNumber), take: store)
+          let isFirst = reader.lineNumber == 1
+          if ImportLine.isBlank(bytes, isFirst: isFirst) { continue }  // skipped, and not counted in the batch
+          // Decoded on the preparing thread, beside this one's SQLite work; a line that is not
+          // an event fails the import when its turn comes, after the lines before it.
+          try pipeline.submit((.line(Array(bytes), isFirst: isFirst), reader.lineNumber), take: store)
           inBatch += 1
         }
         try pipeline.drain(take: store)
