@@ -52,20 +52,9 @@ enum CollectorSchema {
   }
 
   private static func migrate(_ connection: SQLiteConnection) throws(SQLiteError) {
-    for migration in migrations {
-      try connection.immediateTransaction { () throws(SQLiteError) in
-        // Another process may have migrated since: each migration is applied once.
-        guard try version(of: connection) < migration.version else { return }
-        try connection.execute(
-          """
-          CREATE TABLE IF NOT EXISTS collector_migrations (
-            version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT
-          """)
-        try connection.execute(migration.sql)
-        try connection.statement("INSERT INTO collector_migrations (version, name, applied_at) VALUES (?, ?, ?)")
-          .execute([.int(migration.version), .text(migration.name), .integer(Timestamp.now.millisecondsSince1970)])
-      }
-    }
+    _ = try Migrator.apply(
+      migrations, to: connection, ledger: "collector_migrations", now: Timestamp.now.millisecondsSince1970,
+      version: version(of:))
   }
 
   private static func version(of connection: SQLiteConnection) throws(SQLiteError) -> Int {

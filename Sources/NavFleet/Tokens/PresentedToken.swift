@@ -1,4 +1,5 @@
 import Crypto
+@_spi(Internals) import NavPersistence
 
 /// A token as a client presents it, `nvs_ID_SECRET` (16 and 64 lowercase hex digits), taken
 /// apart; or a new one, made from the system's cryptographic source.
@@ -25,19 +26,13 @@ struct PresentedToken {
     self.secret = Array(secret.utf8)
   }
 
-  /// A new token: 8 random bytes of id and 32 of secret.
+  /// A new token: 8 random bytes of id and 32 of secret, in lowercase hex.
   static func random() -> PresentedToken {
     var generator = SystemRandomNumberGenerator()  // the system's cryptographic source
-    func hex(_ count: Int) -> String {
-      let digits = Array("0123456789abcdef".utf8)
-      var text: [UInt8] = []
-      for _ in 0..<count {
-        let byte = UInt8.random(in: 0...255, using: &generator)
-        text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]]
-      }
-      return String(decoding: text, as: UTF8.self)
+    func randomHex(_ count: Int) -> String {
+      HashChain.hex((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
-    return PresentedToken(id: hex(8), secret: hex(32))
+    return PresentedToken(id: randomHex(8), secret: randomHex(32))
   }
 
   /// The whole token's text, shown once to whoever made it.

@@ -8,7 +8,13 @@ package enum ImportLine {
   /// JSON, and not data either.
   package static func event(from bytes: ArraySlice<UInt8>, isFirst: Bool) throws(WireFormatError) -> AnyEvent? {
     if isBlank(bytes, isFirst: isFirst) { return nil }
-    return try WireFormat.decode(AnyEvent.self, from: content(of: bytes, isFirst: isFirst))
+    return try nonBlankEvent(from: bytes, isFirst: isFirst)
+  }
+
+  /// The event a line known not to be blank holds (an import checks that on its reading thread,
+  /// and decodes on another).
+  static func nonBlankEvent(from bytes: ArraySlice<UInt8>, isFirst: Bool) throws(WireFormatError) -> AnyEvent {
+    try WireFormat.decode(AnyEvent.self, from: content(of: bytes, isFirst: isFirst))
   }
 
   /// Whether the line holds nothing (spaces and tabs, after the first line's byte order mark).

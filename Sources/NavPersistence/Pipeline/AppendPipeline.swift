@@ -9,8 +9,8 @@ import NavCore
 /// the writer's thread (a file, standard input, a caller's array); a line is copied out of the
 /// reader's buffer to go.
 enum AppendPipeline {
-  /// What the writer hands over: an event, or a line of JSON Lines to decode first (the first
-  /// line of an input may begin with a byte order mark).
+  /// What the writer hands over: an event, or a line of JSON Lines to decode first, never a
+  /// blank one (the first line of an input may begin with a byte order mark).
   enum Source: Sendable {
     case event(AnyEvent)
     case line([UInt8], isFirst: Bool)
@@ -19,9 +19,9 @@ enum AppendPipeline {
   /// One submission back from the preparing thread. A class, so that handing it along the
   /// writer's calls is one reference count, not one per array and string it holds.
   final class Entry: Sendable {
-    /// The event, or `nil` for a line that holds none (blank, or not an event).
+    /// The event, or `nil` for a line that is not one.
     let event: AnyEvent?
-    /// Why the line is not an event (`nil`: it is one, or it is blank).
+    /// Why the line is not an event (`nil`: it is one).
     let unreadable: WireFormatError?
     /// The event prepared, or `nil` when the writer appends it itself.
     let prepared: PreparedEvent?
@@ -42,7 +42,8 @@ enum AppendPipeline {
         self.init(event: event, prepared: nil, position: position)
       case .line(let bytes, let isFirst):
         do throws(WireFormatError) {
-          self.init(event: try ImportLine.event(from: bytes[...], isFirst: isFirst), prepared: nil, position: position)
+          self.init(
+            event: try ImportLine.nonBlankEvent(from: bytes[...], isFirst: isFirst), prepared: nil, position: position)
         } catch {
           self.init(event: nil, unreadable: error, prepared: nil, position: position)
         }

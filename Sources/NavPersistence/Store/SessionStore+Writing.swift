@@ -102,7 +102,7 @@ extension SessionStore {
         var lastSession: SessionID?
         func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
           if let error = entry.unreadable { throw StoreError.invalidLine(line: entry.position, error) }
-          guard let event = entry.event else { return }  // never: blank lines are not submitted
+          guard let event = entry.event else { return }  // with no error, never: a line is one or fails
           let appended = try engine.append(entry, event)
           if appended?.wasAlreadyStored == true { summary.alreadyStored += 1 } else { summary.appended += 1 }
           // Consecutive events of one session (the usual order) are counted once without a lookup.

@@ -37,16 +37,16 @@ struct BackupCommand: ParsableCommand {
   }
 
   func run() throws {
-    let opened = try store.open(forWriting: false)
+    let original = try StoreOption.openFleet(path: store.resolvedPath, forWriting: false)
+    let opened = try fleetCall { () throws(FleetError) in try original.store(of: store.app ?? .default) }
     try storeCall { () throws(StoreError) in try opened.backup(to: out) }
     // The apps the copy lists, each copied in turn into the copy's layout.
     let copy = try StoreOption.openFleet(path: out, forWriting: false)
     let apps = try fleetCall { () throws(FleetError) in try copy.apps() }
-    let original = apps.count > 1 ? try StoreOption.openFleet(path: store.resolvedPath, forWriting: false) : nil
     var lines: [String] = []
     for app in apps {
       let destination = SQLiteFleet.path(of: app, inFleetAt: out)
-      if !app.isDefault, let original {
+      if !app.isDefault {
         let source = try fleetCall { () throws(FleetError) in try original.store(of: app) }
         do {
           try FileManager.default.createDirectory(
