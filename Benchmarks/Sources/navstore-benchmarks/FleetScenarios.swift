@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 import Synchronization
 

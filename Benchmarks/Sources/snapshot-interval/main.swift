@@ -1,7 +1,7 @@
 // Chooses the snapshot interval: append cost, rehydration cost and bytes per event, per interval.
 // swift run -c release snapshot-interval   (from Benchmarks/)
 import Foundation
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 
 // For each snapshot interval: append a 3,000-event session (pushes and pops on a sheet stack),

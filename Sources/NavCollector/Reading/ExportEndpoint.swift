@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 
 /// `GET /v1/export/{table}`: a table of the token's app, as `navstore export` writes it,

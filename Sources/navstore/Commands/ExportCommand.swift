@@ -1,5 +1,5 @@
 import ArgumentParser
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 
 /// `navstore export`: analytics tables as CSV or JSON Lines, streamed from the store.

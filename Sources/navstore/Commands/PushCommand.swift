@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCollector
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 import NavUpload
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 @_spi(Internals) import NavReport
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-@_spi(Internals) import NavCore
+import NavCore
 @_spi(Internals) import NavPersistence
 
 /// `navstore sessions`: every session with its size, times and current depth.
