@@ -16,7 +16,9 @@ struct HistoryAudit {
   private var link: SessionLink?
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
-  /// What the row must sum up of the events taken so far, by the rule appends write it with.
+  /// What the row must sum up of the events taken so far, by the rule appends write it with;
+  /// its depth is left at 0 until the verdict (the last state's, worked out once there: a deep
+  /// state's depth costs a walk of its visible path).
   private var totals = SessionTotals()
   /// The seq of the first event whose time is earlier than the one before it.
   private var firstClockJump: Int?
@@ -61,7 +63,7 @@ struct HistoryAudit {
       contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
     }
     let jumps = totals.clockJumps
-    totals = totals.adding(at: event.at, hash: hash, depth: next.visibleDepth, phase: nextPhase)
+    totals = totals.adding(at: event.at, hash: hash, depth: 0, phase: nextPhase)
     if totals.clockJumps > jumps, firstClockJump == nil { firstClockJump = stored.seq }
     state = next
     return nil
@@ -115,7 +117,7 @@ struct HistoryAudit {
     guard row.firstAt != nil, row.lastAt != nil, row.firstAt == totals.firstAt, row.lastAt == totals.lastAt else {
       return .timeColumnsDiffer
     }
-    guard row.depth == totals.depth else { return .depthDiffers }
+    guard row.depth == (state?.visibleDepth ?? 0) else { return .depthDiffers }
     guard row.phase == totals.phase.rawValue else { return .phaseDiffers }
     return nil
   }
