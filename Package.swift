@@ -34,6 +34,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     // The collector's lifecycle: signals, and how long a drain may take.
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    // A fleet's store on PostgreSQL (`navstore serve --db postgres://...`), for NavFleet only.
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
   ],
   targets: [
     .systemLibrary(
@@ -64,7 +66,12 @@ let package = Package(
     // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
     .target(
       name: "NavFleet",
-      dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: [
+        "NavCore", "NavPersistence", "NavReport",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ],
       plugins: ["MigrationsPlugin"]
     ),
     .target(

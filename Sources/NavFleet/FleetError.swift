@@ -16,6 +16,18 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   case invalidTokenLabel(reason: String)
   /// The collector's tables were written by a newer NavStore; the file was left untouched.
   case newerCollectorTables(path: String, found: Int, supported: Int)
+  /// An app's store file cannot serve now (missing, replaced or removed while serving): why,
+  /// naming the file.
+  case unusableStore(app: AppName, reason: String)
+  /// A PostgreSQL address that cannot be one: what is wrong with it.
+  case invalidDatabaseAddress(String)
+  /// The PostgreSQL database cannot be reached or failed the work (`address` without its
+  /// password, and what the client or the server said): nothing of the work was kept.
+  case database(address: String, reason: String)
+  /// What this build does not do yet on a PostgreSQL store (`what`, as a noun phrase).
+  case notOnPostgreSQL(String)
+  /// The PostgreSQL database's schema was written by a newer NavStore; it was left untouched.
+  case newerDatabaseSchema(address: String, found: Int, supported: Int)
 
   public var description: String {
     switch self {
@@ -25,20 +37,38 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     case .invalidTokenLabel(let reason): "a token's label \(reason)"
     case .newerCollectorTables(let path, let found, let supported):
       "the collector's tables in '\(path)' were written by a newer NavStore (version \(found); this one knows up to \(supported)); it was left untouched"
+    case .unusableStore(_, let reason): reason
+    case .invalidDatabaseAddress(let reason): "not a PostgreSQL address: \(reason)"
+    case .database(let address, let reason): "the database at \(address) failed: \(reason)"
+    case .notOnPostgreSQL(let what): "\(what) from a PostgreSQL store is not in this build of NavStore yet"
+    case .newerDatabaseSchema(let address, let found, let supported):
+      "the schema of the database at \(address) was written by a newer NavStore (version \(found); this one knows up to \(supported)); it was left untouched"
     }
   }
 
   /// Whether the failure is the store's or its disk's rather than the request's (see
   /// `StoreError.isStorageFailure`).
   public var isStorageFailure: Bool {
-    if case .store(let error) = self { return error.isStorageFailure }
-    return false
+    switch self {
+    case .store(let error): error.isStorageFailure
+    case .database, .unusableStore: true
+    default: false
+    }
   }
 
   /// Runs store work, its failure as a `FleetError`.
   static func storing<T>(_ body: () throws(StoreError) -> T) throws(FleetError) -> T {
     do {
       return try body()
+    } catch {
+      throw .store(error)
+    }
+  }
+
+  /// Runs asynchronous store work, its failure as a `FleetError`.
+  static func storingAsync<T>(_ body: () async throws(StoreError) -> T) async throws(FleetError) -> T {
+    do {
+      return try await body()
     } catch {
       throw .store(error)
     }

@@ -92,8 +92,6 @@ extension CollectorError {
       return storeFailure(error)
     case let error as FleetError:
       return fleetFailure(error)
-    case let broken as AppStores.Broken:
-      return .unavailable("This app's store cannot serve now", retryAfter: 30, cause: broken.reason)
     case is CancellationError:
       return .unavailable("The collector is stopping", cause: "the request was cancelled while it was served")
     case let error as IOError:
@@ -109,7 +107,12 @@ extension CollectorError {
     switch error {
     case .store(let error): storeFailure(error)
     case .unknownApp, .unknownToken: .notFound
-    case .newerCollectorTables: .unavailable("The store cannot serve this now", cause: error.description)
+    case .newerCollectorTables, .newerDatabaseSchema:
+      .unavailable("The store cannot serve this now", cause: error.description)
+    case .unusableStore(_, let reason): .unavailable("This app's store cannot serve now", retryAfter: 30, cause: reason)
+    case .database: .unavailable("The store cannot serve this now", cause: error.description)
+    case .invalidDatabaseAddress: .internal(cause: "store: invalidDatabaseAddress")
+    case .notOnPostgreSQL: .notImplemented(error.description)
     case .invalidTokenLabel: .internal(cause: "store: invalidTokenLabel")
     }
   }

@@ -113,7 +113,7 @@ final class CollectorMetrics: Sendable {
   }
 
   /// Each app store's files and whether it can take writes, as of now.
-  func note(_ stores: [AppStores.Figures]) {
+  func note(_ stores: [StoreFigures]) {
     for store in stores {
       registry.makeGauge(
         descriptor: Self.name("store_file", "bytes", "Size of each app store's database file and write-ahead log."),

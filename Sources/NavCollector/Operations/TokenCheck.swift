@@ -5,18 +5,18 @@ import NavPersistence
 /// Checks the tokens clients present against the collector's store, and notes when each was
 /// last used.
 struct TokenCheck: Sendable {
-  let fleet: SQLiteFleet
+  let backend: any FleetBackend
   /// When each token's use was last written, so a busy token costs one write a minute.
   private let noted = Protected<[String: ContinuousClock.Instant]>([:])
 
-  init(fleet: SQLiteFleet) { self.fleet = fleet }
+  init(backend: any FleetBackend) { self.backend = backend }
 
   /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
   /// alike); a store that cannot be read is a 503.
   func authenticate(_ presented: String) async throws -> AccessToken? {
     let token: AccessToken?
     do {
-      token = try await fleet.authenticate(presented)
+      token = try await backend.authenticate(presented)
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
@@ -35,7 +35,7 @@ struct TokenCheck: Sendable {
       return true
     }
     guard due else { return }
-    let fleet = fleet
-    Task.detached { try? await fleet.noteTokenUse(id) }
+    let backend = backend
+    Task.detached { try? await backend.noteTokenUse(id) }
   }
 }

@@ -1,12 +1,13 @@
 import Hummingbird
 import NIOCore
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `GET /v1/export/{table}`: a table of the token's app, as `navstore export` writes it,
 /// streamed as it is made, in bounded memory whatever the number of sessions.
 struct ExportEndpoint {
-  let stores: AppStores
+  let backend: any FleetBackend
   /// How long the client may take to read each chunk.
   let writeTimeout: Duration
 
@@ -30,18 +31,17 @@ struct ExportEndpoint {
       guard let id = try? SessionID(text) else { throw CollectorError.notFound }
       filter.session = id
     }
-    let store = try await stores.store(for: token.app)
+    let app = token.app
+    let backend = backend
     if let session = filter.session {
       // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
-      _ = try await store.summary(of: session)
+      _ = try await backend.summary(of: session, app: app)
     }
     let handoff = ChunkHandoff()
     let chosen = filter
     Task.detached {
       do {
-        _ = try await store.offloadedRead { store throws(StoreError) in
-          try store.exportEncoded(table, format: format, filter: chosen) { chunk in try handoff.put(chunk) }
-        }
+        try await backend.export(table, format: format, filter: chosen, app: app) { chunk in try handoff.put(chunk) }
         handoff.finish(nil)
       } catch {
         handoff.finish(error)

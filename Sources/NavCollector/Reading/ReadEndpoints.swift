@@ -3,13 +3,12 @@ import Hummingbird
 import NavCore
 import NavFleet
 import NavPersistence
-import NavReport
 
 /// The contract's read endpoints: a page of sessions, a session's head, history, state and
 /// report, each for the token's app only (another app's session answers as one that does not
 /// exist).
 struct ReadEndpoints {
-  let stores: AppStores
+  let backend: any FleetBackend
   /// How long the client may take to read each chunk of a streamed history.
   let writeTimeout: Duration
 
@@ -19,12 +18,9 @@ struct ReadEndpoints {
   func head(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.ingest, .read)
     _ = try QueryParameters(request, allowed: [])
-    let (store, id) = try await session(context, app: token.app)
-    // One read for the count and the last event (an unknown session is a 404).
-    let head = try await store.offloadedRead { store throws(StoreError) in
-      let count = try store.summary(of: id).eventCount
-      return SessionHead(seq: count, hash: try store.history(of: id, from: count, to: count).last?.hash)
-    }
+    let id = try context.sessionInPath()
+    // An unknown session is a 404.
+    let head = try await backend.head(of: id, app: token.app)
     return JSONResponse.ok([
       "session": .string(id.rawValue), "seq": .number(Double(head.seq)),
       "hash": head.hash.map(JSONValue.string) ?? .null,
@@ -34,9 +30,11 @@ struct ReadEndpoints {
   func history(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
     let query = try QueryParameters(request, allowed: ["from", "to"])
-    let (store, id) = try await session(context, app: token.app)
+    let id = try context.sessionInPath()
+    let app = token.app
+    let backend = backend
     // An unknown session is a 404, a seq past its end a 400 (`CollectorError.answering`).
-    let summary = try await store.summary(of: id)
+    let summary = try await backend.summary(of: id, app: app)
     let from = try query.integer("from", in: 1...Int.max) ?? 1
     let to = min(try query.integer("to", in: 1...Int.max) ?? summary.eventCount, summary.eventCount)
     guard from <= summary.eventCount else {
@@ -50,7 +48,7 @@ struct ReadEndpoints {
       while start <= to {
         let end = min(to, start + Self.historyChunk - 1)
         var text = ""
-        for event in try await store.history(of: id, from: start, to: end) {
+        for event in try await backend.history(of: id, app: app, from: start, to: end) {
           text += try WireFormat.canonicalString(event) + "\n"
         }
         try await writer.write(ByteBuffer(string: text))
@@ -64,9 +62,9 @@ struct ReadEndpoints {
   func state(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
     let query = try QueryParameters(request, allowed: ["at"])
-    let (store, id) = try await session(context, app: token.app)
+    let id = try context.sessionInPath()
     let at = try query.integer("at", in: 1...Int.max)
-    let state = try await store.state(of: id, at: at)
+    let state = try await backend.state(of: id, app: token.app, at: at)
     return Response(
       status: .ok, headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: try WireFormat.canonicalString(state.state) + "\n")))
@@ -77,20 +75,12 @@ struct ReadEndpoints {
   func report(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
     let query = try QueryParameters(request, allowed: ["at", "omit_payloads"])
-    let (store, id) = try await session(context, app: token.app)
+    let id = try context.sessionInPath()
     let at = try query.integer("at", in: 1...Int.max)
     let omitting = try query.boolean("omit_payloads") ?? false
-    let html = try await store.offloadedRead { store throws(StoreError) in
-      ReportPage.html(try SessionReport.load(id, from: store, focus: at, omitsPayloads: omitting))
-    }
+    let html = try await backend.report(of: id, app: token.app, focus: at, omitsPayloads: omitting)
     return Response(
       status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-  }
-
-  /// The token's app's store and the session the path names (404 for an id that cannot be one).
-  private func session(_ context: CollectorContext, app: AppName) async throws -> (SessionStore, SessionID) {
-    let id = try context.sessionInPath()
-    return (try await stores.store(for: app), id)
   }
 }

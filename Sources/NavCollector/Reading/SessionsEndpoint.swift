@@ -1,26 +1,21 @@
 import Foundation
 import Hummingbird
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `GET /v1/sessions`: a page of the token's app's sessions, filtered as `navstore sessions`
 /// filters them, newest activity first (or by id), with a cursor to the next page.
 ///
-/// A page's work is bounded, however the filters and the app's size: it reads at most
-/// `examinedLimit` sessions' rows, and replays at most `replayedEventLimit` events for the
-/// filters a row cannot tell (a screen shown, verification). When either runs out before the
-/// page is full, the page is answered as it is, shorter than `limit`, and `next` resumes after
-/// the last session read: a client follows `next` until it is `null`, as for any page.
+/// A page's work is bounded, however the filters and the app's size (`SessionsPage`): when a
+/// limit runs out before the page is full, the page is answered as it is, shorter than `limit`,
+/// and `next` resumes after the last session read: a client follows `next` until it is `null`,
+/// as for any page.
 struct SessionsEndpoint {
-  let stores: AppStores
+  let backend: any FleetBackend
 
   /// A page of the longest listing a request may ask for.
   static let maximumPage = 1_000
-  /// Sessions' rows read for one page, at most.
-  static let examinedLimit = 10_000
-  /// Events replayed for one page's screen and verification filters, at most.
-  static let replayedEventLimit = 200_000
-
   /// The order of a listing, as `sort` names it.
   enum Sort: String, CaseIterable {
     case last, id
@@ -59,67 +54,14 @@ struct SessionsEndpoint {
     let screen = try query.text("screen")
     let failing = try query.boolean("failing")
     let omitting = try query.boolean("omit_payloads") ?? false
-    let store = try await stores.store(for: token.app)
-    let chosen = filters
-    let page = try await store.offloadedRead { store throws(StoreError) in
-      try Self.page(of: store, filters: chosen, screen: screen, failing: failing, limit: limit, omitting: omitting)
-    }
+    let page = try await backend.sessions(
+      app: token.app,
+      SessionsPageRequest(filters: filters, screen: screen, failing: failing, limit: limit, omittingPayloads: omitting))
     let next = page.resumeAfter.map { JSONValue.string(SessionCursor(after: $0, sort: sort).text).canonicalString }
     let body = "{\"sessions\":[" + page.lines.joined(separator: ",") + "],\"next\":" + (next ?? "null") + "}\n"
     return Response(
       status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body))
     )
-  }
-
-  /// A page: its sessions as the sessions export's lines, and the session to resume after when
-  /// there may be more.
-  struct Page {
-    var lines: [String] = []
-    var resumeAfter: SessionSummary?
-  }
-
-  static func page(
-    of store: SessionStore, filters: SessionQuery, screen: String?, failing: Bool?, limit: Int, omitting: Bool
-  ) throws(StoreError) -> Page {
-    var page = Page()
-    var examined = 0
-    var replayed = 0
-    var last: SessionSummary?
-    var stoppedEarly = false
-    try store.forEachSession(matching: SessionQuery(order: filters.order, after: filters.after)) { summary in
-      // Newest activity first: past `since`, no later session can match.
-      if filters.order == .lastActivity, let since = filters.since, let lastAt = summary.lastAt, lastAt < since {
-        return false
-      }
-      guard page.lines.count < limit, examined < examinedLimit, replayed < replayedEventLimit else {
-        stoppedEarly = true
-        return false
-      }
-      examined += 1
-      last = summary
-      guard filters.matches(summary) else { return true }
-      if let screen {
-        replayed += summary.eventCount
-        if try !store.showedScreen(named: screen, in: summary.id) { return true }
-      }
-      if let failing {
-        replayed += summary.eventCount
-        if try store.verify([summary.id]).allSatisfy(\.isIntact) == failing { return true }
-      }
-      page.lines.append(SessionQuery.exportLine(summary, omittingPayloads: omitting).trimmingCharacters(in: .newlines))
-      return true
-    }
-    page.resumeAfter = stoppedEarly ? last : nil
-    return page
-  }
-}
-
-extension SessionQuery {
-  /// A query that only orders, and resumes after a page's last session.
-  fileprivate init(order: Order, after: (lastAt: Timestamp, id: SessionID)?) {
-    self.init()
-    self.order = order
-    self.after = after
   }
 }
 

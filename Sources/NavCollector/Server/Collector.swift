@@ -11,15 +11,21 @@ import NavPersistence
 /// The collector: devices upload their sessions to it, support and analysts read a fleet's
 /// sessions from it. `docs/spec/collector.md` is its contract.
 public enum Collector {
-  /// The collector's router over `fleet` (every app's sessions, and the tokens that reach
-  /// them). `logger` gets what is not one request's: a store file
-  /// found removed, say.
+  /// The collector's router over `fleet` (every app's sessions in store files, and the tokens
+  /// that reach them). `logger` gets what is not one request's: a store file found removed, say.
   public static func router(
     fleet: SQLiteFleet, configuration: CollectorConfiguration = CollectorConfiguration(),
     logger: Logger = Logger(label: "navstore.collector")
   ) -> Router<CollectorContext> {
+    router(backend: SQLiteBackend(fleet: fleet, logger: logger), configuration: configuration, logger: logger)
+  }
+
+  /// The collector's router over `backend`, whichever engine keeps the fleet's store.
+  package static func router(
+    backend: any FleetBackend, configuration: CollectorConfiguration = CollectorConfiguration(),
+    logger: Logger = Logger(label: "navstore.collector")
+  ) -> Router<CollectorContext> {
     let limits = configuration.limits
-    let stores = AppStores(fleet: fleet, logger: logger)
     let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
     // Outermost: every answer in the contract's shape, with its request id, log line and metrics.
@@ -31,7 +37,7 @@ public enum Collector {
     router.add(
       middleware: AdmissionMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
-    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(fleet: fleet)))
+    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(backend: backend)))
     router.add(
       middleware: ClientShareMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
@@ -40,22 +46,17 @@ public enum Collector {
         client: configuration.clientRate, token: configuration.tokenRate, metrics: metrics))
     router.get("healthz") { _, _ in JSONResponse.ok(["status": "serving"]) }
     router.get("readyz") { _, _ -> Response in
-      do {
-        _ = try await fleet.apps()
-      } catch {
-        throw CollectorError.unavailable("The store does not answer", cause: "\(error)")
-      }
-      let problems = await stores.problems()
+      let problems = await backend.problems()
       guard problems.isEmpty else {
         throw CollectorError.unavailable(
-          "A store file cannot serve (\(problems.count) of them; the log names them)",
+          "The store cannot serve (\(problems.count) problem\(problems.count == 1 ? "" : "s"); the log names them)",
           cause: problems.joined(separator: "; "))
       }
       return JSONResponse.ok(["status": "ready"])
     }
     router.get("metrics") { _, _ in
       metrics.note(ProcessFigures.now())
-      metrics.note(await stores.figures())
+      metrics.note(await backend.figures())
       return Response(
         status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
         body: ResponseBody(byteBuffer: ByteBuffer(bytes: metrics.text())))
@@ -69,16 +70,16 @@ public enum Collector {
       ])
     }
     let events = EventsEndpoint(
-      stores: stores, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
+      backend: backend, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
-    let sessions = SessionsEndpoint(stores: stores)
+    let sessions = SessionsEndpoint(backend: backend)
     v1.get("sessions") { request, context in try await sessions.handle(request, context: context) }
-    let reads = ReadEndpoints(stores: stores, writeTimeout: configuration.requestTimeout)
+    let reads = ReadEndpoints(backend: backend, writeTimeout: configuration.requestTimeout)
     v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
-    let export = ExportEndpoint(stores: stores, writeTimeout: configuration.requestTimeout)
+    let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout)
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     return router
   }
@@ -88,6 +89,16 @@ public enum Collector {
   /// when the certificate or its key cannot be read.
   public static func application(
     fleet: SQLiteFleet, configuration: CollectorConfiguration, logger: Logger,
+    onReady: @escaping @Sendable (String) async -> Void = { _ in }
+  ) throws -> some ApplicationProtocol {
+    try application(
+      backend: SQLiteBackend(fleet: fleet, logger: logger), configuration: configuration, logger: logger,
+      onReady: onReady)
+  }
+
+  /// The collector over `backend` as a Hummingbird application (see `application(fleet:...)`).
+  package static func application(
+    backend: any FleetBackend, configuration: CollectorConfiguration, logger: Logger,
     onReady: @escaping @Sendable (String) async -> Void = { _ in }
   ) throws -> some ApplicationProtocol {
     let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.inSeconds * 1_000_000_000))
@@ -108,7 +119,7 @@ public enum Collector {
     // An IPv6 address is written in brackets in a URL.
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
     return Application(
-      router: router(fleet: fleet, configuration: configuration, logger: logger),
+      router: router(backend: backend, configuration: configuration, logger: logger),
       server: server,
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),

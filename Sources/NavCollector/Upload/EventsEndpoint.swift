@@ -7,7 +7,7 @@ import NavPersistence
 /// `POST /v1/events`: an upload of wire-format events, each line with its own outcome, every
 /// stored line durable before the answer.
 struct EventsEndpoint {
-  let stores: AppStores
+  let backend: any FleetBackend
   let limits: UploadLimits
   let metrics: CollectorMetrics
   /// How long the whole body may take to arrive.
@@ -42,18 +42,27 @@ struct EventsEndpoint {
       throw CollectorError.requestTimeout(bodyTimeout)
     }
     let signer = try claimedKey?.verified(digest: read.digest)
-    let store = try await stores.store(for: token.app)
-    let outcome: UploadOutcome
     let started = ContinuousClock.now
-    do {
-      outcome = try await store.ingest(read.lines, signedBy: signer)
-    } catch {
-      throw CollectorError.unavailable("The store cannot take the upload now", cause: error.description)
-    }
-    // Acknowledged only if the file it went to is still the one at the store's path.
-    try await stores.check(token.app)
+    let outcome = try await store(read.lines, app: token.app, signedBy: signer)
     metrics.upload(outcome, commit: ContinuousClock.now - started)
     return JSONResponse.ok(Self.answer(outcome))
+  }
+
+  /// The upload's lines stored: a store that cannot take them now is a 503 (whatever the
+  /// reason, the client sends them again later).
+  private func store(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?) async throws
+    -> UploadOutcome
+  {
+    let failure: FleetError
+    do {
+      return try await backend.ingest(lines, app: app, signedBy: signer)
+    } catch {
+      failure = error
+    }
+    // An app's unusable file keeps its own answer (a longer wait before a retry).
+    if case .unusableStore = failure { throw failure }
+    guard failure.isStorageFailure else { throw failure }
+    throw CollectorError.unavailable("The store cannot take the upload now", cause: failure.description)
   }
 
   /// The contract's answer: counts, the rejected lines with why, and the sessions' heads.

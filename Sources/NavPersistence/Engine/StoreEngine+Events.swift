@@ -23,7 +23,7 @@ extension StoreEngine {
 
   /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
   func rehydrate(_ session: SessionID, at seq: Int) throws(StoreError) -> AnyCoordinator {
-    var state: AnyCoordinator?
+    var rehydration: Rehydration
     var replayedUpTo = 0
     let snapshot = try prepare(
       "SELECT seq, state FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1")
@@ -31,23 +31,14 @@ extension StoreEngine {
     try bind(snapshot, [.text(session.rawValue), .int(seq)])
     if try step(snapshot) {
       replayedUpTo = snapshot.int(0)
-      do {
-        state = try WireFormat.decode(AnyCoordinator.self, from: snapshot.textBytes(1))
-      } catch {
-        throw StoreError.unreadableHistory(session: session, seq: replayedUpTo, .unreadableSnapshot(error))
-      }
+      rehydration = try Rehydration(of: session, snapshotAt: replayedUpTo, snapshot: snapshot.textBytes(1))
+    } else {
+      rehydration = try Rehydration(of: session, snapshotAt: 0, snapshot: nil)
     }
     try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
-      let event = try row.decoded()
-      do throws(NavigationError) {
-        state = try event.operation.apply(to: state)
-      } catch {
-        throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
-      }
+      try rehydration.take(row)
     }
-    guard let state else {
-      throw StoreError.unreadableHistory(session: session, seq: 1, .noStartEvent)
-    }
-    return state
+    return try rehydration.result()
   }
+
 }

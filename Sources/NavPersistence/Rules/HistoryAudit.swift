@@ -9,7 +9,7 @@
 /// present, with the events' count and last chain value, and its derived columns (the
 /// `restoredFrom` link, context, clock summary, first and last times, depth, lifecycle phase)
 /// what the events say.
-struct HistoryAudit {
+package struct HistoryAudit {
   private let session: SessionID
   private var snapshots: [Int: [UInt8]]
   private var state: AnyCoordinator?
@@ -24,16 +24,16 @@ struct HistoryAudit {
   private var firstClockJump: Int?
   private var expectedSeq: Int { totals.count + 1 }
   /// The first problem, once found: later events are not looked at.
-  private(set) var failure: VerificationResult.Failure?
+  package private(set) var failure: VerificationResult.Failure?
 
   /// An audit of `session`, whose stored snapshots (state text by seq) are `snapshots`.
-  init(of session: SessionID, snapshots: [Int: [UInt8]]) {
+  package init(of session: SessionID, snapshots: [Int: [UInt8]]) {
     self.session = session
     self.snapshots = snapshots
   }
 
   /// Takes the session's next stored event (nothing more once a problem is found).
-  mutating func take(_ stored: StoredEventRow) {
+  package mutating func take(_ stored: StoredEventRow) {
     guard failure == nil else { return }
     if let problem = problem(with: stored) {
       failure = .init(seq: problem.seq, problem: problem.problem)
@@ -70,7 +70,7 @@ struct HistoryAudit {
   }
 
   /// The verdict, once every event was taken, given the session's row (`nil`: it has none).
-  func result(row: SessionRecord?) -> VerificationResult {
+  package func result(row: SessionRecord?) -> VerificationResult {
     let failure = failure ?? rowProblem(row).map { .init(seq: $0.seq, problem: $0.problem) }
     let checked = failure.map { $0.seq - 1 } ?? expectedSeq - 1
     return VerificationResult(

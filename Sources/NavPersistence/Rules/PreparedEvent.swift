@@ -6,26 +6,26 @@
 /// It was prepared on the assumption that the session's head was `previousSeq` and
 /// `previousHash`; the writer stores it only when the session's row still says so (the hash
 /// chain binds the whole history, so an equal head hash means an equal state).
-struct PreparedEvent: Sendable {
+package struct PreparedEvent: Sendable {
   /// The event as stored: its seq and hash set.
-  var event: AnyEvent
+  package var event: AnyEvent
   /// The session's seq before this event (0 for a new session).
-  var previousSeq: Int
+  package var previousSeq: Int
   /// The chain value before this event (`HashChain.genesis` for a new session).
-  var previousHash: [UInt8]
+  package var previousHash: [UInt8]
   /// The chain value after this event.
-  var hash: [UInt8]
+  package var hash: [UInt8]
   /// The stored operation: its RFC 8785 text.
-  var operationBytes: [UInt8]
+  package var operationBytes: [UInt8]
   /// The visible depth of the state after this event, for the session row.
-  var depth: Int
+  package var depth: Int
   /// The lifecycle phase after this event, for the session row.
-  var phase: SessionPhase
+  package var phase: SessionPhase
   /// The state after this event in the wire format, when its seq is a snapshot's.
-  var snapshot: [UInt8]?
+  package var snapshot: [UInt8]?
 
   /// The event's seq.
-  var seq: Int { previousSeq + 1 }
+  package var seq: Int { previousSeq + 1 }
 
   /// Prepares `event` as the session's next after `previousSeq`, `previousHash` and `phase`
   /// (the lifecycle phase after `previousSeq`), editing

@@ -3,27 +3,56 @@ import NavCore
 /// A session's row as stored, before any of it is trusted: the counters and summaries the store
 /// keeps beside a session's events so listings need not read them. `verify` holds every field
 /// to the events (`HistoryAudit`); listings turn it into a `SessionSummary`.
-struct SessionRecord {
+package struct SessionRecord: Sendable {
   /// The id as stored (a hand edit may have made it invalid).
-  var id: String
-  var eventCount: Int
+  package var id: String
+  package var eventCount: Int
   /// The chain value after the last event (`nil` before the first).
-  var headHash: [UInt8]?
-  var firstAt: Timestamp?
-  var lastAt: Timestamp?
-  var depth: Int
-  var restoredFromSession: String?
-  var restoredFromSeq: Int64?
-  var durationMilliseconds: Int64
-  var clockJumps: Int
+  package var headHash: [UInt8]?
+  package var firstAt: Timestamp?
+  package var lastAt: Timestamp?
+  package var depth: Int
+  package var restoredFromSession: String?
+  package var restoredFromSeq: Int64?
+  package var durationMilliseconds: Int64
+  package var clockJumps: Int
   /// The start's context, as canonical JSON text (`nil`: none).
-  var context: String?
+  package var context: String?
   /// The lifecycle phase as stored (a hand edit may have made it unknown).
-  var phase: String
-  var foregroundMilliseconds: Int64
+  package var phase: String
+  package var foregroundMilliseconds: Int64
+
+  /// A row as read.
+  package init(
+    id: String, eventCount: Int, headHash: [UInt8]?, firstAt: Timestamp?, lastAt: Timestamp?, depth: Int,
+    restoredFromSession: String?, restoredFromSeq: Int64?, durationMilliseconds: Int64, clockJumps: Int,
+    context: String?, phase: String, foregroundMilliseconds: Int64
+  ) {
+    self.id = id
+    self.eventCount = eventCount
+    self.headHash = headHash
+    self.firstAt = firstAt
+    self.lastAt = lastAt
+    self.depth = depth
+    self.restoredFromSession = restoredFromSession
+    self.restoredFromSeq = restoredFromSeq
+    self.durationMilliseconds = durationMilliseconds
+    self.clockJumps = clockJumps
+    self.context = context
+    self.phase = phase
+    self.foregroundMilliseconds = foregroundMilliseconds
+  }
+
+  /// The totals an append continues from, as stored (unchecked: `verify` checks them).
+  package var totals: SessionTotals {
+    SessionTotals(
+      count: eventCount, headHash: headHash ?? HashChain.genesis, phase: SessionPhase(rawValue: phase) ?? .foreground,
+      firstAt: firstAt, lastAt: lastAt, clockJumps: clockJumps, durationMilliseconds: durationMilliseconds,
+      foregroundMilliseconds: foregroundMilliseconds, depth: depth)
+  }
 
   /// The summary listings give, its ids checked.
-  func summary() throws(StoreError) -> SessionSummary {
+  package func summary() throws(StoreError) -> SessionSummary {
     var link: SessionLink?
     if let restoredFromSession, let restoredFromSeq {
       link = SessionLink(session: try SessionRecord.sessionID(restoredFromSession), seq: Int(restoredFromSeq))
@@ -38,7 +67,7 @@ struct SessionRecord {
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.
-  static func sessionID(_ text: String) throws(StoreError) -> SessionID {
+  package static func sessionID(_ text: String) throws(StoreError) -> SessionID {
     if let id = try? SessionID(text) { return id }
     throw StoreError.unreadableSessionID(stored: text)
   }

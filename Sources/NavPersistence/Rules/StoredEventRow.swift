@@ -1,17 +1,28 @@
 import NavCore
 
 /// An `events` row as read, decoded only when asked (verify hashes the stored text).
-struct StoredEventRow {
-  var session: SessionID
-  var seq: Int
-  var at: Int64
-  var origin: String
-  var op: [UInt8]
-  var cause: [UInt8]?
-  var hash: [UInt8]
+package struct StoredEventRow: Sendable {
+  package var session: SessionID
+  package var seq: Int
+  package var at: Int64
+  package var origin: String
+  package var op: [UInt8]
+  package var cause: [UInt8]?
+  package var hash: [UInt8]
 
   /// The wire-format event, with its hash.
-  func decoded() throws(StoreError) -> AnyEvent {
+  /// A row as read.
+  package init(session: SessionID, seq: Int, at: Int64, origin: String, op: [UInt8], cause: [UInt8]?, hash: [UInt8]) {
+    self.session = session
+    self.seq = seq
+    self.at = at
+    self.origin = origin
+    self.op = op
+    self.cause = cause
+    self.hash = hash
+  }
+
+  package func decoded() throws(StoreError) -> AnyEvent {
     guard let origin = EventOrigin(rawValue: origin) else {
       throw .unreadableHistory(session: session, seq: seq, .unknownOrigin(origin))
     }

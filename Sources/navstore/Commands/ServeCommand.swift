@@ -24,11 +24,14 @@ struct ServeCommand: AsyncParsableCommand {
         navstore serve --db collector.sqlite
         navstore serve --db collector.sqlite --listen 0.0.0.0:8740 --log-format json
         navstore serve --db collector.sqlite --listen [::1]:8740 --trusted-proxy ::1
+        navstore serve --db postgres://navstore@db.internal:5432/fleet --db-connections 32
         navstore serve --db collector.sqlite --listen 0.0.0.0:8443 \\
           --tls-certificate /etc/navstore/cert.pem --tls-key /etc/navstore/key.pem
       """)
 
   @OptionGroup var location: StoreLocation
+
+  @OptionGroup var pool: PostgresPoolOption
 
   @Option(help: "The address and port to listen on: HOST:PORT, or [IPv6]:PORT (port 0: one the system picks).")
   var listen = "127.0.0.1:8740"
@@ -150,10 +153,27 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
     let logger = makeLogger()
+    if let database = try location.postgresAddress() {
+      let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await fleet.run() }
+        defer { group.cancelAll() }
+        // Every collector may migrate: they take turns, and the second finds nothing to do.
+        _ = try await fleetCall { () async throws(FleetError) in try await fleet.migrate() }
+        logger.info("store", metadata: ["database": "\(database)"])
+        try await serve(PostgresBackend(fleet: fleet), logger: logger)
+      }
+      return
+    }
     let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
     try Self.checkAppFiles(of: fleet)
+    try await serve(SQLiteBackend(fleet: fleet, logger: logger), logger: logger)
+  }
+
+  /// Serves `backend` until SIGINT or SIGTERM, then drains.
+  private func serve(_ backend: any FleetBackend, logger: Logger) async throws {
+    guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
     let uploads = maxOpenRequests ?? maxOpenUploads
     let configuration = CollectorConfiguration(
       host: address.host, port: address.port,
@@ -169,7 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
       tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2))
     let app: any ApplicationProtocol
     do {
-      app = try Collector.application(fleet: fleet, configuration: configuration, logger: logger) { url in
+      app = try Collector.application(backend: backend, configuration: configuration, logger: logger) { url in
         print("listening on \(url)")
         fflush(nil)  // a script waits for this line
       }

@@ -5,7 +5,7 @@ import NavFleet
 import NavPersistence
 
 /// `navstore token`: the collector's tokens, each for one app and one role.
-struct TokenCommand: ParsableCommand {
+struct TokenCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "token",
     abstract: "Create, list and revoke the collector's tokens (one app, one role each).",
@@ -23,7 +23,7 @@ struct TokenCommand: ParsableCommand {
     subcommands: [Create.self, List.self, Revoke.self])
 
   /// `navstore token create`.
-  struct Create: ParsableCommand {
+  struct Create: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Make a token and print it, alone, on standard output (it is not shown again).",
       discussion: """
@@ -63,15 +63,25 @@ struct TokenCommand: ParsableCommand {
       }
     }
 
-    func run() throws {
-      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
+    func run() async throws {
       let now = Timestamp.now
       let until =
         expires
         ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
       if let until, until <= now { throw CLIError("--expires: \(until) has passed already") }
-      let made = try fleetCall { () throws(FleetError) in
-        try fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+      let made: (text: String, token: AccessToken)
+      if let address = try location.postgresAddress() {
+        let (app, role, label) = (app, role, label)
+        made = try await PostgresStore.with(address, schema: .current) { fleet in
+          try await fleetCall { () async throws(FleetError) in
+            try await fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+          }
+        }
+      } else {
+        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
+        made = try fleetCall { () throws(FleetError) in
+          try fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+        }
       }
       let expiry = until.map { ", expires \($0)" } ?? ""
       FileHandle.standardError.write(
@@ -81,7 +91,7 @@ struct TokenCommand: ParsableCommand {
   }
 
   /// `navstore token list`.
-  struct List: ParsableCommand {
+  struct List: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "List the tokens: id, app, role, label, when made, last used, expires and revoked.",
       discussion: """
@@ -100,9 +110,16 @@ struct TokenCommand: ParsableCommand {
     @Flag(help: "One JSON object per token per line.")
     var json = false
 
-    func run() throws {
-      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: false)
-      let tokens = try fleetCall { () throws(FleetError) in try fleet.tokens() }
+    func run() async throws {
+      let tokens: [AccessToken]
+      if let address = try location.postgresAddress() {
+        tokens = try await PostgresStore.with(address, schema: .current) { fleet in
+          try await fleetCall { () async throws(FleetError) in try await fleet.tokens() }
+        }
+      } else {
+        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: false)
+        tokens = try fleetCall { () throws(FleetError) in try fleet.tokens() }
+      }
       if json {
         for token in tokens {
           let object: JSONValue = [
@@ -140,7 +157,7 @@ struct TokenCommand: ParsableCommand {
   }
 
   /// `navstore token revoke`.
-  struct Revoke: ParsableCommand {
+  struct Revoke: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Revoke a token: it authenticates nothing from now on.",
       discussion: """
@@ -153,7 +170,7 @@ struct TokenCommand: ParsableCommand {
     @Argument(help: "The token's id (16 hex digits), as 'navstore token list' shows it.")
     var id: String
 
-    func run() throws {
+    func run() async throws {
       // A whole token pasted where its id was asked: its id is what was meant, and its secret
       // is never printed back (nor kept in a shell's scrollback by this command).
       var tokenID = id
@@ -166,8 +183,16 @@ struct TokenCommand: ParsableCommand {
       guard tokenID.count == 16, tokenID.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
         throw CLIError("that is not a token id: give the 16 hex digits 'navstore token list' shows")
       }
-      let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
-      let token = try fleetCall { () throws(FleetError) in try fleet.revokeToken(tokenID) }
+      let token: AccessToken
+      if let address = try location.postgresAddress() {
+        let id = tokenID
+        token = try await PostgresStore.with(address, schema: .current) { fleet in
+          try await fleetCall { () async throws(FleetError) in try await fleet.revokeToken(id) }
+        }
+      } else {
+        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
+        token = try fleetCall { () throws(FleetError) in try fleet.revokeToken(tokenID) }
+      }
       print("revoked \(token.id) (app \(token.app), role \(token.role.rawValue))")
     }
   }

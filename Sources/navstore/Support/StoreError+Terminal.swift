@@ -57,9 +57,11 @@ extension FleetError {
       description + " (a command that writes creates it: 'navstore import FILE --app NAME', 'navstore token create')"
     case .unknownToken:
       description + " (list them with 'navstore token list')"
-    case .newerCollectorTables:
+    case .newerCollectorTables, .newerDatabaseSchema:
       description + " — upgrade navstore"
-    case .invalidTokenLabel:
+    case .database:
+      description + " (is the server running, and does the address name its user and database?)"
+    case .invalidTokenLabel, .invalidDatabaseAddress, .unusableStore, .notOnPostgreSQL:
       description
     }
   }

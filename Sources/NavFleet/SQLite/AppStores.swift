@@ -1,5 +1,4 @@
 import Logging
-import NavFleet
 import NavPersistence
 
 /// The store of each app a collector serves, opened once and kept, and held to its file: the
@@ -17,14 +16,6 @@ actor AppStores {
   struct Broken: Error {
     let app: AppName
     let reason: String
-  }
-
-  /// An app store's files and state, for the metrics.
-  struct Figures {
-    let app: String
-    let databaseBytes: Int
-    let walBytes: Int
-    let ready: Bool
   }
 
   private struct Opened {
@@ -109,10 +100,10 @@ actor AppStores {
   }
 
   /// Each opened store's files, for the metrics.
-  func figures() -> [Figures] {
+  func figures() -> [StoreFigures] {
     opened.keys.sorted { $0.rawValue < $1.rawValue }.map { app in
       let path = fleet.path(of: app)
-      return Figures(
+      return StoreFigures(
         app: app.rawValue, databaseBytes: FileIdentity.size(of: path), walBytes: FileIdentity.size(of: path + "-wal"),
         ready: opened[app]?.broken == nil)
     }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Starts a throwaway PostgreSQL cluster on loopback, for trying a fleet's store on PostgreSQL and
+# for the tests that need one, and prints its address (postgres://navstore@127.0.0.1:PORT/navstore).
+#
+#   Scripts/throwaway-postgres.sh start [PORT]   # default port 54329; prints the address
+#   Scripts/throwaway-postgres.sh stop
+#
+# The cluster lives in $NAVSTORE_PG_DIR (default /tmp/navstore-postgres) and trusts loopback
+# connections: never use it for anything but a test. PostgreSQL refuses to run as root, so
+# under root the cluster belongs to the `postgres` user (made by Debian's package). Needs
+# PostgreSQL's server programs (initdb, pg_ctl): Debian's postgresql-15 package.
+set -euo pipefail
+
+dir="${NAVSTORE_PG_DIR:-/tmp/navstore-postgres}"
+command="${1:-start}"
+port="${2:-54329}"
+
+bin=""
+for candidate in /usr/lib/postgresql/15/bin /usr/lib/postgresql/*/bin; do
+  if [ -x "$candidate/initdb" ]; then bin="$candidate"; break; fi
+done
+if [ -z "$bin" ]; then
+  bin="$(dirname "$(command -v initdb 2>/dev/null || echo /nonexistent/initdb)")"
+fi
+[ -x "$bin/initdb" ] || { echo "throwaway-postgres: no initdb; install postgresql-15 (apt-get install postgresql-15)" >&2; exit 1; }
+
+as_owner() {
+  if [ "$(id -u)" = 0 ]; then
+    su postgres -s /bin/bash -c "$(printf '%q ' "$@")"
+  else
+    "$@"
+  fi
+}
+
+case "$command" in
+start)
+  if [ ! -f "$dir/data/PG_VERSION" ]; then
+    mkdir -p "$dir"
+    [ "$(id -u)" = 0 ] && chown postgres "$dir"
+    as_owner "$bin/initdb" -D "$dir/data" -U navstore --auth=trust --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+      || { cat "$dir/initdb.log" >&2; exit 1; }
+  fi
+  if ! as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c max_connections=200 -c wal_level=replica -c max_wal_senders=4" \
+      start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+  fi
+  as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U navstore -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'navstore'" | grep -q 1 \
+    || as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U navstore navstore
+  echo "postgres://navstore@127.0.0.1:$port/navstore?sslmode=disable"
+  ;;
+stop)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$dir"
+  ;;
+*)
+  echo "usage: throwaway-postgres.sh start [PORT] | stop" >&2
+  exit 2
+  ;;
+esac

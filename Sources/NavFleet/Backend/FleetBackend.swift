@@ -1,0 +1,58 @@
+import NavCore
+@_spi(Internals) import NavPersistence
+
+/// What the collector asks of a fleet's store, whatever engine keeps it: SQLite files on the
+/// collector's disk (`SQLiteBackend`) or one PostgreSQL database shared by any number of
+/// collectors (`PostgresBackend`).
+///
+/// Every call names the app it is for (the token's): another app's session answers as one that
+/// does not exist. What the rows must say is decided by the same rules for both
+/// (`UploadDecision`, `SessionAppender`, `HistoryAudit`); an engine only reads and writes rows.
+package protocol FleetBackend: Sendable {
+  /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
+  /// alike).
+  func authenticate(_ presented: String) async throws(FleetError) -> AccessToken?
+  /// Notes a token's use, at most once a minute.
+  func noteTokenUse(_ id: String) async throws(FleetError)
+  /// Stores an upload's lines, each with its own outcome; every line answered stored is durable
+  /// when this returns.
+  func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?) async throws(FleetError)
+    -> UploadOutcome
+  /// A session's summary (`unknownSession` when the app has none of this id).
+  func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary
+  /// A session's last seq and chain value.
+  func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead
+  /// A session's events from `from` to `to`, inclusive.
+  func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent]
+  /// A session's state after `seq` (default: its last event).
+  func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState
+  /// A session's report page, as `navstore report` writes it.
+  func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> String
+  /// A page of the app's sessions.
+  func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
+  /// One of the app's tables, encoded, handed to `sink` a chunk at a time.
+  func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
+    into sink: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(FleetError)
+  /// Why the store cannot serve now, one sentence per problem (none: ready).
+  func problems() async -> [String]
+  /// The store's figures for the metrics.
+  func figures() async -> [StoreFigures]
+}
+
+/// One store's size and state, for the metrics.
+package struct StoreFigures: Sendable {
+  /// The app (or, for a database, the name it is shown as).
+  package let app: String
+  package let databaseBytes: Int
+  package let walBytes: Int
+  package let ready: Bool
+
+  package init(app: String, databaseBytes: Int, walBytes: Int, ready: Bool) {
+    self.app = app
+    self.databaseBytes = databaseBytes
+    self.walBytes = walBytes
+    self.ready = ready
+  }
+}

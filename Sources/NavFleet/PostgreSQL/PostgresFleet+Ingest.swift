@@ -1,0 +1,276 @@
+import Crypto
+import NavCore
+@_spi(Internals) import NavPersistence
+import PostgresNIO
+
+extension PostgresFleet {
+  /// Stores an upload's lines into `app`, each on its own, as `SessionStore.ingest` does on
+  /// SQLite (`UploadDecision` decides both): in one transaction that holds every session the
+  /// upload names (an advisory lock per session, taken in one order), so that collectors writing
+  /// the same session one after the other can never fork its chain, and every line answered
+  /// `accepted` or `duplicate` is committed once this returns. Throws only what is not a line's
+  /// fault (the database unreachable or failing), and then nothing of the upload is kept.
+  package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey? = nil)
+    async throws(FleetError) -> UploadOutcome
+  {
+    let read = UploadDecision.read(lines)
+    let named = UploadDecision.sessions(in: read)
+    let interval = snapshotInterval
+    guard !named.isEmpty else {
+      var none = HeldSessions(app: app, appenders: [:], owners: [:])
+      return try FleetError.storing { () throws(StoreError) in
+        try UploadDecision.decide(read, signedBy: signer, in: &none)
+      }
+    }
+    let month = Self.month(of: .now)
+    try await ensurePartitions(of: month)
+    let logger = logger
+    let heads = heads
+    let held = try await transaction { connection -> HeldSessions in
+      var sessions = try await Self.hold(
+        named, of: app, claims: read, on: connection, heads: heads, snapshotInterval: interval, logger: logger)
+      let outcome = try UploadDecision.decide(read, signedBy: signer, in: &sessions)
+      try await Self.write(sessions, month: month, on: connection, logger: logger)
+      sessions.outcome = outcome
+      return sessions
+    }
+    for appender in held.appenders.values where !appender.written.isEmpty {
+      if let state = appender.state {
+        heads.note(app: app, session: appender.session, totals: appender.totals, state: state)
+      }
+    }
+    return held.outcome
+  }
+
+  /// Locks the sessions `named` for the transaction and reads what an upload continues them
+  /// from: rows, tombstones, states, and the stored events at the seqs the lines claim.
+  private static func hold(
+    _ named: [SessionID], of app: AppName, claims lines: [UploadDecision.Line], on connection: PostgresConnection,
+    heads: HeadStates, snapshotInterval: Int, logger: Logger
+  ) async throws -> HeldSessions {
+    // One order for every collector (by key), so that two uploads never wait on each other.
+    let keys = named.map { lockKey(app: app, session: $0) }.sorted()
+    try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
+    let ids = named.map(\.rawValue)
+    var records: [SessionID: (record: SessionRecord, month: Int)] = [:]
+    let rows = try await connection.query(
+      "SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))",
+      logger: logger)
+    for try await columns in rows.decode(SessionRowColumns.Columns.self) {
+      let row = SessionRowColumns(columns)
+      records[try SessionRecord.sessionID(row.record.id)] = (row.record, row.month)
+    }
+    var forgotten: [SessionID: Timestamp] = [:]
+    let unstored = named.filter { (records[$0]?.record.eventCount ?? 0) == 0 }.map(\.rawValue)
+    if !unstored.isEmpty {
+      let rows = try await connection.query(
+        """
+        SELECT session_id, forgotten_at FROM tombstones WHERE app = \(app.rawValue) AND session_id = ANY(\(unstored))
+        """, logger: logger)
+      for try await (id, at) in rows.decode((String, Int64).self) {
+        forgotten[try SessionRecord.sessionID(id)] = Timestamp(millisecondsSince1970: at)
+      }
+    }
+    // The stored rows the lines may resend: claims at or below a stored head.
+    var claimed: [SessionID: Set<Int>] = [:]
+    for case .event(_, let event) in lines {
+      if let seq = event.seq, let stored = records[event.session], seq >= 1, seq <= stored.record.eventCount {
+        claimed[event.session, default: []].insert(seq)
+      }
+    }
+    var storedRows: [SessionID: [Int: StoredEventRow]] = [:]
+    if !claimed.isEmpty {
+      var sessions: [String] = []
+      var months: [Int32] = []
+      var seqs: [Int64] = []
+      for (session, wanted) in claimed {
+        for seq in wanted {
+          sessions.append(session.rawValue)
+          months.append(Int32(records[session]?.month ?? 0))
+          seqs.append(Int64(seq))
+        }
+      }
+      let rows = try await connection.query(
+        """
+        SELECT e.session_id, e.seq, e.at, e.origin, e.op, e.cause, e.hash
+          FROM unnest(\(sessions)::text[], \(months)::integer[], \(seqs)::bigint[]) AS c (session_id, month, seq)
+          JOIN events e ON e.app = \(app.rawValue) AND e.session_id = c.session_id AND e.month = c.month AND e.seq = c.seq
+        """, logger: logger)
+      for try await columns in rows.decode(EventRowColumns.Columns.self) {
+        let row = try EventRowColumns.row(columns)
+        storedRows[row.session, default: [:]][row.seq] = row
+      }
+    }
+    var appenders: [SessionID: SessionAppender] = [:]
+    var owners: [SessionID: DeviceKey?] = [:]
+    for session in named {
+      let stored = records[session]
+      let totals = stored?.record.totals ?? SessionTotals()
+      var state: AnyCoordinator?
+      if let stored, totals.count > 0 {
+        state = try await Self.state(
+          of: session, app: app, month: stored.month, totals: totals, on: connection, heads: heads, logger: logger)
+        owners[session] =
+          stored.record.context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }?
+          .deviceKey
+      }
+      appenders[session] = SessionAppender(
+        session: session, totals: totals, state: state, storedRows: storedRows[session] ?? [:],
+        forgottenAt: forgotten[session], snapshotInterval: snapshotInterval)
+    }
+    var held = HeldSessions(app: app, appenders: appenders, owners: owners)
+    held.months = records.mapValues(\.month)
+    return held
+  }
+
+  /// The state after a stored session's last event: this process's copy when the row still says
+  /// so, otherwise its latest snapshot and the events after it.
+  private static func state(
+    of session: SessionID, app: AppName, month: Int, totals: SessionTotals, on connection: PostgresConnection,
+    heads: HeadStates, logger: Logger
+  ) async throws -> AnyCoordinator {
+    if let known = heads.state(app: app, session: session, totals: totals) { return known }
+    return try await rehydrate(
+      session, app: app, month: month, at: totals.count, on: connection, logger: logger)
+  }
+
+  /// The session's state at `seq`, from its latest snapshot at or before it and the events after.
+  static func rehydrate(
+    _ session: SessionID, app: AppName, month: Int, at seq: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws -> AnyCoordinator {
+    var rehydration = try Rehydration(of: session, snapshotAt: 0, snapshot: nil)
+    var from = 1
+    let snapshots = try await connection.query(
+      """
+      SELECT seq, state FROM snapshots
+        WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month)) AND seq <= \(Int64(seq))
+        ORDER BY seq DESC LIMIT 1
+      """, logger: logger)
+    for try await (at, state) in snapshots.decode((Int64, String).self) {
+      rehydration = try Rehydration(of: session, snapshotAt: Int(at), snapshot: Array(state.utf8))
+      from = Int(at) + 1
+    }
+    if from <= seq {
+      let rows = try await connection.query(
+        """
+        SELECT session_id, seq, at, origin, op, cause, hash FROM events
+          WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
+            AND seq BETWEEN \(Int64(from)) AND \(Int64(seq))
+          ORDER BY seq
+        """, logger: logger)
+      var expected = from
+      for try await columns in rows.decode(EventRowColumns.Columns.self) {
+        let row = try EventRowColumns.row(columns)
+        guard row.seq == expected else {
+          throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
+        }
+        try rehydration.take(row)
+        expected += 1
+      }
+      guard expected == seq + 1 else {
+        throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
+      }
+    }
+    return try rehydration.result()
+  }
+
+  /// Writes what the appenders decided: new sessions' rows, every event and snapshot, and each
+  /// changed session's totals, in four statements whatever the upload's size.
+  private static func write(
+    _ held: HeldSessions, month: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    let app = held.app.rawValue
+    var events = EventColumnsBatch()
+    var snapshots = (sessions: [String](), months: [Int32](), seqs: [Int64](), states: [String]())
+    var rows = SessionColumnsBatch()
+    for appender in held.appenders.values where !appender.written.isEmpty {
+      let session = appender.session.rawValue
+      let rowMonth = held.months[appender.session] ?? month
+      if appender.stored.count == 0, let first = appender.written.first {
+        try rows.addNew(session: session, month: rowMonth, start: first.event)
+      }
+      rows.add(session: session, totals: appender.totals, isNew: appender.stored.count == 0)
+      for prepared in appender.written {
+        events.add(prepared, session: session, month: rowMonth)
+        if let snapshot = prepared.snapshot {
+          snapshots.sessions.append(session)
+          snapshots.months.append(Int32(rowMonth))
+          snapshots.seqs.append(Int64(prepared.seq))
+          snapshots.states.append(String(decoding: snapshot, as: UTF8.self))
+        }
+      }
+    }
+    guard !events.seqs.isEmpty else { return }
+    if !rows.newSessions.isEmpty {
+      try await connection.run(
+        """
+        INSERT INTO sessions (app, id, month, restored_from_session, restored_from_seq, context)
+          SELECT \(app), s, m, nullif(r, ''), nullif(q, 0), nullif(c, '')
+            FROM unnest(\(rows.newSessions)::text[], \(rows.newMonths)::integer[], \(rows.links)::text[],
+              \(rows.linkSeqs)::bigint[], \(rows.contexts)::text[]) AS n (s, m, r, q, c)
+        """, logger: logger)
+    }
+    try await connection.run(
+      """
+      INSERT INTO events (app, session_id, month, seq, at, origin, op, cause, hash)
+        SELECT \(app), s, m, q, a, o, p, nullif(c, ''), h
+          FROM unnest(\(events.sessions)::text[], \(events.months)::integer[], \(events.seqs)::bigint[],
+            \(events.times)::bigint[], \(events.origins)::text[], \(events.operations)::text[], \(events.causes)::text[],
+            \(events.hashes)::bytea[]) AS e (s, m, q, a, o, p, c, h)
+      """, logger: logger)
+    if !snapshots.seqs.isEmpty {
+      try await connection.run(
+        """
+        INSERT INTO snapshots (app, session_id, month, seq, state)
+          SELECT \(app), s, m, q, t
+            FROM unnest(\(snapshots.sessions)::text[], \(snapshots.months)::integer[], \(snapshots.seqs)::bigint[],
+              \(snapshots.states)::text[]) AS n (s, m, q, t)
+        """, logger: logger)
+    }
+    try await connection.run(
+      """
+      UPDATE sessions SET event_count = u.n, first_at = u.f, last_at = u.l, clock_jumps = u.j, duration_ms = u.d,
+          foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph
+        FROM unnest(\(rows.ids)::text[], \(rows.counts)::bigint[], \(rows.firsts)::bigint[], \(rows.lasts)::bigint[],
+          \(rows.jumps)::bigint[], \(rows.durations)::bigint[], \(rows.foregrounds)::bigint[], \(rows.hashes)::bytea[],
+          \(rows.depths)::integer[], \(rows.phases)::text[]) AS u (id, n, f, l, j, d, g, h, p, ph)
+        WHERE sessions.app = \(app) AND sessions.id = u.id
+      """, logger: logger)
+  }
+
+  /// The advisory lock of a session: 64 bits of SHA-256 over its app and id (two sessions that
+  /// share one only wait for each other).
+  static func lockKey(app: AppName, session: SessionID) -> Int64 {
+    let digest = Array(SHA256.hash(data: Array(app.rawValue.utf8) + [0] + Array(session.rawValue.utf8)))
+    return digest.prefix(8).reduce(Int64(0)) { ($0 << 8) | Int64($1) }
+  }
+}
+
+/// The sessions of one upload, held (locked and read) for its transaction.
+struct HeldSessions: IngestSessions, Sendable {
+  let app: AppName
+  var appenders: [SessionID: SessionAppender]
+  /// The device key each stored session's start names.
+  let owners: [SessionID: DeviceKey?]
+  /// The partition month of each stored session.
+  var months: [SessionID: Int] = [:]
+  /// What the upload's lines came to.
+  var outcome = UploadOutcome()
+
+  func eventCount(of session: SessionID) -> Int { appenders[session]?.totals.count ?? 0 }
+
+  func storedOwner(of session: SessionID) -> DeviceKey? { owners[session] ?? nil }
+
+  mutating func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
+    // Edited in place in the dictionary: a copy would copy the session's state on each event.
+    guard let outcome = try appenders[event.session]?.append(event) else {
+      throw StoreError.unreadableHistory(session: event.session, seq: 0, .stateMissing)
+    }
+    return outcome
+  }
+
+  func head(of session: SessionID) -> SessionHead {
+    guard let totals = appenders[session]?.totals, totals.count > 0 else { return SessionHead(seq: 0, hash: nil) }
+    return SessionHead(seq: totals.count, hash: HashChain.hex(totals.headHash))
+  }
+}

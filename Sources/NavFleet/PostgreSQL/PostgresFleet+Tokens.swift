@@ -1,0 +1,149 @@
+import NavCore
+import NavPersistence
+import PostgresNIO
+
+extension PostgresFleet {
+  /// Makes `app` when the database does not have it yet.
+  public func createApp(_ app: AppName, at time: Timestamp = Timestamp.now) async throws(FleetError) {
+    let logger = logger
+    try await transaction { connection in
+      try await connection.run(
+        """
+        INSERT INTO apps (name, created_at) VALUES (\(app.rawValue), \(time.millisecondsSince1970))
+          ON CONFLICT (name) DO NOTHING
+        """, logger: logger)
+    }
+  }
+
+  /// Every app, by name.
+  public func apps() async throws(FleetError) -> [AppName] {
+    let logger = logger
+    return try await database {
+      var apps: [AppName] = []
+      for try await name in try await client.query("SELECT name FROM apps ORDER BY name", logger: logger).decode(
+        String.self)
+      {
+        if let app = try? AppName(name) { apps.append(app) }
+      }
+      return apps
+    }
+  }
+
+  /// Makes a token for `app` with `role` (and the app, when it is new), and returns its text,
+  /// shown this once: the database keeps its id and the SHA-256 of its secret.
+  public func createToken(
+    app: AppName, role: TokenRole, label: String? = nil, expiresAt: Timestamp? = nil, at time: Timestamp = Timestamp.now
+  ) async throws(FleetError) -> (text: String, token: AccessToken) {
+    if let label {
+      do {
+        _ = try TokenLabelError.check(label)
+      } catch {
+        throw .invalidTokenLabel(reason: error.reason)
+      }
+    }
+    let presented = PresentedToken.random()
+    let token = AccessToken(
+      id: presented.id, app: app, role: role, createdAt: time, revokedAt: nil, label: label, expiresAt: expiresAt)
+    let logger = logger
+    try await transaction { connection in
+      try await connection.run(
+        """
+        INSERT INTO apps (name, created_at) VALUES (\(app.rawValue), \(time.millisecondsSince1970))
+          ON CONFLICT (name) DO NOTHING
+        """, logger: logger)
+      try await connection.run(
+        """
+        INSERT INTO tokens (id, app, role, secret_hash, created_at, label, expires_at)
+          VALUES (\(token.id), \(app.rawValue), \(role.rawValue), \(ByteBuffer(bytes: presented.secretHash)),
+            \(time.millisecondsSince1970), \(label), \(expiresAt?.millisecondsSince1970))
+        """, logger: logger)
+    }
+    return (presented.text, token)
+  }
+
+  /// Every token, revoked ones included, oldest first.
+  public func tokens() async throws(FleetError) -> [AccessToken] {
+    let logger = logger
+    return try await database {
+      var tokens: [AccessToken] = []
+      let rows = try await client.query(
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens ORDER BY created_at, id", logger: logger)
+      for try await row in rows.decode(TokenRow.Columns.self) {
+        if let token = TokenRow(row).token { tokens.append(token) }
+      }
+      return tokens
+    }
+  }
+
+  /// Revokes the token `id`: it authenticates nothing from now on (a token revoked before keeps
+  /// its first revocation time). Throws `unknownToken` when there is none.
+  @discardableResult
+  public func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) -> AccessToken {
+    let logger = logger
+    let revoked = try await transaction { connection -> AccessToken? in
+      let rows = try await connection.query(
+        """
+        UPDATE tokens SET revoked_at = coalesce(revoked_at, \(time.millisecondsSince1970)) WHERE id = \(id)
+          RETURNING \(unescaped: TokenRow.selectList)
+        """, logger: logger)
+      for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row).token }
+      return nil
+    }
+    guard let revoked else { throw .unknownToken(id) }
+    return revoked
+  }
+
+  /// The token `presented` is, when it is one of this database's, not revoked and not expired
+  /// at `time`; `nil` otherwise, whatever the reason. The secret's hash is compared in constant
+  /// time, after a lookup by the public id only.
+  public func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> AccessToken?
+  {
+    guard let parts = PresentedToken(presented) else { return nil }
+    let logger = logger
+    let stored = try await database { () async throws -> TokenRow? in
+      let rows = try await client.query(
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(parts.id)", logger: logger)
+      for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
+      return nil
+    }
+    guard let stored, let token = stored.token, PresentedToken.constantTimeEqual(stored.secretHash, parts.secretHash),
+      token.isValid(at: time)
+    else { return nil }
+    return token
+  }
+
+  /// Notes that the token `id` authenticated a request at `time`, at most once a minute.
+  package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) {
+    let logger = logger
+    let now = time.millisecondsSince1970
+    try await transaction { connection in
+      try await connection.run(
+        """
+        UPDATE tokens SET last_used_at = \(now)
+          WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at <= \(now - 60_000))
+        """, logger: logger)
+    }
+  }
+}
+
+/// A `tokens` row as selected.
+struct TokenRow {
+  typealias Columns = (String, String, String, Int64, Int64?, ByteBuffer, String?, Int64?, Int64?)
+  static let selectList = "id, app, role, created_at, revoked_at, secret_hash, label, expires_at, last_used_at"
+
+  let columns: Columns
+  init(_ columns: Columns) { self.columns = columns }
+
+  var secretHash: [UInt8] { columns.5.bytes }
+
+  /// The token; `nil` for a row edited by hand into something that is not one.
+  var token: AccessToken? {
+    guard let app = try? AppName(columns.1), let role = TokenRole(rawValue: columns.2) else { return nil }
+    return AccessToken(
+      id: columns.0, app: app, role: role, createdAt: Timestamp(millisecondsSince1970: columns.3),
+      revokedAt: columns.4.map(Timestamp.init(millisecondsSince1970:)), label: columns.6,
+      expiresAt: columns.7.map(Timestamp.init(millisecondsSince1970:)),
+      lastUsedAt: columns.8.map(Timestamp.init(millisecondsSince1970:)))
+  }
+}

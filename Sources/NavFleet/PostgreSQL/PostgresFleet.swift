@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import NavCore
+import NavPersistence
+import PostgresNIO
+import Synchronization
+
+/// A fleet's store on PostgreSQL: every app's sessions and the tokens that reach them, in one
+/// database that any number of collectors share (`navstore serve --db postgres://...`).
+///
+/// The rows say what a SQLite store's say, decided by the same rules in Swift
+/// (`SessionAppender`, `UploadDecision`, `HistoryAudit`); the schema is
+/// `migrations/postgresql/`. Its connections are a pool of at most `connections`, which lives
+/// while `run()` runs: run it in a task for as long as the fleet is used (`withFleet` does).
+public final class PostgresFleet: Sendable {
+  /// Where the database is (its description leaves the password out).
+  public let address: PostgresAddress
+  /// The pool.
+  let client: PostgresClient
+  let logger: Logger
+  /// Events between two snapshots of a session's state.
+  let snapshotInterval: Int
+  /// The sessions' states after their last events, as this process last wrote or read them,
+  /// trusted only while the session's row still has the same head.
+  let heads: HeadStates
+  /// The months whose partitions this process knows exist.
+  let partitions = Mutex<Set<Int>>([])
+
+  /// The pool's default size: enough for a collector on a few cores, well under PostgreSQL's
+  /// default 100 connections for several collectors.
+  public static let defaultConnections = 16
+
+  /// A fleet over the database at `address`, through at most `connections` connections.
+  public init(
+    address: PostgresAddress, connections: Int = defaultConnections,
+    snapshotInterval: Int = StoreOptions.defaultSnapshotInterval,
+    logger: Logger = Logger(label: "navstore.postgres")
+  ) {
+    self.address = address
+    self.logger = logger
+    self.snapshotInterval = max(1, snapshotInterval)
+    self.heads = HeadStates(capacity: 4_096)
+    client = PostgresClient(configuration: address.configuration(connections: connections), backgroundLogger: logger)
+  }
+
+  /// Keeps the pool's connections until the task running it is cancelled.
+  public func run() async { await client.run() }
+
+  /// Runs `body` with a fleet over `address`, its pool running meanwhile, and closes it after.
+  public static func withFleet<T: Sendable>(
+    address: PostgresAddress, connections: Int = defaultConnections,
+    logger: Logger = Logger(label: "navstore.postgres"),
+    _ body: @Sendable (PostgresFleet) async throws -> T
+  ) async throws -> T {
+    let fleet = PostgresFleet(address: address, connections: connections, logger: logger)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+      group.addTask {
+        await fleet.run()
+        return nil
+      }
+      defer { group.cancelAll() }
+      return try await body(fleet)
+    }
+  }
+
+  /// Runs database work, its failure as a `FleetError`: a store's rule as `.store`, anything the
+  /// client or the server said as `.database`, worded without the query's values.
+  func database<T>(_ body: () async throws -> T) async throws(FleetError) -> T {
+    do {
+      return try await body()
+    } catch let error as FleetError {
+      throw error
+    } catch let error as StoreError {
+      throw .store(error)
+    } catch {
+      throw .database(address: address.description, reason: Self.reason(error))
+    }
+  }
+
+  /// One transaction: committed when `body` returns, rolled back when it throws.
+  func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws(FleetError) -> T {
+    try await database { () async throws -> T in
+      try await client.withTransaction(logger: logger) { connection async throws -> sending T in
+        try await body(connection)
+      }
+    }
+  }
+
+  /// What a PostgreSQL failure says, without the query's text or values: the server's message
+  /// and SQLSTATE, or the client's code (a refused or closed connection).
+  static func reason(_ error: any Error) -> String {
+    guard let error = error as? PSQLError else { return "\(error)" }
+    if let message = error.serverInfo?[.message] {
+      return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "unknown"))"
+    }
+    if let underlying = error.underlying { return "\(error.code): \(underlying)" }
+    return "\(error.code)"
+  }
+
+  /// The month (UTC, as YYYYMM) that `time` falls in: the partition a new session's rows go to.
+  static func month(of time: Timestamp) -> Int {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+    let date = Date(timeIntervalSince1970: Double(time.millisecondsSince1970) / 1_000)
+    let parts = calendar.dateComponents([.year, .month], from: date)
+    return (parts.year ?? 1970) * 100 + (parts.month ?? 1)
+  }
+
+  /// Makes sure the partitions of `month` exist (once per process and month).
+  func ensurePartitions(of month: Int) async throws(FleetError) {
+    if partitions.withLock({ $0.contains(month) }) { return }
+    try await transaction { connection in
+      try await connection.run("SELECT navstore_month_partition(\(Int32(month)))", logger: logger)
+    }
+    partitions.withLock { _ = $0.insert(month) }
+  }
+}
+
+extension ByteBuffer {
+  /// The buffer's readable bytes.
+  var bytes: [UInt8] { Array(readableBytesView) }
+}

@@ -1,0 +1,159 @@
+import Logging
+import NavCore
+@_spi(Internals) import NavPersistence
+import NavReport
+
+/// The collector's store on SQLite: each app's sessions in a store file on the collector's disk
+/// (`SQLiteFleet`), each file held to its identity (`AppStores`).
+package struct SQLiteBackend: FleetBackend {
+  package let fleet: SQLiteFleet
+  let stores: AppStores
+
+  /// Sessions read from the store at a time while a page is made.
+  static let pageChunk = 500
+
+  package init(fleet: SQLiteFleet, logger: Logger) {
+    self.fleet = fleet
+    stores = AppStores(fleet: fleet, logger: logger)
+  }
+
+  package func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
+    try await fleet.authenticate(presented)
+  }
+
+  package func noteTokenUse(_ id: String) async throws(FleetError) { try await fleet.noteTokenUse(id) }
+
+  package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?)
+    async throws(FleetError) -> UploadOutcome
+  {
+    let store = try await store(app)
+    let outcome = try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.ingest(lines, signedBy: signer)
+    }
+    // Acknowledged only if the file it went to is still the one at the store's path.
+    do {
+      try await stores.check(app)
+    } catch {
+      throw Self.unusable(error, app: app)
+    }
+    return outcome
+  }
+
+  package func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in try await store.summary(of: session) }
+  }
+
+  package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
+    let store = try await store(app)
+    // One read for the count and the last event (an unknown session throws).
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.offloadedRead { store throws(StoreError) in
+        let count = try store.summary(of: session).eventCount
+        return SessionHead(seq: count, hash: try store.history(of: session, from: count, to: count).last?.hash)
+      }
+    }
+  }
+
+  package func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent] {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.history(of: session, from: from, to: to)
+    }
+  }
+
+  package func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.state(of: session, at: seq)
+    }
+  }
+
+  package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
+    -> String
+  {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.offloadedRead { store throws(StoreError) in
+        ReportPage.html(try SessionReport.load(session, from: store, focus: focus, omitsPayloads: omitsPayloads))
+      }
+    }
+  }
+
+  package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
+    let store = try await store(app)
+    var buffered: [SessionSummary] = []
+    var cursor = request.filters.after
+    var exhausted = false
+    let order = request.filters.order
+    return try await SessionsPage.make(
+      request,
+      next: { () async throws(FleetError) -> SessionSummary? in
+        if buffered.isEmpty, !exhausted {
+          var query = SessionQuery()
+          query.order = order
+          query.after = cursor
+          let ordering = query
+          let chunk = try await FleetError.storingAsync { () async throws(StoreError) in
+            try await store.offloadedRead { store throws(StoreError) in
+              var chunk: [SessionSummary] = []
+              try store.forEachSession(matching: ordering) { summary in
+                chunk.append(summary)
+                return chunk.count < Self.pageChunk
+              }
+              return chunk
+            }
+          }
+          exhausted = chunk.count < Self.pageChunk
+          if let last = chunk.last { cursor = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id) }
+          buffered = chunk.reversed()
+        }
+        return buffered.popLast()
+      },
+      showedScreen: { (session, screen) async throws(FleetError) -> Bool in
+        try await FleetError.storingAsync { () async throws(StoreError) in
+          try await store.offloadedRead { store throws(StoreError) in try store.showedScreen(named: screen, in: session)
+          }
+        }
+      },
+      verifies: { (session) async throws(FleetError) -> Bool in
+        try await FleetError.storingAsync { () async throws(StoreError) in
+          try await store.verify([session]).allSatisfy(\.isIntact)
+        }
+      })
+  }
+
+  package func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
+    into sink: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(FleetError) {
+    let store = try await store(app)
+    _ = try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.exportEncoded(table, format: format, filter: filter, write: sink)
+    }
+  }
+
+  package func problems() async -> [String] {
+    do {
+      _ = try await fleet.apps()
+    } catch {
+      return ["the store does not answer: \(error)"]
+    }
+    return await stores.problems()
+  }
+
+  package func figures() async -> [StoreFigures] { await stores.figures() }
+
+  private func store(_ app: AppName) async throws(FleetError) -> SessionStore {
+    do {
+      return try await stores.store(for: app)
+    } catch {
+      throw Self.unusable(error, app: app)
+    }
+  }
+
+  /// What `AppStores` threw, as a fleet's error.
+  private static func unusable(_ error: any Error, app: AppName) -> FleetError {
+    .unusableStore(app: app, reason: (error as? AppStores.Broken)?.reason ?? "\(error)")
+  }
+}

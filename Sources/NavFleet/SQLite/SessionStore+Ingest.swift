@@ -1,0 +1,51 @@
+import NavCore
+import NavPersistence
+
+extension SessionStore {
+  /// Stores an upload's lines, each on its own: what the collector does with `POST /v1/events`.
+  ///
+  /// Each line is read as an import reads it (blank lines skipped) and appended by the same
+  /// rules, all in one write transaction, so that every line reported `accepted` or `duplicate`
+  /// is durable once this returns. A line that is not stored rejects only itself, and the later
+  /// lines of its session in the upload (`gap`): lines of other sessions never affect one
+  /// another. Throws only what is not a line's fault (a full disk, the store locked), and then
+  /// nothing of the upload is stored.
+  ///
+  /// A session whose `start` names a device key belongs to that device: its lines are taken
+  /// only when the upload was signed by that key (`signedBy`, checked by the caller), and are
+  /// otherwise rejected `wrong-device`. Sessions without a key are taken from any upload.
+  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
+    -> UploadOutcome
+  {
+    let read = UploadDecision.read(lines)
+    return try withTransaction { transaction throws(StoreError) in
+      var sessions = TransactionSessions(transaction: transaction)
+      return try UploadDecision.decide(read, signedBy: signer, in: &sessions)
+    }
+  }
+
+  /// Stores an upload's lines (see the synchronous `ingest(_:)`), off the caller's thread.
+  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
+    -> UploadOutcome
+  {
+    try await offloaded { () throws(StoreError) in try self.ingest(lines, signedBy: signer) }
+  }
+}
+
+/// A SQLite store's write transaction, as an upload's lines are decided against it.
+private struct TransactionSessions: IngestSessions {
+  let transaction: StoreTransaction
+
+  func eventCount(of session: SessionID) throws(StoreError) -> Int { try transaction.eventCount(of: session) }
+
+  func storedOwner(of session: SessionID) throws(StoreError) -> DeviceKey? {
+    try transaction.startContext(of: session)?.deviceKey
+  }
+
+  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try transaction.append(event) }
+
+  func head(of session: SessionID) throws(StoreError) -> SessionHead {
+    let head = try transaction.head(of: session)
+    return SessionHead(seq: head.seq, hash: head.hash)
+  }
+}

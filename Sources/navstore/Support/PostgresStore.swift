@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NavFleet
+
+extension StoreLocation {
+  /// The PostgreSQL database `--db` names, when it names one (`postgres://...`); `nil` for a
+  /// store file.
+  func postgresAddress() throws(CLIError) -> PostgresAddress? {
+    let given = resolvedPath
+    guard PostgresAddress.isAddress(given) else { return nil }
+    do {
+      return try PostgresAddress(given)
+    } catch {
+      throw CLIError("--db: \(error.terminalMessage)")
+    }
+  }
+}
+
+/// `--db-connections`: the pool's size for a PostgreSQL store.
+struct PostgresPoolOption: ParsableArguments {
+  @Option(
+    name: .customLong("db-connections"),
+    help: "With --db postgres://...: the most connections to the database (default: 16).")
+  var connections: Int = PostgresFleet.defaultConnections
+
+  func validate() throws {
+    guard (1...1_000).contains(connections) else {
+      throw ValidationError("--db-connections must be 1 to 1000, not \(connections)")
+    }
+  }
+}
+
+enum PostgresStore {
+  /// What a command needs of the database's schema before it runs.
+  enum Schema {
+    /// Nothing (`init` looks at it itself).
+    case asItIs
+    /// Created or migrated first.
+    case migrated
+    /// This build's already.
+    case current
+  }
+
+  /// Runs `body` with the fleet at `address`, its schema as `schema` says; the pool closes after.
+  static func with<T: Sendable>(
+    _ address: PostgresAddress, connections: Int = 4, schema: Schema,
+    _ body: @Sendable (PostgresFleet) async throws -> T
+  ) async throws -> T {
+    // The pool's own lines (a connection refused, say) are the command's error, said once.
+    var quiet = Logger(label: "navstore.postgres")
+    quiet.logLevel = .critical
+    return try await PostgresFleet.withFleet(address: address, connections: connections, logger: quiet) { fleet in
+      try await fleetCall { () async throws(FleetError) in
+        switch schema {
+        case .asItIs: break
+        case .migrated: _ = try await fleet.migrate()
+        case .current: try await fleet.requireSchema()
+        }
+      }
+      return try await body(fleet)
+    }
+  }
+}
+
+/// Runs an asynchronous call on the collector's store, turning its error into the CLI's one line.
+func fleetCall<T>(_ body: () async throws(FleetError) -> T) async throws(CLIError) -> T {
+  do {
+    return try await body()
+  } catch {
+    throw CLIError(error.terminalMessage)
+  }
+}

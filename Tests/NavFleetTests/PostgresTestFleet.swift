@@ -1,0 +1,95 @@
+import Foundation
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
+import NavTestSupport
+import Testing
+
+@testable import NavFleet
+
+/// A fleet over the tests' PostgreSQL server (`TestPostgres`), its pool running, its schema made,
+/// and an app of its own for the test: every test keeps to its own app in the shared database.
+final class PostgresTestFleet: Sendable {
+  let fleet: PostgresFleet
+  let app: AppName
+  private let pool: Task<Void, Never>
+
+  init(snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, app: AppName? = nil) async throws {
+    let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
+    let fleet = PostgresFleet(address: try PostgresAddress(url), connections: 8, snapshotInterval: snapshotInterval)
+    self.fleet = fleet
+    pool = Task { await fleet.run() }
+    _ = try await fleet.migrate()
+    self.app = try app ?? AppName(TestPostgres.uniqueApp())
+    try await fleet.createApp(self.app)
+  }
+
+  /// Another collector over the same database and app: its own pool, its own caches.
+  func another(snapshotInterval: Int = StoreOptions.defaultSnapshotInterval) async throws -> PostgresTestFleet {
+    try await PostgresTestFleet(snapshotInterval: snapshotInterval, app: app)
+  }
+
+  deinit { pool.cancel() }
+}
+
+/// Sessions with everything the rules look at: tabs and nested flows (random trees and
+/// operations), lifecycle phases, an end, a context and a restored-from link.
+enum RichSessions {
+  static func make(count: Int, using rng: inout some RandomNumberGenerator) -> [[AnyEvent]] {
+    (0..<count).map { index in
+      let id = "s\(index)-" + String(UInt32.random(in: 0...UInt32.max, using: &rng), radix: 36)
+      var events = RandomSession.make(id: id, using: &rng, length: Int.random(in: 1...40, using: &rng)).events
+      if index % 3 == 0, case .start(let state, _, _) = events[0].operation.kind {
+        let link = index > 0 ? SessionLink(session: sessionID("s0-linked"), seq: 2) : nil
+        let context = SessionContext(appVersion: "2.\(index)", osName: "iOS", deviceModel: "iPhone15,\(index)")
+        events[0].operation = .start(state, restoredFrom: link, context: context)
+      }
+      // Lifecycle events between the navigation, and sometimes an end.
+      var lifecycle: [AnyEvent] = []
+      var inBackground = false
+      for (position, event) in events.enumerated() {
+        lifecycle.append(event)
+        if position > 0, Int.random(in: 0..<5, using: &rng) == 0 {
+          lifecycle.append(
+            AnyEvent(
+              session: event.session, seq: nil, at: event.at, origin: .app,
+              operation: inBackground ? .foreground : .background))
+          inBackground.toggle()
+        }
+      }
+      if index % 4 == 1 {
+        lifecycle.append(
+          AnyEvent(
+            session: events[0].session, seq: nil, at: events[events.count - 1].at, origin: .app,
+            operation: .end(reason: "signed out")))
+      }
+      // Times: mostly forward, now and then back (the clock columns).
+      return lifecycle.enumerated().map { position, event in
+        var timed = event
+        let step = Int64(position) * 1_000 - (position % 7 == 6 ? 2_500 : 0)
+        timed.at = Timestamp(millisecondsSince1970: 1_795_000_000_000 + step)
+        timed.seq = position + 1
+        return timed
+      }
+    }
+  }
+
+  /// The sessions' events as upload lines, interleaved across sessions and cut into batches.
+  static func batches(_ sessions: [[AnyEvent]], using rng: inout some RandomNumberGenerator) throws
+    -> [[ArraySlice<UInt8>]]
+  {
+    var queues = sessions
+    var lines: [ArraySlice<UInt8>] = []
+    while queues.contains(where: { !$0.isEmpty }) {
+      let open = queues.indices.filter { !queues[$0].isEmpty }
+      let pick = open[Int.random(in: 0..<open.count, using: &rng)]
+      lines.append(ArraySlice(try WireFormat.canonicalBytes(queues[pick].removeFirst())))
+    }
+    var batches: [[ArraySlice<UInt8>]] = []
+    while !lines.isEmpty {
+      let size = min(lines.count, Int.random(in: 1...50, using: &rng))
+      batches.append(Array(lines.prefix(size)))
+      lines.removeFirst(size)
+    }
+    return batches
+  }
+}
