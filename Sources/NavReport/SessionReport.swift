@@ -102,18 +102,56 @@ public struct SessionReport: Sendable {
     let count = summary.eventCount
     let last = try store.history(of: session, from: count, to: count)
     guard let start = first.first, let end = last.last else { throw StoreError.unknownSession(session) }
-    let chosen = min(max(1, focus ?? count), count)
-    if let focus, focus > count { throw StoreError.seqBeyondHistory(session: session, seq: focus, last: count) }
-    let size = min(max(1, windowSize), count)
-    let lower = max(1, min(chosen - size / 2, count - size + 1))
-    let upper = min(count, lower + size - 1)
-    var events: [Event] = []
-    var states = ReportStates(omitsPayloads: omitsPayloads)
-    var focusState: AnyCoordinator?
-    var planned: [Int: AnyCoordinator] = [:]
-    var plannedRoutes = 0
-    var phase = try phaseBefore(lower, of: session, in: store, upTo: upper, last: summary.phase)
-    try store.replayHistory(of: session, from: lower, to: upper) { event, state in
+    var builder = try Builder(
+      summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads, windowSize: windowSize)
+    try store.replayHistory(of: session, from: builder.window.lowerBound, to: builder.window.upperBound) {
+      event, state in builder.take(event, state: state)
+    }
+    guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
+    return builder.report(verification: verification)
+  }
+
+  /// A report made from what any store reads of a session: its summary, first and last events,
+  /// then each event of `window` with the state after it, in order, then its verification.
+  package struct Builder {
+    /// The seqs whose events the report shows, and so the events `take` wants.
+    package let window: ClosedRange<Int>
+    private let summary: SessionSummary
+    private let start: AnyEvent
+    private let end: AnyEvent
+    private let chosen: Int
+    private let omitsPayloads: Bool
+    private var events: [Event] = []
+    /// The lifecycle operations among the events taken, by position: what their phases follow.
+    private var lifecycle: [Int: AnyOperation] = [:]
+    private var states: ReportStates
+    private var focusState: AnyCoordinator?
+    private var planned: [Int: AnyCoordinator] = [:]
+    private var plannedRoutes = 0
+
+    /// A report of the session `summary` sums up, opening on `focus` (default: the last
+    /// event; past the last, `seqBeyondHistory`), showing at most `windowSize` events.
+    package init(
+      summary: SessionSummary, start: AnyEvent, end: AnyEvent, focus: Int?, omitsPayloads: Bool,
+      windowSize: Int = SessionReport.windowSize
+    ) throws(StoreError) {
+      let count = summary.eventCount
+      if let focus, focus > count {
+        throw StoreError.seqBeyondHistory(session: summary.id, seq: focus, last: count)
+      }
+      chosen = min(max(1, focus ?? count), count)
+      let size = min(max(1, windowSize), count)
+      let lower = max(1, min(chosen - size / 2, count - size + 1))
+      window = lower...min(count, lower + size - 1)
+      self.summary = summary
+      self.start = start
+      self.end = end
+      self.omitsPayloads = omitsPayloads
+      states = ReportStates(omitsPayloads: omitsPayloads)
+    }
+
+    /// Takes the next event of the window and the state after it.
+    package mutating func take(_ event: AnyEvent, state: AnyCoordinator) {
       let reference = states.add(state)
       let seq = event.seq ?? 0
       if seq == chosen { focusState = state }
@@ -124,6 +162,7 @@ public struct SessionReport: Sendable {
           plannedRoutes += routes
         }
       }
+      if event.operation.isLifecycle { lifecycle[events.count] = event.operation }
       events.append(
         Event(
           seq: seq, at: event.at, origin: event.origin,
@@ -132,32 +171,38 @@ public struct SessionReport: Sendable {
           layer: state.presentationLayer,
           cause: omitsPayloads
             ? nil : event.cause.map { ReportText.shortened($0.canonicalString, to: ReportText.causeLimit) },
-          state: reference, phase: (try? phase.after(event.operation)) ?? phase))
-      phase = events[events.count - 1].phase
+          state: reference))
     }
-    guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
-    return SessionReport(
-      session: session, eventCount: count, firstAt: start.at, lastAt: end.at,
-      durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps, headHash: end.hash ?? "",
-      verification: verification, restoredFrom: start.operation.restoredFrom,
-      context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
-      events: events, states: states, focusState: focusState, plannedStates: planned,
-      focus: chosen, omitsPayloads: omitsPayloads)
-  }
 
-  /// The lifecycle phase before event `seq`, read from the events from `seq` to `upper`: the
-  /// first lifecycle event among them says what came before it (a `foreground` comes after the
-  /// background), and with none, the phase is the session's `last` when they reach its end. A
-  /// window inside a long session with no lifecycle event in it is taken to be in the
-  /// foreground: telling would mean reading the session from its start.
-  private static func phaseBefore(
-    _ seq: Int, of session: SessionID, in store: SessionStore, upTo upper: Int, last: SessionPhase
-  ) throws(StoreError) -> SessionPhase {
-    guard seq > 1 else { return .foreground }
-    for event in try store.history(of: session, from: seq, to: upper) where event.operation.isLifecycle {
-      return event.operation.name == AnyOperation.foreground.name ? .background : .foreground
+    /// The report, once the window's events were taken, with the session's verification.
+    package func report(verification: VerificationResult) -> SessionReport {
+      var shown = events
+      var phase = phaseBeforeWindow
+      for index in shown.indices {
+        if let operation = lifecycle[index] { phase = (try? phase.after(operation)) ?? phase }
+        shown[index].phase = phase
+      }
+      return SessionReport(
+        session: summary.id, eventCount: summary.eventCount, firstAt: start.at, lastAt: end.at,
+        durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps,
+        headHash: end.hash ?? "", verification: verification, restoredFrom: start.operation.restoredFrom,
+        context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
+        events: shown, states: states, focusState: focusState, plannedStates: planned,
+        focus: chosen, omitsPayloads: omitsPayloads)
     }
-    return upper == (try store.summary(of: session).eventCount) ? last : .foreground
+
+    /// The lifecycle phase before the window's first event, read from the window's events:
+    /// the first lifecycle event among them says what came before it (a `foreground` comes
+    /// after the background), and with none, the phase is the session's last when the window
+    /// reaches its end. A window inside a long session with no lifecycle event in it is taken
+    /// to be in the foreground: telling would mean reading the session from its start.
+    private var phaseBeforeWindow: SessionPhase {
+      guard window.lowerBound > 1 else { return .foreground }
+      if let first = lifecycle.keys.min(), let operation = lifecycle[first] {
+        return operation.name == AnyOperation.foreground.name ? .background : .foreground
+      }
+      return window.upperBound == summary.eventCount ? summary.phase : .foreground
+    }
   }
 
   /// The seqs shown.

@@ -178,9 +178,9 @@ def navstore(binary, *arguments, cwd):
     return result.stdout.strip()
 
 
-def serve(binary, cwd, *options):
+def serve(binary, cwd, *options, db="collector.sqlite"):
     process = subprocess.Popen(
-        [binary, "serve", "--db", "collector.sqlite", "--listen", "127.0.0.1:0", *options],
+        [binary, "serve", "--db", db, "--listen", "127.0.0.1:0", *options],
         cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = process.stdout.readline()
     if not line.startswith("listening on "):
@@ -248,7 +248,16 @@ def main():
         broken, broken_base = serve(binary, work)
         servers.append(broken)
         not_ready(checker, broken_base, other, work)
+        postgres_url = os.environ.get("NAVSTORE_POSTGRES_URL", "")
+        if postgres_url:
+            shared, shared_base = serve(binary, work, db=postgres_url)
+            servers.append(shared)
+            not_implemented(checker, binary, shared_base, postgres_url, work)
         missing = sorted(checker.documented() - checker.seen)
+        if not postgres_url:
+            # Only a collector on PostgreSQL answers 501; without one, say so and leave them out.
+            print("openapi: no PostgreSQL (NAVSTORE_POSTGRES_URL): the 501 answers were not brought out")
+            missing = [pair for pair in missing if pair[2] != 501]
         if missing:
             fail("documented but never seen: " + ", ".join(f"{m} {t} {s}" for m, t, s in missing))
         print(f"openapi: {checker.count} answers checked; all {len(checker.seen)} documented "
@@ -357,6 +366,20 @@ def not_ready(checker, base, other, work):
     checker.check(base, "GET", "/v1/sessions", 503, bearer(other), label="(its app's store removed)")
     os.rename(app_file + ".aside", app_file)
     print("openapi: 503 from /readyz and from the app's endpoints once its store file is taken away")
+
+
+def not_implemented(checker, binary, base, url, work):
+    """A collector on PostgreSQL: what its store does not serve yet is a 501."""
+    app = "openapi-" + os.urandom(4).hex()
+    read = navstore(binary, "token", "create", "--app", app, "--role", "read", "--db", url, cwd=work)
+    ingest = navstore(binary, "token", "create", "--app", app, "--role", "ingest", "--db", url, cwd=work)
+    checker.check(base, "POST", "/v1/events", 200,
+                  {**bearer(ingest), "Content-Type": "application/x-ndjson"}, upload_lines("pg-1", 3),
+                  label="(on PostgreSQL)")
+    checker.check(base, "GET", "/v1/sessions/pg-1/report", 501, bearer(read), label="(on PostgreSQL)")
+    checker.check(base, "GET", "/v1/export/events?format=csv", 501, bearer(read), label="(on PostgreSQL)")
+    checker.check(base, "GET", "/v1/sessions?screen=home", 501, bearer(read), label="(on PostgreSQL)")
+    print("openapi: 501 from a collector on PostgreSQL for what its store does not serve yet")
 
 
 def backpressure(checker, base, ingest, read):

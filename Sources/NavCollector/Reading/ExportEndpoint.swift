@@ -33,10 +33,8 @@ struct ExportEndpoint {
     }
     let app = token.app
     let backend = backend
-    if let session = filter.session {
-      // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
-      _ = try await backend.summary(of: session, app: app)
-    }
+    // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
+    try await backend.checkExport(filter, app: app)
     let handoff = ChunkHandoff()
     let chosen = filter
     Task.detached {

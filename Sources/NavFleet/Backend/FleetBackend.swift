@@ -30,6 +30,9 @@ package protocol FleetBackend: Sendable {
   func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> String
   /// A page of the app's sessions.
   func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
+  /// Throws what an export with `filter` would be refused for before any of it is sent (a
+  /// session the app does not have, an export this store does not make).
+  func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError)
   /// One of the app's tables, encoded, handed to `sink` a chunk at a time.
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,

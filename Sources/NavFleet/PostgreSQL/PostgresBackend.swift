@@ -67,6 +67,10 @@ package struct PostgresBackend: FleetBackend {
       })
   }
 
+  package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {
+    throw .notOnPostgreSQL("An export")
+  }
+
   package func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
     into sink: @escaping @Sendable ([UInt8]) throws -> Void
@@ -76,10 +80,10 @@ package struct PostgresBackend: FleetBackend {
 
   package func problems() async -> [String] {
     do {
-      _ = try await fleet.apps()
+      try await fleet.ping()
       return []
     } catch {
-      return ["the database does not answer: \(error)"]
+      return ["\(error)"]
     }
   }
 

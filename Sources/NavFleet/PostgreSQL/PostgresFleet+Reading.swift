@@ -11,7 +11,7 @@ extension PostgresFleet {
       """
       SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
         WHERE app = \(app.rawValue) AND id = \(session.rawValue)
-      """, logger: logger)
+      """, logger: self.logger)
     for try await columns in rows.decode(SessionRowColumns.Columns.self) { return SessionRowColumns(columns) }
     throw StoreError.unknownSession(session)
   }
@@ -19,8 +19,8 @@ extension PostgresFleet {
   /// A session's summary.
   package func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary {
     try await database {
-      try await client.withConnection { connection in
-        try await sessionRow(session, app: app, on: connection).record.summary()
+      try await self.client.withConnection { connection in
+        try await self.sessionRow(session, app: app, on: connection).record.summary()
       }
     }
   }
@@ -28,7 +28,8 @@ extension PostgresFleet {
   /// A session's last seq and chain value.
   package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
     let totals = try await database {
-      try await client.withConnection { connection in try await sessionRow(session, app: app, on: connection) }
+      try await self.client.withConnection { connection in try await self.sessionRow(session, app: app, on: connection)
+      }
     }.record.totals
     return SessionHead(seq: totals.count, hash: totals.count > 0 ? HashChain.hex(totals.headHash) : nil)
   }
@@ -39,8 +40,8 @@ extension PostgresFleet {
     -> [AnyEvent]
   {
     try await database {
-      try await client.withConnection { connection in
-        let row = try await sessionRow(session, app: app, on: connection)
+      try await self.client.withConnection { connection in
+        let row = try await self.sessionRow(session, app: app, on: connection)
         var events: [AnyEvent] = []
         let rows = try await connection.query(
           """
@@ -48,7 +49,7 @@ extension PostgresFleet {
             WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
               AND seq BETWEEN \(Int64(max(1, from))) AND \(Int64(max(0, min(to, row.record.eventCount))))
             ORDER BY seq
-          """, logger: logger)
+          """, logger: self.logger)
         for try await columns in rows.decode(EventRowColumns.Columns.self) {
           events.append(try EventRowColumns.row(columns).decoded())
         }
@@ -59,17 +60,16 @@ extension PostgresFleet {
 
   /// A session's state after `seq` (default: its last event).
   package func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState {
-    let logger = logger
     return try await database {
-      try await client.withConnection { connection in
-        let row = try await sessionRow(session, app: app, on: connection)
+      try await self.client.withConnection { connection in
+        let row = try await self.sessionRow(session, app: app, on: connection)
         let count = row.record.eventCount
         let target = seq ?? count
         guard (1...max(1, count)).contains(target), count > 0 else {
           throw StoreError.seqBeyondHistory(session: session, seq: target, last: count)
         }
         let state = try await Self.rehydrate(
-          session, app: app, month: row.month, at: target, on: connection, logger: logger)
+          session, app: app, month: row.month, at: target, on: connection, logger: self.logger)
         return SessionState(session: session, seq: target, state: state)
       }
     }
@@ -78,14 +78,14 @@ extension PostgresFleet {
   /// Checks one session's stored history and row as `verify` does on SQLite (`HistoryAudit`).
   package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
     try await database {
-      try await client.withConnection { connection in
-        let row = try await sessionRow(session, app: app, on: connection)
+      try await self.client.withConnection { connection in
+        let row = try await self.sessionRow(session, app: app, on: connection)
         var snapshots: [Int: [UInt8]] = [:]
         let stored = try await connection.query(
           """
           SELECT seq, state FROM snapshots
             WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-          """, logger: logger)
+          """, logger: self.logger)
         for try await (seq, state) in stored.decode((Int64, String).self) { snapshots[Int(seq)] = Array(state.utf8) }
         var audit = HistoryAudit(of: session, snapshots: snapshots)
         let rows = try await connection.query(
@@ -93,7 +93,7 @@ extension PostgresFleet {
           SELECT \(unescaped: EventRowColumns.selectList) FROM events
             WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
             ORDER BY seq
-          """, logger: logger)
+          """, logger: self.logger)
         for try await columns in rows.decode(EventRowColumns.Columns.self) {
           guard audit.failure == nil else { break }
           audit.take(try EventRowColumns.row(columns))
@@ -107,36 +107,35 @@ extension PostgresFleet {
   func sessionRows(
     app: AppName, order: SessionQuery.Order, after: (lastAt: Timestamp, id: SessionID)?, limit: Int
   ) async throws(FleetError) -> [SessionSummary] {
-    let logger = logger
     return try await database {
       let rows: PostgresRowSequence
       switch (order, after) {
       case (.id, nil):
-        rows = try await client.query(
+        rows = try await self.client.query(
           """
           SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY id LIMIT \(Int64(limit))
-          """, logger: logger)
+          """, logger: self.logger)
       case (.id, let after?):
-        rows = try await client.query(
+        rows = try await self.client.query(
           """
           SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 AND id > \(after.id.rawValue) ORDER BY id LIMIT \(Int64(limit))
-          """, logger: logger)
+          """, logger: self.logger)
       case (.lastActivity, nil):
-        rows = try await client.query(
+        rows = try await self.client.query(
           """
           SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY last_at DESC, id DESC LIMIT \(Int64(limit))
-          """, logger: logger)
+          """, logger: self.logger)
       case (.lastActivity, let after?):
-        rows = try await client.query(
+        rows = try await self.client.query(
           """
           SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0
               AND (last_at, id) < (\(after.lastAt.millisecondsSince1970), \(after.id.rawValue))
             ORDER BY last_at DESC, id DESC LIMIT \(Int64(limit))
-          """, logger: logger)
+          """, logger: self.logger)
       }
       var summaries: [SessionSummary] = []
       for try await columns in rows.decode(SessionRowColumns.Columns.self) {

@@ -5,23 +5,31 @@ import PostgresNIO
 extension PostgresFleet {
   /// Makes `app` when the database does not have it yet.
   public func createApp(_ app: AppName, at time: Timestamp = Timestamp.now) async throws(FleetError) {
-    let logger = logger
     try await transaction { connection in
       try await connection.run(
         """
         INSERT INTO apps (name, created_at) VALUES (\(app.rawValue), \(time.millisecondsSince1970))
           ON CONFLICT (name) DO NOTHING
-        """, logger: logger)
+        """, logger: self.logger)
+    }
+  }
+
+  /// Whether the database answers within `timeout`: what `/readyz` asks.
+  package func ping(timeout: Duration = .seconds(2)) async throws(FleetError) {
+    _ = try await database(timeout: timeout) {
+      try await self.client.withConnection { connection in
+        try await connection.run("SELECT 1", logger: self.logger)
+      }
     }
   }
 
   /// Every app, by name.
   public func apps() async throws(FleetError) -> [AppName] {
-    let logger = logger
     return try await database {
       var apps: [AppName] = []
-      for try await name in try await client.query("SELECT name FROM apps ORDER BY name", logger: logger).decode(
-        String.self)
+      for try await name in try await self.client.query("SELECT name FROM apps ORDER BY name", logger: self.logger)
+        .decode(
+          String.self)
       {
         if let app = try? AppName(name) { apps.append(app) }
       }
@@ -44,30 +52,28 @@ extension PostgresFleet {
     let presented = PresentedToken.random()
     let token = AccessToken(
       id: presented.id, app: app, role: role, createdAt: time, revokedAt: nil, label: label, expiresAt: expiresAt)
-    let logger = logger
     try await transaction { connection in
       try await connection.run(
         """
         INSERT INTO apps (name, created_at) VALUES (\(app.rawValue), \(time.millisecondsSince1970))
           ON CONFLICT (name) DO NOTHING
-        """, logger: logger)
+        """, logger: self.logger)
       try await connection.run(
         """
         INSERT INTO tokens (id, app, role, secret_hash, created_at, label, expires_at)
           VALUES (\(token.id), \(app.rawValue), \(role.rawValue), \(ByteBuffer(bytes: presented.secretHash)),
             \(time.millisecondsSince1970), \(label), \(expiresAt?.millisecondsSince1970))
-        """, logger: logger)
+        """, logger: self.logger)
     }
     return (presented.text, token)
   }
 
   /// Every token, revoked ones included, oldest first.
   public func tokens() async throws(FleetError) -> [AccessToken] {
-    let logger = logger
     return try await database {
       var tokens: [AccessToken] = []
-      let rows = try await client.query(
-        "SELECT \(unescaped: TokenRow.selectList) FROM tokens ORDER BY created_at, id", logger: logger)
+      let rows = try await self.client.query(
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens ORDER BY created_at, id", logger: self.logger)
       for try await row in rows.decode(TokenRow.Columns.self) {
         if let token = TokenRow(row).token { tokens.append(token) }
       }
@@ -79,13 +85,12 @@ extension PostgresFleet {
   /// its first revocation time). Throws `unknownToken` when there is none.
   @discardableResult
   public func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) -> AccessToken {
-    let logger = logger
     let revoked = try await transaction { connection -> AccessToken? in
       let rows = try await connection.query(
         """
         UPDATE tokens SET revoked_at = coalesce(revoked_at, \(time.millisecondsSince1970)) WHERE id = \(id)
           RETURNING \(unescaped: TokenRow.selectList)
-        """, logger: logger)
+        """, logger: self.logger)
       for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row).token }
       return nil
     }
@@ -100,10 +105,9 @@ extension PostgresFleet {
     -> AccessToken?
   {
     guard let parts = PresentedToken(presented) else { return nil }
-    let logger = logger
     let stored = try await database { () async throws -> TokenRow? in
-      let rows = try await client.query(
-        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(parts.id)", logger: logger)
+      let rows = try await self.client.query(
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(parts.id)", logger: self.logger)
       for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
       return nil
     }
@@ -115,14 +119,13 @@ extension PostgresFleet {
 
   /// Notes that the token `id` authenticated a request at `time`, at most once a minute.
   package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) {
-    let logger = logger
     let now = time.millisecondsSince1970
     try await transaction { connection in
       try await connection.run(
         """
         UPDATE tokens SET last_used_at = \(now)
           WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at <= \(now - 60_000))
-        """, logger: logger)
+        """, logger: self.logger)
     }
   }
 }

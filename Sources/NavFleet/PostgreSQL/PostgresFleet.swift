@@ -26,17 +26,22 @@ public final class PostgresFleet: Sendable {
   /// The months whose partitions this process knows exist.
   let partitions = Mutex<Set<Int>>([])
 
+  /// How long one call may wait for the database (a connection, its queries, the commit).
+  let operationTimeout: Duration
+
   /// The pool's default size: enough for a collector on a few cores, well under PostgreSQL's
   /// default 100 connections for several collectors.
   public static let defaultConnections = 16
 
-  /// A fleet over the database at `address`, through at most `connections` connections.
+  /// A fleet over the database at `address`, through at most `connections` connections, each
+  /// call waiting at most `operationTimeout` for the database.
   public init(
     address: PostgresAddress, connections: Int = defaultConnections,
-    snapshotInterval: Int = StoreOptions.defaultSnapshotInterval,
+    snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, operationTimeout: Duration = .seconds(10),
     logger: Logger = Logger(label: "navstore.postgres")
   ) {
     self.address = address
+    self.operationTimeout = operationTimeout
     self.logger = logger
     self.snapshotInterval = max(1, snapshotInterval)
     self.heads = HeadStates(capacity: 4_096)
@@ -65,9 +70,24 @@ public final class PostgresFleet: Sendable {
 
   /// Runs database work, its failure as a `FleetError`: a store's rule as `.store`, anything the
   /// client or the server said as `.database`, worded without the query's values.
-  func database<T>(_ body: () async throws -> T) async throws(FleetError) -> T {
+  /// Work that takes longer than `timeout` (default: `operationTimeout`) is cancelled and
+  /// thrown as `.database`: a database that does not answer (stopped, unreachable, its pool's
+  /// connections all failing) costs a caller that long at most, never a wait without end.
+  func database<T: Sendable>(timeout: Duration? = nil, _ body: @escaping @Sendable () async throws -> T)
+    async throws(FleetError) -> T
+  {
+    let limit = timeout ?? operationTimeout
     do {
-      return try await body()
+      return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+          try await Task.sleep(for: limit)
+          return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else { throw DatabaseTimeout(limit: limit) }
+        return value
+      }
     } catch let error as FleetError {
       throw error
     } catch let error as StoreError {
@@ -78,9 +98,12 @@ public final class PostgresFleet: Sendable {
   }
 
   /// One transaction: committed when `body` returns, rolled back when it throws.
-  func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws(FleetError) -> T {
-    try await database { () async throws -> T in
-      try await client.withTransaction(logger: logger) { connection async throws -> sending T in
+  func transaction<T: Sendable>(
+    timeout: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+  ) async throws(FleetError) -> T {
+    let (client, logger) = (client, logger)
+    return try await database(timeout: timeout) { () async throws -> T in
+      try await client.withTransaction(logger: logger) { connection async throws -> T in
         try await body(connection)
       }
     }
@@ -89,6 +112,7 @@ public final class PostgresFleet: Sendable {
   /// What a PostgreSQL failure says, without the query's text or values: the server's message
   /// and SQLSTATE, or the client's code (a refused or closed connection).
   static func reason(_ error: any Error) -> String {
+    if let timeout = error as? DatabaseTimeout { return "no answer within \(timeout.limit)" }
     guard let error = error as? PSQLError else { return "\(error)" }
     if let message = error.serverInfo?[.message] {
       return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "unknown"))"
@@ -109,11 +133,17 @@ public final class PostgresFleet: Sendable {
   /// Makes sure the partitions of `month` exist (once per process and month).
   func ensurePartitions(of month: Int) async throws(FleetError) {
     if partitions.withLock({ $0.contains(month) }) { return }
+    let logger = logger
     try await transaction { connection in
       try await connection.run("SELECT navstore_month_partition(\(Int32(month)))", logger: logger)
     }
     partitions.withLock { _ = $0.insert(month) }
   }
+}
+
+/// A database call that took longer than its limit.
+struct DatabaseTimeout: Error {
+  let limit: Duration
 }
 
 extension ByteBuffer {

@@ -123,6 +123,10 @@ package struct SQLiteBackend: FleetBackend {
       })
   }
 
+  package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {
+    if let session = filter.session { _ = try await summary(of: session, app: app) }
+  }
+
   package func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
     into sink: @escaping @Sendable ([UInt8]) throws -> Void

@@ -1,0 +1,196 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+@_spi(Internals) import NavCore
+import NavPersistence
+import NavTestSupport
+import Testing
+
+@testable import NavCollector
+@testable import NavFleet
+
+/// The collector's contract with PostgreSQL behind it: the same requests, sent to a collector
+/// on a SQLite store and to one on PostgreSQL, get the same statuses and the same bodies, byte
+/// for byte; and a database that does not answer is a 503 with `Retry-After`, never a 500.
+@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+struct PostgresCollectorTests {
+  /// A collector's router on each store, with an ingest and a read token of app `shop` on each
+  /// (and a read token of another app).
+  struct Pair {
+    let folder: TemporaryFolder
+    let sqlite: SQLiteFleet
+    let postgres: PostgresFleet
+    let pool: Task<Void, Never>
+    let tokens: [String: (sqlite: String, postgres: String)]
+  }
+
+  static func pair() async throws -> Pair {
+    let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
+    let folder = try TemporaryFolder()
+    let sqlite = try SQLiteFleet(path: folder.path("collector.sqlite"))
+    let postgres = PostgresFleet(address: try PostgresAddress(url), connections: 4)
+    let pool = Task { await postgres.run() }
+    _ = try await postgres.migrate()
+    // Apps of their own in the shared database, named the same on both sides in the answers'
+    // eyes (an app's name is in no answer).
+    let shop = try AppName(TestPostgres.uniqueApp("shop"))
+    let blog = try AppName(TestPostgres.uniqueApp("blog"))
+    var tokens: [String: (String, String)] = [:]
+    for (name, app, role) in [("ingest", shop, TokenRole.ingest), ("read", shop, .read), ("blog", blog, .read)] {
+      let local = try sqlite.createToken(app: name == "blog" ? AppName("blog") : AppName("shop"), role: role).text
+      tokens[name] = (local, try await postgres.createToken(app: app, role: role).text)
+    }
+    return Pair(folder: folder, sqlite: sqlite, postgres: postgres, pool: pool, tokens: tokens)
+  }
+
+  struct Request {
+    var uri: String
+    var method: HTTPRequest.Method = .get
+    var token: String? = "read"
+    var body: String? = nil
+  }
+
+  static func line(_ session: String, _ seq: Int, _ op: String, hash: String? = nil) -> String {
+    let hashField = hash.map { #","hash":"\#($0)""# } ?? ""
+    return
+      #"{"session":"\#(session)","seq":\#(seq),"at":"2026-11-21T10:00:\#(10 + seq).000Z","op":\#(op)\#(hashField)}"#
+  }
+
+  static let home = #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
+  static let homeWithContext =
+    #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]},"context":{"appVersion":"4.2","osName":"iOS"}}"#
+
+  /// Uploads of every outcome, then every read endpoint the two stores both serve, with good and
+  /// bad parameters.
+  static let requests: [Request] = {
+    let uploads = [
+      [line("a", 1, home), line("a", 2, #"{"op":"push","screen":"cart"}"#), line("b", 1, homeWithContext)],
+      [
+        line("a", 1, home), line("a", 3, #"{"op":"push","screen":"pay"}"#), line("a", 3, #"{"op":"pop"}"#),
+        line("c", 1, #"{"op":"push","screen":"x"}"#), line("d", 2, home), line("b", 1, home),
+        line("e", 1, home, hash: String(repeating: "0", count: 64)),
+        #"{"session":"f","at":"2026-11-21T10:00:00.000Z","op":{"op":"fly"}}"#, "",
+        line("b", 2, #"{"op":"background"}"#), line("b", 3, #"{"op":"foreground"}"#),
+      ],
+    ]
+    var requests = uploads.map {
+      Request(uri: "/v1/events", method: .post, token: "ingest", body: $0.joined(separator: "\n"))
+    }
+    requests += [
+      Request(uri: "/v1/events", method: .post, token: "read", body: line("z", 1, home)),
+      Request(uri: "/v1/events", method: .post, token: nil, body: line("z", 1, home)),
+    ]
+    for session in ["a", "b", "c", "nobody", "%2E"] {
+      requests += [
+        Request(uri: "/v1/sessions/\(session)/head", token: "ingest"),
+        Request(uri: "/v1/sessions/\(session)/head"),
+        Request(uri: "/v1/sessions/\(session)/history"),
+        Request(uri: "/v1/sessions/\(session)/history?from=2"),
+        Request(uri: "/v1/sessions/\(session)/history?from=9"),
+        Request(uri: "/v1/sessions/\(session)/state"),
+        Request(uri: "/v1/sessions/\(session)/state?at=1"),
+        Request(uri: "/v1/sessions/\(session)/state?at=99"),
+        Request(uri: "/v1/sessions/\(session)/head", token: "blog"),
+      ]
+    }
+    for query in [
+      "", "?sort=id", "?limit=1", "?limit=1&sort=id", "?app_version=4.2", "?restored=false", "?failing=true",
+      "?failing=false", "?since=2026-11-21", "?until=2026-11-20", "?limit=0", "?sort=size", "?after=nonsense",
+    ] {
+      requests.append(Request(uri: "/v1/sessions" + query))
+    }
+    requests.append(Request(uri: "/v1/sessions", token: "blog"))
+    requests.append(Request(uri: "/v1/sessions", token: "ingest"))
+    return requests
+  }()
+
+  @Test func theSameRequestsGetTheSameAnswersFromBothStores() async throws {
+    let pair = try await Self.pair()
+    defer { pair.pool.cancel() }
+    let local = Application(router: Collector.router(fleet: pair.sqlite))
+    let shared = Application(router: Collector.router(backend: PostgresBackend(fleet: pair.postgres)))
+    let answers = try await Self.answers(local, tokens: pair.tokens.mapValues(\.sqlite))
+    let got = try await Self.answers(shared, tokens: pair.tokens.mapValues(\.postgres))
+    #expect(got.count == answers.count)
+    for (index, (expected, answer)) in zip(answers, got).enumerated() {
+      #expect(answer.status == expected.status, "\(Self.requests[index].uri): status")
+      #expect(answer.body == expected.body, "\(Self.requests[index].uri): body")
+    }
+    // The uploads and reads above ran: the answers are not all refusals.
+    #expect(answers.filter { $0.status == 200 }.count > 20)
+  }
+
+  /// A database that does not answer (nothing listens on its port): the probes say so, uploads
+  /// and reads are 503 with `Retry-After`, and `/healthz` still answers.
+  @Test func aDatabaseThatDoesNotAnswerIsA503WithRetryAfter() async throws {
+    let address = try PostgresAddress("postgres://navstore@127.0.0.1:\(try Self.closedPort())/navstore?sslmode=disable")
+    let fleet = PostgresFleet(address: address, connections: 2, operationTimeout: .seconds(2))
+    let pool = Task { await fleet.run() }
+    defer { pool.cancel() }
+    let app = Application(router: Collector.router(backend: PostgresBackend(fleet: fleet)))
+    let token = "nvs_" + String(repeating: "a", count: 16) + "_" + String(repeating: "b", count: 64)
+    try await app.test(.router) { client in
+      try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+      try await client.execute(uri: "/readyz", method: .get) { response in
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers[.retryAfter] != nil)
+      }
+      for (uri, method) in [("/v1/events", HTTPRequest.Method.post), ("/v1/sessions", .get)] {
+        let headers: HTTPFields = [.authorization: "Bearer \(token)", .contentType: "application/x-ndjson"]
+        try await client.execute(
+          uri: uri, method: method, headers: headers, body: ByteBuffer(string: Self.line("s", 1, Self.home))
+        ) { response in
+          #expect(response.status == .serviceUnavailable, "\(uri)")
+          #expect(response.headers[.retryAfter] != nil)
+          #expect(!String(buffer: response.body).contains("navstore@"), "the answer names no part of the address")
+        }
+      }
+    }
+  }
+
+  /// Every request of `requests` sent to `application` in turn, with the tokens named: each
+  /// answer's status and body.
+  static func answers(_ application: some ApplicationProtocol, tokens: [String: String]) async throws
+    -> [(status: Int, body: String)]
+  {
+    try await application.test(.router) { client in
+      var answers: [(status: Int, body: String)] = []
+      for request in requests {
+        var headers: HTTPFields = [.contentType: "application/x-ndjson"]
+        if let name = request.token, let token = tokens[name] { headers[.authorization] = "Bearer \(token)" }
+        let body = request.body.map { ByteBuffer(string: $0) }
+        answers.append(
+          try await client.execute(uri: request.uri, method: request.method, headers: headers, body: body) { response in
+            (Int(response.status.code), withoutRequestID(String(buffer: response.body)))
+          })
+      }
+      return answers
+    }
+  }
+
+  /// An answer's body without the request id, which differs by nature.
+  static func withoutRequestID(_ body: String) -> String {
+    body.replacingOccurrences(of: #""requestID":"[0-9a-f]+""#, with: "", options: .regularExpression)
+  }
+
+  /// A loopback port nothing listens on (bound, then closed).
+  static func closedPort() throws -> Int {
+    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+      }
+    }
+    try #require(bound)
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
