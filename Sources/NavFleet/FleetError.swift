@@ -24,8 +24,6 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The PostgreSQL database cannot be reached or failed the work (`address` without its
   /// password, and what the client or the server said): nothing of the work was kept.
   case database(address: String, reason: String)
-  /// What this build does not do yet on a PostgreSQL store (`what`, as a noun phrase).
-  case notOnPostgreSQL(String)
   /// The PostgreSQL database's schema was written by a newer NavStore; it was left untouched.
   case newerDatabaseSchema(address: String, found: Int, supported: Int)
 
@@ -40,7 +38,6 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unusableStore(_, let reason): reason
     case .invalidDatabaseAddress(let reason): "not a PostgreSQL address: \(reason)"
     case .database(let address, let reason): "the database at \(address) failed: \(reason)"
-    case .notOnPostgreSQL(let what): "\(what) from a PostgreSQL store is not in this build of NavStore yet"
     case .newerDatabaseSchema(let address, let found, let supported):
       "the schema of the database at \(address) was written by a newer NavStore (version \(found); this one knows up to \(supported)); it was left untouched"
     }

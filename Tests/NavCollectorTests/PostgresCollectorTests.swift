@@ -94,13 +94,25 @@ struct PostgresCollectorTests {
         Request(uri: "/v1/sessions/\(session)/state?at=1"),
         Request(uri: "/v1/sessions/\(session)/state?at=99"),
         Request(uri: "/v1/sessions/\(session)/head", token: "blog"),
+        Request(uri: "/v1/sessions/\(session)/report"),
+        Request(uri: "/v1/sessions/\(session)/report?at=1&omit_payloads=true"),
+        Request(uri: "/v1/sessions/\(session)/report?at=50"),
       ]
     }
     for query in [
       "", "?sort=id", "?limit=1", "?limit=1&sort=id", "?app_version=4.2", "?restored=false", "?failing=true",
-      "?failing=false", "?since=2026-11-21", "?until=2026-11-20", "?limit=0", "?sort=size", "?after=nonsense",
+      "?failing=false", "?screen=cart", "?screen=home&limit=1", "?screen=nowhere", "?since=2026-11-21",
+      "?until=2026-11-20", "?limit=0", "?sort=size", "?after=nonsense",
     ] {
       requests.append(Request(uri: "/v1/sessions" + query))
+    }
+    for table in ["events", "sessions", "screen-views", "transitions", "nothing"] {
+      for query in [
+        "format=csv", "format=jsonl", "format=csv&since=2026-11-21T10:00:12Z", "format=csv&omit_payloads=true",
+        "format=jsonl&session=b", "format=csv&session=nobody", "format=xml", "",
+      ] {
+        requests.append(Request(uri: "/v1/export/\(table)?\(query)"))
+      }
     }
     requests.append(Request(uri: "/v1/sessions", token: "blog"))
     requests.append(Request(uri: "/v1/sessions", token: "ingest"))
@@ -110,8 +122,13 @@ struct PostgresCollectorTests {
   @Test func theSameRequestsGetTheSameAnswersFromBothStores() async throws {
     let pair = try await Self.pair()
     defer { pair.pool.cancel() }
-    let local = Application(router: Collector.router(fleet: pair.sqlite))
-    let shared = Application(router: Collector.router(backend: PostgresBackend(fleet: pair.postgres)))
+    // Rates high enough that no request is refused for coming too fast.
+    var roomy = CollectorConfiguration()
+    roomy.clientRate = RequestRate(perSecond: 100_000, burst: 100_000)
+    roomy.tokenRate = RequestRate(perSecond: 100_000, burst: 100_000)
+    let local = Application(router: Collector.router(fleet: pair.sqlite, configuration: roomy))
+    let shared = Application(
+      router: Collector.router(backend: PostgresBackend(fleet: pair.postgres), configuration: roomy))
     let answers = try await Self.answers(local, tokens: pair.tokens.mapValues(\.sqlite))
     let got = try await Self.answers(shared, tokens: pair.tokens.mapValues(\.postgres))
     #expect(got.count == answers.count)

@@ -62,10 +62,11 @@ enum RichSessions {
             session: events[0].session, seq: nil, at: events[events.count - 1].at, origin: .app,
             operation: .end(reason: "signed out")))
       }
-      // Times: mostly forward, now and then back (the clock columns).
+      // Times: mostly forward, now and then the same as the one before or back (the clock columns).
       return lifecycle.enumerated().map { position, event in
         var timed = event
-        let step = Int64(position) * 1_000 - (position % 7 == 6 ? 2_500 : 0)
+        var step = Int64(position) * 1_000 - (position % 7 == 6 ? 2_500 : 0)
+        if position % 5 == 4 { step -= 1_000 }
         timed.at = Timestamp(millisecondsSince1970: 1_795_000_000_000 + step)
         timed.seq = position + 1
         return timed

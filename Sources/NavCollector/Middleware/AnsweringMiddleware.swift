@@ -112,7 +112,6 @@ extension CollectorError {
     case .unusableStore(_, let reason): .unavailable("This app's store cannot serve now", retryAfter: 30, cause: reason)
     case .database: .unavailable("The store cannot serve this now", cause: error.description)
     case .invalidDatabaseAddress: .internal(cause: "store: invalidDatabaseAddress")
-    case .notOnPostgreSQL: .notImplemented(error.description)
     case .invalidTokenLabel: .internal(cause: "store: invalidTokenLabel")
     }
   }

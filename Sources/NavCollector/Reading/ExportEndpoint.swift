@@ -35,21 +35,11 @@ struct ExportEndpoint {
     let backend = backend
     // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
     try await backend.checkExport(filter, app: app)
-    let handoff = ChunkHandoff()
     let chosen = filter
-    Task.detached {
-      do {
-        try await backend.export(table, format: format, filter: chosen, app: app) { chunk in try handoff.put(chunk) }
-        handoff.finish(nil)
-      } catch {
-        handoff.finish(error)
-      }
-    }
     let limit = writeTimeout
     let body = ResponseBody { writer in
       let writer = DeadlineWriter(writer, limit: limit)
-      defer { handoff.stop() }
-      while let chunk = try await handoff.next() {
+      try await backend.export(table, format: format, filter: chosen, app: app) { chunk in
         try await writer.write(ByteBuffer(bytes: chunk))
       }
       try await writer.finish()

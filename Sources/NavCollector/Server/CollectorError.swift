@@ -92,11 +92,6 @@ struct CollectorError: HTTPResponseError {
       headers: [.retryAfter: "\(seconds)"])
   }
 
-  /// What this collector's store cannot answer yet (an endpoint its engine does not serve).
-  static func notImplemented(_ what: String) -> CollectorError {
-    CollectorError(status: .notImplemented, code: "not-implemented", message: "\(what).")
-  }
-
   /// A failure that is the collector's own (a bug): the client may resend; the log says what.
   static func `internal`(cause: String) -> CollectorError {
     CollectorError(

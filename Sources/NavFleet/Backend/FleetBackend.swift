@@ -33,11 +33,13 @@ package protocol FleetBackend: Sendable {
   /// Throws what an export with `filter` would be refused for before any of it is sent (a
   /// session the app does not have, an export this store does not make).
   func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError)
-  /// One of the app's tables, encoded, handed to `sink` a chunk at a time.
+  /// One of the app's tables, encoded, handed to `sink` a chunk at a time as it is made (in the
+  /// caller's task: a slow `sink` holds the export back). Throws `FleetError` for the store's
+  /// failures, and whatever `sink` throws.
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
-    into sink: @escaping @Sendable ([UInt8]) throws -> Void
-  ) async throws(FleetError)
+    into sink: ([UInt8]) async throws -> Void
+  ) async throws
   /// Why the store cannot serve now, one sentence per problem (none: ready).
   func problems() async -> [String]
   /// The store's figures for the metrics.

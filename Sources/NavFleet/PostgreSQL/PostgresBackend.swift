@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavPersistence
+import NavReport
 
 /// The collector's store on PostgreSQL: one database for every app, shared by any number of
 /// collectors (`PostgresFleet`).
@@ -39,11 +40,10 @@ package struct PostgresBackend: FleetBackend {
   package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
     -> String
   {
-    throw .notOnPostgreSQL("A session's report")
+    ReportPage.html(try await fleet.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads))
   }
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
-    if request.screen != nil { throw .notOnPostgreSQL("Filtering sessions by a screen shown") }
     var buffered: [SessionSummary] = []
     var cursor = request.filters.after
     var exhausted = false
@@ -61,21 +61,23 @@ package struct PostgresBackend: FleetBackend {
         }
         return buffered.popLast()
       },
-      showedScreen: { (_, _) async throws(FleetError) -> Bool in false },
+      showedScreen: { (session, screen) async throws(FleetError) -> Bool in
+        try await fleet.showedScreen(named: screen, in: session, app: app)
+      },
       verifies: { (session) async throws(FleetError) -> Bool in
         try await fleet.verify(session, app: app).isIntact
       })
   }
 
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {
-    throw .notOnPostgreSQL("An export")
+    if let session = filter.session { _ = try await summary(of: session, app: app) }
   }
 
   package func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
-    into sink: @escaping @Sendable ([UInt8]) throws -> Void
-  ) async throws(FleetError) {
-    throw .notOnPostgreSQL("An export")
+    into sink: ([UInt8]) async throws -> Void
+  ) async throws {
+    try await fleet.export(table, format: format, filter: filter, app: app, into: sink)
   }
 
   package func problems() async -> [String] {

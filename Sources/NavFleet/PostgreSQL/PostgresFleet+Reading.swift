@@ -1,5 +1,7 @@
-import NavCore
+import Logging
+@_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+import NavReport
 import PostgresNIO
 
 extension PostgresFleet {
@@ -142,6 +144,167 @@ extension PostgresFleet {
         summaries.append(try SessionRowColumns(columns).record.summary())
       }
       return summaries
+    }
+  }
+}
+
+extension PostgresFleet {
+  /// A session's report, as `navstore report` makes it from a store file: the same window of
+  /// events, states, phases and verification (`SessionReport.Builder`).
+  package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool)
+    async throws(FleetError) -> SessionReport
+  {
+    let logger = logger
+    let verification = try await verify(session, app: app)
+    return try await database {
+      try await self.client.withConnection { connection in
+        let row = try await self.sessionRow(session, app: app, on: connection)
+        let summary = try row.record.summary()
+        let count = summary.eventCount
+        let ends = try await Self.events(
+          of: session, app: app, month: row.month, seqs: [1, count], on: connection, logger: logger)
+        guard let start = ends.first, let end = ends.last else { throw StoreError.unknownSession(session) }
+        var builder = try SessionReport.Builder(
+          summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads)
+        let lower = builder.window.lowerBound
+        var state: AnyCoordinator? =
+          lower > 1
+          ? try await Self.rehydrate(session, app: app, month: row.month, at: lower - 1, on: connection, logger: logger)
+          : nil
+        let rows = try await connection.query(
+          """
+          SELECT \(unescaped: EventRowColumns.selectList) FROM events
+            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
+              AND seq BETWEEN \(Int64(lower)) AND \(Int64(builder.window.upperBound))
+            ORDER BY seq
+          """, logger: logger)
+        for try await columns in rows.decode(EventRowColumns.Columns.self) {
+          let stored = try EventRowColumns.row(columns)
+          let event = try stored.decoded()
+          do throws(NavigationError) {
+            state = try event.operation.apply(to: state)
+          } catch {
+            throw StoreError.unreadableHistory(session: session, seq: stored.seq, .eventNoLongerApplies(error))
+          }
+          if let state { builder.take(event, state: state) }
+        }
+        return builder.report(verification: verification)
+      }
+    }
+  }
+
+  /// The session's events at `seqs`, in seq order.
+  static func events(
+    of session: SessionID, app: AppName, month: Int, seqs: [Int], on connection: PostgresConnection, logger: Logger
+  ) async throws -> [AnyEvent] {
+    let rows = try await connection.query(
+      """
+      SELECT \(unescaped: EventRowColumns.selectList) FROM events
+        WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
+          AND seq = ANY(\(seqs.map(Int64.init))) ORDER BY seq
+      """, logger: logger)
+    var events: [AnyEvent] = []
+    for try await columns in rows.decode(EventRowColumns.Columns.self) {
+      events.append(try EventRowColumns.row(columns).decoded())
+    }
+    return events
+  }
+}
+
+extension PostgresFleet {
+  /// One of `app`'s tables as `navstore export` writes it from a store file, byte for byte
+  /// (`ExportEncoder`), handed to `sink` a chunk at a time as the rows stream from the
+  /// database: memory holds a chunk and one session's state, whatever the app's size. The
+  /// rows are read in one read-only transaction, so the export is of one moment. No deadline
+  /// applies to a whole export (a slow reader makes it long); each chunk's wait is `sink`'s.
+  package func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
+    into sink: ([UInt8]) async throws -> Void
+  ) async throws {
+    var encoder: ExportEncoder
+    do {
+      encoder = try ExportEncoder(table, format: format, filter: filter)
+    } catch {
+      throw FleetError.store(error)
+    }
+    if let session = filter.session { _ = try await summary(of: session, app: app) }
+    let logger = logger
+    // The events table filters by time in the query, as SQLite's does; the screen tables replay
+    // whole histories (a view may begin before `since`).
+    let since = table == .events ? (filter.since?.millisecondsSince1970 ?? Int64.min) : Int64.min
+    let events: PostgresQuery =
+      if let session = filter.session {
+        """
+        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+          WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND at >= \(since) ORDER BY session_id, seq
+        """
+      } else {
+        """
+        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+          WHERE app = \(app.rawValue) AND at >= \(since) ORDER BY session_id, seq
+        """
+      }
+    do {
+      try await client.withConnection { connection in
+        try await connection.withTransaction(logger: logger) { connection in
+          try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+          if encoder.wantsEvents {
+            let rows = try await connection.query(events, logger: logger)
+            for try await columns in rows.decode(EventRowColumns.Columns.self) {
+              try encoder.take(try EventRowColumns.row(columns))
+              if let chunk = encoder.nextChunk() { try await sink(chunk) }
+            }
+          } else {
+            let rows = try await connection.query(
+              """
+              SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+                WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY id
+              """, logger: logger)
+            for try await columns in rows.decode(SessionRowColumns.Columns.self) {
+              encoder.take(try SessionRowColumns(columns).record.summary())
+              if let chunk = encoder.nextChunk() { try await sink(chunk) }
+            }
+          }
+        }
+      }
+      let rest = try encoder.finish()
+      if !rest.isEmpty { try await sink(rest) }
+    } catch let error as StoreError {
+      throw FleetError.store(error)
+    } catch let error as PSQLError {
+      throw FleetError.database(address: address.description, reason: Self.reason(error))
+    }
+  }
+}
+
+extension PostgresFleet {
+  /// Whether `session` ever showed a screen named `name` on top (as the exports name screens),
+  /// replaying its history as `SessionStore.showedScreen` does.
+  package func showedScreen(named name: String, in session: SessionID, app: AppName) async throws(FleetError) -> Bool {
+    try await database {
+      try await self.client.withConnection { connection in
+        let row = try await self.sessionRow(session, app: app, on: connection)
+        let rows = try await connection.query(
+          """
+          SELECT \(unescaped: EventRowColumns.selectList) FROM events
+            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
+            ORDER BY seq
+          """, logger: self.logger)
+        var state: AnyCoordinator?
+        var found = false
+        for try await columns in rows.decode(EventRowColumns.Columns.self) {
+          let stored = try EventRowColumns.row(columns)
+          let event = try stored.decoded()
+          do throws(NavigationError) {
+            state = try event.operation.apply(to: state)
+          } catch {
+            throw StoreError.unreadableHistory(session: session, seq: stored.seq, .eventNoLongerApplies(error))
+          }
+          // Read to the end even once found: a row stream left unread holds the connection.
+          if !found, state?.visibleScreen?.name == name { found = true }
+        }
+        return found
+      }
     }
   }
 }

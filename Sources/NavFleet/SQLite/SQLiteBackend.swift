@@ -129,12 +129,21 @@ package struct SQLiteBackend: FleetBackend {
 
   package func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
-    into sink: @escaping @Sendable ([UInt8]) throws -> Void
-  ) async throws(FleetError) {
+    into sink: ([UInt8]) async throws -> Void
+  ) async throws {
     let store = try await store(app)
-    _ = try await FleetError.storingAsync { () async throws(StoreError) in
-      try await store.exportEncoded(table, format: format, filter: filter, write: sink)
+    // The export runs on the store's queue, handing chunks over as the sink takes them.
+    let handoff = ChunkHandoff()
+    Task.detached {
+      do {
+        _ = try await store.exportEncoded(table, format: format, filter: filter) { chunk in try handoff.put(chunk) }
+        handoff.finish(nil)
+      } catch {
+        handoff.finish((error as? StoreError).map(FleetError.store) ?? error)
+      }
     }
+    defer { handoff.stop() }
+    while let chunk = try await handoff.next() { try await sink(chunk) }
   }
 
   package func problems() async -> [String] {

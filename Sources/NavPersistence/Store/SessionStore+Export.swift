@@ -45,8 +45,7 @@ extension SessionStore {
   }
 
   /// The events table's JSON Lines are whole wire-format events: they cannot leave payloads out.
-  private static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError)
-  {
+  static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError) {
     if filter.omitsPayloads, table == .events, format == .jsonl { throw .payloadsInWireFormat }
   }
 }
