@@ -2,8 +2,10 @@
 # Starts a throwaway PostgreSQL cluster on loopback, for trying a fleet's store on PostgreSQL and
 # for the tests that need one, and prints its address (postgres://navstore@127.0.0.1:PORT/navstore).
 #
-#   Scripts/throwaway-postgres.sh start [PORT]   # default port 54329; prints the address
-#   Scripts/throwaway-postgres.sh stop
+#   Scripts/throwaway-postgres.sh start [PORT]     # default port 54329; prints the address
+#   Scripts/throwaway-postgres.sh standby [PORT]   # a hot standby of it (pg_basebackup -R), default
+#                                                  # port 54339; prints its address
+#   Scripts/throwaway-postgres.sh stop             # both, and their files
 #
 # The cluster lives in $NAVSTORE_PG_DIR (default /tmp/navstore-postgres) and trusts loopback
 # connections: never use it for anything but a test. PostgreSQL refuses to run as root, so
@@ -48,14 +50,30 @@ start)
   as_owner "$bin/psql" -h 127.0.0.1 -p "$port" -U navstore -d postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname = 'navstore'" | grep -q 1 \
     || as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U navstore navstore
+  echo "$port" >"$dir/port"
+  echo "postgres://navstore@127.0.0.1:$port/navstore?sslmode=disable"
+  ;;
+standby)
+  port="${2:-54339}"
+  primary="$(cat "$dir/port" 2>/dev/null)" || { echo "throwaway-postgres: start the primary first" >&2; exit 1; }
+  if [ ! -f "$dir/standby/PG_VERSION" ]; then
+    as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U navstore -D "$dir/standby" -R -X stream \
+      >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; exit 1; }
+  fi
+  if ! as_owner "$bin/pg_ctl" -D "$dir/standby" status >/dev/null 2>&1; then
+    as_owner "$bin/pg_ctl" -D "$dir/standby" -l "$dir/standby.log" -w -t 60 \
+      -o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c hot_standby=on -c max_connections=200" \
+      start >/dev/null || { cat "$dir/standby.log" >&2; exit 1; }
+  fi
   echo "postgres://navstore@127.0.0.1:$port/navstore?sslmode=disable"
   ;;
 stop)
+  as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null 2>&1 || true
   as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: throwaway-postgres.sh start [PORT] | stop" >&2
+  echo "usage: throwaway-postgres.sh start [PORT] | standby [PORT] | stop" >&2
   exit 2
   ;;
 esac

@@ -19,6 +19,9 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An app's store file cannot serve now (missing, replaced or removed while serving): why,
   /// naming the file.
   case unusableStore(app: AppName, reason: String)
+  /// A line of an import the store would not take (its number in the input, and why); nothing
+  /// of its transaction was kept.
+  case rejectedLine(line: Int, LineRejection)
   /// A PostgreSQL address that cannot be one: what is wrong with it.
   case invalidDatabaseAddress(String)
   /// The PostgreSQL database cannot be reached or failed the work (`address` without its
@@ -36,6 +39,8 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     case .newerCollectorTables(let path, let found, let supported):
       "the collector's tables in '\(path)' were written by a newer NavStore (version \(found); this one knows up to \(supported)); it was left untouched"
     case .unusableStore(_, let reason): reason
+    case .rejectedLine(let line, let rejection):
+      rejection.reason == .invalid ? rejection.message : "line \(line): \(rejection.message)"
     case .invalidDatabaseAddress(let reason): "not a PostgreSQL address: \(reason)"
     case .database(let address, let reason): "the database at \(address) failed: \(reason)"
     case .newerDatabaseSchema(let address, let found, let supported):
@@ -54,7 +59,7 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Runs store work, its failure as a `FleetError`.
-  static func storing<T>(_ body: () throws(StoreError) -> T) throws(FleetError) -> T {
+  package static func storing<T>(_ body: () throws(StoreError) -> T) throws(FleetError) -> T {
     do {
       return try body()
     } catch {

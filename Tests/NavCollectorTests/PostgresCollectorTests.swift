@@ -188,6 +188,56 @@ struct PostgresCollectorTests {
     }
   }
 
+  /// Reads from a hot standby (`serve --read-db`): an upload goes to the primary, and once the
+  /// standby has replayed it, the read endpoints answer from the standby, whose own views show
+  /// the collector's reading connections.
+  @Test(
+    .enabled(if: TestPostgres.replicaURL != nil || TestPostgres.isRequired, "no standby: NAVSTORE_POSTGRES_REPLICA_URL")
+  )
+  func theReadEndpointsAnswerFromAReplica() async throws {
+    let primaryURL = try #require(TestPostgres.url)
+    let replicaURL = try #require(TestPostgres.replicaURL, "NAVSTORE_REQUIRE_POSTGRES=1, but no standby is named")
+    let primary = PostgresFleet(address: try PostgresAddress(primaryURL), connections: 2)
+    let replica = PostgresFleet(
+      address: try PostgresAddress(replicaURL), connections: 2, applicationName: "navstore-reads-test")
+    let pools = [Task { await primary.run() }, Task { await replica.run() }]
+    defer { for pool in pools { pool.cancel() } }
+    _ = try await primary.migrate()
+    #expect(try TestPostgres.psql("SELECT pg_is_in_recovery()", on: replicaURL).hasPrefix("t"))
+    let app = try AppName(TestPostgres.uniqueApp("replica"))
+    let ingest = try await primary.createToken(app: app, role: .ingest).text
+    let read = try await primary.createToken(app: app, role: .read).text
+    let router = Collector.router(backend: PostgresBackend(fleet: primary, reads: replica))
+    try await Application(router: router).test(.router) { client in
+      let upload = [Self.line("r", 1, Self.home), Self.line("r", 2, #"{"op":"push","screen":"cart"}"#)]
+      try await client.execute(
+        uri: "/v1/events", method: .post,
+        headers: [.authorization: "Bearer \(ingest)", .contentType: "application/x-ndjson"],
+        body: ByteBuffer(string: upload.joined(separator: "\n"))
+      ) { #expect($0.status == .ok) }
+      // The standby replays the commit within moments.
+      var seen = false
+      for _ in 0..<100 where !seen {
+        try await client.execute(
+          uri: "/v1/sessions/r/head", method: .get, headers: [.authorization: "Bearer \(read)"]
+        ) { response in
+          seen = response.status == .ok && String(buffer: response.body).contains(#""seq":2"#)
+        }
+        if !seen { try await Task.sleep(for: .milliseconds(50)) }
+      }
+      #expect(seen, "the standby never showed the upload")
+      try await client.execute(
+        uri: "/v1/sessions/r/history", method: .get, headers: [.authorization: "Bearer \(read)"]
+      ) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body).split(separator: "\n").count == 2)
+      }
+    }
+    let readers = try TestPostgres.psql(
+      "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'navstore-reads-test'", on: replicaURL)
+    #expect(Int(readers.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0, "the reads went to the standby")
+  }
+
   /// An answer's body without the request id, which differs by nature.
   static func withoutRequestID(_ body: String) -> String {
     body.replacingOccurrences(of: #""requestID":"[0-9a-f]+""#, with: "", options: .regularExpression)

@@ -207,3 +207,66 @@ struct PostgresFleetTests {
     #expect(try await postgres.fleet.history(of: sessionID("kept"), app: app, from: 1, to: 1).count == 1)
   }
 }
+
+/// Connections killed under the collector (`pg_terminate_backend`, as an operator or a failover
+/// does) while it stores uploads: calls fail, are resent as a device resends them, and nothing
+/// acknowledged is lost or stored twice.
+@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+struct PostgresFaultTests {
+  @Test func connectionsKilledMidTransactionLoseNothingAcknowledged() async throws {
+    let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
+    let name = "navstore-kill-" + UUID().uuidString.prefix(8).lowercased()
+    let fleet = PostgresFleet(
+      address: try PostgresAddress(url), connections: 4, operationTimeout: .seconds(5), applicationName: name)
+    let pool = Task { await fleet.run() }
+    defer { pool.cancel() }
+    _ = try await fleet.migrate()
+    let app = try AppName(TestPostgres.uniqueApp("kill"))
+    try await fleet.createApp(app)
+    var rng = SeededRandom(seed: 9)
+    let sessions = RichSessions.make(count: 6, using: &rng)
+    let batches = try RichSessions.batches(sessions, using: &rng)
+    // The killer: every backend of this fleet, over and over, while the uploads go on.
+    let killer = Task.detached {
+      var kills = 0
+      while !Task.isCancelled {
+        let killed = try? TestPostgres.psql(
+          "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)') k"
+        )
+        kills += Int(killed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        try? await Task.sleep(for: .milliseconds(15))
+      }
+      return kills
+    }
+    var failures = 0
+    var acknowledged: [SessionID: Int] = [:]
+    for batch in batches {
+      // A device resends a batch until it is answered.
+      while true {
+        do throws(FleetError) {
+          let outcome = try await fleet.ingest(batch, app: app)
+          #expect(outcome.rejected.isEmpty, "\(outcome.rejected)")
+          for (session, head) in outcome.heads { acknowledged[session] = max(acknowledged[session] ?? 0, head.seq) }
+          break
+        } catch {
+          #expect(error.isStorageFailure, "\(error)")
+          failures += 1
+          try await Task.sleep(for: .milliseconds(5))
+        }
+      }
+    }
+    killer.cancel()
+    let kills = await killer.value
+    #expect(kills > 0 && failures > 0, "the killer landed \(kills) kills and \(failures) failed calls")
+    let folder = try TemporaryFolder()
+    let reference = try SessionStore(path: folder.path("r.sqlite"))
+    for events in sessions {
+      _ = try await reference.ingest(try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) })
+      let id = events[0].session
+      let stored = try await fleet.history(of: id, app: app, from: 1, to: Int.max)
+      #expect(stored == (try await reference.history(of: id)))
+      #expect(stored.count >= acknowledged[id] ?? 0)
+      #expect(try await fleet.verify(id, app: app).isIntact)
+    }
+  }
+}

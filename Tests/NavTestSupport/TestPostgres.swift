@@ -10,6 +10,10 @@ public enum TestPostgres {
   public static let url: String? = ProcessInfo.processInfo.environment["NAVSTORE_POSTGRES_URL"].flatMap {
     $0.isEmpty ? nil : $0
   }
+  /// A hot standby of it (`Scripts/throwaway-postgres.sh standby`), when the environment names
+  /// one (`NAVSTORE_POSTGRES_REPLICA_URL`; CI does, and requires it with the server).
+  public static let replicaURL: String? = ProcessInfo.processInfo.environment["NAVSTORE_POSTGRES_REPLICA_URL"]
+    .flatMap { $0.isEmpty ? nil : $0 }
   /// Whether this run must have it.
   public static let isRequired = ProcessInfo.processInfo.environment["NAVSTORE_REQUIRE_POSTGRES"] == "1"
   /// Whether the tests that need it run.
@@ -32,10 +36,13 @@ public enum TestPostgres {
       .first { FileManager.default.isExecutableFile(atPath: $0.path) }
   }()
 
-  /// Runs `sql` through `psql` against the server, as an operator would; returns what it printed.
+  /// Runs `sql` through `psql` against the server (or `on` another), as an operator would;
+  /// returns what it printed.
   @discardableResult
-  public static func psql(_ sql: String) throws -> String {
-    guard let psql, let url else { throw PostgresUnavailable(reason: "psql or NAVSTORE_POSTGRES_URL is missing") }
+  public static func psql(_ sql: String, on server: String? = nil) throws -> String {
+    guard let psql, let url = server ?? url else {
+      throw PostgresUnavailable(reason: "psql or NAVSTORE_POSTGRES_URL is missing")
+    }
     let process = Process()
     process.executableURL = psql
     process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-tAq", "-c", sql]

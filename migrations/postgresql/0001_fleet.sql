@@ -17,6 +17,9 @@ CREATE TABLE apps (
   created_at bigint NOT NULL
 );
 
+-- The app every store has, as a store file's own sessions are (`--app` unless given).
+INSERT INTO apps (name, created_at) VALUES ('default', 0);
+
 CREATE TABLE tokens (
   id           text   NOT NULL PRIMARY KEY CHECK (id ~ '^[0-9a-f]{16}$'),
   app          text   NOT NULL REFERENCES apps (name),

@@ -111,7 +111,7 @@ extension CollectorError {
       .unavailable("The store cannot serve this now", cause: error.description)
     case .unusableStore(_, let reason): .unavailable("This app's store cannot serve now", retryAfter: 30, cause: reason)
     case .database: .unavailable("The store cannot serve this now", cause: error.description)
-    case .invalidDatabaseAddress: .internal(cause: "store: invalidDatabaseAddress")
+    case .invalidDatabaseAddress, .rejectedLine: .internal(cause: "store: \(error)")
     case .invalidTokenLabel: .internal(cause: "store: invalidTokenLabel")
     }
   }

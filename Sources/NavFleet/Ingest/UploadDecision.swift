@@ -25,13 +25,14 @@ enum UploadDecision {
     case invalid(number: Int, LineRejection)
   }
 
-  /// The upload's non-blank lines, read.
-  static func read(_ lines: [ArraySlice<UInt8>]) -> [Line] {
+  /// The upload's non-blank lines, read, numbered from `first` (an import's batch goes on from
+  /// the lines before it).
+  static func read(_ lines: [ArraySlice<UInt8>], numberedFrom first: Int = 1) -> [Line] {
     var read: [Line] = []
     for (index, bytes) in lines.enumerated() {
-      let number = index + 1
+      let number = index + first
       do throws(WireFormatError) {
-        guard let event = try ImportLine.event(from: bytes, isFirst: index == 0) else { continue }
+        guard let event = try ImportLine.event(from: bytes, isFirst: number == 1) else { continue }
         read.append(.event(number: number, event))
       } catch {
         let message = StoreError.invalidLine(line: number, error).description

@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 /// Where a fleet's PostgreSQL database is, as `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`
@@ -74,6 +75,24 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     let server = host.map { "\($0.contains(":") ? "[\($0)]" : $0):\(port)" } ?? ""
     let mode = sslMode == "prefer" || socketFolder != nil ? "" : (place.isEmpty ? "?" : "&") + "sslmode=\(sslMode)"
     return "postgres://\(user)@\(server)/\(database)\(place)\(mode)"
+  }
+
+  /// One connection's configuration for this address (a probe's: see `PostgresFleet.probe`).
+  func connectionConfiguration() throws -> PostgresConnection.Configuration {
+    if let socketFolder {
+      return PostgresConnection.Configuration(
+        unixSocketPath: socketFolder + "/.s.PGSQL.\(port)", username: user, password: password, database: database)
+    }
+    let tls: PostgresConnection.Configuration.TLS =
+      switch sslMode {
+      case "disable": .disable
+      case "require": .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+      default: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+      }
+    var configuration = PostgresConnection.Configuration(
+      host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: tls)
+    configuration.options.connectTimeout = .seconds(5)
+    return configuration
   }
 
   /// The client's configuration for this address, with at most `connections` connections.

@@ -3,11 +3,21 @@ import NavCore
 import NavReport
 
 /// The collector's store on PostgreSQL: one database for every app, shared by any number of
-/// collectors (`PostgresFleet`).
+/// collectors (`PostgresFleet`), and optionally a streaming replica of it for the reads.
+///
+/// Tokens and uploads always go to the primary (a token just made must work, and an upload's
+/// answer must be its commit). The read endpoints go to `reads` when there is one: a replica a
+/// moment behind shows a session a moment late, and a device that asks its head there resends
+/// what the primary holds already, which is answered as duplicates.
 package struct PostgresBackend: FleetBackend {
   package let fleet: PostgresFleet
+  /// Where the reads go: the replica, or the primary.
+  private let reads: PostgresFleet
 
-  package init(fleet: PostgresFleet) { self.fleet = fleet }
+  package init(fleet: PostgresFleet, reads: PostgresFleet? = nil) {
+    self.fleet = fleet
+    self.reads = reads ?? fleet
+  }
 
   package func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
     try await fleet.authenticate(presented)
@@ -22,25 +32,25 @@ package struct PostgresBackend: FleetBackend {
   }
 
   package func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary {
-    try await fleet.summary(of: session, app: app)
+    try await reads.summary(of: session, app: app)
   }
 
   package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
-    try await fleet.head(of: session, app: app)
+    try await reads.head(of: session, app: app)
   }
 
   package func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent] {
-    try await fleet.history(of: session, app: app, from: from, to: to)
+    try await reads.history(of: session, app: app, from: from, to: to)
   }
 
   package func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState {
-    try await fleet.state(of: session, app: app, at: seq)
+    try await reads.state(of: session, app: app, at: seq)
   }
 
   package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
     -> String
   {
-    ReportPage.html(try await fleet.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads))
+    ReportPage.html(try await reads.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads))
   }
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
@@ -48,7 +58,7 @@ package struct PostgresBackend: FleetBackend {
     var cursor = request.filters.after
     var exhausted = false
     let chunk = 500
-    let fleet = fleet
+    let fleet = reads
     let order = request.filters.order
     return try await SessionsPage.make(
       request,
@@ -70,23 +80,26 @@ package struct PostgresBackend: FleetBackend {
   }
 
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {
-    if let session = filter.session { _ = try await summary(of: session, app: app) }
+    if let session = filter.session { _ = try await reads.summary(of: session, app: app) }
   }
 
   package func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
     into sink: ([UInt8]) async throws -> Void
   ) async throws {
-    try await fleet.export(table, format: format, filter: filter, app: app, into: sink)
+    try await reads.export(table, format: format, filter: filter, app: app, into: sink)
   }
 
   package func problems() async -> [String] {
-    do {
-      try await fleet.ping()
-      return []
-    } catch {
-      return ["\(error)"]
+    var problems: [String] = []
+    for database in reads === fleet ? [fleet] : [fleet, reads] {
+      do {
+        try await database.ping()
+      } catch {
+        problems.append("\(error)")
+      }
     }
+    return problems
   }
 
   package func figures() async -> [StoreFigures] { [] }

@@ -10,10 +10,15 @@ extension PostgresFleet {
   /// the same session one after the other can never fork its chain, and every line answered
   /// `accepted` or `duplicate` is committed once this returns. Throws only what is not a line's
   /// fault (the database unreachable or failing), and then nothing of the upload is kept.
-  package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey? = nil)
-    async throws(FleetError) -> UploadOutcome
-  {
-    let read = UploadDecision.read(lines)
+  ///
+  /// `numberedFrom` numbers the lines from there (an import's later batches); `allOrNothing`
+  /// (an import's) keeps nothing of the lines when one of them is rejected, and throws
+  /// `rejectedLine` naming the first.
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey? = nil, numberedFrom first: Int = 1,
+    allOrNothing: Bool = false
+  ) async throws(FleetError) -> UploadOutcome {
+    let read = UploadDecision.read(lines, numberedFrom: first)
     let named = UploadDecision.sessions(in: read)
     let interval = snapshotInterval
     guard !named.isEmpty else {
@@ -30,6 +35,10 @@ extension PostgresFleet {
       var sessions = try await Self.hold(
         named, of: app, claims: read, on: connection, heads: heads, snapshotInterval: interval, logger: logger)
       let outcome = try UploadDecision.decide(read, signedBy: signer, in: &sessions)
+      // An import keeps nothing of a batch with a line it cannot take.
+      if allOrNothing, let (line, rejection) = outcome.rejected.first {
+        throw FleetError.rejectedLine(line: line, rejection)
+      }
       try await Self.write(sessions, month: month, on: connection, logger: logger)
       sessions.outcome = outcome
       return sessions

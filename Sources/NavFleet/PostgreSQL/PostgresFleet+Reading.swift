@@ -106,7 +106,7 @@ extension PostgresFleet {
   }
 
   /// The app's sessions in `order` after `after`, at most `limit` of them.
-  func sessionRows(
+  package func sessionRows(
     app: AppName, order: SessionQuery.Order, after: (lastAt: Timestamp, id: SessionID)?, limit: Int
   ) async throws(FleetError) -> [SessionSummary] {
     return try await database {
@@ -270,9 +270,11 @@ extension PostgresFleet {
       let rest = try encoder.finish()
       if !rest.isEmpty { try await sink(rest) }
     } catch let error as StoreError {
-      throw FleetError.store(error)
+      throw fleetError(error)
     } catch let error as PSQLError {
-      throw FleetError.database(address: address.description, reason: Self.reason(error))
+      throw fleetError(error)
+    } catch let error as PostgresTransactionError {
+      throw fleetError(error)
     }
   }
 }
@@ -305,6 +307,37 @@ extension PostgresFleet {
         }
         return found
       }
+    }
+  }
+}
+
+extension PostgresFleet {
+  /// Every session of `app` that has events, by id, read a chunk at a time.
+  package func allSessions(app: AppName) async throws(FleetError) -> [SessionSummary] {
+    var all: [SessionSummary] = []
+    try await forEachSession(app: app, order: .id) { all.append($0) }
+    return all
+  }
+
+  /// Calls `body` with each session of `app` that has events, in `order`, reading the rows
+  /// `chunk` at a time (memory holds a chunk, whatever the app's size).
+  package func forEachSession(
+    app: AppName, order: SessionQuery.Order, chunk: Int = 1_000, _ body: (SessionSummary) throws -> Void
+  ) async throws(FleetError) {
+    var after: (lastAt: Timestamp, id: SessionID)?
+    while true {
+      let rows = try await sessionRows(app: app, order: order, after: after, limit: chunk)
+      for summary in rows {
+        do {
+          try body(summary)
+        } catch let error as FleetError {
+          throw error
+        } catch {
+          throw .store(.caller(CallerError(error)))
+        }
+      }
+      guard rows.count == chunk, let last = rows.last else { return }
+      after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
     }
   }
 }

@@ -23,6 +23,17 @@ extension PostgresFleet {
     }
   }
 
+  /// Throws `unknownApp` unless the database has `app`.
+  package func requireApp(_ app: AppName) async throws(FleetError) {
+    let known = try await database {
+      let rows = try await self.client.query(
+        "SELECT 1 FROM apps WHERE name = \(app.rawValue)", logger: self.logger)
+      for try await _ in rows.decode(Int32.self) { return true }
+      return false
+    }
+    guard known else { throw .unknownApp(app) }
+  }
+
   /// Every app, by name.
   public func apps() async throws(FleetError) -> [AppName] {
     return try await database {

@@ -33,38 +33,54 @@ public final class PostgresFleet: Sendable {
   /// default 100 connections for several collectors.
   public static let defaultConnections = 16
 
-  /// A fleet over the database at `address`, through at most `connections` connections, each
-  /// call waiting at most `operationTimeout` for the database.
+  /// A fleet over the database at `address`, through at most `connections` connections (named
+  /// `applicationName` in the server's views), each call waiting at most `operationTimeout`
+  /// for the database.
   public init(
     address: PostgresAddress, connections: Int = defaultConnections,
     snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, operationTimeout: Duration = .seconds(10),
-    logger: Logger = Logger(label: "navstore.postgres")
+    applicationName: String = "navstore", logger: Logger = Logger(label: "navstore.postgres")
   ) {
     self.address = address
     self.operationTimeout = operationTimeout
     self.logger = logger
     self.snapshotInterval = max(1, snapshotInterval)
     self.heads = HeadStates(capacity: 4_096)
-    client = PostgresClient(configuration: address.configuration(connections: connections), backgroundLogger: logger)
+    var configuration = address.configuration(connections: connections)
+    // What `pg_stat_activity` shows an operator for these connections.
+    configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+    client = PostgresClient(configuration: configuration, backgroundLogger: logger)
   }
 
   /// Keeps the pool's connections until the task running it is cancelled.
   public func run() async { await client.run() }
 
   /// Runs `body` with a fleet over `address`, its pool running meanwhile, and closes it after.
-  public static func withFleet<T: Sendable>(
+  public static func withFleet<T>(
     address: PostgresAddress, connections: Int = defaultConnections,
     logger: Logger = Logger(label: "navstore.postgres"),
-    _ body: @Sendable (PostgresFleet) async throws -> T
+    _ body: (PostgresFleet) async throws -> T
   ) async throws -> T {
     let fleet = PostgresFleet(address: address, connections: connections, logger: logger)
-    return try await withThrowingTaskGroup(of: T?.self) { group in
-      group.addTask {
-        await fleet.run()
-        return nil
-      }
+    return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+      group.addTask { await fleet.run() }
       defer { group.cancelAll() }
       return try await body(fleet)
+    }
+  }
+
+  /// Connects once, outside the pool, and closes: a database that refuses or cannot be reached
+  /// fails this at once with what the connection said, where the pool would keep trying until
+  /// a call's deadline. What a command or a collector's start asks first.
+  public func probe() async throws(FleetError) {
+    do {
+      let connection = try await PostgresConnection.connect(
+        on: PostgresClient.defaultEventLoopGroup.any(), configuration: try address.connectionConfiguration(), id: 0,
+        logger: logger
+      ).get()
+      try await connection.close()
+    } catch {
+      throw fleetError(error)
     }
   }
 
@@ -88,12 +104,25 @@ public final class PostgresFleet: Sendable {
         guard let first = try await group.next(), let value = first else { throw DatabaseTimeout(limit: limit) }
         return value
       }
-    } catch let error as FleetError {
-      throw error
-    } catch let error as StoreError {
-      throw .store(error)
     } catch {
-      throw .database(address: address.description, reason: Self.reason(error))
+      throw fleetError(error)
+    }
+  }
+
+  /// A failure of database work as a `FleetError`: a store's rule as `.store`, anything the
+  /// client or the server said as `.database`. What a transaction's closure threw is unwrapped
+  /// from postgres-nio's transaction error, so a rule it broke reads as that rule.
+  func fleetError(_ error: any Error) -> FleetError {
+    switch error {
+    case let error as FleetError: error
+    case let error as StoreError: .store(error)
+    case let error as PostgresTransactionError:
+      if let inner = error.closureError ?? error.beginError ?? error.commitError {
+        fleetError(inner)
+      } else {
+        .database(address: address.description, reason: "the transaction failed")
+      }
+    default: .database(address: address.description, reason: Self.reason(error))
     }
   }
 

@@ -13,6 +13,14 @@ public struct Tombstone: Sendable, Hashable, CustomStringConvertible {
   /// Its chain value after that event (32 bytes).
   package var headHash: [UInt8]
 
+  /// A tombstone as an engine wrote or read it.
+  package init(session: SessionID, forgottenAt: Timestamp, lastSeq: Int, headHash: [UInt8]) {
+    self.session = session
+    self.forgottenAt = forgottenAt
+    self.lastSeq = lastSeq
+    self.headHash = headHash
+  }
+
   public var description: String {
     "\(session): forgotten at \(forgottenAt) (\(lastSeq) event\(lastSeq == 1 ? "" : "s"), last chain value \(HashChain.hex(headHash)))"
   }

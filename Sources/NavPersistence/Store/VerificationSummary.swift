@@ -17,7 +17,7 @@
   package init() {}
 
   /// Counts one session's result in.
-  mutating func add(_ result: VerificationResult) {
+  package mutating func add(_ result: VerificationResult) {
     sessions += 1
     events += result.eventCount
     if !result.isIntact {

@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore export`: analytics tables as CSV or JSON Lines, streamed from the store.
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
     abstract: "Export events, sessions, screen views or transitions as CSV or JSON Lines.",
@@ -17,7 +18,7 @@ struct ExportCommand: ParsableCommand {
         transitions   \(ExportTable.transitions.columns.joined(separator: ", "))
 
       CSV has a header row and RFC 4180 quoting; JSON Lines rows have the same keys in the same \
-      order. Rows stream from SQLite in constant memory.
+      order. Rows stream from the store (a file, or a PostgreSQL database) in constant memory.
 
       Screen views and transitions follow what the user saw: consecutive events with the same \
       time, origin and cause (one action, like a recorded deep link) are one change. Times are \
@@ -66,8 +67,21 @@ struct ExportCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run() async throws {
     let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads)
+    if let address = try store.location.postgresAddress() {
+      let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
+      let (table, format, app) = (table, format, store.appName)
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await postgresCall {
+          try await fleet.export(table, format: format, filter: filter, app: app) { chunk in
+            try sink.write { bytes in bytes.append(contentsOf: chunk) }
+          }
+        }
+      }
+      try sink.close()
+      return
+    }
     let opened = try store.open(forWriting: false)
     let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
     let progress = ProgressCounter(label: "exporting", unit: "rows")

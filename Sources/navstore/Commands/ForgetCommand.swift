@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `navstore forget`: erase sessions, keeping tombstones.
-struct ForgetCommand: ParsableCommand {
+struct ForgetCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "forget",
     abstract: "Erase sessions (events and snapshots), leaving tombstones audits recognize.",
@@ -32,7 +33,16 @@ struct ForgetCommand: ParsableCommand {
     if sessions.isEmpty { throw ValidationError("name the sessions to forget") }
   }
 
-  func run() throws {
+  func run() async throws {
+    if let address = try store.location.postgresAddress() {
+      if vacuum { throw CLIError("--vacuum: a PostgreSQL database gives space back itself (VACUUM runs there)") }
+      let (sessions, app) = (sessions, store.appName)
+      let tombstones = try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await fleetCall { () async throws(FleetError) in try await fleet.forget(sessions, app: app, at: now()) }
+      }
+      for tombstone in tombstones { print("forgot \(tombstone)") }
+      return
+    }
     let opened = try store.open(forWriting: true)
     let tombstones = try storeCall { () throws(StoreError) in try opened.forget(sessions, at: now()) }
     for tombstone in tombstones { print("forgot \(tombstone)") }
@@ -41,7 +51,7 @@ struct ForgetCommand: ParsableCommand {
 }
 
 /// `navstore prune`: erase the sessions past a retention limit.
-struct PruneCommand: ParsableCommand {
+struct PruneCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "prune",
     abstract: "Erase every session whose last event is older than a time, leaving tombstones.",
@@ -52,6 +62,9 @@ struct PruneCommand: ParsableCommand {
       Examples:
         navstore prune --before 2026-05-01T00:00:00.000Z --dry-run
         navstore prune --before 2026-05-01T00:00:00.000Z --vacuum
+
+      On a PostgreSQL store, a month whose sessions (of every app) are all forgotten loses its \
+      partitions whole, at the cost of a catalog change.
       """)
 
   @OptionGroup var store: StoreOption
@@ -67,7 +80,27 @@ struct PruneCommand: ParsableCommand {
   @Flag(help: "Give the freed space back to the file system (VACUUM; needs the store to itself).")
   var vacuum = false
 
-  func run() throws {
+  func run() async throws {
+    if let address = try store.location.postgresAddress() {
+      if vacuum { throw CLIError("--vacuum: a PostgreSQL database gives space back itself (VACUUM runs there)") }
+      let (before, app, dryRun) = (before, store.appName, dryRun)
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        if dryRun {
+          let sessions = try await fleetCall { () async throws(FleetError) in
+            try await fleet.sessions(app: app, lastBefore: before)
+          }
+          for session in sessions { print("would forget \(session)") }
+          print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
+          return
+        }
+        let tombstones = try await fleetCall { () async throws(FleetError) in
+          try await fleet.prune(app: app, before: before, at: now())
+        }
+        for tombstone in tombstones { print("forgot \(tombstone)") }
+        print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
+      }
+      return
+    }
     if dryRun {
       let opened = try store.open(forWriting: false)
       let sessions = try storeCall { () throws(StoreError) in try opened.sessions(lastBefore: before) }

@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore history`: a session's events, readable or as wire-format JSON Lines.
-struct HistoryCommand: ParsableCommand {
+struct HistoryCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "history",
     abstract:
@@ -43,33 +44,48 @@ struct HistoryCommand: ParsableCommand {
     if let to, to < from { throw ValidationError("--to (\(to)) must not be before --from (\(from))") }
   }
 
-  func run() throws {
-    let opened = try store.open(forWriting: false)
+  func run() async throws {
     // The event before the first one printed is read too, to tell whether the clock went back.
     var previous: Timestamp?
     let time = timeZone.formatter()
+    let print = { (event: AnyEvent, state: AnyCoordinator) throws in
+      defer { previous = event.at }
+      guard (event.seq ?? 0) >= from else { return }
+      Swift.print(try Self.line(event, state: state, previous: previous, json: json, time: time))
+    }
+    if let address = try store.location.postgresAddress() {
+      let (session, app, from, to) = (session, store.appName, from, to)
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await postgresCall {
+          if from > 1, case let last = try await fleet.summary(of: session, app: app).eventCount, from > last {
+            throw FleetError.store(.seqBeyondHistory(session: session, seq: from, last: last))  // named as given
+          }
+          try await fleet.replayHistory(of: session, app: app, from: max(1, from - 1), to: to, print)
+        }
+      }
+      return
+    }
+    let opened = try store.open(forWriting: false)
     try storeCall { () throws(StoreError) in
       if from > 1, case let last = try opened.summary(of: session).eventCount, from > last {
         throw StoreError.seqBeyondHistory(session: session, seq: from, last: last)  // named as given
       }
-      try opened.replayHistory(of: session, from: max(1, from - 1), to: to) { event, state in
-        defer { previous = event.at }
-        guard (event.seq ?? 0) >= from else { return }
-        if json {
-          print(try WireFormat.canonicalString(event))
-        } else {
-          let screen = Self.visibleScreen(of: state)
-          let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
-          let context = event.operation.context.map { "  [\(ContextText.line($0))]" } ?? ""
-          let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
-          print(
-            "\(time(event.at))  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
-              + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
-              + "\(ScreenName.printable(event.operation.summary))\(context)  → \(screen)\(cause)\(clock)"
-          )
-        }
-      }
+      try opened.replayHistory(of: session, from: max(1, from - 1), to: to, print)
     }
+  }
+
+  /// An event as a line: wire-format JSON, or for people.
+  private static func line(
+    _ event: AnyEvent, state: AnyCoordinator, previous: Timestamp?, json: Bool, time: (Timestamp) -> String
+  ) throws -> String {
+    if json { return try WireFormat.canonicalString(event) }
+    let screen = visibleScreen(of: state)
+    let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
+    let context = event.operation.context.map { "  [\(ContextText.line($0))]" } ?? ""
+    let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
+    return "\(time(event.at))  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
+      + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
+      + "\(ScreenName.printable(event.operation.summary))\(context)  → \(screen)\(cause)\(clock)"
   }
 
   /// The screen on top, in its compact form (`numberDetail(number: 3)`), so screens of one

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Foundation
+import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore import`: JSON Lines events into the store.
-struct ImportCommand: ParsableCommand {
+struct ImportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "import",
     abstract: "Import JSON Lines events (the wire format's Event, one per line).",
@@ -18,6 +20,10 @@ struct ImportCommand: ParsableCommand {
       Examples:
         navstore import device-42.jsonl
         cat *.jsonl | navstore import - --batch 10000
+
+      Into a PostgreSQL store (--db postgres://...), lines go in transactions of --batch lines \
+      (10,000 unless given), each taken as the collector takes an upload: a bad line stops the \
+      import, keeping the transactions before its own.
       """)
 
   @OptionGroup var store: StoreOption
@@ -36,7 +42,7 @@ struct ImportCommand: ParsableCommand {
     if maxLineBytes < 1 { throw ValidationError("--max-line-bytes must be 1 or more, not \(maxLineBytes)") }
   }
 
-  func run() throws {
+  func run() async throws {
     let handle: FileHandle
     if file == "-" {
       handle = FileHandle.standardInput
@@ -49,6 +55,10 @@ struct ImportCommand: ParsableCommand {
         throw CLIError("cannot read '\(file)' (does it exist and is it readable?)")
       }
       handle = opened
+    }
+    if let address = try store.location.postgresAddress() {
+      try await importIntoPostgres(LineReader(handle: handle, maximumLineLength: maxLineBytes), address: address)
+      return
     }
     let path = store.resolvedPath
     let existed = FileManager.default.fileExists(atPath: path)
@@ -69,6 +79,42 @@ struct ImportCommand: ParsableCommand {
     print(
       "imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
         + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
+  }
+
+  /// The lines into a PostgreSQL store, a transaction of `--batch` lines at a time.
+  private func importIntoPostgres(_ reader: LineReader, address: PostgresAddress) async throws {
+    let (app, size) = (store.appName, batch ?? 10_000)
+    let progress = ProgressCounter(label: "importing", unit: "lines")
+    defer { progress.finish() }
+    var appended = 0
+    var skipped = 0
+    var sessions: Set<SessionID> = []
+    try await PostgresStore.with(address, schema: .current, app: .made(app)) { fleet in
+      var read = 0
+      while true {
+        var lines: [ArraySlice<UInt8>] = []
+        do throws(LineReaderError) {
+          while lines.count < size, let line = try reader.next() { lines.append(line) }
+        } catch {
+          throw CLIError(StoreError.unreadableInput(error).terminalMessage)
+        }
+        guard !lines.isEmpty else { return }
+        let batch = lines
+        let first = read + 1
+        let outcome = try await fleetCall { () async throws(FleetError) in
+          try await fleet.ingest(batch, app: app, numberedFrom: first, allOrNothing: true)
+        }
+        appended += outcome.accepted
+        skipped += outcome.duplicates
+        for (session, head) in outcome.heads where head.seq > 0 { sessions.insert(session) }
+        read += lines.count
+        progress.update(read)
+      }
+    }
+    progress.finish()
+    print(
+      "imported \(appended) event\(appended == 1 ? "" : "s") into \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
+        + (skipped > 0 ? " (\(skipped) already stored, skipped)" : ""))
   }
 
   /// Removes a store this import created and kept nothing in, so a failed import leaves no

@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `navstore replay`: plays a stored session back through the legal, delayed steps a host needs.
-struct ReplayCommand: ParsableCommand {
+struct ReplayCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",
     abstract: "Play a session back, step by step, as a SwiftUI host would restore it.",
@@ -47,9 +48,17 @@ struct ReplayCommand: ParsableCommand {
     if noWait && speed != 1 { throw ValidationError("--speed and --no-wait cannot be used together") }
   }
 
-  func run() throws {
-    let opened = try store.open(forWriting: false)
-    let current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
+  func run() async throws {
+    let current: SessionState
+    if let address = try store.location.postgresAddress() {
+      let (session, app, at) = (session, store.appName, at)
+      current = try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: at) }
+      }
+    } else {
+      let opened = try store.open(forWriting: false)
+      current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
+    }
     let (state, seq) = (current.state, current.seq)
     try ReplayPlayer(
       host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json

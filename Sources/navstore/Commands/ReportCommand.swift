@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 @_spi(Internals) import NavReport
 
 /// `navstore report`: a session as a page that support and QA open in a browser.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "report",
     abstract: "Write a session (or every session) as a self-contained HTML page.",
@@ -49,28 +50,59 @@ struct ReportCommand: ParsableCommand {
     if let at, at < 1 { throw ValidationError("--at: seqs start at 1 (got \(at))") }
   }
 
-  func run() throws {
+  func run() async throws {
+    if let address = try store.location.postgresAddress() {
+      let (app, omitting) = (store.appName, omitPayloads)
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        if all, let out {
+          let summaries = try await fleetCall { () async throws(FleetError) in try await fleet.allSessions(app: app) }
+          try await writeAll(summaries, into: out) { summary throws(FleetError) in
+            try await fleet.report(of: summary.id, app: app, focus: nil, omitsPayloads: omitting)
+          }
+        } else if let session {
+          let report = try await fleetCall { () async throws(FleetError) in
+            try await fleet.report(of: session, app: app, focus: at, omitsPayloads: omitting)
+          }
+          try write(report)
+        }
+      }
+      return
+    }
     let opened = try store.open(forWriting: false)
     if all, let out {
-      try writeAll(opened, into: out)
+      let summaries = try storeCall { () throws(StoreError) in try opened.sessions() }
+      let omitting = omitPayloads
+      try await writeAll(summaries, into: out) { summary throws(FleetError) in
+        try FleetError.storing { () throws(StoreError) in
+          try SessionReport.load(summary.id, from: opened, omitsPayloads: omitting)
+        }
+      }
       return
     }
     guard let session else { return }
     let report = try storeCall { () throws(StoreError) in
       try SessionReport.load(session, from: opened, focus: at, omitsPayloads: omitPayloads)
     }
-    let path = out ?? ReportFileName.of(session)
+    try write(report)
+  }
+
+  /// Writes one session's page where `--out` says (or a name made from its id).
+  private func write(_ report: SessionReport) throws(CLIError) {
+    let path = out ?? ReportFileName.of(report.session)
     try write(ReportPage.html(report), to: path)
     print("wrote \(path) (\(report.events.count) of \(report.eventCount) events)")
   }
 
-  private func writeAll(_ opened: SessionStore, into folder: String) throws(CLIError) {
+  /// Writes a page for each of `summaries` (made by `load`) and an index into `folder`.
+  private func writeAll(
+    _ summaries: [SessionSummary], into folder: String,
+    load: (SessionSummary) async throws(FleetError) -> SessionReport
+  ) async throws(CLIError) {
     do {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     } catch {
       throw CLIError("--out: cannot create the folder '\(folder)': \(LineReaderError.systemReason(for: error))")
     }
-    let summaries = try storeCall { () throws(StoreError) in try opened.sessions() }
     let progress = ProgressCounter(label: "reporting", unit: "sessions")
     var entries: [IndexPage.Entry] = []
     var taken: Set<String> = ["index.html"]
@@ -78,16 +110,15 @@ struct ReportCommand: ParsableCommand {
     for (index, summary) in summaries.enumerated() {
       progress.update(index + 1)
       let report: SessionReport
-      do throws(StoreError) {
-        report = try SessionReport.load(summary.id, from: opened, omitsPayloads: omitPayloads)
-      } catch  where !error.isStorageFailure {
+      do throws(FleetError) {
+        report = try await load(summary)
+      } catch {
         // One session whose history no longer replays (a damaged store) does not stop the
         // others' pages: the index names it with the reason, and the command fails at the end.
-        entries.append(IndexPage.Entry(summary: summary, problem: error.terminalMessage))
-        unreported.append((summary.id, error.terminalMessage))
+        guard case .store(let damage) = error, !damage.isStorageFailure else { throw CLIError(error.terminalMessage) }
+        entries.append(IndexPage.Entry(summary: summary, problem: damage.terminalMessage))
+        unreported.append((summary.id, damage.terminalMessage))
         continue
-      } catch {
-        throw CLIError(error.terminalMessage)
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)
       try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))

@@ -25,6 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
         navstore serve --db collector.sqlite --listen 0.0.0.0:8740 --log-format json
         navstore serve --db collector.sqlite --listen [::1]:8740 --trusted-proxy ::1
         navstore serve --db postgres://navstore@db.internal:5432/fleet --db-connections 32
+        navstore serve --db postgres://navstore@db-primary/fleet --read-db postgres://navstore@db-replica/fleet
         navstore serve --db collector.sqlite --listen 0.0.0.0:8443 \\
           --tls-certificate /etc/navstore/cert.pem --tls-key /etc/navstore/key.pem
       """)
@@ -32,6 +33,11 @@ struct ServeCommand: AsyncParsableCommand {
   @OptionGroup var location: StoreLocation
 
   @OptionGroup var pool: PostgresPoolOption
+
+  @Option(
+    name: .customLong("read-db"),
+    help: "With --db postgres://...: a streaming replica of it, for the read endpoints (postgres://...).")
+  var readDatabase: String?
 
   @Option(help: "The address and port to listen on: HOST:PORT, or [IPv6]:PORT (port 0: one the system picks).")
   var listen = "127.0.0.1:8740"
@@ -115,6 +121,11 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
+    if let readDatabase {
+      guard PostgresAddress.isAddress(readDatabase), PostgresAddress.isAddress(location.resolvedPath) else {
+        throw ValidationError("--read-db: give a replica's postgres:// address, with --db the primary's")
+      }
+    }
     guard Self.address(listen) != nil else {
       throw ValidationError("--listen: give HOST:PORT, like 127.0.0.1:8740, or [IPv6]:PORT, like [::1]:8740")
     }
@@ -156,13 +167,29 @@ struct ServeCommand: AsyncParsableCommand {
     let logger = makeLogger()
     if let database = try location.postgresAddress() {
       let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
+      var replica: PostgresFleet?
+      if let readDatabase {
+        do throws(FleetError) {
+          replica = PostgresFleet(
+            address: try PostgresAddress(readDatabase), connections: pool.connections,
+            applicationName: "navstore-reads", logger: logger)
+        } catch {
+          throw CLIError("--read-db: \(error.terminalMessage)")
+        }
+      }
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await fleet.run() }
+        if let replica { group.addTask { await replica.run() } }
         defer { group.cancelAll() }
         // Every collector may migrate: they take turns, and the second finds nothing to do.
-        _ = try await fleetCall { () async throws(FleetError) in try await fleet.migrate() }
-        logger.info("store", metadata: ["database": "\(database)"])
-        try await serve(PostgresBackend(fleet: fleet), logger: logger)
+        _ = try await fleetCall { () async throws(FleetError) in
+          try await fleet.probe()
+          try await replica?.probe()
+          return try await fleet.migrate()
+        }
+        logger.info(
+          "store", metadata: ["database": "\(database)", "reads": "\(replica.map { "\($0.address)" } ?? "the same")"])
+        try await serve(PostgresBackend(fleet: fleet, reads: replica), logger: logger)
       }
       return
     }

@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore sessions`: every session with its size, times and current depth.
-struct SessionsCommand: ParsableCommand {
+struct SessionsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
     abstract:
@@ -108,7 +109,13 @@ struct SessionsCommand: ParsableCommand {
   /// Whether anything narrows or orders the listing.
   var selects: Bool { !query.filtersNothing || screen != nil || failing || sort != .id || limit != nil }
 
-  func run() throws {
+  func run() async throws {
+    if let address = try store.location.postgresAddress() {
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await run(on: fleet)
+      }
+      return
+    }
     let opened = try store.open(forWriting: false)
     if selects {
       try runSelecting(opened)
@@ -148,6 +155,53 @@ struct SessionsCommand: ParsableCommand {
     }
   }
 
+  /// The listing from a PostgreSQL store: the same lines as from a file, the sessions read a
+  /// chunk at a time.
+  private func run(on fleet: PostgresFleet) async throws {
+    let app = store.appName
+    if !selects, json {
+      let sink = OutputSink()
+      try await postgresCall {
+        try await fleet.export(.sessions, format: .jsonl, filter: ExportFilter(), app: app) { chunk in
+          try sink.write { $0.append(contentsOf: chunk) }
+        }
+      }
+      try sink.close()
+      return
+    }
+    var kept: [SessionSummary] = []
+    let query = query
+    var after: (lastAt: Timestamp, id: SessionID)?
+    reading: while true {
+      let rows = try await fleetCall { () async throws(FleetError) in
+        try await fleet.sessionRows(app: app, order: query.order, after: after, limit: 1_000)
+      }
+      for session in rows where query.matches(session) {
+        if let screen {
+          let showed = try await fleetCall { () async throws(FleetError) in
+            try await fleet.showedScreen(named: screen, in: session.id, app: app)
+          }
+          if !showed { continue }
+        }
+        if failing {
+          let intact = try await fleetCall { () async throws(FleetError) in
+            try await fleet.verify(session.id, app: app).isIntact
+          }
+          if intact { continue }
+        }
+        kept.append(session)
+        if let limit, kept.count >= limit { break reading }
+      }
+      guard rows.count == 1_000, let last = rows.last else { break }
+      after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
+    }
+    if !selects, kept.isEmpty {
+      print("no sessions yet (add one with 'navstore append' or 'navstore import')")
+      return
+    }
+    list(kept)
+  }
+
   /// The sessions the filters keep, in the order asked, up to the limit: the row filters as the
   /// store lists them, then a screen shown and verification, read per session.
   private func runSelecting(_ opened: SessionStore) throws {
@@ -161,6 +215,11 @@ struct SessionsCommand: ParsableCommand {
         return limit.map { kept.count < $0 } ?? true
       }
     }
+    list(kept)
+  }
+
+  /// Prints the sessions kept: JSON lines, or a table.
+  private func list(_ kept: [SessionSummary]) {
     if json {
       for session in kept { print(SessionQuery.exportLine(session), terminator: "") }
       return
@@ -172,7 +231,9 @@ struct SessionsCommand: ParsableCommand {
     let idWidth = kept.map { TerminalWidth.of(ScreenName.printable($0.id.rawValue)) }.max().map { max($0, 7) } ?? 7
     let time = timeZone.formatter()
     print(Self.header(idWidth: idWidth, timeWidth: Self.timeWidth(time)))
-    for session in kept { print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time)) }
+    for session in kept {
+      print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time))
+    }
   }
 
   /// The width of a time in the chosen zone: 24 in UTC, 29 with an offset.

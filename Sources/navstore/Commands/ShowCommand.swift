@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 import NavPersistence
 
 /// `navstore show`: a session's navigation state, after its last event or any earlier one.
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "show",
     abstract: "Show a session's navigation state as a tree, or as Coordinator JSON.",
@@ -28,9 +29,17 @@ struct ShowCommand: ParsableCommand {
     if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
   }
 
-  func run() throws {
-    let opened = try store.open(forWriting: false)
-    let current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
+  func run() async throws {
+    let current: SessionState
+    if let address = try store.location.postgresAddress() {
+      let (session, app, at) = (session, store.appName, at)
+      current = try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: at) }
+      }
+    } else {
+      let opened = try store.open(forWriting: false)
+      current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
+    }
     let (state, seq) = (current.state, current.seq)
     if json {
       print(try WireFormat.canonicalString(state))

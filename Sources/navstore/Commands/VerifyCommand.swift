@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore verify`: checks sessions' histories against their hash chains.
-struct VerifyCommand: ParsableCommand {
+struct VerifyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "verify",
     abstract: "Check every (or the named) session: hash chain, sequence, snapshots.",
@@ -90,7 +91,7 @@ struct VerifyCommand: ParsableCommand {
     _ = try mode()
   }
 
-  func run() throws {
+  func run() async throws {
     let audit: (note: SignedNote, key: NoteVerifier)?
     switch try mode() {
     case .chains:
@@ -101,31 +102,63 @@ struct VerifyCommand: ParsableCommand {
       try ProofCheck(proofPath: file, key: AuditFiles.verifier(key), historyPath: history).run()
       return
     }
-    let opened = try store.open(forWriting: false)
     let progress = ProgressCounter(label: "verifying", unit: "sessions")
     var checked = 0
     var clockJumpSessions = 0
-    let summary = try storeCall { () throws(StoreError) in
-      try opened.verify(sessions.isEmpty ? nil : sessions) { result in
-        checked += 1
-        progress.update(checked)
-        if let failure = result.failure {
-          progress.clear()
-          print("\(result.session): FAILED at seq \(failure.seq): \(failure.problem)")
-        } else if verbose {
-          progress.clear()
-          print("\(result.session): ok (\(Self.events(result.eventCount)))")
-        }
-        if let first = result.firstClockJump {
-          // Not a problem (the times are the device's claims), but durations read differently.
-          progress.clear()
-          clockJumpSessions += 1
-          let times = result.clockJumps == 1 ? "once" : "\(result.clockJumps) times"
-          print("\(result.session): note: the clock went back \(times), first at seq \(first) (times kept as recorded)")
-        }
+    let take = { (result: VerificationResult) in
+      checked += 1
+      progress.update(checked)
+      if let failure = result.failure {
+        progress.clear()
+        print("\(result.session): FAILED at seq \(failure.seq): \(failure.problem)")
+      } else if verbose {
+        progress.clear()
+        print("\(result.session): ok (\(Self.events(result.eventCount)))")
+      }
+      if let first = result.firstClockJump {
+        // Not a problem (the times are the device's claims), but durations read differently.
+        progress.clear()
+        clockJumpSessions += 1
+        let times = result.clockJumps == 1 ? "once" : "\(result.clockJumps) times"
+        print("\(result.session): note: the clock went back \(times), first at seq \(first) (times kept as recorded)")
       }
     }
+    if let address = try store.location.postgresAddress() {
+      guard audit == nil else {
+        throw CLIError("--checkpoint: checkpoints are made and audited on store files; a PostgreSQL store has none yet")
+      }
+      let (named, app) = (sessions, store.appName)
+      var summary = VerificationSummary()
+      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
+        let ids =
+          named.isEmpty
+          ? try await fleetCall { () async throws(FleetError) in
+            try await fleet.allSessions(app: app).map(\.id)
+          } : named
+        for id in ids {
+          let result = try await fleetCall { () async throws(FleetError) in try await fleet.verify(id, app: app) }
+          summary.add(result)
+          take(result)
+        }
+      }
+      progress.finish()
+      try finish(summary, clockJumpSessions: clockJumpSessions)
+      return
+    }
+    let opened = try store.open(forWriting: false)
+    let summary = try storeCall { () throws(StoreError) in
+      try opened.verify(sessions.isEmpty ? nil : sessions, each: take)
+    }
     progress.finish()
+    try finish(summary, clockJumpSessions: clockJumpSessions, auditing: audit.map { (opened, $0.note, $0.key) })
+  }
+
+  /// The summary line, the checkpoint's audit when there is one, and the exit status: the first
+  /// failing session's line, or the checkpoint's first problem.
+  private func finish(
+    _ summary: VerificationSummary, clockJumpSessions: Int,
+    auditing checkpoint: (store: SessionStore, note: SignedNote, key: NoteVerifier)? = nil
+  ) throws(CLIError) {
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     // An empty store says so, after the summary scripts read.
     var suffix = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""
@@ -135,8 +168,9 @@ struct VerifyCommand: ParsableCommand {
     print(
       "verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)"
     )
-    let checkpointProblem = try audit.flatMap { audit throws(CLIError) in
-      try self.audit(opened, against: audit.note, key: audit.key)
+    var checkpointProblem: CheckpointFinding?
+    if let checkpoint {
+      checkpointProblem = try audit(checkpoint.store, against: checkpoint.note, key: checkpoint.key)
     }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.problem)")

@@ -42,24 +42,54 @@ enum PostgresStore {
     case current
   }
 
-  /// Runs `body` with the fleet at `address`, its schema as `schema` says; the pool closes after.
-  static func with<T: Sendable>(
-    _ address: PostgresAddress, connections: Int = 4, schema: Schema,
-    _ body: @Sendable (PostgresFleet) async throws -> T
+  /// What a command needs of the app it names.
+  enum App {
+    /// The app must exist (a command that reads, or forgets).
+    case existing(AppName)
+    /// The app is made when it is new (a command that writes sessions).
+    case made(AppName)
+  }
+
+  /// Runs `body` with the fleet at `address`, its schema as `schema` says and `app` as it says;
+  /// the pool closes after.
+  static func with<T>(
+    _ address: PostgresAddress, connections: Int = 4, schema: Schema, app: App? = nil,
+    _ body: (PostgresFleet) async throws -> T
   ) async throws -> T {
     // The pool's own lines (a connection refused, say) are the command's error, said once.
     var quiet = Logger(label: "navstore.postgres")
     quiet.logLevel = .critical
     return try await PostgresFleet.withFleet(address: address, connections: connections, logger: quiet) { fleet in
       try await fleetCall { () async throws(FleetError) in
+        try await fleet.probe()
         switch schema {
         case .asItIs: break
         case .migrated: _ = try await fleet.migrate()
         case .current: try await fleet.requireSchema()
         }
+        switch app {
+        case .existing(let name)?: try await fleet.requireApp(name)
+        case .made(let name)?: try await fleet.createApp(name)
+        case nil: break
+        }
       }
       return try await body(fleet)
     }
+  }
+}
+
+extension StoreOption {
+  /// The app `--app` names, `default` unless it names one.
+  var appName: AppName { app ?? .default }
+}
+
+/// Runs a PostgreSQL store's call whose failures are a `FleetError` or the caller's own (a
+/// sink's), turning the store's into the CLI's one line.
+func postgresCall<T>(_ body: () async throws -> T) async throws -> T {
+  do {
+    return try await body()
+  } catch let error as FleetError {
+    throw CLIError(error.terminalMessage)
   }
 }
 

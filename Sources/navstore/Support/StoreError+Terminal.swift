@@ -61,7 +61,7 @@ extension FleetError {
       description + " — upgrade navstore"
     case .database:
       description + " (is the server running, and does the address name its user and database?)"
-    case .invalidTokenLabel, .invalidDatabaseAddress, .unusableStore:
+    case .invalidTokenLabel, .invalidDatabaseAddress, .unusableStore, .rejectedLine:
       description
     }
   }

@@ -1,0 +1,141 @@
+import NavCore
+@_spi(Internals) import NavPersistence
+import PostgresNIO
+
+extension PostgresFleet {
+  /// Forgets `sessions` of `app` in one transaction, as `SessionStore.forget` does: each one's
+  /// tombstone written (its last seq and chain value, so audits tell the erasure from
+  /// tampering), then its snapshots, events and row deleted. All or nothing: an unknown or
+  /// already forgotten session refuses the whole call.
+  package func forget(_ sessions: [SessionID], app: AppName, at time: Timestamp = .now) async throws(FleetError)
+    -> [Tombstone]
+  {
+    try await forgetting(app: app, at: time, timeout: nil) { connection in
+      var rows: [(SessionID, SessionRecord, Int)] = []
+      for session in sessions {
+        let forgotten = try await connection.query(
+          """
+          SELECT forgotten_at FROM tombstones WHERE app = \(app.rawValue) AND session_id = \(session.rawValue)
+          """, logger: self.logger)
+        for try await at in forgotten.decode(Int64.self) {
+          throw StoreError.forgottenSession(session, at: Timestamp(millisecondsSince1970: at))
+        }
+        let row = try await self.sessionRow(session, app: app, on: connection)
+        guard row.record.eventCount > 0 else { throw StoreError.unknownSession(session) }
+        rows.append((session, row.record, row.month))
+      }
+      return rows
+    }
+  }
+
+  /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit),
+  /// in one transaction. A month whose partition then holds no session of any app is detached
+  /// and dropped whole, rather than emptied row by row: a fleet's old months go at the cost of
+  /// a catalog change. Returns the tombstones written.
+  package func prune(app: AppName, before cutoff: Timestamp, at time: Timestamp = .now) async throws(FleetError)
+    -> [Tombstone]
+  {
+    try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
+      let found = try await connection.query(
+        """
+        SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
+          ORDER BY id FOR UPDATE
+        """, logger: self.logger)
+      var rows: [(SessionID, SessionRecord, Int)] = []
+      for try await columns in found.decode(SessionRowColumns.Columns.self) {
+        let row = SessionRowColumns(columns)
+        rows.append((try SessionRecord.sessionID(row.record.id), row.record, row.month))
+      }
+      return rows
+    }
+  }
+
+  /// The sessions of `app` whose last event is before `cutoff`: what `prune` would forget.
+  package func sessions(app: AppName, lastBefore cutoff: Timestamp) async throws(FleetError) -> [SessionID] {
+    try await database {
+      var sessions: [SessionID] = []
+      let rows = try await self.client.query(
+        """
+        SELECT id FROM sessions
+          WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970) ORDER BY id
+        """, logger: self.logger)
+      for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
+      return sessions
+    }
+  }
+
+  /// One forgetting transaction: `choose` picks the sessions (locked), and each is tombstoned
+  /// and deleted, or its month's partitions dropped when nothing else is left in them.
+  private func forgetting(
+    app: AppName, at time: Timestamp, timeout: Duration?,
+    choose: @escaping @Sendable (PostgresConnection) async throws -> [(SessionID, SessionRecord, Int)]
+  ) async throws(FleetError) -> [Tombstone] {
+    let logger = logger
+    return try await transaction(timeout: timeout) { connection in
+      let chosen = try await choose(connection)
+      guard !chosen.isEmpty else { return [] }
+      let keys = chosen.map { Self.lockKey(app: app, session: $0.0) }.sorted()
+      try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
+      let tombstones = chosen.map { session, record, _ in
+        Tombstone(
+          session: session, forgottenAt: time, lastSeq: record.eventCount,
+          headHash: record.headHash ?? HashChain.genesis)
+      }
+      try await connection.run(
+        """
+        INSERT INTO tombstones (app, session_id, forgotten_at, last_seq, head_hash)
+          SELECT \(app.rawValue), s, \(time.millisecondsSince1970), q, h
+            FROM unnest(\(tombstones.map(\.session.rawValue))::text[], \(tombstones.map { Int64($0.lastSeq) })::bigint[],
+              \(tombstones.map { ByteBuffer(bytes: $0.headHash) })::bytea[]) AS t (s, q, h)
+        """, logger: logger)
+      let ids = chosen.map(\.0.rawValue)
+      try await connection.run(
+        "DELETE FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))", logger: logger)
+      for month in Set(chosen.map(\.2)).sorted() {
+        let remaining = try await connection.query(
+          "SELECT count(*) FROM sessions WHERE month = \(Int32(month))", logger: logger)
+        var left: Int64 = 0
+        for try await count in remaining.decode(Int64.self) { left = count }
+        if left == 0 {
+          // Nothing of any app is left in the month: its partitions go whole.
+          for table in ["events", "snapshots"] {
+            try await connection.run(
+              PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DETACH PARTITION \(table)_\(month)"), logger: logger)
+            try await connection.run(PostgresQuery(unsafeSQL: "DROP TABLE \(table)_\(month)"), logger: logger)
+          }
+          try await connection.run("DELETE FROM partitions WHERE month = \(Int32(month))", logger: logger)
+        } else {
+          let inMonth = chosen.filter { $0.2 == month }.map(\.0.rawValue)
+          for table in ["snapshots", "events"] {
+            try await connection.run(
+              """
+              DELETE FROM \(unescaped: table)
+                WHERE app = \(app.rawValue) AND month = \(Int32(month)) AND session_id = ANY(\(inMonth))
+              """, logger: logger)
+          }
+        }
+      }
+      return tombstones
+    }
+  }
+
+  /// Every tombstone of `app`, in session id order.
+  package func tombstones(app: AppName) async throws(FleetError) -> [Tombstone] {
+    try await database {
+      var tombstones: [Tombstone] = []
+      let rows = try await self.client.query(
+        """
+        SELECT session_id, forgotten_at, last_seq, head_hash FROM tombstones
+          WHERE app = \(app.rawValue) ORDER BY session_id
+        """, logger: self.logger)
+      for try await (id, at, seq, hash) in rows.decode((String, Int64, Int64, ByteBuffer).self) {
+        tombstones.append(
+          Tombstone(
+            session: try SessionRecord.sessionID(id), forgottenAt: Timestamp(millisecondsSince1970: at),
+            lastSeq: Int(seq), headHash: hash.bytes))
+      }
+      return tombstones
+    }
+  }
+}

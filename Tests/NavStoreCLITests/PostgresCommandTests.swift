@@ -1,0 +1,145 @@
+import Foundation
+import NavTestSupport
+import Testing
+
+/// The commands an operator runs against a fleet's store, given a PostgreSQL database instead of
+/// a file: the same input gives the same output, byte for byte (the demo's sessions, and an
+/// import of 100,000 events); forgetting and retention leave tombstones there too; `backup`
+/// says to use `pg_dump`.
+@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+struct PostgresCommandTests {
+  let folder: URL
+  let url: String
+  /// The app of this test in the shared database.
+  let app: String
+
+  init() throws {
+    url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-pg-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    app = TestPostgres.uniqueApp("cli")
+    let initialized = try navstore("init", "--db", url)
+    #expect(initialized.status == 0, "\(initialized.stderr)")
+  }
+
+  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder)
+  }
+
+  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
+    try NavStoreProcess.run(arguments, in: folder)
+  }
+
+  /// Runs `arguments` against the file and against the database (`--app` this test's), and
+  /// expects the same status, output and error lines.
+  func expectSame(_ arguments: [String], file: String = "f.sqlite", sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
+    let local = try navstore(arguments + ["--db", file])
+    let shared = try navstore(arguments + ["--db", url, "--app", app])
+    #expect(shared.status == local.status, "\(arguments): \(shared.stderr)", sourceLocation: sourceLocation)
+    #expect(shared.stdout == local.stdout, "\(arguments)", sourceLocation: sourceLocation)
+    #expect(
+      shared.stderr.replacingOccurrences(of: url, with: "DB")
+        == local.stderr.replacingOccurrences(of: file, with: "DB"),
+      "\(arguments)", sourceLocation: sourceLocation)
+  }
+
+  @Test func theDemoReadsTheSameFromAFileAndFromPostgreSQL() throws {
+    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
+    #expect(
+      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
+        .status == 0)
+    for target in [["--db", "f.sqlite"], ["--db", url, "--app", app]] {
+      let imported = try navstore(["import", "demo.jsonl"] + target)
+      #expect(imported.status == 0, "\(imported.stderr)")
+    }
+    try expectSame(["sessions"])
+    try expectSame(["sessions", "--json"])
+    try expectSame(["sessions", "--sort", "last", "--limit", "3"])
+    try expectSame(["sessions", "--screen", "numberDetail", "--json"])
+    try expectSame(["verify", "--verbose"])
+    for session in ["demo-onboarding", "demo-tabs", "demo-numbers", "nobody"] {
+      try expectSame(["history", session])
+      try expectSame(["history", session, "--json", "--from", "2"])
+      try expectSame(["show", session, "--at", "3"])
+      try expectSame(["show", session, "--json"])
+      try expectSame(["replay", session, "--no-wait"])
+    }
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      try expectSame(["export", "--table", table, "--format", "csv"])
+      try expectSame(["export", "--table", table, "--format", "jsonl", "--since", "2026-11-21T10:00:00Z"])
+    }
+    // The same report page, from either store.
+    for target in [["--db", "f.sqlite", "--out", "f.html"], ["--db", url, "--app", app, "--out", "p.html"]] {
+      #expect(try navstore(["report", "demo-tabs"] + target).status == 0)
+    }
+    let local = try Data(contentsOf: folder.appendingPathComponent("f.html"))
+    let shared = try Data(contentsOf: folder.appendingPathComponent("p.html"))
+    #expect(local == shared)
+    // The same file again: every line is a duplicate.
+    let again = try navstore("import", "demo.jsonl", "--db", url, "--app", app)
+    #expect(again.stdout.contains("imported 0 events") && again.stdout.contains("already stored, skipped"))
+  }
+
+  @Test func anImportOf100000EventsGivesTheSameStore() throws {
+    let lines = SessionLines.make(prefix: "big", sessions: 200, events: 500)
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("big.jsonl"), atomically: true, encoding: .utf8)
+    for target in [["--db", "f.sqlite"], ["--db", url, "--app", app]] {
+      let imported = try navstore(["import", "big.jsonl"] + target)
+      #expect(imported.status == 0, "\(imported.stderr)")
+      #expect(imported.stdout.hasPrefix("imported 100000 events into 200 sessions"), "\(imported.stdout)")
+    }
+    try expectSame(["sessions", "--json"])
+    try expectSame(["verify"])
+    try expectSame(["history", "big-7", "--json"])
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      try expectSame(["export", "--table", table, "--format", "csv"])
+    }
+  }
+
+  @Test func aBadLineStopsTheImportAndKeepsNothingOfItsBatch() throws {
+    let good = SessionLines.make(prefix: "ok", sessions: 1, events: 4)
+    let bad = #"{"session":"ok-0","seq":9,"at":"2026-11-21T10:00:00.000Z","op":{"op":"pop"}}"#
+    try ((good + [bad]).joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("bad.jsonl"), atomically: true, encoding: .utf8)
+    let imported = try navstore("import", "bad.jsonl", "--db", url, "--app", app)
+    #expect(imported.status == 1)
+    #expect(imported.stderr.contains("line 5:"), "\(imported.stderr)")
+    let listed = try navstore("sessions", "--db", url, "--app", app, "--json")
+    #expect(listed.stdout.isEmpty, "nothing of the batch was kept: \(listed.stdout)")
+  }
+
+  @Test func forgettingAndRetentionLeaveTombstones() throws {
+    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
+    #expect(
+      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
+        .status == 0)
+    #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", app).status == 0)
+    let forgot = try navstore("forget", "demo-numbers", "--db", url, "--app", app)
+    #expect(forgot.status == 0, "\(forgot.stderr)")
+    #expect(forgot.stdoutLines.first?.hasPrefix("forgot demo-numbers: forgotten at ") == true)
+    let again = try navstore("forget", "demo-numbers", "--db", url, "--app", app)
+    #expect(again.status == 1 && again.stderr.contains("was forgotten at"))
+    let dry = try navstore("prune", "--db", url, "--app", app, "--before", "2026-11-21T09:45:00.000Z", "--dry-run")
+    #expect(dry.status == 0)
+    #expect(dry.stdoutLines.last == "4 sessions last active before 2026-11-21T09:45:00.000Z", "\(dry.stdout)")
+    let pruned = try navstore("prune", "--db", url, "--app", app, "--before", "2026-11-21T09:45:00.000Z")
+    #expect(pruned.stdoutLines.last == "forgot 4 sessions last active before 2026-11-21T09:45:00.000Z")
+    let left = try navstore("sessions", "--db", url, "--app", app, "--json").stdoutLines.count
+    #expect(left == 3)
+    // A forgotten session's lines are refused, as on a file.
+    let reimport = try navstore("import", "demo.jsonl", "--db", url, "--app", app)
+    #expect(reimport.status == 1 && reimport.stderr.contains("forgotten"), "\(reimport.stderr)")
+    #expect(
+      try TestPostgres.psql("SELECT count(*) FROM tombstones WHERE app = '\(app)'").trimmingCharacters(
+        in: .whitespacesAndNewlines) == "5")
+  }
+
+  @Test func backupSaysToUsePgDump() throws {
+    let backup = try navstore("backup", "--db", url, "--out", "copy.sqlite")
+    #expect(backup.status == 1)
+    #expect(backup.stderr.contains("pg_dump"))
+  }
+}
