@@ -5,6 +5,8 @@
 #   Scripts/throwaway-postgres.sh start [PORT]     # default port 54329; prints the address
 #   Scripts/throwaway-postgres.sh standby [PORT]   # a hot standby of it (pg_basebackup -R), default
 #                                                  # port 54339; prints its address
+#   Scripts/throwaway-postgres.sh halt             # the primary stopped, its files kept
+#                                                  # ('start' starts it again)
 #   Scripts/throwaway-postgres.sh stop             # both, and their files
 #
 # The cluster lives in $NAVSTORE_PG_DIR (default /tmp/navstore-postgres) and trusts loopback
@@ -67,13 +69,16 @@ standby)
   fi
   echo "postgres://navstore@127.0.0.1:$port/navstore?sslmode=disable"
   ;;
+halt)
+  as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null
+  ;;
 stop)
   as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null 2>&1 || true
   as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null 2>&1 || true
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: throwaway-postgres.sh start [PORT] | standby [PORT] | stop" >&2
+  echo "usage: throwaway-postgres.sh start [PORT] | standby [PORT] | halt | stop" >&2
   exit 2
   ;;
 esac

@@ -15,7 +15,7 @@ import Testing
 /// The collector's contract with PostgreSQL behind it: the same requests, sent to a collector
 /// on a SQLite store and to one on PostgreSQL, get the same statuses and the same bodies, byte
 /// for byte; and a database that does not answer is a 503 with `Retry-After`, never a 500.
-@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
 struct PostgresCollectorTests {
   /// A collector's router on each store, with an ingest and a read token of app `shop` on each
   /// (and a read token of another app).

@@ -10,7 +10,7 @@ import Testing
 /// The fleet's store on PostgreSQL holds what SQLite holds: the same uploads give the same
 /// outcomes, heads, summaries, histories, states, verdicts and pages, byte for byte; two
 /// collectors on one database never fork a session; tampering done with `psql` is found.
-@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
 struct PostgresFleetTests {
   static let interval = 5
 
@@ -211,7 +211,7 @@ struct PostgresFleetTests {
 /// Connections killed under the collector (`pg_terminate_backend`, as an operator or a failover
 /// does) while it stores uploads: calls fail, are resent as a device resends them, and nothing
 /// acknowledged is lost or stored twice.
-@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
 struct PostgresFaultTests {
   @Test func connectionsKilledMidTransactionLoseNothingAcknowledged() async throws {
     let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
@@ -224,9 +224,9 @@ struct PostgresFaultTests {
     let app = try AppName(TestPostgres.uniqueApp("kill"))
     try await fleet.createApp(app)
     var rng = SeededRandom(seed: 9)
-    let sessions = RichSessions.make(count: 6, using: &rng)
+    let sessions = RichSessions.make(count: 20, using: &rng)
     let batches = try RichSessions.batches(sessions, using: &rng)
-    // The killer: every backend of this fleet, over and over, while the uploads go on.
+    // The killer: every backend of this fleet, every 30 ms, while the uploads go on.
     let killer = Task.detached {
       var kills = 0
       while !Task.isCancelled {
@@ -234,24 +234,29 @@ struct PostgresFaultTests {
           "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)') k"
         )
         kills += Int(killed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
-        try? await Task.sleep(for: .milliseconds(15))
+        try? await Task.sleep(for: .milliseconds(30))
       }
       return kills
     }
     var failures = 0
     var acknowledged: [SessionID: Int] = [:]
-    for batch in batches {
-      // A device resends a batch until it is answered.
-      while true {
-        do throws(FleetError) {
-          let outcome = try await fleet.ingest(batch, app: app)
-          #expect(outcome.rejected.isEmpty, "\(outcome.rejected)")
-          for (session, head) in outcome.heads { acknowledged[session] = max(acknowledged[session] ?? 0, head.seq) }
-          break
-        } catch {
-          #expect(error.isStorageFailure, "\(error)")
-          failures += 1
-          try await Task.sleep(for: .milliseconds(5))
+    // The whole upload, then again as resends (duplicates), until calls have failed under the
+    // killer: a round is quick, and a kill lands between calls as often as inside one.
+    for _ in 0..<20 where failures < 3 {
+      for batch in batches {
+        // A device resends a batch until it is answered.
+        for attempt in 1... {
+          try #require(attempt < 500, "a batch was never answered")
+          do throws(FleetError) {
+            let outcome = try await fleet.ingest(batch, app: app)
+            #expect(outcome.rejected.isEmpty, "\(outcome.rejected)")
+            for (session, head) in outcome.heads { acknowledged[session] = max(acknowledged[session] ?? 0, head.seq) }
+            break
+          } catch {
+            #expect(error.isStorageFailure, "\(error)")
+            failures += 1
+            try await Task.sleep(for: .milliseconds(5))
+          }
         }
       }
     }
@@ -268,5 +273,93 @@ struct PostgresFaultTests {
       #expect(stored.count >= acknowledged[id] ?? 0)
       #expect(try await fleet.verify(id, app: app).isIntact)
     }
+  }
+
+  /// The database stopped while uploads come, then started again: the calls meanwhile fail as
+  /// the store's failure (a 503 at the collector), and the same fleet stores again by itself
+  /// once the database is back, with nothing acknowledged lost. A cluster of its own, so the
+  /// other tests' database stays up.
+  @Test func aDatabaseStoppedAndStartedAgainIsServedAgainByItself() async throws {
+    let cluster = try ThrowawayCluster(port: Int.random(in: 55_000..<56_000))
+    defer { cluster.remove() }
+    let fleet = PostgresFleet(
+      address: try PostgresAddress(try cluster.start()), connections: 2, operationTimeout: .seconds(3))
+    let pool = Task { await fleet.run() }
+    defer { pool.cancel() }
+    _ = try await fleet.migrate()
+    var rng = SeededRandom(seed: 3)
+    let events = RichSessions.make(count: 1, using: &rng)[0]
+    let lines = try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) }
+    let half = lines.count / 2
+    let first = try await fleet.ingest(Array(lines[..<half]), app: .default)
+    #expect(first.accepted == half)
+    try cluster.halt()
+    await #expect(throws: FleetError.self) { try await fleet.ingest(Array(lines[half...]), app: .default) }
+    _ = try cluster.start()
+    // Back by itself: the next calls succeed within seconds, with no restart of the fleet.
+    var stored: UploadOutcome?
+    for _ in 0..<60 where stored == nil {
+      stored = try? await fleet.ingest(Array(lines[half...]), app: .default)
+      if stored == nil { try await Task.sleep(for: .milliseconds(250)) }
+    }
+    #expect(stored?.accepted == lines.count - half)
+    let history = try await fleet.history(of: events[0].session, app: .default, from: 1, to: Int.max)
+    #expect(history.count == lines.count)
+    #expect(try await fleet.verify(events[0].session, app: .default).isIntact)
+  }
+}
+
+/// A PostgreSQL cluster of a test's own, through `Scripts/throwaway-postgres.sh`.
+struct ThrowawayCluster {
+  let folder: String
+  let port: Int
+
+  init(port: Int) throws {
+    self.port = port
+    folder = "/tmp/navstore-pg-test-\(UUID().uuidString.prefix(8).lowercased())"
+  }
+
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Scripts/throwaway-postgres.sh").path
+
+  /// Starts it (made the first time); its address.
+  func start() throws -> String { try run("start", String(port)) }
+  func halt() throws { _ = try run("halt") }
+  func remove() { _ = try? run("stop") }
+
+  /// Runs the script and waits for it with `waitpid`, its output in files: under root the script
+  /// goes through `su`, whose end Foundation's `Process` was seen never to report here (the
+  /// script a zombie, `waitUntilExit` waiting on), and a server it starts may keep an inherited
+  /// descriptor open, so that a pipe would never reach its end either.
+  private func run(_ arguments: String...) throws -> String {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString).out")
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString).err")
+    defer {
+      try? FileManager.default.removeItem(at: output)
+      try? FileManager.default.removeItem(at: errors)
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let argv = (["/bin/bash", Self.script] + arguments).map { strdup($0) } + [nil]
+    let environment = ProcessInfo.processInfo.environment.merging(["NAVSTORE_PG_DIR": folder]) { $1 }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in argv + envp { free(pointer) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp) == 0 else {
+      throw TestPostgres.PostgresUnavailable(reason: "cannot run throwaway-postgres.sh")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+    let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    // Exited normally with status 0 (the low seven bits are the signal, the next byte the code).
+    guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+      let complaint = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+      throw TestPostgres.PostgresUnavailable(reason: "throwaway-postgres.sh \(arguments): \(complaint)")
+    }
+    return printed.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

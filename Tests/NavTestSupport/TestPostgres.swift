@@ -61,6 +61,7 @@ public enum TestPostgres {
   /// Why a test could not reach the server.
   public struct PostgresUnavailable: Error, CustomStringConvertible {
     public let reason: String
+    public init(reason: String) { self.reason = reason }
     public var description: String { reason }
   }
 }

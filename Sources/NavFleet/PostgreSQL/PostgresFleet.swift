@@ -94,16 +94,7 @@ public final class PostgresFleet: Sendable {
   {
     let limit = timeout ?? operationTimeout
     do {
-      return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-          try await Task.sleep(for: limit)
-          return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw DatabaseTimeout(limit: limit) }
-        return value
-      }
+      return try await Self.answer(within: limit, body)
     } catch {
       throw fleetError(error)
     }
@@ -173,6 +164,54 @@ public final class PostgresFleet: Sendable {
 /// A database call that took longer than its limit.
 struct DatabaseTimeout: Error {
   let limit: Duration
+}
+
+extension PostgresFleet {
+  /// `body`'s result, or `DatabaseTimeout` once `limit` has passed, whichever comes first. The
+  /// work runs in a task of its own, cancelled at the deadline and left to end by itself: a
+  /// call that ignores its cancellation (a connection being leased from a pool whose database
+  /// is gone) cannot hold the caller past its deadline, as a task group's child would.
+  static func answer<T: Sendable>(within limit: Duration, _ body: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    let answer = FirstAnswer<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+      answer.await(continuation)
+      let work = Task {
+        do {
+          answer.give(.success(try await body()))
+        } catch {
+          answer.give(.failure(error))
+        }
+      }
+      Task {
+        try? await Task.sleep(for: limit)
+        if answer.give(.failure(DatabaseTimeout(limit: limit))) { work.cancel() }
+      }
+    }
+  }
+}
+
+/// The first of several answers to one continuation; the later ones are dropped.
+private final class FirstAnswer<T: Sendable>: Sendable {
+  private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+
+  /// Sets the continuation the answers go to (before any is given).
+  func await(_ waiting: CheckedContinuation<T, any Error>) {
+    continuation.withLock { $0 = waiting }
+  }
+
+  /// Resumes the continuation with `result` unless it was resumed already; whether it was now.
+  @discardableResult
+  func give(_ result: Result<T, any Error>) -> Bool {
+    let taken = continuation.withLock { current -> CheckedContinuation<T, any Error>? in
+      defer { current = nil }
+      return current
+    }
+    guard let taken else { return false }
+    taken.resume(with: result)
+    return true
+  }
 }
 
 extension ByteBuffer {
