@@ -109,6 +109,10 @@ struct PostgresCommandTests {
     #expect(imported.stderr.contains("line 5:"), "\(imported.stderr)")
     let listed = try navstore("sessions", "--db", url, "--app", app, "--json")
     #expect(listed.stdout.isEmpty, "nothing of the batch was kept: \(listed.stdout)")
+    // A batch of nothing but a line that is not an event fails as well.
+    try "not json\n".write(to: folder.appendingPathComponent("junk.jsonl"), atomically: true, encoding: .utf8)
+    let junk = try navstore("import", "junk.jsonl", "--db", url, "--app", app)
+    #expect(junk.status == 1 && junk.stderr.contains("line 1"), "\(junk.stderr)")
   }
 
   @Test func forgettingAndRetentionLeaveTombstones() throws {

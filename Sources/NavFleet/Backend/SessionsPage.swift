@@ -38,14 +38,31 @@ package struct SessionsPage: Sendable {
 
   package init() {}
 
-  /// The page `request` makes of `sessions` (the app's, in the request's order, after its
-  /// cursor), asking `showedScreen` and `verifies` of the sessions that need it. Stops reading
-  /// once the page is full or a limit is reached: `next` is then called no more.
+  /// Sessions' rows asked of the store at a time.
+  static let fetchSize = 500
+
+  /// The page `request` makes of the app's sessions, which `fetch` reads in the request's
+  /// order after a cursor, at most a number of them at a time; `showedScreen` and `verifies`
+  /// are asked of the sessions that need it. Stops reading once the page is full or a limit is
+  /// reached.
   package static func make(
-    _ request: SessionsPageRequest, next: () async throws(FleetError) -> SessionSummary?,
+    _ request: SessionsPageRequest,
+    fetch: (_ after: (lastAt: Timestamp, id: SessionID)?, _ limit: Int) async throws(FleetError) -> [SessionSummary],
     showedScreen: (SessionID, String) async throws(FleetError) -> Bool,
     verifies: (SessionID) async throws(FleetError) -> Bool
   ) async throws(FleetError) -> SessionsPage {
+    var buffered: [SessionSummary] = []
+    var cursor = request.filters.after
+    var exhausted = false
+    func next() async throws(FleetError) -> SessionSummary? {
+      if buffered.isEmpty, !exhausted {
+        let rows = try await fetch(cursor, fetchSize)
+        exhausted = rows.count < fetchSize
+        if let last = rows.last { cursor = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id) }
+        buffered = rows.reversed()
+      }
+      return buffered.popLast()
+    }
     var page = SessionsPage()
     var examined = 0
     var replayed = 0

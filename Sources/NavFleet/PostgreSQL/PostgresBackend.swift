@@ -54,22 +54,12 @@ package struct PostgresBackend: FleetBackend {
   }
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
-    var buffered: [SessionSummary] = []
-    var cursor = request.filters.after
-    var exhausted = false
-    let chunk = 500
     let fleet = reads
     let order = request.filters.order
     return try await SessionsPage.make(
       request,
-      next: { () async throws(FleetError) -> SessionSummary? in
-        if buffered.isEmpty, !exhausted {
-          let rows = try await fleet.sessionRows(app: app, order: order, after: cursor, limit: chunk)
-          exhausted = rows.count < chunk
-          if let last = rows.last { cursor = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id) }
-          buffered = rows.reversed()
-        }
-        return buffered.popLast()
+      fetch: { (after, limit) async throws(FleetError) -> [SessionSummary] in
+        try await fleet.sessionRows(app: app, order: order, after: after, limit: limit)
       },
       showedScreen: { (session, screen) async throws(FleetError) -> Bool in
         try await fleet.showedScreen(named: screen, in: session, app: app)

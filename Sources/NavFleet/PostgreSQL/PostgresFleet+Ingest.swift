@@ -23,32 +23,38 @@ extension PostgresFleet {
     let interval = snapshotInterval
     guard !named.isEmpty else {
       var none = HeldSessions(app: app, appenders: [:], owners: [:])
-      return try FleetError.storing { () throws(StoreError) in
+      let outcome = try FleetError.storing { () throws(StoreError) in
         try UploadDecision.decide(read, signedBy: signer, in: &none)
       }
+      try Self.refuseRejected(outcome, if: allOrNothing)
+      return outcome
     }
     let month = Self.month(of: .now)
     try await ensurePartitions(of: month)
     let logger = logger
     let heads = heads
-    let held = try await transaction { connection -> HeldSessions in
+    let (held, outcome) = try await transaction { connection -> (HeldSessions, UploadOutcome) in
       var sessions = try await Self.hold(
         named, of: app, claims: read, on: connection, heads: heads, snapshotInterval: interval, logger: logger)
       let outcome = try UploadDecision.decide(read, signedBy: signer, in: &sessions)
-      // An import keeps nothing of a batch with a line it cannot take.
-      if allOrNothing, let (line, rejection) = outcome.rejected.first {
-        throw FleetError.rejectedLine(line: line, rejection)
-      }
+      try Self.refuseRejected(outcome, if: allOrNothing)
       try await Self.write(sessions, month: month, on: connection, logger: logger)
-      sessions.outcome = outcome
-      return sessions
+      return (sessions, outcome)
     }
     for appender in held.appenders.values where !appender.written.isEmpty {
       if let state = appender.state {
         heads.note(app: app, session: appender.session, totals: appender.totals, state: state)
       }
     }
-    return held.outcome
+    return outcome
+  }
+
+  /// An import keeps nothing of a batch with a line it cannot take: its first rejected line is
+  /// thrown (before anything is written) when `allOrNothing`.
+  private static func refuseRejected(_ outcome: UploadOutcome, if allOrNothing: Bool) throws(FleetError) {
+    if allOrNothing, let (line, rejection) = outcome.rejected.first {
+      throw .rejectedLine(line: line, rejection)
+    }
   }
 
   /// Locks the sessions `named` for the transaction and reads what an upload continues them
@@ -147,7 +153,15 @@ extension PostgresFleet {
   static func rehydrate(
     _ session: SessionID, app: AppName, month: Int, at seq: Int, on connection: PostgresConnection, logger: Logger
   ) async throws -> AnyCoordinator {
-    var rehydration = try Rehydration(of: session, snapshotAt: 0, snapshot: nil)
+    try await rehydration(of: session, app: app, month: month, at: seq, on: connection, logger: logger).result()
+  }
+
+  /// A replay of the session positioned after `seq` (0: before its first event): its latest
+  /// snapshot at or before `seq`, and the events after that snapshot, none missing.
+  static func rehydration(
+    of session: SessionID, app: AppName, month: Int, at seq: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Rehydration {
+    var rehydration = Rehydration(of: session, from: nil)
     var from = 1
     let snapshots = try await connection.query(
       """
@@ -159,28 +173,20 @@ extension PostgresFleet {
       rehydration = try Rehydration(of: session, snapshotAt: Int(at), snapshot: Array(state.utf8))
       from = Int(at) + 1
     }
-    if from <= seq {
-      let rows = try await connection.query(
-        """
-        SELECT session_id, seq, at, origin, op, cause, hash FROM events
-          WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
-            AND seq BETWEEN \(Int64(from)) AND \(Int64(seq))
-          ORDER BY seq
-        """, logger: logger)
-      var expected = from
-      for try await columns in rows.decode(EventRowColumns.Columns.self) {
-        let row = try EventRowColumns.row(columns)
-        guard row.seq == expected else {
-          throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
-        }
-        try rehydration.take(row)
-        expected += 1
-      }
-      guard expected == seq + 1 else {
+    guard from <= seq else { return rehydration }
+    var expected = from
+    try await connection.forEachStoredEvent(of: session, app: app, month: month, from: from, to: seq, logger: logger) {
+      row in
+      guard row.seq == expected else {
         throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
       }
+      try rehydration.take(row)
+      expected += 1
     }
-    return try rehydration.result()
+    guard expected == seq + 1 else {
+      throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
+    }
+    return rehydration
   }
 
   /// Writes what the appenders decided: new sessions' rows, every event and snapshot, and each
@@ -198,7 +204,7 @@ extension PostgresFleet {
       if appender.stored.count == 0, let first = appender.written.first {
         try rows.addNew(session: session, month: rowMonth, start: first.event)
       }
-      rows.add(session: session, totals: appender.totals, isNew: appender.stored.count == 0)
+      rows.add(session: session, totals: appender.totals)
       for prepared in appender.written {
         events.add(prepared, session: session, month: rowMonth)
         if let snapshot = prepared.snapshot {
@@ -263,8 +269,6 @@ struct HeldSessions: IngestSessions, Sendable {
   let owners: [SessionID: DeviceKey?]
   /// The partition month of each stored session.
   var months: [SessionID: Int] = [:]
-  /// What the upload's lines came to.
-  var outcome = UploadOutcome()
 
   func eventCount(of session: SessionID) -> Int { appenders[session]?.totals.count ?? 0 }
 

@@ -45,16 +45,10 @@ extension PostgresFleet {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
         var events: [AnyEvent] = []
-        let rows = try await connection.query(
-          """
-          SELECT \(unescaped: EventRowColumns.selectList) FROM events
-            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-              AND seq BETWEEN \(Int64(max(1, from))) AND \(Int64(max(0, min(to, row.record.eventCount))))
-            ORDER BY seq
-          """, logger: self.logger)
-        for try await columns in rows.decode(EventRowColumns.Columns.self) {
-          events.append(try EventRowColumns.row(columns).decoded())
-        }
+        try await connection.forEachStoredEvent(
+          of: session, app: app, month: row.month, from: max(1, from), to: max(0, min(to, row.record.eventCount)),
+          logger: self.logger
+        ) { events.append(try $0.decoded()) }
         return events
       }
     }
@@ -90,15 +84,9 @@ extension PostgresFleet {
           """, logger: self.logger)
         for try await (seq, state) in stored.decode((Int64, String).self) { snapshots[Int(seq)] = Array(state.utf8) }
         var audit = HistoryAudit(of: session, snapshots: snapshots)
-        let rows = try await connection.query(
-          """
-          SELECT \(unescaped: EventRowColumns.selectList) FROM events
-            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-            ORDER BY seq
-          """, logger: self.logger)
-        for try await columns in rows.decode(EventRowColumns.Columns.self) {
-          guard audit.failure == nil else { break }
-          audit.take(try EventRowColumns.row(columns))
+        // The audit looks at no event after its first problem.
+        try await connection.forEachStoredEvent(of: session, app: app, month: row.month, logger: self.logger) {
+          audit.take($0)
         }
         return audit.result(row: row.record)
       }
@@ -161,53 +149,27 @@ extension PostgresFleet {
         let row = try await self.sessionRow(session, app: app, on: connection)
         let summary = try row.record.summary()
         let count = summary.eventCount
-        let ends = try await Self.events(
-          of: session, app: app, month: row.month, seqs: [1, count], on: connection, logger: logger)
+        var ends: [AnyEvent] = []
+        for seq in [1, count] {
+          try await connection.forEachStoredEvent(
+            of: session, app: app, month: row.month, from: seq, to: seq, logger: logger
+          ) { ends.append(try $0.decoded()) }
+        }
         guard let start = ends.first, let end = ends.last else { throw StoreError.unknownSession(session) }
         var builder = try SessionReport.Builder(
           summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads)
-        let lower = builder.window.lowerBound
-        var state: AnyCoordinator? =
-          lower > 1
-          ? try await Self.rehydrate(session, app: app, month: row.month, at: lower - 1, on: connection, logger: logger)
-          : nil
-        let rows = try await connection.query(
-          """
-          SELECT \(unescaped: EventRowColumns.selectList) FROM events
-            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-              AND seq BETWEEN \(Int64(lower)) AND \(Int64(builder.window.upperBound))
-            ORDER BY seq
-          """, logger: logger)
-        for try await columns in rows.decode(EventRowColumns.Columns.self) {
-          let stored = try EventRowColumns.row(columns)
-          let event = try stored.decoded()
-          do throws(NavigationError) {
-            state = try event.operation.apply(to: state)
-          } catch {
-            throw StoreError.unreadableHistory(session: session, seq: stored.seq, .eventNoLongerApplies(error))
-          }
-          if let state { builder.take(event, state: state) }
+        let window = builder.window
+        var replay = try await Self.rehydration(
+          of: session, app: app, month: row.month, at: window.lowerBound - 1, on: connection, logger: logger)
+        try await connection.forEachStoredEvent(
+          of: session, app: app, month: row.month, from: window.lowerBound, to: window.upperBound, logger: logger
+        ) { stored in
+          let event = try replay.take(stored)
+          if let state = replay.state { builder.take(event, state: state) }
         }
         return builder.report(verification: verification)
       }
     }
-  }
-
-  /// The session's events at `seqs`, in seq order.
-  static func events(
-    of session: SessionID, app: AppName, month: Int, seqs: [Int], on connection: PostgresConnection, logger: Logger
-  ) async throws -> [AnyEvent] {
-    let rows = try await connection.query(
-      """
-      SELECT \(unescaped: EventRowColumns.selectList) FROM events
-        WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
-          AND seq = ANY(\(seqs.map(Int64.init))) ORDER BY seq
-      """, logger: logger)
-    var events: [AnyEvent] = []
-    for try await columns in rows.decode(EventRowColumns.Columns.self) {
-      events.append(try EventRowColumns.row(columns).decoded())
-    }
-    return events
   }
 }
 
@@ -286,24 +248,11 @@ extension PostgresFleet {
     try await database {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
-        let rows = try await connection.query(
-          """
-          SELECT \(unescaped: EventRowColumns.selectList) FROM events
-            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-            ORDER BY seq
-          """, logger: self.logger)
-        var state: AnyCoordinator?
+        var replay = Rehydration(of: session, from: nil)
         var found = false
-        for try await columns in rows.decode(EventRowColumns.Columns.self) {
-          let stored = try EventRowColumns.row(columns)
-          let event = try stored.decoded()
-          do throws(NavigationError) {
-            state = try event.operation.apply(to: state)
-          } catch {
-            throw StoreError.unreadableHistory(session: session, seq: stored.seq, .eventNoLongerApplies(error))
-          }
-          // Read to the end even once found: a row stream left unread holds the connection.
-          if !found, state?.visibleScreen?.name == name { found = true }
+        try await connection.forEachStoredEvent(of: session, app: app, month: row.month, logger: self.logger) {
+          try replay.take($0)
+          if !found, replay.state?.visibleScreen?.name == name { found = true }
         }
         return found
       }

@@ -104,7 +104,7 @@ struct SessionColumnsBatch {
   }
 
   /// A session's totals after the upload.
-  mutating func add(session: String, totals: SessionTotals, isNew: Bool) {
+  mutating func add(session: String, totals: SessionTotals) {
     ids.append(session)
     counts.append(Int64(totals.count))
     firsts.append(totals.firstAt?.millisecondsSince1970 ?? 0)
@@ -119,6 +119,31 @@ struct SessionColumnsBatch {
 }
 
 extension PostgresConnection {
+  /// Calls `body` with each stored event of `session` (in partition `month`) from `from` to
+  /// `to`, in seq order. The rows are read to the end whatever `body` does, since a row stream
+  /// left unread holds the connection; `body`'s first error is thrown once they are.
+  func forEachStoredEvent(
+    of session: SessionID, app: AppName, month: Int, from: Int = 1, to: Int = Int.max, logger: Logger,
+    isolation: isolated (any Actor)? = #isolation, _ body: (StoredEventRow) throws -> Void
+  ) async throws {
+    let rows = try await query(
+      """
+      SELECT \(unescaped: EventRowColumns.selectList) FROM events
+        WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
+          AND seq BETWEEN \(Int64(from)) AND \(Int64(to))
+        ORDER BY seq
+      """, logger: logger)
+    var failure: (any Error)?
+    for try await columns in rows.decode(EventRowColumns.Columns.self) where failure == nil {
+      do {
+        try body(try EventRowColumns.row(columns))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+
   /// Runs a statement whose rows, if any, are not wanted, and reads them to the end: a row
   /// stream left unread holds the connection, and the transaction's `COMMIT` would wait behind
   /// it for good.

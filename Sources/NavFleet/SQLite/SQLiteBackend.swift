@@ -9,9 +9,6 @@ package struct SQLiteBackend: FleetBackend {
   package let fleet: SQLiteFleet
   let stores: AppStores
 
-  /// Sessions read from the store at a time while a page is made.
-  static let pageChunk = 500
-
   package init(fleet: SQLiteFleet, logger: Logger) {
     self.fleet = fleet
     stores = AppStores(fleet: fleet, logger: logger)
@@ -82,33 +79,24 @@ package struct SQLiteBackend: FleetBackend {
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
     let store = try await store(app)
-    var buffered: [SessionSummary] = []
-    var cursor = request.filters.after
-    var exhausted = false
     let order = request.filters.order
     return try await SessionsPage.make(
       request,
-      next: { () async throws(FleetError) -> SessionSummary? in
-        if buffered.isEmpty, !exhausted {
-          var query = SessionQuery()
-          query.order = order
-          query.after = cursor
-          let ordering = query
-          let chunk = try await FleetError.storingAsync { () async throws(StoreError) in
-            try await store.offloadedRead { store throws(StoreError) in
-              var chunk: [SessionSummary] = []
-              try store.forEachSession(matching: ordering) { summary in
-                chunk.append(summary)
-                return chunk.count < Self.pageChunk
-              }
-              return chunk
+      fetch: { (after, limit) async throws(FleetError) -> [SessionSummary] in
+        var query = SessionQuery()
+        query.order = order
+        query.after = after
+        let ordering = query
+        return try await FleetError.storingAsync { () async throws(StoreError) in
+          try await store.offloadedRead { store throws(StoreError) in
+            var chunk: [SessionSummary] = []
+            try store.forEachSession(matching: ordering) { summary in
+              chunk.append(summary)
+              return chunk.count < limit
             }
+            return chunk
           }
-          exhausted = chunk.count < Self.pageChunk
-          if let last = chunk.last { cursor = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id) }
-          buffered = chunk.reversed()
         }
-        return buffered.popLast()
       },
       showedScreen: { (session, screen) async throws(FleetError) -> Bool in
         try await FleetError.storingAsync { () async throws(StoreError) in

@@ -1,10 +1,18 @@
 @_spi(Internals) import NavCore
 
 /// A session's state at a seq, worked out from its latest snapshot at or before it and the
-/// events after that snapshot: the same for every storage engine.
+/// events after that snapshot, and then event by event as a history is replayed: the same for
+/// every storage engine.
 package struct Rehydration {
   private let session: SessionID
-  private var state: AnyCoordinator?
+  /// The state after the events taken (`nil` before a `start`).
+  package private(set) var state: AnyCoordinator?
+
+  /// Goes on from `state`, the session's state after some seq (`nil`: before its first event).
+  package init(of session: SessionID, from state: AnyCoordinator?) {
+    self.session = session
+    self.state = state
+  }
 
   /// Starts from the snapshot at `seq` (its state's stored text), or from nothing when
   /// `snapshot` is `nil` (then `seq` is 0).
@@ -18,14 +26,16 @@ package struct Rehydration {
     }
   }
 
-  /// Applies the next stored event.
-  package mutating func take(_ row: StoredEventRow) throws(StoreError) {
+  /// Applies the next stored event, and returns it decoded.
+  @discardableResult
+  package mutating func take(_ row: StoredEventRow) throws(StoreError) -> AnyEvent {
     let event = try row.decoded()
     do throws(NavigationError) {
       state = try event.operation.apply(to: state)
     } catch {
       throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
     }
+    return event
   }
 
   /// The state after the events taken.

@@ -93,15 +93,11 @@ extension SessionStore {
       let count = try engine.eventCount(of: session)
       let first = max(1, from)
       guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
-      var state: AnyCoordinator? = first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil
+      var replay = Rehydration(
+        of: session, from: first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil)
       try engine.forEachEvent(of: session, from: first, to: to ?? count) { row throws(StoreError) in
-        let event = try row.decoded()
-        do throws(NavigationError) {
-          state = try event.operation.apply(to: state)
-        } catch {
-          throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
-        }
-        if let state { try StoreEngine.callingBack { try body(event, state) } }
+        let event = try replay.take(row)
+        if let state = replay.state { try StoreEngine.callingBack { try body(event, state) } }
       }
     }
   }

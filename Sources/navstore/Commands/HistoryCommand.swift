@@ -48,10 +48,10 @@ struct HistoryCommand: AsyncParsableCommand {
     // The event before the first one printed is read too, to tell whether the clock went back.
     var previous: Timestamp?
     let time = timeZone.formatter()
-    let print = { (event: AnyEvent, state: AnyCoordinator) throws in
+    let printLine = { (event: AnyEvent, state: AnyCoordinator) throws in
       defer { previous = event.at }
       guard (event.seq ?? 0) >= from else { return }
-      Swift.print(try Self.line(event, state: state, previous: previous, json: json, time: time))
+      print(try Self.line(event, state: state, previous: previous, json: json, time: time))
     }
     if let address = try store.location.postgresAddress() {
       let (session, app, from, to) = (session, store.appName, from, to)
@@ -60,7 +60,7 @@ struct HistoryCommand: AsyncParsableCommand {
           if from > 1, case let last = try await fleet.summary(of: session, app: app).eventCount, from > last {
             throw FleetError.store(.seqBeyondHistory(session: session, seq: from, last: last))  // named as given
           }
-          try await fleet.replayHistory(of: session, app: app, from: max(1, from - 1), to: to, print)
+          try await fleet.replayHistory(of: session, app: app, from: max(1, from - 1), to: to, printLine)
         }
       }
       return
@@ -70,7 +70,7 @@ struct HistoryCommand: AsyncParsableCommand {
       if from > 1, case let last = try opened.summary(of: session).eventCount, from > last {
         throw StoreError.seqBeyondHistory(session: session, seq: from, last: last)  // named as given
       }
-      try opened.replayHistory(of: session, from: max(1, from - 1), to: to, print)
+      try opened.replayHistory(of: session, from: max(1, from - 1), to: to, printLine)
     }
   }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import NavCore
-import NavFleet
 import NavPersistence
 
 /// `navstore show`: a session's navigation state, after its last event or any earlier one.
@@ -30,16 +29,7 @@ struct ShowCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let current: SessionState
-    if let address = try store.location.postgresAddress() {
-      let (session, app, at) = (session, store.appName, at)
-      current = try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: at) }
-      }
-    } else {
-      let opened = try store.open(forWriting: false)
-      current = try storeCall { () throws(StoreError) in try opened.state(of: session, at: at) }
-    }
+    let current = try await store.state(of: session, at: at)
     let (state, seq) = (current.state, current.seq)
     if json {
       print(try WireFormat.canonicalString(state))

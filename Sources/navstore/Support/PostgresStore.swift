@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NavCore
 import NavFleet
+import NavPersistence
 
 extension StoreLocation {
   /// The PostgreSQL database `--db` names, when it names one (`postgres://...`); `nil` for a
@@ -36,8 +38,6 @@ enum PostgresStore {
   enum Schema {
     /// Nothing (`init` looks at it itself).
     case asItIs
-    /// Created or migrated first.
-    case migrated
     /// This build's already.
     case current
   }
@@ -64,7 +64,6 @@ enum PostgresStore {
         try await fleet.probe()
         switch schema {
         case .asItIs: break
-        case .migrated: _ = try await fleet.migrate()
         case .current: try await fleet.requireSchema()
         }
         switch app {
@@ -81,6 +80,19 @@ enum PostgresStore {
 extension StoreOption {
   /// The app `--app` names, `default` unless it names one.
   var appName: AppName { app ?? .default }
+
+  /// The session's state after `seq` (default: its last event), from the store `--db` names,
+  /// a file or a PostgreSQL database.
+  func state(of session: SessionID, at seq: Int?) async throws -> SessionState {
+    guard let address = try location.postgresAddress() else {
+      let opened = try open(forWriting: false)
+      return try storeCall { () throws(StoreError) in try opened.state(of: session, at: seq) }
+    }
+    let app = appName
+    return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
+      try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: seq) }
+    }
+  }
 }
 
 /// Runs a PostgreSQL store's call whose failures are a `FleetError` or the caller's own (a
