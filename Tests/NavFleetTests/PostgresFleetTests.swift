@@ -3,6 +3,7 @@ import Foundation
 @_spi(Internals) import NavPersistence
 import NavTestSupport
 import PropertyBased
+import Synchronization
 import Testing
 
 @testable import NavFleet
@@ -192,6 +193,73 @@ struct PostgresFleetTests {
     #expect(deletedResult.failure?.seq == 3)
   }
 
+  /// A reordered pair is named by `verify`; a tail cut under a checkpoint, with the session's
+  /// row fixed to match (a chain that verifies), is named by the audit against the checkpoint;
+  /// a session forgotten through the store is an erasure on record, not tampering.
+  @Test func aReorderedPairAndATailCutUnderACheckpointAreFound() async throws {
+    var rng = SeededRandom(seed: 11)
+    let sessions = RichSessions.make(count: 6, using: &rng).filter { $0.count >= 6 }
+    try #require(sessions.count >= 3)
+    let postgres = try await PostgresTestFleet(snapshotInterval: 100)
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    for events in sessions {
+      _ = try await fleet.ingest(try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) }, app: app)
+    }
+    let signer = try NoteSigner(name: "auditor")
+    let note = try await fleet.checkpoint(app: app, signedBy: signer, at: Timestamp(millisecondsSince1970: 1_000))
+    let intact = try await fleet.audit(app: app, against: note, key: signer.verifier)
+    #expect(intact.sessions == sessions.count && intact.problems == 0)
+    #expect(intact.checkpoint.eventCount == sessions.map(\.count).reduce(0, +))
+
+    let (reordered, cut, forgotten) = (sessions[0][0].session, sessions[1][0].session, sessions[2][0].session)
+    let keep = 4
+    // The row the cut session would have had with only its first events: what a careful
+    // tamperer writes, so that the chain and the row agree.
+    let other = try await PostgresTestFleet(app: nil)
+    _ = try await other.fleet.ingest(
+      try sessions[1].prefix(keep).map { ArraySlice(try WireFormat.canonicalBytes($0)) }, app: other.app)
+    let columns = "event_count, head_hash, first_at, last_at, depth, clock_jumps, duration_ms, foreground_ms, phase"
+    let rows = { (session: SessionID) in "app = '\(app.rawValue)' AND session_id = '\(session.rawValue)'" }
+    try TestPostgres.psql(
+      """
+      ALTER TABLE events DISABLE TRIGGER events_are_append_only;
+      UPDATE events SET seq = 1000000 WHERE \(rows(reordered)) AND seq = 2;
+      UPDATE events SET seq = 2 WHERE \(rows(reordered)) AND seq = 3;
+      UPDATE events SET seq = 3 WHERE \(rows(reordered)) AND seq = 1000000;
+      DELETE FROM snapshots WHERE \(rows(cut)) AND seq > \(keep);
+      DELETE FROM events WHERE \(rows(cut)) AND seq > \(keep);
+      UPDATE sessions SET (\(columns)) =
+          (SELECT \(columns) FROM sessions WHERE app = '\(other.app.rawValue)' AND id = '\(cut.rawValue)')
+        WHERE app = '\(app.rawValue)' AND id = '\(cut.rawValue)';
+      ALTER TABLE events ENABLE TRIGGER events_are_append_only;
+      """)
+    _ = try await fleet.forget([forgotten], app: app, at: Timestamp(millisecondsSince1970: 2_000))
+
+    let swapped = try await fleet.verify(reordered, app: app)
+    #expect(swapped.failure?.seq == 2)
+    #expect(try await fleet.verify(cut, app: app).isIntact)
+    let findings = Findings()
+    let audit = try await fleet.audit(app: app, against: note, key: signer.verifier) { findings.add($0) }
+    #expect(audit.problems == 1 && audit.forgotten == 1)
+    #expect(audit.firstProblem?.entry.session == cut)
+    #expect(audit.firstProblem?.status == .truncated(events: keep))
+    #expect(findings.all.count == sessions.count)
+    #expect(
+      findings.all.first { $0.entry.session == forgotten }?.status
+        == .forgotten(at: Timestamp(millisecondsSince1970: 2_000)))
+
+    // Another app's checkpoint, or one the database never recorded, is not this app's to audit.
+    await #expect(throws: FleetError.self) {
+      try await fleet.audit(app: other.app, against: note, key: signer.verifier)
+    }
+    let forged = try SignedNote(
+      text: Checkpoint(
+        origin: (try Checkpoint(text: note.text)).origin, sessionCount: 1, rootHash: Array(repeating: 7, count: 32),
+        eventCount: 1, time: .now
+      ).text, signedBy: signer)
+    await #expect(throws: FleetError.self) { try await fleet.audit(app: app, against: forged, key: signer.verifier) }
+  }
+
   /// Events stay as they were written: the database itself refuses to edit or delete one.
   @Test func theDatabaseRefusesToEditAnEvent() async throws {
     let postgres = try await PostgresTestFleet()
@@ -362,4 +430,11 @@ struct ThrowawayCluster {
     }
     return printed.trimmingCharacters(in: .whitespacesAndNewlines)
   }
+}
+
+/// What an audit's `each` saw, in order.
+final class Findings: Sendable {
+  private let found = Mutex<[CheckpointFinding]>([])
+  func add(_ finding: CheckpointFinding) { found.withLock { $0.append(finding) } }
+  var all: [CheckpointFinding] { found.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internals) import NavCore
 import NavTestSupport
 import Testing
 
@@ -139,6 +140,57 @@ struct PostgresCommandTests {
     #expect(
       try TestPostgres.psql("SELECT count(*) FROM tombstones WHERE app = '\(app)'").trimmingCharacters(
         in: .whitespacesAndNewlines) == "5")
+  }
+
+  /// A checkpoint of the app's sessions is kept in the database and audited there: a tail cut
+  /// with `psql` and the session's row fixed to match verifies as a chain, and is named against
+  /// the checkpoint; another app's sessions are not this checkpoint's.
+  @Test func aCheckpointInTheDatabaseFindsATailCutWithPsql() throws {
+    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
+    #expect(
+      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
+        .status == 0)
+    #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", app).status == 0)
+    let key = try navstore("keygen", "--out", "k.key", "--name", "fleet-audit")
+    #expect(key.status == 0)
+    try key.stdout.write(to: folder.appendingPathComponent("k.pub"), atomically: true, encoding: .utf8)
+    let made = try navstore("checkpoint", "--db", url, "--app", app, "--key", "k.key", "--out", "c.note")
+    #expect(made.status == 0, "\(made.stderr)")
+    #expect(made.stdout == "checkpoint of 8 sessions and 86 events written to c.note\n")
+    let intact = try navstore("verify", "--db", url, "--app", app, "--checkpoint", "c.note", "--key", "k.pub")
+    #expect(intact.status == 0, "\(intact.stderr)")
+    #expect(intact.stdoutLines.last?.hasSuffix("(8 sessions, 86 events, signed by fleet-audit): 0 problems") == true)
+
+    // The row fixed to match the first five events, as a careful tamperer would.
+    let shown = try navstore("show", "demo-browse-2", "--at", "5", "--json", "--db", url, "--app", app)
+    let depthAtFive = try WireFormat.decode(AnyCoordinator.self, from: shown.stdout).visibleDepth
+    let rows = "app = '\(app)' AND session_id = 'demo-browse-2'"
+    let kept = "SELECT max(at) - min(at) FROM events WHERE \(rows)"
+    try TestPostgres.psql(
+      """
+      ALTER TABLE events DISABLE TRIGGER events_are_append_only;
+      DELETE FROM snapshots WHERE \(rows) AND seq > 5;
+      DELETE FROM events WHERE \(rows) AND seq > 5;
+      ALTER TABLE events ENABLE TRIGGER events_are_append_only;
+      UPDATE sessions SET event_count = 5, head_hash = (SELECT hash FROM events WHERE \(rows) AND seq = 5),
+          duration_ms = (\(kept)), foreground_ms = (\(kept)), last_at = (SELECT max(at) FROM events WHERE \(rows)),
+          depth = \(depthAtFive), phase = 'foreground'
+        WHERE app = '\(app)' AND id = 'demo-browse-2';
+      """)
+    #expect(try navstore("verify", "--db", url, "--app", app, "demo-browse-2").status == 0)
+    let cut = try navstore("verify", "--db", url, "--app", app, "--checkpoint", "c.note", "--key", "k.pub")
+    #expect(cut.status == 1)
+    #expect(cut.stdoutLines.contains("checkpoint: demo-browse-2 at seq 10: TRUNCATED, the session now has 5 events"))
+    #expect(
+      cut.stderrLines == [
+        "navstore: against the checkpoint, demo-browse-2 at seq 10: TRUNCATED, the session now has 5 events"
+      ])
+
+    let other = TestPostgres.uniqueApp("cli")
+    #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", other).status == 0)
+    let elsewhere = try navstore("verify", "--db", url, "--app", other, "--checkpoint", "c.note", "--key", "k.pub")
+    #expect(elsewhere.status == 1)
+    #expect(elsewhere.stderr.contains("another store"), "\(elsewhere.stderr)")
   }
 
   @Test func backupSaysToUsePgDump() throws {

@@ -27,6 +27,35 @@ package struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {
     case forgotten(at: Timestamp)
   }
 
+  /// A finding from its parts.
+  package init(entry: CheckpointEntry, status: Status) {
+    self.entry = entry
+    self.status = status
+  }
+
+  /// What a store holding `lastSeq` events of the session (nil: none), `hashAtSeq` at the
+  /// checkpointed seq and maybe a tombstone holds of `entry`, for a checkpoint made at `made`:
+  /// the one rule every engine's audit applies to what it read.
+  ///
+  /// A tombstone counts only where it is consistent: the session has no events left, it was
+  /// forgotten after the checkpoint, and at or after the checkpointed seq (with that chain value
+  /// when at it). Otherwise the session is judged by its events as if there were none.
+  package static func judging(
+    _ entry: CheckpointEntry, lastSeq: Int?, hashAtSeq: [UInt8]?, tombstone: Tombstone?,
+    checkpointMadeAt made: Timestamp
+  ) -> Status {
+    if lastSeq == nil, let tombstone {
+      guard tombstone.lastSeq >= entry.seq else { return .truncated(events: tombstone.lastSeq) }
+      guard tombstone.lastSeq != entry.seq || tombstone.headHash == entry.hash else { return .rewritten }
+      guard tombstone.forgottenAt >= made else { return .forgottenBeforeCheckpoint(at: tombstone.forgottenAt) }
+      return .forgotten(at: tombstone.forgottenAt)
+    }
+    guard let lastSeq else { return .vanished }
+    guard lastSeq >= entry.seq else { return .truncated(events: lastSeq) }
+    guard hashAtSeq == entry.hash else { return .rewritten }
+    return .intact(later: lastSeq - entry.seq)
+  }
+
   /// Whether the store still holds what the checkpoint committed to.
   package var isIntact: Bool {
     if case .intact = status { return true }
@@ -70,7 +99,13 @@ package struct CheckpointAudit: Sendable, Hashable {
   /// The first session tampered with.
   package var firstProblem: CheckpointFinding?
 
-  mutating func add(_ finding: CheckpointFinding) {
+  /// An audit against `checkpoint` with nothing checked yet.
+  package init(checkpoint: Checkpoint) {
+    self.checkpoint = checkpoint
+  }
+
+  /// Counts one session's finding.
+  package mutating func add(_ finding: CheckpointFinding) {
     sessions += 1
     if case .forgotten = finding.status { forgotten += 1 }
     guard finding.isProblem else { return }

@@ -28,7 +28,7 @@ extension SessionStore {
   package func audit(
     against note: SignedNote, key: NoteVerifier, each: (CheckpointFinding) throws -> Void = { _ in }
   ) throws(StoreError) -> CheckpointAudit {
-    let checkpoint = try Self.verifiedCheckpoint(note, key: key)
+    let checkpoint = try Checkpoint.verified(note, key: key)
     return try read { engine throws(StoreError) in
       let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
@@ -65,8 +65,11 @@ extension SessionStore {
         note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
     }
   }
+}
 
-  private static func verifiedCheckpoint(_ note: SignedNote, key: NoteVerifier) throws(StoreError) -> Checkpoint {
+extension Checkpoint {
+  /// The checkpoint `note` states, once its signature by `key` holds.
+  package static func verified(_ note: SignedNote, key: NoteVerifier) throws(StoreError) -> Checkpoint {
     do throws(CheckpointError) {
       do {
         try note.verify(with: key)

@@ -119,11 +119,8 @@ extension StoreEngine {
     return statement.blob(0)
   }
 
-  /// What the store holds now of a session the checkpoint `made` at that time names.
-  ///
-  /// A tombstone counts only where it is consistent: the session has no events left, it was
-  /// forgotten after the checkpoint, and at or after the checkpointed seq (with that chain value
-  /// when at it). Otherwise the session is judged by its events as if there were none.
+  /// What the store holds now of a session the checkpoint `made` at that time names
+  /// (`CheckpointFinding.judging`).
   func status(of entry: CheckpointEntry, checkpointMadeAt made: Timestamp) throws(StoreError)
     -> CheckpointFinding.Status
   {
@@ -131,15 +128,9 @@ extension StoreEngine {
     defer { last.reset() }
     try bind(last, [.text(entry.session.rawValue)])
     let lastSeq = try step(last) && !last.isNull(0) ? last.int(0) : nil
-    if lastSeq == nil, let tombstone = try tombstone(of: entry.session) {
-      guard tombstone.lastSeq >= entry.seq else { return .truncated(events: tombstone.lastSeq) }
-      guard tombstone.lastSeq != entry.seq || tombstone.headHash == entry.hash else { return .rewritten }
-      guard tombstone.forgottenAt >= made else { return .forgottenBeforeCheckpoint(at: tombstone.forgottenAt) }
-      return .forgotten(at: tombstone.forgottenAt)
-    }
-    guard let lastSeq else { return .vanished }
-    guard lastSeq >= entry.seq else { return .truncated(events: lastSeq) }
-    guard try storedHash(of: entry.session, seq: entry.seq) == entry.hash else { return .rewritten }
-    return .intact(later: lastSeq - entry.seq)
+    return CheckpointFinding.judging(
+      entry, lastSeq: lastSeq,
+      hashAtSeq: lastSeq.map { $0 >= entry.seq } == true ? try storedHash(of: entry.session, seq: entry.seq) : nil,
+      tombstone: lastSeq == nil ? try tombstone(of: entry.session) : nil, checkpointMadeAt: made)
   }
 }

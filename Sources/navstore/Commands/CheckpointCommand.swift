@@ -1,9 +1,10 @@
 import ArgumentParser
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore checkpoint`: a signed checkpoint of the whole store.
-struct CheckpointCommand: ParsableCommand {
+struct CheckpointCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "checkpoint",
     abstract: "Write a signed checkpoint of every session (a Merkle root over their chains).",
@@ -15,9 +16,13 @@ struct CheckpointCommand: ParsableCommand {
       (another machine, a ticket, an email): 'navstore verify --checkpoint' then finds any \
       session cut short, rewritten or removed since.
 
+      On a PostgreSQL store (--db postgres://...), the checkpoint is of one app's sessions \
+      (--app), and the database keeps it.
+
       Examples:
         navstore checkpoint --key ~/.navstore/auditor.key --out checkpoints/2026-11-23.note
         navstore checkpoint --key auditor.key --at 2026-11-23T00:00:00.000Z
+        navstore checkpoint --db postgres://navstore@db.internal/navstore --app shop --key auditor.key
       """)
 
   @OptionGroup var store: StoreOption
@@ -31,10 +36,21 @@ struct CheckpointCommand: ParsableCommand {
   @Option(help: "The checkpoint's time (default: now), like 2026-11-23T00:00:00.000Z.", transform: timeArgument)
   var at: Timestamp?
 
-  func run() throws {
+  func run() async throws {
     let signer = try AuditFiles.signer(key)
-    let opened = try store.open(forWriting: true)
-    let note = try storeCall { () throws(StoreError) in try opened.checkpoint(signedBy: signer, at: at ?? now()) }
+    let time = at ?? now()
+    let note: SignedNote
+    if let address = try store.location.postgresAddress() {
+      let app = store.appName
+      note = try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
+        try await fleetCall { () async throws(FleetError) in
+          try await fleet.checkpoint(app: app, signedBy: signer, at: time)
+        }
+      }
+    } else {
+      let opened = try store.open(forWriting: true)
+      note = try storeCall { () throws(StoreError) in try opened.checkpoint(signedBy: signer, at: time) }
+    }
     guard let out else {
       print(note.serialized, terminator: "")
       return

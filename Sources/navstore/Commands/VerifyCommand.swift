@@ -124,9 +124,6 @@ struct VerifyCommand: AsyncParsableCommand {
       }
     }
     if let address = try store.location.postgresAddress() {
-      guard audit == nil else {
-        throw CLIError("--checkpoint: checkpoints are made and audited on store files; a PostgreSQL store has none yet")
-      }
       let (named, app) = (sessions, store.appName)
       var summary = VerificationSummary()
       try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
@@ -140,9 +137,23 @@ struct VerifyCommand: AsyncParsableCommand {
           summary.add(result)
           take(result)
         }
+        progress.finish()
+        let verbose = verbose
+        try await finish(
+          summary, clockJumpSessions: clockJumpSessions,
+          audit: audit.map { audit in
+            (
+              audit.key,
+              { () async throws(CLIError) in
+                try await fleetCall { () async throws(FleetError) in
+                  try await fleet.audit(app: app, against: audit.note, key: audit.key) { finding in
+                    if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
+                  }
+                }
+              }
+            )
+          })
       }
-      progress.finish()
-      try finish(summary, clockJumpSessions: clockJumpSessions)
       return
     }
     let opened = try store.open(forWriting: false)
@@ -150,15 +161,29 @@ struct VerifyCommand: AsyncParsableCommand {
       try opened.verify(sessions.isEmpty ? nil : sessions, each: take)
     }
     progress.finish()
-    try finish(summary, clockJumpSessions: clockJumpSessions, auditing: audit.map { (opened, $0.note, $0.key) })
+    try await finish(
+      summary, clockJumpSessions: clockJumpSessions,
+      audit: audit.map { audit in
+        (
+          audit.key,
+          { () async throws(CLIError) in
+            try storeCall { () throws(StoreError) in
+              try opened.audit(against: audit.note, key: audit.key) { finding in
+                if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
+              }
+            }
+          }
+        )
+      })
   }
 
   /// The summary line, the checkpoint's audit when there is one, and the exit status: the first
-  /// failing session's line, or the checkpoint's first problem.
+  /// failing session's line, or the checkpoint's first problem. `audit` prints each session not
+  /// intact (and with --verbose every session); its summary line follows.
   private func finish(
     _ summary: VerificationSummary, clockJumpSessions: Int,
-    auditing checkpoint: (store: SessionStore, note: SignedNote, key: NoteVerifier)? = nil
-  ) throws(CLIError) {
+    audit: (key: NoteVerifier, run: () async throws(CLIError) -> CheckpointAudit)?
+  ) async throws(CLIError) {
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     // An empty store says so, after the summary scripts read.
     var suffix = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""
@@ -169,32 +194,20 @@ struct VerifyCommand: AsyncParsableCommand {
       "verified \(summary.sessions) session\(summary.sessions == 1 ? "" : "s"), \(Self.events(summary.events)): \(problems)\(suffix)"
     )
     var checkpointProblem: CheckpointFinding?
-    if let checkpoint {
-      checkpointProblem = try audit(checkpoint.store, against: checkpoint.note, key: checkpoint.key)
+    if let audit {
+      let result = try await audit.run()
+      let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
+      let forgotten = result.forgotten > 0 ? ", \(result.forgotten) forgotten since" : ""
+      print(
+        "checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, "
+          + "\(Self.events(result.checkpoint.eventCount)), signed by \(audit.key.name)): \(problems)\(forgotten)"
+      )
+      checkpointProblem = result.firstProblem
     }
     if let bad = summary.firstFailure, let failure = bad.failure {
       throw CLIError("session '\(bad.session)' fails verification at seq \(failure.seq): \(failure.problem)")
     }
     if let checkpointProblem { throw CLIError("against the checkpoint, \(checkpointProblem)") }
-  }
-
-  /// Audits the store against a checkpoint, printing each session not intact (and with
-  /// --verbose every session) and a summary; returns the first problem.
-  private func audit(_ opened: SessionStore, against note: SignedNote, key: NoteVerifier) throws(CLIError)
-    -> CheckpointFinding?
-  {
-    let result = try storeCall { () throws(StoreError) in
-      try opened.audit(against: note, key: key) { finding in
-        if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
-      }
-    }
-    let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
-    let forgotten = result.forgotten > 0 ? ", \(result.forgotten) forgotten since" : ""
-    print(
-      "checkpoint of \(result.checkpoint.time) (\(result.checkpoint.sessionCount) sessions, "
-        + "\(Self.events(result.checkpoint.eventCount)), signed by \(key.name)): \(problems)\(forgotten)"
-    )
-    return result.firstProblem
   }
 
   private static func events(_ count: Int) -> String { "\(count) event\(count == 1 ? "" : "s")" }

@@ -1,0 +1,202 @@
+import NavCore
+@_spi(Internals) import NavPersistence
+import PostgresNIO
+
+/// Signed checkpoints of one app's sessions in the database (`migrations/postgresql/0002`), made
+/// and audited as a store file's are: the same leaves, the same tree, the same rule for what an
+/// audit finds (`CheckpointFinding.judging`). Leaves stream through in id order, so a checkpoint's
+/// memory grows with the tree's height, not with the number of sessions.
+extension PostgresFleet {
+  /// The origin line of `app`'s checkpoints in the database with `identity`: the database and
+  /// the app, so that a checkpoint of one is never taken for another's.
+  static func checkpointOrigin(identity: String, app: AppName) -> String {
+    Checkpoint.origin(ofStore: identity) + "/" + app.rawValue
+  }
+
+  /// Writes a checkpoint of every session of `app` with events, in id order, signed by
+  /// `signer`, at `time`, and keeps it with its leaves; in one transaction that sees one moment
+  /// of the database (uploads meanwhile are for the next checkpoint).
+  package func checkpoint(app: AppName, signedBy signer: NoteSigner, at time: Timestamp) async throws(FleetError)
+    -> SignedNote
+  {
+    let logger = logger
+    return try await transaction(timeout: .seconds(600)) { connection in
+      try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger)
+      let origin = Self.checkpointOrigin(identity: try await Self.identity(on: connection, logger: logger), app: app)
+      var id: Int64 = 1
+      for try await next in try await connection.query(
+        "SELECT coalesce(max(id), 0) + 1 FROM checkpoints WHERE app = \(app.rawValue)", logger: logger
+      ).decode(Int64.self) {
+        id = next
+      }
+      // A checkpoint signs what the events say, never a row's counters that disagree with them.
+      var disagreeing: (String, Int64)?
+      for try await row in try await connection.query(
+        """
+        SELECT s.id, s.event_count FROM sessions s
+          LEFT JOIN events e ON e.app = s.app AND e.session_id = s.id AND e.month = s.month AND e.seq = s.event_count
+          WHERE s.app = \(app.rawValue) AND s.event_count > 0
+            AND (s.head_hash IS NULL OR e.hash IS NULL OR e.hash <> s.head_hash)
+          ORDER BY s.id LIMIT 1
+        """, logger: logger
+      ).decode((String, Int64).self) {
+        disagreeing = row
+      }
+      if let disagreeing {
+        throw StoreError.unreadableHistory(
+          session: try SessionRecord.sessionID(disagreeing.0), seq: Int(disagreeing.1), .rowDisagreesWithEvents)
+      }
+      try await connection.run(
+        """
+        INSERT INTO checkpoint_sessions (app, checkpoint_id, position, session_id, seq, hash)
+          SELECT app, \(id), row_number() OVER (ORDER BY id) - 1, id, event_count, head_hash FROM sessions
+            WHERE app = \(app.rawValue) AND event_count > 0
+        """, logger: logger)
+      var tree = MerkleTree.RootBuilder()
+      var events = 0
+      try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, _ throws(StoreError) in
+        tree.append(entry.leafHash)
+        let (total, overflow) = events.addingReportingOverflow(entry.seq)
+        guard !overflow else {
+          throw StoreError.unreadableHistory(session: entry.session, seq: entry.seq, .impossibleEventTotal)
+        }
+        events = total
+      }
+      let checkpoint = Checkpoint(
+        origin: origin, sessionCount: tree.count, rootHash: tree.root, eventCount: events, time: time)
+      let note: SignedNote
+      do throws(NoteError) {
+        note = try SignedNote(text: checkpoint.text, signedBy: signer)
+      } catch {
+        throw StoreError.checkpoint(.signature(error))
+      }
+      try await connection.run(
+        """
+        INSERT INTO checkpoints (app, id, made_at, root_hash, note)
+          VALUES (\(app.rawValue), \(id), \(time.millisecondsSince1970), \(ByteBuffer(bytes: checkpoint.rootHash)),
+            \(note.serialized))
+        """, logger: logger)
+      return note
+    }
+  }
+
+  /// Audits `app`'s sessions against a checkpoint, as a store file's audit does: the note's
+  /// signature by `key`, that it is this database's and this app's, that the database's record
+  /// of it gives the signed root; then `each` sees what the database holds of every session it
+  /// names, in the checkpoint's order. Events appended since extend it; sessions begun since are
+  /// not its concern. Whether the events before each checkpointed seq still give its chain value
+  /// is `verify`'s to check: run both, as `navstore verify --checkpoint` does.
+  package func audit(
+    app: AppName, against note: SignedNote, key: NoteVerifier,
+    each: @escaping @Sendable (CheckpointFinding) -> Void = { _ in }
+  ) async throws(FleetError) -> CheckpointAudit {
+    let checkpoint: Checkpoint
+    do {
+      checkpoint = try Checkpoint.verified(note, key: key)
+    } catch {
+      throw .store(error)
+    }
+    let logger = logger
+    return try await transaction(timeout: .seconds(600)) { connection in
+      try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+      let origin = Self.checkpointOrigin(identity: try await Self.identity(on: connection, logger: logger), app: app)
+      guard checkpoint.origin == origin else {
+        throw StoreError.checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
+      }
+      let root = HashChain.hex(checkpoint.rootHash)
+      var found: Int64?
+      for try await id in try await connection.query(
+        """
+        SELECT id FROM checkpoints WHERE app = \(app.rawValue) AND root_hash = \(ByteBuffer(bytes: checkpoint.rootHash))
+          ORDER BY id LIMIT 1
+        """, logger: logger
+      ).decode(Int64.self) {
+        found = id
+      }
+      guard let id = found else { throw StoreError.checkpoint(.unrecorded(root: root)) }
+      // The leaves are believed only once they give the signed root.
+      var tree = MerkleTree.RootBuilder()
+      try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) {
+        entry, position throws(StoreError) in
+        guard position == tree.count else { throw StoreError.checkpoint(.recordAltered(root: root)) }
+        tree.append(entry.leafHash)
+      }
+      guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else {
+        throw StoreError.checkpoint(.recordAltered(root: root))
+      }
+      var audit = CheckpointAudit(checkpoint: checkpoint)
+      let sessions = try await connection.query(
+        """
+        SELECT c.session_id, c.seq, c.hash,
+            (SELECT max(e.seq) FROM events e WHERE e.app = c.app AND e.session_id = c.session_id),
+            (SELECT e.hash FROM events e WHERE e.app = c.app AND e.session_id = c.session_id AND e.seq = c.seq LIMIT 1),
+            t.forgotten_at, t.last_seq, t.head_hash
+          FROM checkpoint_sessions c
+          LEFT JOIN tombstones t ON t.app = c.app AND t.session_id = c.session_id
+          WHERE c.app = \(app.rawValue) AND c.checkpoint_id = \(id)
+          ORDER BY c.position
+        """, logger: logger)
+      var failure: (any Error)?
+      for try await row in sessions.decode(
+        (String, Int64, ByteBuffer, Int64?, ByteBuffer?, Int64?, Int64?, ByteBuffer?).self)
+      where failure == nil {
+        do {
+          let session = try SessionRecord.sessionID(row.0)
+          let entry = CheckpointEntry(session: session, seq: Int(row.1), hash: row.2.bytes)
+          var tombstone: Tombstone?
+          if let forgotten = row.5, let lastSeq = row.6, let hash = row.7 {
+            tombstone = Tombstone(
+              session: session, forgottenAt: Timestamp(millisecondsSince1970: forgotten), lastSeq: Int(lastSeq),
+              headHash: hash.bytes)
+          }
+          let finding = CheckpointFinding(
+            entry: entry,
+            status: CheckpointFinding.judging(
+              entry, lastSeq: row.3.map(Int.init), hashAtSeq: row.4?.bytes, tombstone: tombstone,
+              checkpointMadeAt: checkpoint.time))
+          audit.add(finding)
+          each(finding)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      return audit
+    }
+  }
+
+  /// The database's identity, made once by its migration.
+  private static func identity(on connection: PostgresConnection, logger: Logger) async throws -> String {
+    var identity: String?
+    for try await id in try await connection.query("SELECT id FROM fleet_identity", logger: logger).decode(String.self)
+    {
+      identity = id
+    }
+    guard let identity else { throw StoreError.checkpoint(.identityMissing) }
+    return identity
+  }
+
+  /// Calls `body` with every leaf of a recorded checkpoint and its position, in order; the rows
+  /// are read to the end whatever `body` throws.
+  private static func forEachLeaf(
+    of checkpoint: Int64, app: AppName, on connection: PostgresConnection, logger: Logger,
+    isolation: isolated (any Actor)? = #isolation, _ body: (CheckpointEntry, Int) throws(StoreError) -> Void
+  ) async throws {
+    let leaves = try await connection.query(
+      """
+      SELECT session_id, seq, hash, position FROM checkpoint_sessions
+        WHERE app = \(app.rawValue) AND checkpoint_id = \(checkpoint) ORDER BY position
+      """, logger: logger)
+    var failure: StoreError?
+    for try await row in leaves.decode((String, Int64, ByteBuffer, Int64).self) where failure == nil {
+      do throws(StoreError) {
+        try body(
+          CheckpointEntry(session: try SessionRecord.sessionID(row.0), seq: Int(row.1), hash: row.2.bytes),
+          Int(row.3))
+      } catch {
+        failure = error
+      }
+    }
+    if let failure { throw failure }
+  }
+}
