@@ -20,26 +20,17 @@ enum UploadScenario {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
 
-    // Client c sends sessions c, c + 4, c + 8, ..., each session's events in order; the import
-    // reads the same lines, client after client.
-    var lines: [[String]] = Array(repeating: [], count: clients)
-    for session in 0..<sessions {
-      lines[session % clients] += try sessionLines(session, events: eventsPerSession)
-    }
-    let all = folder.appendingPathComponent("all.jsonl")
-    try Data(lines.joined().map { $0 + "\n" }.joined().utf8).write(to: all)
-    let batches = try lines.enumerated().map { client, clientLines in
-      try stride(from: 0, to: clientLines.count, by: batchLines).enumerated().map { number, start in
-        let text = clientLines[start..<min(start + batchLines, clientLines.count)].map { $0 + "\n" }.joined()
-        return try gzip(Data(text.utf8), folder.appendingPathComponent("batch-\(client)-\(number)"))
-      }
-    }
+    let (all, batches) = try prepare(sessions: sessions, eventsPerSession: eventsPerSession, in: folder)
     let total = sessions * eventsPerSession
 
     let times = try Interleaved.rounds(
       rounds,
       [
-        { try upload(batches, expecting: total, navstore: navstore, folder: folder) },
+        {
+          let store = folder.appendingPathComponent("collector.sqlite").path
+          for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+          return try upload(batches, expecting: total, navstore: navstore, folder: folder, into: ["--db", store]).seconds
+        },
         {
           let store = folder.appendingPathComponent("imported.sqlite").path
           for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
@@ -53,6 +44,27 @@ enum UploadScenario {
       scenario: "10 upload through serve (4 clients)", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) },
       anchorName: "navstore import", rows: total,
       note: "gzip'd batches of \(batchLines); target >= 0.5x")
+  }
+
+  /// The lines of `sessions` sessions in one file (what an import reads), and each client's
+  /// gzip'd batches of them: client c sends sessions c, c + 4, c + 8, ..., each session's events
+  /// in order; the file holds the same lines, client after client.
+  static func prepare(sessions: Int, eventsPerSession: Int, in folder: URL, name: String = "batch") throws
+    -> (all: URL, batches: [[URL]])
+  {
+    var lines: [[String]] = Array(repeating: [], count: clients)
+    for session in 0..<sessions {
+      lines[session % clients] += try sessionLines(session, events: eventsPerSession)
+    }
+    let all = folder.appendingPathComponent("\(name)-all.jsonl")
+    try Data(lines.joined().map { $0 + "\n" }.joined().utf8).write(to: all)
+    let batches = try lines.enumerated().map { client, clientLines in
+      try stride(from: 0, to: clientLines.count, by: batchLines).enumerated().map { number, start in
+        let text = clientLines[start..<min(start + batchLines, clientLines.count)].map { $0 + "\n" }.joined()
+        return try gzip(Data(text.utf8), folder.appendingPathComponent("\(name)-\(client)-\(number)"))
+      }
+    }
+    return (all, batches)
   }
 
   /// One session's events as wire-format lines: a start, then pushes and pops in turn.
@@ -70,17 +82,18 @@ enum UploadScenario {
     }
   }
 
-  /// One timed upload: a collector on a fresh store, an ingest token, then every client's
-  /// batches at once; the collector is stopped after the clock.
-  static func upload(_ batches: [[URL]], expecting total: Int, navstore: URL, folder: URL) throws -> Double {
-    let store = folder.appendingPathComponent("collector.sqlite").path
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-    let token = try output(navstore, ["token", "create", "--app", "default", "--role", "ingest", "--db", store])
+  /// One timed upload: a collector on the store `store` names (`--db ...`, and `--app` for a
+  /// database of several), an ingest token, then every client's batches at once; the
+  /// collector's peak memory is read after the clock, and the collector stopped.
+  static func upload(_ batches: [[URL]], expecting total: Int, navstore: URL, folder: URL, into store: [String])
+    throws -> (seconds: Double, peakMiB: Double)
+  {
+    let app = store.firstIndex(of: "--app").map { store[$0 + 1] } ?? "default"
+    let database = Array(store.prefix(2))
+    let token = try output(navstore, ["token", "create", "--app", app, "--role", "ingest"] + database)
     let server = Process()
     server.executableURL = navstore
-    server.arguments = [
-      "serve", "--db", store, "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000",
-    ]
+    server.arguments = ["serve", "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000"] + database
     let ready = Pipe()
     server.standardOutput = ready
     server.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -129,7 +142,14 @@ enum UploadScenario {
       }
     }
     guard stored == total else { throw BenchmarkError("the collector accepted \(stored) lines of \(total)") }
-    return seconds
+    return (seconds, peakMiB(of: server.processIdentifier))
+  }
+
+  /// A running process's peak resident memory (`VmHWM`), in MiB.
+  static func peakMiB(of process: Int32) -> Double {
+    let status = (try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
   }
 
   /// The `navstore` built beside this benchmark (`swift build -c release --product navstore`).
@@ -138,7 +158,7 @@ enum UploadScenario {
       .appendingPathComponent("navstore")
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw BenchmarkError(
-        "scenario 10 needs navstore beside the benchmarks: swift build -c release --product navstore")
+        "scenarios 10 and 11 need navstore beside the benchmarks: swift build -c release --product navstore")
     }
     return url
   }
