@@ -132,7 +132,8 @@ enum PostgresUploadScenario {
   /// Runs `psql` on `url` with one command or a script file, stopping at the first error, in one
   /// transaction; its output when asked for.
   @discardableResult
-  static func psql(_ url: String, _ command: String? = nil, file: String? = nil, output: Bool = false) throws -> String {
+  static func psql(_ url: String, _ command: String? = nil, file: String? = nil, output: Bool = false) throws -> String
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments =

@@ -29,7 +29,8 @@ enum UploadScenario {
         {
           let store = folder.appendingPathComponent("collector.sqlite").path
           for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-          return try upload(batches, expecting: total, navstore: navstore, folder: folder, into: ["--db", store]).seconds
+          return try upload(batches, expecting: total, navstore: navstore, folder: folder, into: ["--db", store])
+            .seconds
         },
         {
           let store = folder.appendingPathComponent("imported.sqlite").path

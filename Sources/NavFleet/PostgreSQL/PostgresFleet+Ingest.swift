@@ -189,66 +189,62 @@ extension PostgresFleet {
     return rehydration
   }
 
-  /// Writes what the appenders decided: new sessions' rows, every event and snapshot, and each
-  /// changed session's totals, in four statements whatever the upload's size.
+  /// Writes what the appenders decided: new sessions' whole rows, every event and snapshot (each
+  /// table with one COPY), then stored sessions' new totals (one UPDATE): four statements at
+  /// most, whatever the upload's size.
   private static func write(
     _ held: HeldSessions, month: Int, on connection: PostgresConnection, logger: Logger
   ) async throws {
     let app = held.app.rawValue
-    var events = EventColumnsBatch()
-    var snapshots = (sessions: [String](), months: [Int32](), seqs: [Int64](), states: [String]())
-    var rows = SessionColumnsBatch()
+    var newSessions = CopyRows()
+    var events = CopyRows()
+    var snapshots = CopyRows()
+    var stored = SessionColumnsBatch()
     for appender in held.appenders.values where !appender.written.isEmpty {
       let session = appender.session.rawValue
       let rowMonth = held.months[appender.session] ?? month
       if appender.stored.count == 0, let first = appender.written.first {
-        try rows.addNew(session: session, month: rowMonth, start: first.event)
+        try newSessions.newSession(
+          app: app, id: session, month: rowMonth, start: first.event, totals: appender.totals)
+      } else {
+        stored.add(session: session, totals: appender.totals)
       }
-      rows.add(session: session, totals: appender.totals)
       for prepared in appender.written {
-        events.add(prepared, session: session, month: rowMonth)
+        events.text(app)
+        events.text(session)
+        events.integer(rowMonth)
+        events.integer(prepared.seq)
+        events.integer(Int(prepared.event.at.millisecondsSince1970))
+        events.text(prepared.event.origin.rawValue)
+        events.text(prepared.operationBytes)
+        if let cause = prepared.event.cause { events.text(cause.canonicalString) } else { events.null() }
+        events.bytes(prepared.hash)
+        events.endRow()
         if let snapshot = prepared.snapshot {
-          snapshots.sessions.append(session)
-          snapshots.months.append(Int32(rowMonth))
-          snapshots.seqs.append(Int64(prepared.seq))
-          snapshots.states.append(String(decoding: snapshot, as: UTF8.self))
+          snapshots.text(app)
+          snapshots.text(session)
+          snapshots.integer(rowMonth)
+          snapshots.integer(prepared.seq)
+          snapshots.text(snapshot)
+          snapshots.endRow()
         }
       }
     }
-    guard !events.seqs.isEmpty else { return }
-    if !rows.newSessions.isEmpty {
-      try await connection.run(
-        """
-        INSERT INTO sessions (app, id, month, restored_from_session, restored_from_seq, context)
-          SELECT \(app), s, m, nullif(r, ''), nullif(q, 0), nullif(c, '')
-            FROM unnest(\(rows.newSessions)::text[], \(rows.newMonths)::integer[], \(rows.links)::text[],
-              \(rows.linkSeqs)::bigint[], \(rows.contexts)::text[]) AS n (s, m, r, q, c)
-        """, logger: logger)
-    }
-    try await connection.run(
-      """
-      INSERT INTO events (app, session_id, month, seq, at, origin, op, cause, hash)
-        SELECT \(app), s, m, q, a, o, p, nullif(c, ''), h
-          FROM unnest(\(events.sessions)::text[], \(events.months)::integer[], \(events.seqs)::bigint[],
-            \(events.times)::bigint[], \(events.origins)::text[], \(events.operations)::text[], \(events.causes)::text[],
-            \(events.hashes)::bytea[]) AS e (s, m, q, a, o, p, c, h)
-      """, logger: logger)
-    if !snapshots.seqs.isEmpty {
-      try await connection.run(
-        """
-        INSERT INTO snapshots (app, session_id, month, seq, state)
-          SELECT \(app), s, m, q, t
-            FROM unnest(\(snapshots.sessions)::text[], \(snapshots.months)::integer[], \(snapshots.seqs)::bigint[],
-              \(snapshots.states)::text[]) AS n (s, m, q, t)
-        """, logger: logger)
-    }
+    guard events.count > 0 else { return }
+    try await connection.copy(newSessions, into: "sessions", columns: CopyRows.sessionColumns, logger: logger)
+    try await connection.copy(
+      events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
+      logger: logger)
+    try await connection.copy(
+      snapshots, into: "snapshots", columns: ["app", "session_id", "month", "seq", "state"], logger: logger)
+    guard !stored.ids.isEmpty else { return }
     try await connection.run(
       """
       UPDATE sessions SET event_count = u.n, first_at = u.f, last_at = u.l, clock_jumps = u.j, duration_ms = u.d,
           foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph
-        FROM unnest(\(rows.ids)::text[], \(rows.counts)::bigint[], \(rows.firsts)::bigint[], \(rows.lasts)::bigint[],
-          \(rows.jumps)::bigint[], \(rows.durations)::bigint[], \(rows.foregrounds)::bigint[], \(rows.hashes)::bytea[],
-          \(rows.depths)::integer[], \(rows.phases)::text[]) AS u (id, n, f, l, j, d, g, h, p, ph)
+        FROM unnest(\(stored.ids)::text[], \(stored.counts)::bigint[], \(stored.firsts)::bigint[], \(stored.lasts)::bigint[],
+          \(stored.jumps)::bigint[], \(stored.durations)::bigint[], \(stored.foregrounds)::bigint[], \(stored.hashes)::bytea[],
+          \(stored.depths)::integer[], \(stored.phases)::text[]) AS u (id, n, f, l, j, d, g, h, p, ph)
         WHERE sessions.app = \(app) AND sessions.id = u.id
       """, logger: logger)
   }
