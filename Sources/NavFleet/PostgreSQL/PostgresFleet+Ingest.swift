@@ -67,24 +67,20 @@ extension PostgresFleet {
     let keys = named.map { lockKey(app: app, session: $0) }.sorted()
     try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
     let ids = named.map(\.rawValue)
+    // Each named session's row, or its tombstone when it has no events: one round trip.
     var records: [SessionID: (record: SessionRecord, month: Int)] = [:]
-    let rows = try await connection.query(
-      "SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))",
-      logger: logger)
-    for try await columns in rows.decode(SessionRowColumns.Columns.self) {
-      let row = SessionRowColumns(columns)
-      records[try SessionRecord.sessionID(row.record.id)] = (row.record, row.month)
-    }
     var forgotten: [SessionID: Timestamp] = [:]
-    let unstored = named.filter { (records[$0]?.record.eventCount ?? 0) == 0 }.map(\.rawValue)
-    if !unstored.isEmpty {
-      let rows = try await connection.query(
-        """
-        SELECT session_id, forgotten_at FROM tombstones WHERE app = \(app.rawValue) AND session_id = ANY(\(unstored))
-        """, logger: logger)
-      for try await (id, at) in rows.decode((String, Int64).self) {
-        forgotten[try SessionRecord.sessionID(id)] = Timestamp(millisecondsSince1970: at)
-      }
+    let rows = try await connection.query(
+      """
+      SELECT n.id, \(unescaped: SessionRowColumns.selectList(of: "s")), t.forgotten_at
+        FROM unnest(\(ids)::text[]) AS n (id)
+        LEFT JOIN sessions s ON s.app = \(app.rawValue) AND s.id = n.id
+        LEFT JOIN tombstones t ON t.app = \(app.rawValue) AND t.session_id = n.id AND coalesce(s.event_count, 0) = 0
+      """, logger: logger)
+    for try await columns in rows.decode(SessionRowColumns.HeldColumns.self) {
+      let id = try SessionRecord.sessionID(columns.0)
+      if let row = SessionRowColumns(held: columns) { records[id] = (row.record, row.month) }
+      if let at = columns.15 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
     }
     // The stored rows the lines may resend: claims at or below a stored head.
     var claimed: [SessionID: Set<Int>] = [:]
@@ -189,23 +185,23 @@ extension PostgresFleet {
     return rehydration
   }
 
-  /// Writes what the appenders decided: new sessions' whole rows, every event and snapshot (each
-  /// table with one COPY), then stored sessions' new totals (one UPDATE): four statements at
-  /// most, whatever the upload's size.
+  /// Writes what the appenders decided, in four statements at most whatever the upload's size:
+  /// new sessions' whole rows, every event (with COPY: the database's own bulk path), the
+  /// snapshots, and stored sessions' new totals. COPY takes two round trips where a statement
+  /// takes one, so only the many rows go that way.
   private static func write(
     _ held: HeldSessions, month: Int, on connection: PostgresConnection, logger: Logger
   ) async throws {
     let app = held.app.rawValue
-    var newSessions = CopyRows()
+    var newSessions = SessionColumnsBatch()
     var events = CopyRows()
-    var snapshots = CopyRows()
+    var snapshots = (sessions: [String](), months: [Int32](), seqs: [Int64](), states: [String]())
     var stored = SessionColumnsBatch()
     for appender in held.appenders.values where !appender.written.isEmpty {
       let session = appender.session.rawValue
       let rowMonth = held.months[appender.session] ?? month
       if appender.stored.count == 0, let first = appender.written.first {
-        try newSessions.newSession(
-          app: app, id: session, month: rowMonth, start: first.event, totals: appender.totals)
+        try newSessions.addNew(session: session, month: rowMonth, start: first.event, totals: appender.totals)
       } else {
         stored.add(session: session, totals: appender.totals)
       }
@@ -221,22 +217,40 @@ extension PostgresFleet {
         events.bytes(prepared.hash)
         events.endRow()
         if let snapshot = prepared.snapshot {
-          snapshots.text(app)
-          snapshots.text(session)
-          snapshots.integer(rowMonth)
-          snapshots.integer(prepared.seq)
-          snapshots.text(snapshot)
-          snapshots.endRow()
+          snapshots.sessions.append(session)
+          snapshots.months.append(Int32(rowMonth))
+          snapshots.seqs.append(Int64(prepared.seq))
+          snapshots.states.append(String(decoding: snapshot, as: UTF8.self))
         }
       }
     }
     guard events.count > 0 else { return }
-    try await connection.copy(newSessions, into: "sessions", columns: CopyRows.sessionColumns, logger: logger)
+    if !newSessions.ids.isEmpty {
+      let new = newSessions
+      try await connection.run(
+        """
+        INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
+            restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase)
+          SELECT \(app), s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph
+            FROM unnest(\(new.ids)::text[], \(new.months)::integer[], \(new.counts)::bigint[], \(new.firsts)::bigint[],
+              \(new.lasts)::bigint[], \(new.hashes)::bytea[], \(new.depths)::integer[], \(new.links)::text[],
+              \(new.linkSeqs)::bigint[], \(new.jumps)::bigint[], \(new.durations)::bigint[], \(new.foregrounds)::bigint[],
+              \(new.contexts)::text[], \(new.phases)::text[]) AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph)
+        """, logger: logger)
+    }
     try await connection.copy(
       events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
       logger: logger)
-    try await connection.copy(
-      snapshots, into: "snapshots", columns: ["app", "session_id", "month", "seq", "state"], logger: logger)
+    if !snapshots.seqs.isEmpty {
+      // A few rows (one in `snapshotInterval` events): one statement, where COPY takes two round trips.
+      try await connection.run(
+        """
+        INSERT INTO snapshots (app, session_id, month, seq, state)
+          SELECT \(app), s, m, q, t
+            FROM unnest(\(snapshots.sessions)::text[], \(snapshots.months)::integer[], \(snapshots.seqs)::bigint[],
+              \(snapshots.states)::text[]) AS n (s, m, q, t)
+        """, logger: logger)
+    }
     guard !stored.ids.isEmpty else { return }
     try await connection.run(
       """

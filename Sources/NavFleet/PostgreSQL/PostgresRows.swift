@@ -13,8 +13,33 @@ struct SessionRowColumns {
     duration_ms, clock_jumps, context, phase, foreground_ms
     """
 
+  /// The select list with each column qualified by `table` (a join's).
+  static func selectList(of table: String) -> String {
+    selectList.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }
+      .joined(separator: ", ")
+  }
+
+  /// A named session's id, its row's columns (all NULL when it has none) and its tombstone's
+  /// time (NULL unless it has no events and one).
+  typealias HeldColumns = (
+    String, String?, Int32?, Int64?, ByteBuffer?, Int64?, Int64?, Int32?, String?, Int64?, Int64?, Int64?, String?,
+    String?, Int64?, Int64?
+  )
+
   let record: SessionRecord
   let month: Int
+
+  /// The row in `HeldColumns`, if the session has one.
+  init?(held columns: HeldColumns) {
+    guard let id = columns.1, let month = columns.2, let count = columns.3, let depth = columns.7,
+      let duration = columns.10, let jumps = columns.11, let phase = columns.13, let foreground = columns.14
+    else { return nil }
+    self.init(
+      (
+        id, month, count, columns.4, columns.5, columns.6, depth, columns.8, columns.9, duration, jumps, columns.12,
+        phase, foreground
+      ))
+  }
 
   init(_ columns: Columns) {
     record = SessionRecord(
@@ -131,50 +156,6 @@ struct CopyRows {
   }
 }
 
-extension CopyRows {
-  /// The columns of a new session's row, in the order `newSession` writes them.
-  static let sessionColumns = [
-    "app", "id", "month", "event_count", "first_at", "last_at", "head_hash", "depth", "restored_from_session",
-    "restored_from_seq", "clock_jumps", "duration_ms", "foreground_ms", "context", "phase",
-  ]
-
-  /// A new session's row, whole: its link and context from its first event (its `start`), its
-  /// totals after the upload.
-  mutating func newSession(app: String, id: String, month: Int, start: AnyEvent, totals: SessionTotals)
-    throws(StoreError)
-  {
-    text(app)
-    text(id)
-    integer(month)
-    integer(totals.count)
-    if let first = totals.firstAt { integer(Int(first.millisecondsSince1970)) } else { null() }
-    if let last = totals.lastAt { integer(Int(last.millisecondsSince1970)) } else { null() }
-    bytes(totals.headHash)
-    integer(totals.depth)
-    if let link = start.operation.restoredFrom {
-      text(link.session.rawValue)
-      integer(link.seq)
-    } else {
-      null()
-      null()
-    }
-    integer(totals.clockJumps)
-    integer(Int(totals.durationMilliseconds))
-    integer(Int(totals.foregroundMilliseconds))
-    if let context = start.operation.context {
-      do throws(WireFormatError) {
-        text(try WireFormat.canonicalString(context))
-      } catch {
-        throw StoreError.unencodable(error)
-      }
-    } else {
-      null()
-    }
-    text(totals.phase.rawValue)
-    endRow()
-  }
-}
-
 extension PostgresConnection {
   /// Sends `rows` to `table`'s `columns` with `COPY ... FROM STDIN` (nothing when there are
   /// none), in the caller's transaction.
@@ -186,9 +167,17 @@ extension PostgresConnection {
   }
 }
 
-/// Stored sessions' totals after an upload, one array per column, for one `UPDATE ... FROM
+/// Sessions' rows after an upload, one array per column: new sessions' whole rows for one
+/// `INSERT ... SELECT FROM unnest(...)`, or stored sessions' totals for one `UPDATE ... FROM
 /// unnest(...)`.
 struct SessionColumnsBatch {
+  /// For new sessions: the partition month, the session each continues (`""`: none) and from
+  /// which seq (0), and the start's context as canonical JSON (`""`: none).
+  var months: [Int32] = []
+  var links: [String] = []
+  var linkSeqs: [Int64] = []
+  var contexts: [String] = []
+
   var ids: [String] = []
   var counts: [Int64] = []
   var firsts: [Int64] = []
@@ -199,6 +188,25 @@ struct SessionColumnsBatch {
   var hashes: [ByteBuffer] = []
   var depths: [Int32] = []
   var phases: [String] = []
+
+  /// A new session's row: its link and context from its first event (its `start`), its totals
+  /// after the upload.
+  mutating func addNew(session: String, month: Int, start: AnyEvent, totals: SessionTotals) throws(StoreError) {
+    let link = start.operation.restoredFrom
+    var context = ""
+    if let given = start.operation.context {
+      do throws(WireFormatError) {
+        context = try WireFormat.canonicalString(given)
+      } catch {
+        throw StoreError.unencodable(error)
+      }
+    }
+    months.append(Int32(month))
+    links.append(link?.session.rawValue ?? "")
+    linkSeqs.append(Int64(link?.seq ?? 0))
+    contexts.append(context)
+    add(session: session, totals: totals)
+  }
 
   /// A session's totals after the upload.
   mutating func add(session: String, totals: SessionTotals) {
