@@ -1,9 +1,10 @@
 import NavCore
 
 extension StoreEngine {
-  /// The rows of one event: the session's row when it is new, the event, the session's totals
-  /// after it (computed from `before`, the row's totals before it), and a snapshot when the
-  /// event has one. The same for every way an event is appended. Returns the totals written.
+  /// The rows of one event: the session's row when it is new, the event, a snapshot when the
+  /// event has one, and the session's totals after it (computed from `before`, the row's totals
+  /// before it), which reach the row when the run of its session's events ends (`PendingRow`).
+  /// The same for every way an event is appended. Returns the totals after the event.
   func writeRows(of prepared: PreparedEvent, after before: SessionTotals, insertingSession: Bool) throws(StoreError)
     -> SessionTotals
   {
@@ -52,29 +53,6 @@ extension StoreEngine {
         }
         if let inserted { return inserted }
 
-        var updateSession = BorrowedExecution(statements.updateSession)
-        updateSession.bind(seq, at: 1)
-        updateSession.bind(after.firstAt?.millisecondsSince1970 ?? at, at: 2)
-        updateSession.bind(at, at: 3)
-        updateSession.bind(Int64(after.clockJumps), at: 4)
-        updateSession.bind(after.durationMilliseconds, at: 5)
-        updateSession.bind(after.foregroundMilliseconds, at: 6)
-        updateSession.bind(blob: hash, at: 7)
-        updateSession.bind(Int64(after.depth), at: 8)
-        updateSession.bind(text: session, at: 9)
-        if let updated = updateSession.run() { return updated }
-        // The phase changes only at a lifecycle event, and every lifecycle event changes it.
-        if after.phase != before.phase {
-          var phase = after.phase.rawValue
-          let updated = phase.withUTF8 { phase in
-            var updatePhase = BorrowedExecution(statements.updatePhase)
-            updatePhase.bind(text: phase, at: 1)
-            updatePhase.bind(text: session, at: 2)
-            return updatePhase.run()
-          }
-          if let updated { return updated }
-        }
-
         guard let snapshot = prepared.snapshot else { return nil }
         return snapshot.withUnsafeBufferPointer { state in
           var insertSnapshot = BorrowedExecution(statements.insertSnapshot)
@@ -86,6 +64,36 @@ extension StoreEngine {
       }
     }
     if let failure { throw StoreError.from(failure, path: path) }
+    // The row is written once per run of the session's events (see `PendingRow`).
+    if let pending = pendingRow, pending.session != event.session || pending.transaction != transaction {
+      try flushPendingRow()
+    }
+    pendingRow = PendingRow(
+      session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase,
+      transaction: transaction)
     return after
+  }
+
+  /// Writes the totals of the session whose row is pending, if one is (and its transaction is
+  /// still the one under way: a pending row of a transaction rolled back is dropped).
+  func flushPendingRow() throws(StoreError) {
+    guard let pending = pendingRow else { return }
+    pendingRow = nil
+    guard pending.transaction == transaction, transaction != 0 else { return }
+    let statements = try statementsForAppending()
+    let totals = pending.totals
+    let session = SQLiteValue.text(pending.session.rawValue)
+    let last = totals.lastAt?.millisecondsSince1970 ?? 0
+    try execute(
+      statements.updateSession,
+      [
+        .integer(Int64(totals.count)), .integer(totals.firstAt?.millisecondsSince1970 ?? last), .integer(last),
+        .integer(Int64(totals.clockJumps)), .integer(totals.durationMilliseconds),
+        .integer(totals.foregroundMilliseconds), .blob(totals.headHash), .integer(Int64(totals.depth)), session,
+      ])
+    // The phase changes only at a lifecycle event: written only then.
+    if totals.phase != pending.phaseBefore {
+      try execute(statements.updatePhase, [.text(totals.phase.rawValue), session])
+    }
   }
 }

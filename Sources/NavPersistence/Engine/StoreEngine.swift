@@ -28,6 +28,15 @@ final class StoreEngine {
   /// row is computed from (`SessionTotals.adding`).
   typealias SessionRow = SessionTotals
 
+  /// A session's totals not yet written to its row (see `pendingRow`): the totals after the
+  /// last event appended, the phase the row holds, and the transaction they belong to.
+  struct PendingRow {
+    let session: SessionID
+    let totals: SessionTotals
+    let phaseBefore: SessionPhase
+    let transaction: UInt64
+  }
+
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
@@ -36,6 +45,12 @@ final class StoreEngine {
   var appendStatements: AppendStatements?
   /// The row of the session the last prepared event was written to (see `appendPrepared`).
   var lastPreparedRow: (session: SessionID, row: SessionRow, transaction: UInt64)?
+  /// The session totals the last appends computed and its row does not hold yet: an import or
+  /// a batch writes a session's row once per run of its events, not once per event (which was
+  /// half of SQLite's work in an import). Written when another session's event is appended,
+  /// before any other statement is prepared or run on this connection (so nothing this
+  /// connection reads sees a stale row), and before the transaction commits; dropped with it.
+  var pendingRow: PendingRow?
   /// The number of the write transaction under way (0: none), which `Head.transaction` refers to.
   private(set) var transaction: UInt64 = 0
   private var transactionsBegun: UInt64 = 0
@@ -68,10 +83,12 @@ final class StoreEngine {
   }
 
   func prepare(_ text: String) throws(StoreError) -> SQLiteStatement {
-    try sql { () throws(SQLiteError) in try connection.statement(text) }
+    if pendingRow != nil { try flushPendingRow() }
+    return try sql { () throws(SQLiteError) in try connection.statement(text) }
   }
 
   func run(_ text: String) throws(StoreError) {
+    if pendingRow != nil { try flushPendingRow() }
     try sql { () throws(SQLiteError) in try connection.execute(text) }
   }
 
@@ -105,12 +122,18 @@ final class StoreEngine {
     guard options.access == .readWrite else { throw StoreError.readOnly(path: path) }
     transactionsBegun &+= 1
     transaction = transactionsBegun
-    defer { transaction = 0 }
+    pendingRow = nil
+    defer {
+      transaction = 0
+      pendingRow = nil
+    }
     do {
       return try connection.immediateTransaction(
         { () throws(StoreError) in
           try noteOtherWriters()
-          return try body()
+          let result = try body()
+          try flushPendingRow()
+          return result
         }, classify: { StoreError.from($0, path: path) })
     } catch {
       // Heads cached in a transaction rolled back may be false: trust none from before.
