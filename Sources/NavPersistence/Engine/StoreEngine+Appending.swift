@@ -54,49 +54,42 @@ extension StoreEngine {
     return any
   }
 
-  /// Appends one event, checked and chained as `AppendRules` and `PreparedEvent` say, its head
-  /// kept in the cache; an event already stored (same seq, same content) is not written again.
+  /// Appends one event, placed and prepared as `AppendStep` says (the steps the collector's
+  /// engines take too), its head kept in the cache; an event already stored (same seq, same
+  /// content) is not written again. The row, the tombstone and a stored event are read only
+  /// when the step asks for them.
   func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
     let session = event.session
     lastPreparedRow = nil
     let row: SessionRow?
     if let trusted = trustedRow(session) { row = trusted } else { row = try sessionRow(session) }
-    let count = row?.count ?? 0
-    if count == 0, try mayBeForgotten(), let forgotten = try forgottenAt(session) {
-      throw StoreError.forgottenSession(session, at: forgotten)
-    }
-    let next = try AppendRules.nextSeq(of: session, after: count)
-    if let claimed = event.seq, claimed != next {
-      let storedRow = claimed < next ? try storedEventRow(session, seq: claimed) : nil
-      let stored = try AppendRules.storedCopy(of: event, claiming: claimed, next: next, stored: storedRow)
+    let before = row ?? SessionTotals()
+    let placement = try AppendStep.place(
+      event, afterCount: before.count,
+      forgottenAt: { () throws(StoreError) in try mayBeForgotten() ? try forgottenAt(session) : nil },
+      storedRow: { seq throws(StoreError) in try storedEventRow(session, seq: seq) })
+    if case .alreadyStored(let stored) = placement {
       // The session has events (this one), so it has a state.
       guard let current = try head(of: session, row: row) else {
-        throw StoreError.unreadableHistory(session: session, seq: claimed, .stateMissing)
+        throw StoreError.unreadableHistory(session: session, seq: stored.seq ?? before.count, .stateMissing)
       }
       return AppendOutcome(event: stored, state: current.state, wasAlreadyStored: true)
     }
     // The head leaves the cache while it is edited in place (no copy of its routes); it goes
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
-    let before = row ?? SessionTotals()
     var running: AnyCoordinator?
-    if count > 0, let row { running = try takeHead(of: session, row: row).state }
-    let prepared: PreparedEvent
+    if before.count > 0, let row { running = try takeHead(of: session, row: row).state }
+    let step: (prepared: PreparedEvent, totals: SessionTotals, state: AnyCoordinator)
     do {
-      prepared = try PreparedEvent.prepare(
-        event, afterSeq: count, hash: before.headHash, phase: before.phase, state: &running,
-        snapshotInterval: options.snapshotInterval)
+      step = try AppendStep.prepare(event, after: before, state: &running, snapshotInterval: options.snapshotInterval)
     } catch {
-      if case .rejected = error, let running {
-        heads.insert(Head(totals: before, state: running, transaction: transaction), for: session)
-      }
+      if let running { heads.insert(Head(totals: before, state: running, transaction: transaction), for: session) }
       throw error
     }
-    let after = try writeRows(of: prepared, after: before, insertingSession: row == nil)
-    guard let state = running else {
-      throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing)
-    }
-    heads.insert(Head(totals: after, state: state, transaction: transaction), for: session)
-    return AppendOutcome(event: prepared.event, state: state, wasAlreadyStored: false)
+    running = nil
+    let after = try writeRows(of: step.prepared, after: before, insertingSession: row == nil)
+    heads.insert(Head(totals: after, state: step.state, transaction: transaction), for: session)
+    return AppendOutcome(event: step.prepared.event, state: step.state, wasAlreadyStored: false)
   }
 }

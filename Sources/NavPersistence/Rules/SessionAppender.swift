@@ -4,9 +4,8 @@
 /// once, decides a batch of its events in memory, and then writes the rows in a few statements
 /// (PostgreSQL's collector store).
 ///
-/// Each `append(_:)` is what `SessionStore.append` decides for one event, by the same rules
-/// (`AppendRules`, `PreparedEvent`, `SessionTotals`): next seq, duplicate, conflict, gap,
-/// tombstone, chain and snapshot. The engine holds the session (a lock) from the read of its head
+/// Each `append(_:)` is what `SessionStore.append` decides for one event, by the same steps
+/// (`AppendStep`): next seq, duplicate, conflict, gap, tombstone, chain and snapshot. The engine holds the session (a lock) from the read of its head
 /// until the rows in `written` are committed, so nothing else can move the head in between.
 package struct SessionAppender: Sendable {
   /// The session.
@@ -49,38 +48,24 @@ package struct SessionAppender: Sendable {
   /// which case nothing changes.
   package mutating func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
     precondition(event.session == session, "an appender takes its own session's events")
-    let count = totals.count
-    if count == 0, let forgottenAt { throw StoreError.forgottenSession(session, at: forgottenAt) }
-    let next = try AppendRules.nextSeq(of: session, after: count)
-    if let claimed = event.seq, claimed != next {
-      let stored = try AppendRules.storedCopy(
-        of: event, claiming: claimed, next: next, stored: claimed < next ? storedRow(at: claimed) : nil)
-      guard let state else { throw StoreError.unreadableHistory(session: session, seq: claimed, .stateMissing) }
+    let forgottenAt = forgottenAt
+    let placement = try AppendStep.place(
+      event, afterCount: totals.count, forgottenAt: { () throws(StoreError) in forgottenAt },
+      storedRow: { seq throws(StoreError) in storedRow(at: seq) })
+    if case .alreadyStored(let stored) = placement {
+      guard let state else {
+        throw StoreError.unreadableHistory(session: session, seq: stored.seq ?? totals.count, .stateMissing)
+      }
       return AppendOutcome(event: stored, state: state, wasAlreadyStored: true)
     }
-    guard count == 0 || state != nil else {
-      throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing)
-    }
-    // The state is edited in place (no copy of its routes): taken out while it is, and put back
-    // when the operation is refused. A failure after the operation applied (a hash that is not
-    // the chain's, an event that cannot be encoded) leaves no state: the appender then refuses
-    // every later event, and its engine reads the session afresh next time.
+    // The state is moved out while it is edited (no copy of its routes), and back after.
     var running = state
     state = nil
-    let prepared: PreparedEvent
-    do {
-      prepared = try PreparedEvent.prepare(
-        event, afterSeq: count, hash: totals.headHash, phase: totals.phase, state: &running,
-        snapshotInterval: snapshotInterval)
-    } catch {
-      if case .rejected = error { state = running }
-      throw error
-    }
-    guard let after = running else { throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing) }
-    totals = totals.adding(at: event.at, hash: prepared.hash, depth: prepared.depth, phase: prepared.phase)
-    state = after
-    written.append(prepared)
-    return AppendOutcome(event: prepared.event, state: after, wasAlreadyStored: false)
+    defer { state = running }
+    let step = try AppendStep.prepare(event, after: totals, state: &running, snapshotInterval: snapshotInterval)
+    totals = step.totals
+    written.append(step.prepared)
+    return AppendOutcome(event: step.prepared.event, state: step.state, wasAlreadyStored: false)
   }
 
   /// The row at `seq` as stored or as decided in this batch.
