@@ -59,7 +59,7 @@ standby)
   port="${2:-54339}"
   primary="$(cat "$dir/port" 2>/dev/null)" || { echo "throwaway-postgres: start the primary first" >&2; exit 1; }
   if [ ! -f "$dir/standby/PG_VERSION" ]; then
-    as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U navstore -D "$dir/standby" -R -X stream \
+    as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U navstore -D "$dir/standby" -R -X stream --checkpoint=fast \
       >"$dir/basebackup.log" 2>&1 || { cat "$dir/basebackup.log" >&2; exit 1; }
   fi
   if ! as_owner "$bin/pg_ctl" -D "$dir/standby" status >/dev/null 2>&1; then
