@@ -71,6 +71,9 @@ extension StoreEngine {
     pendingRow = PendingRow(
       session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase,
       transaction: transaction)
+    // Outside a write transaction of this engine (no append runs there today), nothing would
+    // write the row later: it is written now.
+    if transaction == 0 { try flushPendingRow() }
     return after
   }
 
@@ -79,7 +82,7 @@ extension StoreEngine {
   func flushPendingRow() throws(StoreError) {
     guard let pending = pendingRow else { return }
     pendingRow = nil
-    guard pending.transaction == transaction, transaction != 0 else { return }
+    guard pending.transaction == transaction else { return }
     let statements = try statementsForAppending()
     let totals = pending.totals
     let session = SQLiteValue.text(pending.session.rawValue)
