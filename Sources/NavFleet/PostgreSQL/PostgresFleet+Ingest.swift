@@ -185,10 +185,10 @@ extension PostgresFleet {
     return rehydration
   }
 
-  /// Writes what the appenders decided, in four statements at most whatever the upload's size:
-  /// new sessions' whole rows, every event (with COPY: the database's own bulk path), the
-  /// snapshots, and stored sessions' new totals. COPY takes two round trips where a statement
-  /// takes one, so only the many rows go that way.
+  /// Writes what the appenders decided in two statements whatever the upload's size: every
+  /// event with COPY (the database's own bulk path), then one statement for the new sessions'
+  /// whole rows, the snapshots and the stored sessions' new totals. COPY takes two round trips
+  /// where a statement takes one, so only the many rows go that way.
   private static func write(
     _ held: HeldSessions, month: Int, on connection: PostgresConnection, logger: Logger
   ) async throws {
@@ -225,10 +225,16 @@ extension PostgresFleet {
       }
     }
     guard events.count > 0 else { return }
-    if !newSessions.ids.isEmpty {
-      let new = newSessions
-      try await connection.run(
-        """
+    try await connection.copy(
+      events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
+      logger: logger)
+    // Everything else in one statement (an empty array inserts or updates nothing): the new
+    // sessions' rows, the few snapshots (one in `snapshotInterval` events), the stored
+    // sessions' totals.
+    let new = newSessions
+    try await connection.run(
+      """
+      WITH new_sessions AS (
         INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
             restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase)
           SELECT \(app), s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph
@@ -236,24 +242,12 @@ extension PostgresFleet {
               \(new.lasts)::bigint[], \(new.hashes)::bytea[], \(new.depths)::integer[], \(new.links)::text[],
               \(new.linkSeqs)::bigint[], \(new.jumps)::bigint[], \(new.durations)::bigint[], \(new.foregrounds)::bigint[],
               \(new.contexts)::text[], \(new.phases)::text[]) AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph)
-        """, logger: logger)
-    }
-    try await connection.copy(
-      events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
-      logger: logger)
-    if !snapshots.seqs.isEmpty {
-      // A few rows (one in `snapshotInterval` events): one statement, where COPY takes two round trips.
-      try await connection.run(
-        """
+      ), new_snapshots AS (
         INSERT INTO snapshots (app, session_id, month, seq, state)
           SELECT \(app), s, m, q, t
             FROM unnest(\(snapshots.sessions)::text[], \(snapshots.months)::integer[], \(snapshots.seqs)::bigint[],
               \(snapshots.states)::text[]) AS n (s, m, q, t)
-        """, logger: logger)
-    }
-    guard !stored.ids.isEmpty else { return }
-    try await connection.run(
-      """
+      )
       UPDATE sessions SET event_count = u.n, first_at = u.f, last_at = u.l, clock_jumps = u.j, duration_ms = u.d,
           foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph
         FROM unnest(\(stored.ids)::text[], \(stored.counts)::bigint[], \(stored.firsts)::bigint[], \(stored.lasts)::bigint[],
