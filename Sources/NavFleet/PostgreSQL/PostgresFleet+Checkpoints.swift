@@ -136,31 +136,25 @@ extension PostgresFleet {
           WHERE c.app = \(app.rawValue) AND c.checkpoint_id = \(id)
           ORDER BY c.position
         """, logger: logger)
-      var failure: (any Error)?
-      for try await row in sessions.decode(
-        (String, Int64, ByteBuffer, Int64?, ByteBuffer?, Int64?, Int64?, ByteBuffer?).self)
-      where failure == nil {
-        do {
-          let session = try SessionRecord.sessionID(row.0)
-          let entry = CheckpointEntry(session: session, seq: Int(row.1), hash: row.2.bytes)
-          var tombstone: Tombstone?
-          if let forgotten = row.5, let lastSeq = row.6, let hash = row.7 {
-            tombstone = Tombstone(
-              session: session, forgottenAt: Timestamp(millisecondsSince1970: forgotten), lastSeq: Int(lastSeq),
-              headHash: hash.bytes)
-          }
-          let finding = CheckpointFinding(
-            entry: entry,
-            status: CheckpointFinding.judging(
-              entry, lastSeq: row.3.map(Int.init), hashAtSeq: row.4?.bytes, tombstone: tombstone,
-              checkpointMadeAt: checkpoint.time))
-          audit.add(finding)
-          each(finding)
-        } catch {
-          failure = error
+      try await readToTheEnd(
+        sessions.decode((String, Int64, ByteBuffer, Int64?, ByteBuffer?, Int64?, Int64?, ByteBuffer?).self)
+      ) { row in
+        let session = try SessionRecord.sessionID(row.0)
+        let entry = CheckpointEntry(session: session, seq: Int(row.1), hash: row.2.bytes)
+        var tombstone: Tombstone?
+        if let forgotten = row.5, let lastSeq = row.6, let hash = row.7 {
+          tombstone = Tombstone(
+            session: session, forgottenAt: Timestamp(millisecondsSince1970: forgotten), lastSeq: Int(lastSeq),
+            headHash: hash.bytes)
         }
+        let finding = CheckpointFinding(
+          entry: entry,
+          status: CheckpointFinding.judging(
+            entry, lastSeq: row.3.map(Int.init), hashAtSeq: row.4?.bytes, tombstone: tombstone,
+            checkpointMadeAt: checkpoint.time))
+        audit.add(finding)
+        each(finding)
       }
-      if let failure { throw failure }
       return audit
     }
   }
@@ -187,16 +181,9 @@ extension PostgresFleet {
       SELECT session_id, seq, hash, position FROM checkpoint_sessions
         WHERE app = \(app.rawValue) AND checkpoint_id = \(checkpoint) ORDER BY position
       """, logger: logger)
-    var failure: StoreError?
-    for try await row in leaves.decode((String, Int64, ByteBuffer, Int64).self) where failure == nil {
-      do throws(StoreError) {
-        try body(
-          CheckpointEntry(session: try SessionRecord.sessionID(row.0), seq: Int(row.1), hash: row.2.bytes),
-          Int(row.3))
-      } catch {
-        failure = error
-      }
+    try await readToTheEnd(leaves.decode((String, Int64, ByteBuffer, Int64).self)) { row in
+      try body(
+        CheckpointEntry(session: try SessionRecord.sessionID(row.0), seq: Int(row.1), hash: row.2.bytes), Int(row.3))
     }
-    if let failure { throw failure }
   }
 }

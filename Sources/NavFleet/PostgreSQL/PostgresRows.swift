@@ -238,15 +238,9 @@ extension PostgresConnection {
           AND seq BETWEEN \(Int64(from)) AND \(Int64(to))
         ORDER BY seq
       """, logger: logger)
-    var failure: (any Error)?
-    for try await columns in rows.decode(EventRowColumns.Columns.self) where failure == nil {
-      do {
-        try body(try EventRowColumns.row(columns))
-      } catch {
-        failure = error
-      }
+    try await readToTheEnd(rows.decode(EventRowColumns.Columns.self)) { columns in
+      try body(try EventRowColumns.row(columns))
     }
-    if let failure { throw failure }
   }
 
   /// Runs a statement whose rows, if any, are not wanted, and reads them to the end: a row
@@ -255,4 +249,21 @@ extension PostgresConnection {
   func run(_ query: PostgresQuery, logger: Logger) async throws {
     for try await _ in try await self.query(query, logger: logger) {}
   }
+}
+
+/// Calls `body` with every row of `rows`, which are read to the end whatever `body` throws (a
+/// row stream left unread holds the connection, and the transaction's `COMMIT` would wait behind
+/// it for good); `body`'s first error is thrown once they are.
+func readToTheEnd<Rows: AsyncSequence>(
+  _ rows: Rows, isolation: isolated (any Actor)? = #isolation, _ body: (Rows.Element) throws -> Void
+) async throws {
+  var failure: (any Error)?
+  for try await row in rows where failure == nil {
+    do {
+      try body(row)
+    } catch {
+      failure = error
+    }
+  }
+  if let failure { throw failure }
 }
