@@ -31,6 +31,14 @@ struct PostgresCommandTests {
     try NavStoreProcess.run(arguments, in: folder)
   }
 
+  /// Builds the demo's store and writes its events as `demo.jsonl`, the lines the tests import.
+  func writeDemoLines(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0, sourceLocation: sourceLocation)
+    let exported = try navstore(
+      "export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
+    #expect(exported.status == 0, sourceLocation: sourceLocation)
+  }
+
   /// Runs `arguments` against the file and against the database (`--app` this test's), and
   /// expects the same status, output and error lines.
   func expectSame(_ arguments: [String], file: String = "f.sqlite", sourceLocation: SourceLocation = #_sourceLocation)
@@ -47,10 +55,7 @@ struct PostgresCommandTests {
   }
 
   @Test func theDemoReadsTheSameFromAFileAndFromPostgreSQL() throws {
-    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
-    #expect(
-      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
-        .status == 0)
+    try writeDemoLines()
     for target in [["--db", "f.sqlite"], ["--db", url, "--app", app]] {
       let imported = try navstore(["import", "demo.jsonl"] + target)
       #expect(imported.status == 0, "\(imported.stderr)")
@@ -117,10 +122,7 @@ struct PostgresCommandTests {
   }
 
   @Test func forgettingAndRetentionLeaveTombstones() throws {
-    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
-    #expect(
-      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
-        .status == 0)
+    try writeDemoLines()
     #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", app).status == 0)
     let forgot = try navstore("forget", "demo-numbers", "--db", url, "--app", app)
     #expect(forgot.status == 0, "\(forgot.stderr)")
@@ -146,10 +148,7 @@ struct PostgresCommandTests {
   /// with `psql` and the session's row fixed to match verifies as a chain, and is named against
   /// the checkpoint; another app's sessions are not this checkpoint's.
   @Test func aCheckpointInTheDatabaseFindsATailCutWithPsql() throws {
-    #expect(try navstore("demo", "--db", "demo.sqlite", "--no-wait").status == 0)
-    #expect(
-      try navstore("export", "--db", "demo.sqlite", "--table", "events", "--format", "jsonl", "--out", "demo.jsonl")
-        .status == 0)
+    try writeDemoLines()
     #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", app).status == 0)
     let key = try navstore("keygen", "--out", "k.key", "--name", "fleet-audit")
     #expect(key.status == 0)
