@@ -9,7 +9,9 @@ import Foundation
 ///
 /// The database is `NAVSTORE_POSTGRES_URL` (`Scripts/throwaway-postgres.sh start` prints one);
 /// without it the scenario is skipped, unless `NAVSTORE_REQUIRE_POSTGRES=1` (CI) makes that a
-/// failure.
+/// failure. A standby streaming from it is named in the result's note: on the same machine its
+/// replay takes CPU from the collector (which keeps both cores busy) and not from `psql`'s one
+/// backend, so stop it first (`Scripts/throwaway-postgres.sh halt-standby`).
 enum PostgresUploadScenario {
   /// The rows an upload stores, table by table, in the column order both sides use.
   static let tables: [(name: String, columns: String)] = [
@@ -38,6 +40,11 @@ enum PostgresUploadScenario {
     defer { try? FileManager.default.removeItem(at: folder) }
     guard try UploadScenario.runToEnd(navstore, ["init", "--db", url]) == 0 else {
       throw BenchmarkError("navstore init --db \(redacted(url)) failed")
+    }
+    let standbys = try psql(url, "SELECT count(*) FROM pg_stat_replication", output: true)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    if standbys != "0" {
+      print("  note: \(standbys) standby streaming from the database; on this machine it slows the upload, not \\copy")
     }
     let run = "b" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
     var appNumber = 0
@@ -75,7 +82,8 @@ enum PostgresUploadScenario {
       Measurement(
         scenario: "11 upload into PostgreSQL (4 clients)", pairs: times.map { Pair(ours: $0[0], anchor: $0[1]) },
         anchorName: "psql \\copy of its rows", rows: total,
-        note: "the rows of sessions, events, snapshots; target >= 0.5x")
+        note: "the rows of sessions, events, snapshots; target >= 0.5x"
+          + (standbys == "0" ? "" : "; \(standbys) standby streaming"))
     ]
 
     // The same events over more sessions: the collector's memory must not follow them.

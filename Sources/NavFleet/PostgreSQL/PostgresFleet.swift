@@ -170,10 +170,12 @@ extension PostgresFleet {
   /// `body`'s result, or `DatabaseTimeout` once `limit` has passed, whichever comes first. The
   /// work runs in a task of its own, cancelled at the deadline and left to end by itself: a
   /// call that ignores its cancellation (a connection being leased from a pool whose database
-  /// is gone) cannot hold the caller past its deadline, as a task group's child would.
-  static func answer<T: Sendable>(within limit: Duration, _ body: @escaping @Sendable () async throws -> T)
-    async throws -> T
-  {
+  /// is gone) cannot hold the caller past its deadline, as a task group's child would. Work
+  /// that answers first cancels the timer, so no sleeping task outlives its call. `clock` is
+  /// the deadline's (a test's can watch the timer).
+  static func answer<T: Sendable, C: Clock<Duration>>(
+    within limit: Duration, clock: C = ContinuousClock(), _ body: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
     let answer = FirstAnswer<T>()
     return try await withCheckedThrowingContinuation { continuation in
       answer.await(continuation)
@@ -184,31 +186,50 @@ extension PostgresFleet {
           answer.give(.failure(error))
         }
       }
-      Task {
-        try? await Task.sleep(for: limit)
-        if answer.give(.failure(DatabaseTimeout(limit: limit))) { work.cancel() }
-      }
+      answer.time(
+        Task {
+          guard (try? await clock.sleep(for: limit)) != nil else { return }  // cancelled: answered
+          if answer.give(.failure(DatabaseTimeout(limit: limit))) { work.cancel() }
+        })
     }
   }
 }
 
-/// The first of several answers to one continuation; the later ones are dropped.
+/// The first of several answers to one continuation; the later ones are dropped. The first
+/// answer cancels the deadline's timer.
 private final class FirstAnswer<T: Sendable>: Sendable {
-  private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+  private struct Waiting {
+    var continuation: CheckedContinuation<T, any Error>?
+    var timer: Task<Void, Never>?
+    var answered = false
+  }
+  private let waiting = Mutex(Waiting())
 
   /// Sets the continuation the answers go to (before any is given).
-  func await(_ waiting: CheckedContinuation<T, any Error>) {
-    continuation.withLock { $0 = waiting }
+  func await(_ continuation: CheckedContinuation<T, any Error>) {
+    waiting.withLock { $0.continuation = continuation }
+  }
+
+  /// Keeps the deadline's timer, to cancel at the first answer (at once if it was given).
+  func time(_ timer: Task<Void, Never>) {
+    let answered = waiting.withLock { state -> Bool in
+      if !state.answered { state.timer = timer }
+      return state.answered
+    }
+    if answered { timer.cancel() }
   }
 
   /// Resumes the continuation with `result` unless it was resumed already; whether it was now.
   @discardableResult
   func give(_ result: Result<T, any Error>) -> Bool {
-    let taken = continuation.withLock { current -> CheckedContinuation<T, any Error>? in
-      defer { current = nil }
-      return current
+    let (taken, timer) = waiting.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+      guard !state.answered else { return (nil, nil) }
+      state.answered = true
+      defer { (state.continuation, state.timer) = (nil, nil) }
+      return (state.continuation, state.timer)
     }
     guard let taken else { return false }
+    timer?.cancel()
     taken.resume(with: result)
     return true
   }
