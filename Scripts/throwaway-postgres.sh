@@ -7,8 +7,9 @@
 #                                                  # port 54339; prints its address
 #   Scripts/throwaway-postgres.sh halt             # the primary stopped, its files kept
 #                                                  # ('start' starts it again)
-#   Scripts/throwaway-postgres.sh halt-standby     # the standby stopped, its files kept
-#                                                  # ('standby' starts it again)
+#   Scripts/throwaway-postgres.sh stop-standby     # the standby stopped, and its files ('standby'
+#                                                  # makes a new one: the old one would need WAL
+#                                                  # the primary may have recycled since)
 #   Scripts/throwaway-postgres.sh stop             # both, and their files
 #
 # The cluster lives in $NAVSTORE_PG_DIR (default /tmp/navstore-postgres) and trusts loopback
@@ -74,10 +75,9 @@ standby)
 halt)
   as_owner "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null
   ;;
-halt-standby)
-  if as_owner "$bin/pg_ctl" -D "$dir/standby" status >/dev/null 2>&1; then
-    as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null
-  fi
+stop-standby)
+  as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$dir/standby"
   ;;
 stop)
   as_owner "$bin/pg_ctl" -D "$dir/standby" -m fast stop >/dev/null 2>&1 || true
@@ -85,7 +85,7 @@ stop)
   rm -rf "$dir"
   ;;
 *)
-  echo "usage: throwaway-postgres.sh start [PORT] | standby [PORT] | halt | halt-standby | stop" >&2
+  echo "usage: throwaway-postgres.sh start [PORT] | standby [PORT] | halt | stop-standby | stop" >&2
   exit 2
   ;;
 esac

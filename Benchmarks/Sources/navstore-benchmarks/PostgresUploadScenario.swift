@@ -11,7 +11,7 @@ import Foundation
 /// without it the scenario is skipped, unless `NAVSTORE_REQUIRE_POSTGRES=1` (CI) makes that a
 /// failure. A standby streaming from it is named in the result's note: on the same machine its
 /// replay takes CPU from the collector (which keeps both cores busy) and not from `psql`'s one
-/// backend, so stop it first (`Scripts/throwaway-postgres.sh halt-standby`).
+/// backend, so stop it first (`Scripts/throwaway-postgres.sh stop-standby`).
 enum PostgresUploadScenario {
   /// The rows an upload stores, table by table, in the column order both sides use.
   static let tables: [(name: String, columns: String)] = [

@@ -77,12 +77,14 @@ enum UploadDecision {
       let owner: DeviceKey?
       if let known = owners[event.session] {
         owner = known
-      } else if try sessions.eventCount(of: event.session) > 0 {
-        owner = try sessions.storedOwner(of: event.session)
       } else {
-        owner = event.operation.context?.deviceKey
+        if try sessions.eventCount(of: event.session) > 0 {
+          owner = try sessions.storedOwner(of: event.session)
+        } else {
+          owner = event.operation.context?.deviceKey
+        }
+        owners[event.session] = owner
       }
-      owners[event.session] = owner
       if let owner, owner != signer {
         refused.insert(event.session)
         let rejection = LineRejection(
@@ -103,7 +105,8 @@ enum UploadDecision {
         outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
       }
     }
-    for session in Self.sessions(in: lines) {
+    // Every session an event line names has its owner noted.
+    for session in owners.keys {
       outcome.heads[session] = try sessions.head(of: session)
     }
     return outcome

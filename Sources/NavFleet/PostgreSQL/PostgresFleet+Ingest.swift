@@ -65,19 +65,13 @@ extension PostgresFleet {
   ) async throws -> HeldSessions {
     // One order for every collector (by key), so that two uploads never wait on each other.
     let keys = named.map { lockKey(app: app, session: $0) }.sorted()
-    try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
-    let ids = named.map(\.rawValue)
+    try await connection.run(IngestStatements.Lock(keys: keys), logger: logger)
     // Each named session's row, or its tombstone when it has no events: one round trip.
     var records: [SessionID: (record: SessionRecord, month: Int)] = [:]
     var forgotten: [SessionID: Timestamp] = [:]
-    let rows = try await connection.query(
-      """
-      SELECT n.id, \(unescaped: SessionRowColumns.selectList(of: "s")), t.forgotten_at
-        FROM unnest(\(ids)::text[]) AS n (id)
-        LEFT JOIN sessions s ON s.app = \(app.rawValue) AND s.id = n.id
-        LEFT JOIN tombstones t ON t.app = \(app.rawValue) AND t.session_id = n.id AND coalesce(s.event_count, 0) = 0
-      """, logger: logger)
-    for try await columns in rows.decode(SessionRowColumns.HeldColumns.self) {
+    try await connection.run(
+      IngestStatements.HeldRows(app: app.rawValue, sessions: named.map(\.rawValue)), logger: logger
+    ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
       if let row = SessionRowColumns(held: columns) { records[id] = (row.record, row.month) }
       if let at = columns.15 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
@@ -195,7 +189,7 @@ extension PostgresFleet {
     let app = held.app.rawValue
     var newSessions = SessionColumnsBatch()
     var events = CopyRows()
-    var snapshots = (sessions: [String](), months: [Int32](), seqs: [Int64](), states: [String]())
+    var snapshots = IngestStatements.SnapshotColumns()
     var stored = SessionColumnsBatch()
     for appender in held.appenders.values where !appender.written.isEmpty {
       let session = appender.session.rawValue
@@ -228,33 +222,10 @@ extension PostgresFleet {
     try await connection.copy(
       events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
       logger: logger)
-    // Everything else in one statement (an empty array inserts or updates nothing): the new
-    // sessions' rows, the few snapshots (one in `snapshotInterval` events), the stored
-    // sessions' totals.
-    let new = newSessions
+    // Everything else in one statement: the new sessions' rows, the few snapshots (one in
+    // `snapshotInterval` events), the stored sessions' totals.
     try await connection.run(
-      """
-      WITH new_sessions AS (
-        INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
-            restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase)
-          SELECT \(app), s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph
-            FROM unnest(\(new.ids)::text[], \(new.months)::integer[], \(new.counts)::bigint[], \(new.firsts)::bigint[],
-              \(new.lasts)::bigint[], \(new.hashes)::bytea[], \(new.depths)::integer[], \(new.links)::text[],
-              \(new.linkSeqs)::bigint[], \(new.jumps)::bigint[], \(new.durations)::bigint[], \(new.foregrounds)::bigint[],
-              \(new.contexts)::text[], \(new.phases)::text[]) AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph)
-      ), new_snapshots AS (
-        INSERT INTO snapshots (app, session_id, month, seq, state)
-          SELECT \(app), s, m, q, t
-            FROM unnest(\(snapshots.sessions)::text[], \(snapshots.months)::integer[], \(snapshots.seqs)::bigint[],
-              \(snapshots.states)::text[]) AS n (s, m, q, t)
-      )
-      UPDATE sessions SET event_count = u.n, first_at = u.f, last_at = u.l, clock_jumps = u.j, duration_ms = u.d,
-          foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph
-        FROM unnest(\(stored.ids)::text[], \(stored.counts)::bigint[], \(stored.firsts)::bigint[], \(stored.lasts)::bigint[],
-          \(stored.jumps)::bigint[], \(stored.durations)::bigint[], \(stored.foregrounds)::bigint[], \(stored.hashes)::bytea[],
-          \(stored.depths)::integer[], \(stored.phases)::text[]) AS u (id, n, f, l, j, d, g, h, p, ph)
-        WHERE sessions.app = \(app) AND sessions.id = u.id
-      """, logger: logger)
+      IngestStatements.Rows(app: app, new: newSessions, snapshots: snapshots, stored: stored), logger: logger)
   }
 
   /// The advisory lock of a session: 64 bits of SHA-256 over its app and id (two sessions that

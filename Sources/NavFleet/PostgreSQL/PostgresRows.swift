@@ -170,7 +170,7 @@ extension PostgresConnection {
 /// Sessions' rows after an upload, one array per column: new sessions' whole rows for one
 /// `INSERT ... SELECT FROM unnest(...)`, or stored sessions' totals for one `UPDATE ... FROM
 /// unnest(...)`.
-struct SessionColumnsBatch {
+struct SessionColumnsBatch: Sendable {
   /// For new sessions: the partition month, the session each continues (`""`: none) and from
   /// which seq (0), and the start's context as canonical JSON (`""`: none).
   var months: [Int32] = []
