@@ -204,6 +204,35 @@ import Testing
       ], selected: 0)),
     ]))
 
+    // doc begin
+    enum ScreenV3: Codable, Hashable, Sendable {
+      case mainTabs, feed, settings
+      case numbersList, article(number: Int)   // was numberDetail(number:)
+      case onboarding(step: Int)
+
+      enum CodingKeys: String, CodingKey {
+        case mainTabs, feed, settings, numbersList, onboarding
+        case article = "numberDetail"            // the name stored sessions use
+      }
+    }
+
+    let renamed = try await store.restore(try SessionID("launch-1"), as: ScreenV3.self)
+    // doc end
+    #expect(renamed.dropped.isEmpty)
+    #expect(renamed.state == .stack([
+      .root(.mainTabs, child: .tabs([
+        .stack([.root(.feed, withNavigation: true), .push(.numbersList), .push(.article(number: 3))]),
+        .stack([.root(.settings, withNavigation: true)]),
+      ], selected: 0)),
+    ]))
+    enum ScreenV3WithoutKeys: Codable, Hashable, Sendable {
+      case mainTabs, feed, settings
+      case numbersList, article(number: Int)
+      case onboarding(step: Int)
+    }
+    let unkeyed = try await store.restore(try SessionID("launch-1"), as: ScreenV3WithoutKeys.self)
+    #expect(unkeyed.dropped.first?.error.message.hasPrefix("ScreenV3WithoutKeys has no case named 'numberDetail'") == true)
+
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"))
     recorder.record(launch)
     // doc begin

@@ -40,7 +40,8 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
         } catch {
           let removed = routes[index...].reduce(0) { $0 + $1.routeCount }
           let record = DroppedRoute(
-            path: path, index: index, screenName: ScreenName.of(route.screen), removedRouteCount: removed, error: error)
+            path: path, index: index, screenName: ScreenName.of(route.screen), removedRouteCount: removed,
+            error: Self.plain(error, decoding: route.screen))
           if policy == .strict { throw .undecodableScreen(record) }
           dropped.append(record)
           return index == 0 ? nil : .stack(kept)
@@ -65,6 +66,25 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
       // The selected tab, where it survived; else the nearest one before it; else the first.
       return .tabs(kept, selected: keptSelection ?? lastKeptBeforeSelection ?? 0)
     }
+  }
+}
+
+extension ScreenRestorer {
+  /// What Swift's synthesized `Decodable` says of an enum case it does not know.
+  static var unknownCaseMessage: String { "Invalid number of keys found, expected one." }
+
+  /// `error` in plain words where Swift's own are not: a stored case the type no longer has
+  /// (removed, or renamed without keeping its stored name) is named, with the type and the
+  /// way to keep a renamed case's screens.
+  static func plain(_ error: WireFormatError, decoding screen: JSONValue) -> WireFormatError {
+    guard error.field.isEmpty, error.message == unknownCaseMessage,
+      case .object(let members) = screen, members.count == 1, let name = members.keys.first
+    else { return error }
+    let printable = ScreenName.printable(name)
+    return WireFormatError(
+      field: "",
+      message: "\(Typed.self) has no case named '\(printable)'; if it was renamed, keep its stored name in "
+        + "the type's CodingKeys (case newName = \"\(printable)\")")
   }
 }
 

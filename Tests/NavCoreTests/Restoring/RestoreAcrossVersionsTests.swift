@@ -24,6 +24,27 @@ import Testing
     case settings(section: String?)
   }
 
+  /// Version 3: `numberDetail` renamed `article`, its stored name kept in `CodingKeys`.
+  enum ScreenV3: Codable, Hashable, Sendable {
+    case home, numbersList
+    case article(number: Int)
+    case promo(code: String)
+    case settings
+
+    enum CodingKeys: String, CodingKey {
+      case home, numbersList, promo, settings
+      case article = "numberDetail"
+    }
+  }
+
+  /// Version 3 as a team might first write it: the rename without `CodingKeys`.
+  enum ScreenV3WithoutKeys: Codable, Hashable, Sendable {
+    case home, numbersList
+    case article(number: Int)
+    case promo(code: String)
+    case settings
+  }
+
   static func stored(_ state: Coordinator<ScreenV1>) throws -> AnyCoordinator {
     try WireFormat.decode(AnyCoordinator.self, from: WireFormat.tree(of: state))
   }
@@ -43,6 +64,41 @@ import Testing
     #expect(dropped.screenName == "promo")
     #expect(dropped.removedRouteCount == 2)
     #expect("\(dropped)".hasPrefix("route 2 (promo) in the top coordinator, with 1 more route: "))
+  }
+
+  @Test func aRenamedCaseKeepsItsScreensAndTheFlowsTheyHostWithItsStoredNameInCodingKeys() throws {
+    let saved = try Self.stored(
+      .stack([
+        .root(.home, withNavigation: true), .push(.numberDetail(number: 1)),
+        .sheet(
+          .numberDetail(number: 2), withNavigation: true,
+          child: .stack([.root(.numbersList), .push(.numberDetail(number: 3))])),
+      ]))
+    let restored = try saved.restoring(as: ScreenV3.self)
+    #expect(restored.dropped.isEmpty)
+    #expect(
+      restored.state
+        == .stack([
+          .root(.home, withNavigation: true), .push(.article(number: 1)),
+          .sheet(
+            .article(number: 2), withNavigation: true, child: .stack([.root(.numbersList), .push(.article(number: 3))])),
+        ]))
+    // Recorded again, the renamed case keeps its stored name: old and new versions agree.
+    #expect(try WireFormat.tree(of: restored.state) == WireFormat.tree(of: saved))
+  }
+
+  @Test func aCaseRenamedWithoutCodingKeysIsNamedWithItsTypeInPlainWords() throws {
+    let saved = try Self.stored(.stack([.root(.home, withNavigation: true), .push(.numberDetail(number: 1))]))
+    let restored = try saved.restoring(as: ScreenV3WithoutKeys.self)
+    #expect(restored.state == .stack([.root(.home, withNavigation: true)]))
+    let message = try #require(restored.dropped.first?.error.message)
+    #expect(
+      message
+        == "ScreenV3WithoutKeys has no case named 'numberDetail'; if it was renamed, keep its stored name in the "
+        + "type's CodingKeys (case newName = \"numberDetail\")")
+    // A payload that no longer decodes keeps the decoder's words, naming the field.
+    let changed = try Self.stored(.stack([.root(.home), .push(.numberDetail(number: 1))])).restoring(as: ScreenV2.self)
+    #expect(changed.dropped.first?.error.message.contains("no case named") == false)
   }
 
   @Test func anAddedOptionalFieldDecodesAndARequiredOneDoesNot() throws {
