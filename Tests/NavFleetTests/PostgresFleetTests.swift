@@ -3,7 +3,6 @@ import Foundation
 @_spi(Internals) import NavPersistence
 import NavTestSupport
 import PropertyBased
-import Synchronization
 import Testing
 
 @testable import NavFleet
@@ -253,14 +252,16 @@ struct PostgresFleetTests {
     let swapped = try await fleet.verify(reordered, app: app)
     #expect(swapped.failure?.seq == 2)
     #expect(try await fleet.verify(cut, app: app).isIntact)
-    let findings = Findings()
-    let audit = try await fleet.audit(app: app, against: note, key: signer.verifier) { findings.add($0) }
+    let findings = Protected<[CheckpointFinding]>([])
+    let audit = try await fleet.audit(app: app, against: note, key: signer.verifier) { finding in
+      findings.withLock { $0.append(finding) }
+    }
     #expect(audit.problems == 1 && audit.forgotten == 1)
     #expect(audit.firstProblem?.entry.session == cut)
     #expect(audit.firstProblem?.status == .truncated(events: keep))
-    #expect(findings.all.count == sessions.count)
+    #expect(findings.withLock { $0 }.count == sessions.count)
     #expect(
-      findings.all.first { $0.entry.session == forgotten }?.status
+      findings.withLock { $0 }.first { $0.entry.session == forgotten }?.status
         == .forgotten(at: Timestamp(millisecondsSince1970: 2_000)))
 
     // Another app's checkpoint, or one the database never recorded, is not this app's to audit.
@@ -445,11 +446,4 @@ struct ThrowawayCluster {
     }
     return printed.trimmingCharacters(in: .whitespacesAndNewlines)
   }
-}
-
-/// What an audit's `each` saw, in order.
-final class Findings: Sendable {
-  private let found = Mutex<[CheckpointFinding]>([])
-  func add(_ finding: CheckpointFinding) { found.withLock { $0.append(finding) } }
-  var all: [CheckpointFinding] { found.withLock { $0 } }
 }

@@ -21,9 +21,7 @@ import Testing
 
   /// The verifier key `keygen` printed, into a file.
   func publicKey(of key: String, name: String, into file: String) throws {
-    let made = try navstore("keygen", "--out", key, "--name", name)
-    #expect(made.status == 0)
-    try made.stdout.write(toFile: path(file), atomically: true, encoding: .utf8)
+    try NavStoreProcess.makeKey(key, name: name, verifierInto: file, in: folder)
   }
 
   @Test func keygenWritesAnOwnerOnlyKeyPrintsItsVerifierAndNeverOverwrites() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import NavTestSupport
+import Testing
 
 /// Runs the built `navstore` binary as a separate process, as scripts and people do.
 struct NavStoreProcess {
@@ -97,5 +98,15 @@ extension NavStoreProcess {
   private static func emptied(_ path: String) -> FileHandle? {
     if !path.hasPrefix("/dev/"), !FileManager.default.createFile(atPath: path, contents: nil) { return nil }
     return FileHandle(forWritingAtPath: path)
+  }
+}
+
+extension NavStoreProcess {
+  /// Makes the signing key `key` named `name` in `folder` with `navstore keygen`, and writes the
+  /// verifier key it prints into `file` there.
+  static func makeKey(_ key: String, name: String, verifierInto file: String, in folder: URL) throws {
+    let made = try run(["keygen", "--out", key, "--name", name], in: folder)
+    #expect(made.status == 0)
+    try made.stdout.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
   }
 }

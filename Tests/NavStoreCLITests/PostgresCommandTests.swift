@@ -150,9 +150,7 @@ struct PostgresCommandTests {
   @Test func aCheckpointInTheDatabaseFindsATailCutWithPsql() throws {
     try writeDemoLines()
     #expect(try navstore("import", "demo.jsonl", "--db", url, "--app", app).status == 0)
-    let key = try navstore("keygen", "--out", "k.key", "--name", "fleet-audit")
-    #expect(key.status == 0)
-    try key.stdout.write(to: folder.appendingPathComponent("k.pub"), atomically: true, encoding: .utf8)
+    try NavStoreProcess.makeKey("k.key", name: "fleet-audit", verifierInto: "k.pub", in: folder)
     let made = try navstore("checkpoint", "--db", url, "--app", app, "--key", "k.key", "--out", "c.note")
     #expect(made.status == 0, "\(made.stderr)")
     #expect(made.stdout == "checkpoint of 8 sessions and 86 events written to c.note\n")

@@ -43,7 +43,7 @@ extension PostgresFleet {
           ORDER BY id FOR UPDATE
         """, logger: self.logger)
       var rows: [(SessionID, SessionRecord, Int)] = []
-      for try await columns in found.decode(SessionRowColumns.Columns.self) {
+      try await readToTheEnd(found.decode(SessionRowColumns.Columns.self)) { columns in
         let row = SessionRowColumns(columns)
         rows.append((try SessionRecord.sessionID(row.record.id), row.record, row.month))
       }

@@ -101,7 +101,7 @@ extension PostgresFleet {
           FROM unnest(\(sessions)::text[], \(months)::integer[], \(seqs)::bigint[]) AS c (session_id, month, seq)
           JOIN events e ON e.app = \(app.rawValue) AND e.session_id = c.session_id AND e.month = c.month AND e.seq = c.seq
         """, logger: logger)
-      for try await columns in rows.decode(EventRowColumns.Columns.self) {
+      try await readToTheEnd(rows.decode(EventRowColumns.Columns.self)) { columns in
         let row = try EventRowColumns.row(columns)
         storedRows[row.session, default: [:]][row.seq] = row
       }

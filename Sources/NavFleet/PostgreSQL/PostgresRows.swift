@@ -66,7 +66,7 @@ enum EventRowColumns {
 
 /// Rows for `COPY ... FROM STDIN` in PostgreSQL's text format: columns separated by tabs, rows
 /// ended by newlines, `\N` for NULL, and a backslash, tab, newline or carriage return inside a
-/// value escaped. An upload's events and snapshots go in this way: COPY inserts them in batches
+/// value escaped. An upload's events go in this way: COPY inserts them in batches
 /// (one write-ahead log record per page, not per row), where `INSERT ... SELECT FROM unnest`
 /// inserts one row at a time, and the database spent twice the CPU on it.
 struct CopyRows {
@@ -157,10 +157,9 @@ struct CopyRows {
 }
 
 extension PostgresConnection {
-  /// Sends `rows` to `table`'s `columns` with `COPY ... FROM STDIN` (nothing when there are
-  /// none), in the caller's transaction.
+  /// Sends `rows` (at least one) to `table`'s `columns` with `COPY ... FROM STDIN`, in the
+  /// caller's transaction.
   func copy(_ rows: CopyRows, into table: String, columns: [String], logger: Logger) async throws {
-    guard rows.count > 0 else { return }
     try await copyFrom(table: table, columns: columns, logger: logger) { writer in
       try await writer.write(rows.buffer)
     }

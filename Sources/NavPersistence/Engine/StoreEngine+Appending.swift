@@ -88,8 +88,8 @@ extension StoreEngine {
       throw error
     }
     running = nil
-    let after = try writeRows(of: step.prepared, after: before, insertingSession: row == nil)
-    heads.insert(Head(totals: after, state: step.state, transaction: transaction), for: session)
+    try writeRows(of: step.prepared, before: before, after: step.totals, insertingSession: row == nil)
+    heads.insert(Head(totals: step.totals, state: step.state, transaction: transaction), for: session)
     return AppendOutcome(event: step.prepared.event, state: step.state, wasAlreadyStored: false)
   }
 }

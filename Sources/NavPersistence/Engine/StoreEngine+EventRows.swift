@@ -2,12 +2,12 @@ import NavCore
 
 extension StoreEngine {
   /// The rows of one event: the session's row when it is new, the event, a snapshot when the
-  /// event has one, and the session's totals after it (computed from `before`, the row's totals
-  /// before it), which reach the row when the run of its session's events ends (`PendingRow`).
-  /// The same for every way an event is appended. Returns the totals after the event.
-  func writeRows(of prepared: PreparedEvent, after before: SessionTotals, insertingSession: Bool) throws(StoreError)
-    -> SessionTotals
-  {
+  /// event has one, and the session's totals `after` it (`before`: the row's totals before it),
+  /// which reach the row when the run of its session's events ends (`PendingRow`). The same for
+  /// every way an event is appended.
+  func writeRows(
+    of prepared: PreparedEvent, before: SessionTotals, after: SessionTotals, insertingSession: Bool
+  ) throws(StoreError) {
     let event = prepared.event
     let statements = try statementsForAppending()
     if insertingSession {
@@ -26,7 +26,6 @@ extension StoreEngine {
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970
-    let after = before.adding(at: event.at, hash: prepared.hash, depth: prepared.depth, phase: prepared.phase)
     var session = event.session.rawValue
     let failure: SQLiteError? = session.withUTF8 { session in
       prepared.hash.withUnsafeBytes { hash in
@@ -65,24 +64,18 @@ extension StoreEngine {
     }
     if let failure { throw StoreError.from(failure, path: path) }
     // The row is written once per run of the session's events (see `PendingRow`).
-    if let pending = pendingRow, pending.session != event.session || pending.transaction != transaction {
-      try flushPendingRow()
-    }
-    pendingRow = PendingRow(
-      session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase,
-      transaction: transaction)
+    if let pending = pendingRow, pending.session != event.session { try flushPendingRow() }
+    pendingRow = PendingRow(session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase)
     // Outside a write transaction of this engine (no append runs there today), nothing would
     // write the row later: it is written now.
     if transaction == 0 { try flushPendingRow() }
-    return after
   }
 
-  /// Writes the totals of the session whose row is pending, if one is (and its transaction is
-  /// still the one under way: a pending row of a transaction rolled back is dropped).
+  /// Writes the totals of the session whose row is pending, if one is. (A pending row never
+  /// outlives its transaction: `write` drops it at the start and at the end of each.)
   func flushPendingRow() throws(StoreError) {
     guard let pending = pendingRow else { return }
     pendingRow = nil
-    guard pending.transaction == transaction else { return }
     let statements = try statementsForAppending()
     let totals = pending.totals
     let session = SQLiteValue.text(pending.session.rawValue)

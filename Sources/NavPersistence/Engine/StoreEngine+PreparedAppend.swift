@@ -28,7 +28,9 @@ extension StoreEngine {
       // A head this transaction cached for the session is about to be out of date.
       _ = heads.remove(session)
     }
-    let after = try writeRows(of: prepared, after: row ?? SessionTotals(), insertingSession: row == nil)
+    let before = row ?? SessionTotals()
+    let after = before.adding(prepared)
+    try writeRows(of: prepared, before: before, after: after, insertingSession: row == nil)
     lastPreparedRow = (session, after, transaction)
     return true
   }

@@ -29,12 +29,11 @@ final class StoreEngine {
   typealias SessionRow = SessionTotals
 
   /// A session's totals not yet written to its row (see `pendingRow`): the totals after the
-  /// last event appended, the phase the row holds, and the transaction they belong to.
+  /// last event appended and the phase the row holds.
   struct PendingRow {
     let session: SessionID
     let totals: SessionTotals
     let phaseBefore: SessionPhase
-    let transaction: UInt64
   }
 
   let connection: SQLiteConnection

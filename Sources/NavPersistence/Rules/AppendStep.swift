@@ -61,8 +61,6 @@ package enum AppendStep {
       throw StoreError.unreadableHistory(session: event.session, seq: prepared.seq, .stateMissing)
     }
     state = running
-    return (
-      prepared, totals.adding(at: event.at, hash: prepared.hash, depth: prepared.depth, phase: prepared.phase), after
-    )
+    return (prepared, totals.adding(prepared), after)
   }
 }

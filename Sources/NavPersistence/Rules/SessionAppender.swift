@@ -58,11 +58,9 @@ package struct SessionAppender: Sendable {
       }
       return AppendOutcome(event: stored, state: state, wasAlreadyStored: true)
     }
-    // The state is moved out while it is edited (no copy of its routes), and back after.
-    var running = state
-    state = nil
-    defer { state = running }
-    let step = try AppendStep.prepare(event, after: totals, state: &running, snapshotInterval: snapshotInterval)
+    // Edited in place: the step moves the state out while it applies the event (no copy of
+    // its routes) and leaves it as its failures say.
+    let step = try AppendStep.prepare(event, after: totals, state: &state, snapshotInterval: snapshotInterval)
     totals = step.totals
     written.append(step.prepared)
     return AppendOutcome(event: step.prepared.event, state: step.state, wasAlreadyStored: false)

@@ -72,4 +72,9 @@ package struct SessionTotals: Hashable, Sendable {
     totals.phase = next
     return totals
   }
+
+  /// The totals after `prepared`, the session's next event.
+  package func adding(_ prepared: PreparedEvent) -> SessionTotals {
+    adding(at: prepared.event.at, hash: prepared.hash, depth: prepared.depth, phase: prepared.phase)
+  }
 }

@@ -138,21 +138,12 @@ struct VerifyCommand: AsyncParsableCommand {
           take(result)
         }
         progress.finish()
-        let verbose = verbose
-        try await finish(
-          summary, clockJumpSessions: clockJumpSessions,
-          audit: audit.map { audit in
-            (
-              audit.key,
-              { () async throws(CLIError) in
-                try await fleetCall { () async throws(FleetError) in
-                  try await fleet.audit(app: app, against: audit.note, key: audit.key) { finding in
-                    if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
-                  }
-                }
-              }
-            )
-          })
+        try await finish(summary, clockJumpSessions: clockJumpSessions, audit: audit) {
+          note, key, each throws(CLIError) in
+          try await fleetCall { () async throws(FleetError) in
+            try await fleet.audit(app: app, against: note, key: key, each: each)
+          }
+        }
       }
       return
     }
@@ -161,28 +152,19 @@ struct VerifyCommand: AsyncParsableCommand {
       try opened.verify(sessions.isEmpty ? nil : sessions, each: take)
     }
     progress.finish()
-    try await finish(
-      summary, clockJumpSessions: clockJumpSessions,
-      audit: audit.map { audit in
-        (
-          audit.key,
-          { () async throws(CLIError) in
-            try storeCall { () throws(StoreError) in
-              try opened.audit(against: audit.note, key: audit.key) { finding in
-                if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
-              }
-            }
-          }
-        )
-      })
+    try await finish(summary, clockJumpSessions: clockJumpSessions, audit: audit) { note, key, each throws(CLIError) in
+      try storeCall { () throws(StoreError) in try opened.audit(against: note, key: key, each: each) }
+    }
   }
 
-  /// The summary line, the checkpoint's audit when there is one, and the exit status: the first
-  /// failing session's line, or the checkpoint's first problem. `audit` prints each session not
-  /// intact (and with --verbose every session); its summary line follows.
+  /// The summary line, the checkpoint's audit when there is one (run by `auditing`, on the
+  /// store or the database), and the exit status: the first failing session's line, or the
+  /// checkpoint's first problem. The audit prints each session not intact (and with --verbose
+  /// every session); its summary line follows.
   private func finish(
-    _ summary: VerificationSummary, clockJumpSessions: Int,
-    audit: (key: NoteVerifier, run: () async throws(CLIError) -> CheckpointAudit)?
+    _ summary: VerificationSummary, clockJumpSessions: Int, audit: (note: SignedNote, key: NoteVerifier)?,
+    auditing: (SignedNote, NoteVerifier, @escaping @Sendable (CheckpointFinding) -> Void) async throws(CLIError)
+      -> CheckpointAudit
   ) async throws(CLIError) {
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     // An empty store says so, after the summary scripts read.
@@ -195,7 +177,10 @@ struct VerifyCommand: AsyncParsableCommand {
     )
     var checkpointProblem: CheckpointFinding?
     if let audit {
-      let result = try await audit.run()
+      let verbose = verbose
+      let result = try await auditing(audit.note, audit.key) { finding in
+        if verbose || !finding.isIntact { print("checkpoint: \(finding)") }
+      }
       let problems = result.problems == 1 ? "1 problem" : "\(result.problems) problems"
       let forgotten = result.forgotten > 0 ? ", \(result.forgotten) forgotten since" : ""
       print(
