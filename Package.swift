@@ -153,9 +153,9 @@ let package = Package(
       dependencies: [
         "NavCore", "NavPersistence", "NavReport", "NavUpload", "NavTestSupport",
       ],
-      // Compiled as another package is, so that the docs' Swift can use only what an app can:
-      // the `package` declarations the targets share stay out of reach here.
-      swiftSettings: [.unsafeFlags(["-package-name", "NavStoreDocTests"])]
+      // Compiled as another package's code is, so that the docs' Swift can use only what an
+      // app can: the `package` declarations the targets share stay out of reach here.
+      packageAccess: false
     ),
     .testTarget(
       name: "NavFleetTests",

@@ -134,7 +134,7 @@ import Testing
       #expect(model.shown == restoredState && model.state == restoredState)
       #expect(logged.all.last == "launch: restored the latest session")
       try await recorder.flush()
-      #expect(try await store.history(of: recorder.session).first?.operation.restoredFrom == resume.link)
+      #expect(try await store.summary(of: recorder.session).restoredFrom == resume.link)
       #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed launch settled")
     }
 
@@ -310,7 +310,7 @@ import Testing
     // doc end
     // Nothing listens on the port: attempts that reached no host cost nothing of the day.
     #expect(await frugal.flush() == .willRetry)
-    #expect(try await store.uploadSpending().bytes == 0)
+    #expect(try await UploadProbe.bytesSentToday(by: store) == 0)
   }
 }
 

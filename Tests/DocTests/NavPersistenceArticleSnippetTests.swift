@@ -129,10 +129,11 @@ import Testing
     let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("c.sqlite"))
     let home: AnyCoordinator = .stack([.root(["home": [:]], withNavigation: true)])
-    for (name, day) in [("s-1", 10), ("s-2", 12), ("s-3", 14)] {
-      try store.append(AnyEvent(session: try SessionID(name), at: try Timestamp(rfc3339: "2026-11-\(day)T10:00:00.000Z"), operation: .start(home)))
+    // 2026-11-10, -12 and -14 at 10:00 UTC; the cutoff 2026-11-13 at midnight.
+    for (name, at) in [("s-1", 1_794_304_800_000), ("s-2", 1_794_477_600_000), ("s-3", 1_794_650_400_000)] {
+      try store.append(AnyEvent(session: try SessionID(name), at: Timestamp(millisecondsSince1970: Int64(at)), operation: .start(home)))
     }
-    let cutoff = try Timestamp(rfc3339: "2026-11-13T00:00:00.000Z")
+    let cutoff = Timestamp(millisecondsSince1970: 1_794_528_000_000)
     // doc begin
     let tombstones = try store.forget([try SessionID("s-2")], at: Timestamp.now)
     let old = try store.sessions(lastBefore: cutoff)               // what prune would forget

@@ -11,7 +11,7 @@ public enum Coordinator<Screen: NavigationScreen>: Hashable, Sendable {
   case tabs([Coordinator<Screen>], selected: Int)
 
   /// The kind of coordinator, for messages and for checks that only care about the shape.
-  public var kind: CoordinatorKind {
+  package var kind: CoordinatorKind {
     switch self {
     case .stack: .stack
     case .tabs: .tabs

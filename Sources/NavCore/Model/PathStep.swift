@@ -40,8 +40,9 @@ public struct CoordinatorPath: Hashable, Sendable, ExpressibleByArrayLiteral {
   /// Whether this is the top coordinator.
   package var isTop: Bool { steps.isEmpty }
 
-  /// This path extended by one step.
-  package func appending(_ step: PathStep) -> CoordinatorPath {
+  /// This path extended by one step: the path of a flow inside the one this path names (a tab,
+  /// or the flow a route hosts), as an app names the flows it drives.
+  public func appending(_ step: PathStep) -> CoordinatorPath {
     CoordinatorPath(steps + [step])
   }
 }

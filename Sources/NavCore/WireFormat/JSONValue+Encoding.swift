@@ -11,7 +11,7 @@ extension JSONValue {
   /// their shortest form), so the same action gives the same cause, and the same event hash, in
   /// every run, whatever order a dictionary inside it iterates in. Values JSON cannot hold
   /// exactly (NaN, an infinity, an integer beyond 2^53) are refused, naming the field.
-  package init(encoding value: some Encodable) throws(WireFormatError) {
+  public init(encoding value: some Encodable) throws(WireFormatError) {
     self = try WireFormat.tree(of: value)
   }
 }

@@ -58,7 +58,7 @@ public struct SessionContext: Hashable, Sendable {
   }
 
   /// Whether no field is set: such a context is not written at all.
-  public var isEmpty: Bool { self == SessionContext() }
+  package var isEmpty: Bool { self == SessionContext() }
 
   /// The context the wire format can hold: empty text fields left out, longer ones cut at 256
   /// Unicode scalars. What the recorder writes, so that an empty version string from the system

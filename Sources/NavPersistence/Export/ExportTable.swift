@@ -73,7 +73,7 @@ import NavCore
 }
 
 /// One value of an exported row.
-@_spi(Internals) public enum ExportValue: Hashable, Sendable {
+package enum ExportValue: Hashable, Sendable {
   /// Text: CSV-quoted when needed, a JSON string.
   case text(String)
   /// A whole number (seqs, counts, milliseconds).
@@ -88,9 +88,9 @@ import NavCore
 
 /// One exported row: values in the table's column order, plus the event itself for the
 /// events table's JSON Lines form (which is the wire format, not a flat object).
-@_spi(Internals) public struct ExportRow: Hashable, Sendable {
+package struct ExportRow: Hashable, Sendable {
   /// The values, in column order.
-  public var values: [ExportValue]
+  package var values: [ExportValue]
   /// The event, for `events` rows.
-  public var event: AnyEvent?
+  package var event: AnyEvent?
 }

@@ -19,18 +19,18 @@ extension LineReader: JSONLinesSource {
 }
 
 /// Lines already in memory, as an import's source (tests, small uploads, generated events).
-@_spi(Internals) public struct LinesInMemory: JSONLinesSource, Sendable {
+package struct LinesInMemory: JSONLinesSource, Sendable {
   private var lines: [[UInt8]]
   private var position = 0
-  public private(set) var lineNumber = 0
-  public private(set) var bytesRead = 0
+  package private(set) var lineNumber = 0
+  package private(set) var bytesRead = 0
 
   /// The lines, each without its line break.
-  public init(_ lines: some Sequence<String>) {
+  package init(_ lines: some Sequence<String>) {
     self.lines = lines.map { Array($0.utf8) }
   }
 
-  public mutating func nextLine() throws(LineReaderError) -> ArraySlice<UInt8>? {
+  package mutating func nextLine() throws(LineReaderError) -> ArraySlice<UInt8>? {
     guard position < lines.count else { return nil }
     let line = lines[position]
     position += 1

@@ -137,7 +137,7 @@ extension SessionStore {
 
   /// Exports a table row by row (see the synchronous `export(_:format:filter:_:)`).
   @discardableResult
-  @_spi(Internals) public func export(
+  package func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
     _ emit: @escaping @Sendable (ExportRow) throws -> Void
   ) async throws(StoreError) -> Int {

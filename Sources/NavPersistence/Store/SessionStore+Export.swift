@@ -6,7 +6,7 @@ extension SessionStore {
   /// (the events table's JSON Lines rows carry the whole event). `emit`'s errors come back as
   /// `.caller`, and stop the export.
   @discardableResult
-  @_spi(Internals) public func export(
+  package func export(
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
     _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {

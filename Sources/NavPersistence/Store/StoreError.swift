@@ -164,7 +164,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// during an import or a batch is reported as it is, not as the fault of the line it
   /// happened on, and work over many sessions (`navstore report --all`) stops at it rather
   /// than going on to the next session.
-  public var isStorageFailure: Bool {
+  package var isStorageFailure: Bool {
     switch self {
     case .diskFull, .busy, .diskFailed, .sqlite, .readOnly, .reentrantWrite: true
     default: false
