@@ -42,7 +42,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   private let player: NavigationPlayer<Screen>
   /// Called with every state shown, in order, after `shown` changed: for a host that does not
   /// observe the model (UIKit's navigation controllers, a log of the steps). SwiftUI needs
-  /// nothing of it.
+  /// nothing of it. Give it to `init` to see the steps a restore shows at once, during `init`.
   @ObservationIgnored public var onShow: (@MainActor (Coordinator<Screen>) -> Void)?
   /// The action under way in `perform`, whose changes are gathered into one.
   @ObservationIgnored private var action: PendingAction?
@@ -65,12 +65,15 @@ public final class NavigationModel<Screen: NavigationScreen> {
   ///
   /// The host starts out showing `launchingFrom` when given, and the model plays the steps from
   /// there to `state`: how a restored session is shown (`restored.state.launchState`). `host`,
-  /// `delayMilliseconds` and `clock` are the player's (see `NavigationPlayer`).
+  /// `delayMilliseconds` and `clock` are the player's (see `NavigationPlayer`). `onShow` is
+  /// called with every state shown after `launchingFrom` (or `state`), the steps played during
+  /// `init` included.
   public init<C: Clock<Duration>>(
     _ state: Coordinator<Screen>, launchingFrom launchState: Coordinator<Screen>? = nil,
     recorder: (any NavigationRecording<Screen>)? = nil, cause: JSONValue? = nil, host: HostProfile = .default,
     delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
-    failureHandling: FailureHandling = .assertInDebugBuilds
+    failureHandling: FailureHandling = .assertInDebugBuilds,
+    onShow: (@MainActor (Coordinator<Screen>) -> Void)? = nil
   ) {
     let shown = launchState ?? state
     let relay = ShownRelay<Screen>()
@@ -78,6 +81,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
     self.shown = shown
     self.recorder = recorder
     self.failureHandling = failureHandling
+    self.onShow = onShow
     (failures, failureSink) = AsyncStream.makeStream(
       of: NavigationModelError.self, bufferingPolicy: .bufferingNewest(64))
     player = NavigationPlayer(shown, host: host, delayMilliseconds: delayMilliseconds, clock: clock) {

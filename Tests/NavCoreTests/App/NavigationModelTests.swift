@@ -1,4 +1,5 @@
 import NavCore
+import NavTestSupport
 import Testing
 
 @MainActor
@@ -186,6 +187,24 @@ struct NavigationModelTests {
     for (old, new) in zip(shown.states, shown.states.dropFirst()) {
       #expect(Coordinator.isLegalTransition(from: old, to: new, host: .default))
     }
+  }
+
+  @Test func aHostGivenOnShowAtCreationSeesEveryStepOfTheRestoreFromTheFirst() async throws {
+    var deep = launchState
+    try deep.apply(.push(.detail(1), at: [.route(0), .tab(0)]))
+    try deep.apply(.push(.detail(2), at: [.route(0), .tab(0)]))
+    try deep.apply(.presentSheet(.onboarding(0), child: .stack([.root(.onboarding(1), withNavigation: true)])))
+    var seen: [Coordinator<ModelScreen>] = []
+    let model = NavigationModel(
+      deep, launchingFrom: deep.launchState, delayMilliseconds: 10, clock: ImmediateTestClock(),
+      failureHandling: .report
+    ) { seen.append($0) }
+    #expect(!seen.isEmpty, "the steps shown while the model is made reach the host")
+    await model.settled()
+    // Every step of the plan, but one equal to the launch state the host starts at.
+    let plan = try Coordinator.plan(from: deep.launchState, to: deep, host: .default)
+    #expect(seen == plan.steps.filter { $0 != deep.launchState })
+    #expect(seen.count >= 3)
   }
 
   @Test func aHandleWhoseHostHadATwinIsNotTakenForTheTwin() {

@@ -94,9 +94,8 @@ import NavPersistence
     let start = ContinuousClock.now
     let model = NavigationModel(
       restoredState, launchingFrom: restoredState.launchState, recorder: recorder, host: .navigationView,
-      delayMilliseconds: delayMilliseconds)
-    print(String(format: "  %5d ms  %@", milliseconds(since: start), model.shown.visiblePath))
-    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
+      delayMilliseconds: delayMilliseconds
+    ) { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
     let app = App(model)
     // Once the restore is on screen and the app stayed up, the store notes that it settled.
     let settling = Task { try await store.confirm(launch, once: model) }
@@ -140,9 +139,8 @@ import NavPersistence
     let start = ContinuousClock.now
     let model = NavigationModel(
       restored.state, launchingFrom: restored.state.launchState, recorder: recorder,
-      delayMilliseconds: delayMilliseconds)
-    print(String(format: "  %5d ms  %@", milliseconds(since: start), model.shown.visiblePath))
-    model.onShow = { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
+      delayMilliseconds: delayMilliseconds
+    ) { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
     await model.settled()
     try await recorder.flush()
     try check(model.shown == restored.state, "the screen ends at the restored state")
