@@ -38,6 +38,18 @@ public struct StackFlow<Screen: NavigationScreen> {
     }
   }
 
+  // MARK: What the host shows
+
+  /// The stack's base layer as the host shows it: the root and its navigation path, with the
+  /// sheets and covers above it reached through ``ShownLayer/above``. What a host view starts
+  /// from (see ``ShownLayer``).
+  public var baseLayer: ShownLayer<Screen> { ShownLayer(flow: self, number: 0) }
+
+  /// Every layer the host shows now, base first.
+  public var shownLayers: [ShownLayer<Screen>] {
+    StackLayer.layers(of: shownRoutes).indices.map { ShownLayer(flow: self, number: $0) }
+  }
+
   // MARK: Child flows
 
   /// The stack hosted by the route at `index`.
@@ -48,6 +60,16 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// The tabs hosted by the route at `index`.
   public func tabs(hostedBy index: Int) -> TabsFlow<Screen> {
     TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current))
+  }
+
+  /// The stack hosted by the route at `index` of the flow in `state` (the shown state, for a host).
+  func stack(hostedBy index: Int, as state: Coordinator<Screen>) -> StackFlow {
+    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: state))
+  }
+
+  /// The tabs hosted by the route at `index` of the flow in `state`.
+  func tabs(hostedBy index: Int, as state: Coordinator<Screen>) -> TabsFlow<Screen> {
+    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: state))
   }
 
   /// The stack hosted by the topmost route showing `screen`.

@@ -57,6 +57,19 @@ public struct TabsFlow<Screen: NavigationScreen> {
     TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: model.current))
   }
 
+  /// The flow of each tab as the host shows them, in order: what a `TabView` shows, one tab per
+  /// entry, tagged with its index.
+  public var shownTabs: [HostedFlow<Screen>] {
+    let shown = model.shown
+    guard case .tabs(let tabs, _) = shown.coordinator(of: anchor) else { return [] }
+    return tabs.indices.map { index in
+      switch tabs[index].kind {
+      case .stack: .stack(StackFlow(model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: shown)))
+      case .tabs: .tabs(TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: shown)))
+      }
+    }
+  }
+
   // MARK: Operations
 
   /// Selects tab `index`, as the app's own change (`selection` takes the user's).
