@@ -125,7 +125,7 @@ import Testing
       let model = NavigationModel(
         resume.state(or: launch), launchingFrom: resume.state?.launchState,
         recorder: recorder, host: .navigationStack17)
-      try await store.confirm(resume, once: model)     // played, and the app stayed up
+      store.confirm(resume, once: model)               // noted in the background, once played and stable
       // doc end
       let restoredState = try launch.applying(.push(.numbersList, at: [.route(0), .tab(0)]))
         .applying(.push(.numberDetail(number: 3), at: [.route(0), .tab(0)]))
@@ -135,6 +135,7 @@ import Testing
       #expect(logged.all.last == "launch: restored the latest session")
       try await recorder.flush()
       #expect(try await store.summary(of: recorder.session).restoredFrom == resume.link)
+      #expect(try await launchesConfirmed(inStoreAt: storePath))
       #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed launch settled")
     }
 

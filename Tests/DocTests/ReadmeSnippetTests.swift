@@ -30,7 +30,7 @@ import Testing
         launch.state(or: .stack([.root(.home, withNavigation: true)])),
         launchingFrom: launch.state?.launchState,              // the way back: legal steps, 650 ms apart
         recorder: recorder, host: .navigationStack17)
-      try await store.confirm(launch, once: model)             // played and stable: the next launch trusts it
+      store.confirm(launch, once: model)                       // in the background: the launch returns at once
 
       model.perform(Action.numbersTapped) {                    // changed, recorded and shown
         model.stack.presentSheet(.numbersList, withNavigation: true)
@@ -53,10 +53,13 @@ import Testing
     #expect(try await store.history(of: first.id).last?.cause == ["numbersTapped": [:]])
     #expect(try await store.restore(first.id, as: Screen.self).state == oneSheet)
 
-    // A second launch: the first session is restored, played from the launch state, and
-    // confirmed; the new change is shown; the new session says which one it continues.
+    // A second launch: the first session is restored and played from the launch state; the
+    // launch returns without waiting for the restore to be confirmed, which happens in the
+    // background once it is on screen and stable. The new session says which one it continues.
     let secondModel = try await launch(storePath: storePath)
+    #expect(try unconfirmedLaunches(inStoreAt: storePath) == 1, "the launch did not wait for the confirmation")
     #expect(secondModel.shown == twoSheets)
+    #expect(try await launchesConfirmed(inStoreAt: storePath))
     let second = try #require(try await store.latestSession())
     #expect(second.id != first.id)
     #expect(second.restoredFrom == SessionLink(session: first.id, seq: 2))

@@ -28,7 +28,7 @@ func say(_ line: String) {
   try await recorder.flush()
   say("playing")
   if arguments.contains("--settle") {
-    try await store.confirm(launch, once: model)
+    try await store.confirm(launch, once: model).value
     say("settled")
   } else {
     try await Task.sleep(for: .seconds(60))  // killed before this ends

@@ -37,6 +37,30 @@ import Testing
     #expect(try store.launch(as: JSONValue.self, now: Self.at(2000)).outcome == .restored)
   }
 
+  /// `confirm(_:once:)` returns at once, while the restore is still being played, and notes the
+  /// launch as settled in the background once it is on screen and stable; a cancelled one notes
+  /// nothing, as a crash would.
+  @MainActor @Test func theLaunchReturnsBeforeTheRestoreIsPlayedAndIsConfirmedInTheBackground() async throws {
+    let store = try seededStore()
+    let policy = LaunchPolicy(stableFor: .milliseconds(50))
+    let launch = try await store.launch(as: JSONValue.self, policy: policy)
+    let model = NavigationModel(
+      launch.state(or: Self.deep), launchingFrom: launch.state?.launchState, host: .navigationView,
+      delayMilliseconds: 200)
+    let confirming = store.confirm(launch, once: model)
+    #expect(model.isPlaying && model.shown != Self.deep, "returned before the steps were played")
+    #expect(try unconfirmedLaunches(inStoreAt: folder.path("app.sqlite")) == 1)
+    try await confirming.value
+    #expect(!model.isPlaying && model.shown == Self.deep)
+    #expect(try unconfirmedLaunches(inStoreAt: folder.path("app.sqlite")) == 0)
+
+    let next = try await store.launch(as: JSONValue.self, policy: policy)
+    let cancelled = store.confirm(next, once: NavigationModel(Self.deep, launchingFrom: Self.deep.launchState))
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    #expect(try unconfirmedLaunches(inStoreAt: folder.path("app.sqlite")) == 1)
+  }
+
   @Test func aStaleSessionStartsFreshSayingWhy() throws {
     let store = try seededStore()
     let policy = LaunchPolicy(maximumAge: .seconds(3600))

@@ -6,15 +6,15 @@ extension SessionStore {
   /// The latest session (see `latestSession()`) is restored whole, unless the user ended it
   /// (`endSession`), it is older than `policy.maximumAge`, not even its root decodes, or the
   /// last launches restored and did not settle: then only its roots are restored, or nothing,
-  /// and `outcome` says which and why. Call `confirm(_:once:)` once the restore is on screen,
-  /// so the next launch knows this one settled; a launch that crashes before then makes the next
-  /// one more careful. `now` is the current time (the system clock unless a test says otherwise).
+  /// and `outcome` says which and why. Hand the model to `confirm(_:once:)`, which notes in the
+  /// background, once the restore is on screen and the app stayed up, that this launch settled;
+  /// a launch that crashes before then makes the next one more careful. `now` is the current time (the system clock unless a test says otherwise).
   ///
   /// ```swift
   /// let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(12 * 3600)))
   /// let recorder = NavigationRecorder<Screen>(store: store, session: newSession, restoredFrom: launch.link)
   /// let model = NavigationModel(launch.state(or: .launchNavigation), launchingFrom: launch.state?.launchState, recorder: recorder)
-  /// try await store.confirm(launch, once: model)
+  /// store.confirm(launch, once: model)  // returns at once
   /// ```
   public func launch<Screen: NavigationScreen>(
     as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), now: Timestamp = Timestamp.now
@@ -47,18 +47,21 @@ extension SessionStore {
     try write { engine throws(StoreError) in try engine.confirmLaunch(launch.id, at: time) }
   }
 
-  /// Waits until `model` has played the restore and the app has stayed up for the policy's
-  /// `stableFor`, then confirms `launch`. Returns at once for a fresh start (it restored nothing
-  /// that could fail), and early, confirming nothing, when the task is cancelled.
-  public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) async throws(StoreError) {
-    if case .startedFresh = launch.outcome { return }
-    await model.settled()
-    do {
+  /// Confirms `launch` in the background, once `model` has played the restore and the app has
+  /// stayed up for the policy's `stableFor`; returns at once, so the launch never waits for it.
+  ///
+  /// The task needs no keeping: it runs on its own and holds the model only until it is done.
+  /// Awaiting its `value` (a test, a launch screen that wants to know) gives the store's failure,
+  /// if any; cancelling it confirms nothing, as a crash would. A fresh start has nothing to
+  /// confirm (it restored nothing that could fail), and its task ends at once.
+  @MainActor @discardableResult
+  public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) -> Task<Void, any Error> {
+    Task { @MainActor in
+      if case .startedFresh = launch.outcome { return }
+      await model.settled()
       try await Task.sleep(for: launch.policy.stableFor)
-    } catch {
-      return
+      try await offloaded { () throws(StoreError) in try self.confirm(launch) }
     }
-    try await offloaded { () throws(StoreError) in try self.confirm(launch) }
   }
 
   /// Ends `session` on the user's behalf (they signed out, reset the app): appends its `end`

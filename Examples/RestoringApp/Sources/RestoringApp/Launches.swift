@@ -98,7 +98,7 @@ import NavPersistence
     ) { shown in print(String(format: "  %5d ms  %@", milliseconds(since: start), shown.visiblePath)) }
     let app = App(model)
     // Once the restore is on screen and the app stayed up, the store notes that it settled.
-    let settling = Task { try await store.confirm(launch, once: model) }
+    let settling = store.confirm(launch, once: model)
 
     // A notification opens number 9 while the restore is still playing: the model drops the
     // rest of the plan and goes there from whatever is on screen, so nothing jumps.
