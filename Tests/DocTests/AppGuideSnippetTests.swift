@@ -115,6 +115,58 @@ import Testing
     }
 
     do {
+      let store = try SessionStore(path: folder.path("context.sqlite"))
+      let installID = "install-7f3c"
+      // doc begin
+      /// What this launch runs on, for the sessions it records.
+      func sessionContext(info: [String: Any] = Bundle.main.infoDictionary ?? [:], installID: String) -> SessionContext {
+        var system = utsname()
+        uname(&system)
+        let machine = withUnsafeBytes(of: &system.machine) {
+          String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self)  // iPhone15,2 on a device
+        }
+        let os = ProcessInfo.processInfo.operatingSystemVersion
+        #if os(iOS)
+          let osName = "iOS"
+        #elseif os(macOS)
+          let osName = "macOS"
+        #else
+          let osName = "Linux"
+        #endif
+        return SessionContext(
+          appVersion: info["CFBundleShortVersionString"] as? String,       // 2.3.1
+          appBuild: info["CFBundleVersion"] as? String,                     // 412
+          osName: osName, osVersion: "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)",
+          deviceModel: machine, locale: Locale.current.identifier, timeZone: TimeZone.current.identifier,
+          userID: installID)                                                 // opaque: never an email or a name
+      }
+
+      let context = sessionContext(installID: installID)
+      let recorder = NavigationRecorder<Screen>(
+        store: store, session: try SessionID(UUID().uuidString), context: context)
+      // doc end
+      // A test process has no app bundle; an app's Info.plist gives the two bundle keys.
+      let filled = sessionContext(info: ["CFBundleShortVersionString": "2.3.1", "CFBundleVersion": "412"], installID: installID)
+      let fields = [
+        filled.appVersion, filled.appBuild, filled.osName, filled.osVersion, filled.deviceModel, filled.locale,
+        filled.timeZone, filled.userID,
+      ]
+      #expect(fields.allSatisfy { !($0 ?? "").isEmpty }, "every field is filled: \(filled)")
+      #expect(filled.appVersion == "2.3.1" && filled.appBuild == "412" && filled.userID == installID)
+      #expect(context.osName == filled.osName && context.deviceModel == filled.deviceModel)
+      let filledRecorder = NavigationRecorder<Screen>(store: store, session: try SessionID("with-context"), context: filled)
+      filledRecorder.record(launch, cause: nil, origin: .app)
+      try await filledRecorder.flush()
+      let kept = try #require(try await store.summary(of: filledRecorder.session).context)
+      let keptFields = [
+        kept.appVersion, kept.appBuild, kept.osName, kept.osVersion, kept.deviceModel, kept.locale, kept.timeZone,
+        kept.userID,
+      ]
+      #expect(keptFields == fields, "kept with the session")
+      _ = recorder
+    }
+
+    do {
       // doc begin
       let store = try SessionStore(path: storePath)
       let resume = try await store.launch(

@@ -54,8 +54,9 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// A recorder for `session` in `store`. A new session begins with the first state handed
   /// over (its `start`, carrying `restoredFrom` and `context` when given: the app's version,
   /// system, device, locale, an opaque user id; empty fields are left out and longer than 256
-  /// characters cut); an existing one is continued from its stored state. `now` stamps each state as it is handed over (the system clock unless a
-  /// test says otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
+  /// characters cut; nothing fills it for the app); an existing one is continued from its stored
+  /// state. `now` stamps each state as it is handed over (the system clock unless a test says
+  /// otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
   public init(
     store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
     now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
