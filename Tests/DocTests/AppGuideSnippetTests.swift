@@ -58,6 +58,7 @@ import Testing
 
       // doc begin
       enum Action: Codable {
+        case appLaunched, numbersTapped, signOutTapped, signedIn
         case notificationOpened(number: Int)
       }
 
@@ -89,11 +90,14 @@ import Testing
     }
 
     do {
+      enum Action: Codable {
+        case appLaunched, numbersTapped
+      }
       // doc begin
       let store = try SessionStore(path: storePath)
       let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
-      let app = NavigationModel(launch, recorder: recorder, cause: ["appLaunched": [:]])
-      app.perform(["numbersTapped": [:]] as JSONValue) {
+      let app = NavigationModel(launch, recorder: recorder, cause: Action.appLaunched)
+      app.perform(Action.numbersTapped) {
         app.stack.tabs(hostedBy: 0).stack(0).push(.numbersList)
       }
       // The scene moves to the background:
@@ -112,6 +116,35 @@ import Testing
         history.map(\.operation.name) == ["start", "push", "background", "foreground", "push", "push", "pop"])
       #expect(history.map(\.origin) == [.app, .app, .app, .app, .app, .app, .user])
       #expect(history.map(\.cause) == [["appLaunched": [:]], ["numbersTapped": [:]], nil, nil, nil, nil, nil])
+    }
+
+    do {
+      enum Action: Codable {
+        case signOutTapped, signedIn
+      }
+      let store = try SessionStore(path: folder.path("sign-out.sqlite"))
+      let first = NavigationRecorder<Screen>(store: store, session: try SessionID("signed-in"))
+      let model = NavigationModel(launch, recorder: first, failureHandling: .report)
+      model.stack.presentSheet(.onboarding(step: 1))
+      // doc begin
+      model.perform(Action.signOutTapped) {                // the end keeps the action as its cause
+        model.stack.dismissAll()
+        model.appLifecycle(.end(reason: "signedOut"))
+      }
+      // doc end
+      model.stack.tabs(hostedBy: 0).selection = 1  // shown, recorded nowhere
+      // doc begin
+      let next = NavigationRecorder<Screen>(store: store, session: try SessionID(UUID().uuidString))
+      model.startSession(recordingWith: next, cause: Action.signedIn)
+      // doc end
+      try await first.flush()
+      try await next.flush()
+      let ended = try await store.history(of: first.session)
+      #expect(ended.map(\.operation.name) == ["start", "presentSheet", "dismiss", "end"])
+      #expect(ended.last?.cause == ["signOutTapped": [:]])
+      let started = try await store.history(of: next.session)
+      #expect(started.map(\.operation.name) == ["start"] && started.first?.cause == ["signedIn": [:]])
+      #expect(try await store.restore(next.session, as: Screen.self).state == model.state)
     }
 
     do {

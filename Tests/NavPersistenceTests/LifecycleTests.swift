@@ -115,6 +115,30 @@ import Testing
     #expect(names == ["start", "background", "foreground", "end"])
   }
 
+  /// A sign-out and a sign-in on one live model: the first session ends with the action that
+  /// ended it as the end's cause, the next starts at the state as it is, with its own cause.
+  @MainActor @Test func aSignOutKeepsItsCauseAndTheNextSessionStartsOnTheSameModel() async throws {
+    let store = try SessionStore(path: folder.path("m.sqlite"))
+    let first = NavigationRecorder<JSONValue>(store: store, session: sessionID("before"))
+    let model = NavigationModel(Self.home, recorder: first, failureHandling: .report)
+    model.perform(["signOutTapped": [:]] as JSONValue) {
+      model.stack.push("signIn")
+      model.appLifecycle(.end(reason: "signedOut"))
+    }
+    let second = NavigationRecorder<JSONValue>(store: store, session: sessionID("after"))
+    model.startSession(recordingWith: second, cause: ["signedIn": [:]] as JSONValue)
+    model.stack.goBackToRoot()
+    try await first.flush()
+    try await second.flush()
+    let before = try await store.history(of: sessionID("before"))
+    #expect(before.map(\.operation.name) == ["start", "push", "end"])
+    #expect(before.suffix(2).map(\.cause) == [["signOutTapped": [:]], ["signOutTapped": [:]]])
+    let after = try await store.history(of: sessionID("after"))
+    #expect(after.map(\.operation.name) == ["start", "pop"], "diffed by the recorder")
+    #expect(after.first?.cause == ["signedIn": [:]])
+    #expect(try await store.restore(sessionID("after"), as: JSONValue.self).state == Self.home)
+  }
+
   /// Random sessions with lifecycle events at random places, and clocks that sometimes go back:
   /// the row's phase and foreground time, `verify`, and the screen views agree with a model of
   /// the phases; no view is negative, none is seen in the background, and the views add up to

@@ -38,7 +38,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   package let failureHandling: FailureHandling
 
   private let failureSink: AsyncStream<NavigationModelError>.Continuation
-  private let recorder: (any NavigationRecording<Screen>)?
+  private var recorder: (any NavigationRecording<Screen>)?
   private let player: NavigationPlayer<Screen>
   /// Called with every state shown, in order, after `shown` changed: for a host that does not
   /// observe the model (UIKit's navigation controllers, a log of the steps). SwiftUI needs
@@ -47,9 +47,11 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// The action under way in `perform`, whose changes are gathered into one.
   @ObservationIgnored private var action: PendingAction?
 
-  /// The changes of one `perform`, applied to a copy of the state until it ends.
+  /// The changes of one `perform`, applied to a copy of the state until it ends, and the
+  /// lifecycle events reported inside it, recorded after the change with its cause.
   private struct PendingAction {
     var working: Coordinator<Screen>
+    var lifecycle: [LifecycleEvent] = []
     var failed = false
   }
 
@@ -61,7 +63,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
     case report
   }
 
-  /// A model at `state`, recorded by `recorder` (which gets `state` at once, with `cause`).
+  /// A model at `state`, recorded by `recorder` (which gets `state` at once, with `cause`: the
+  /// app's launch action, any `Encodable`, as `perform` takes).
   ///
   /// The host starts out showing `launchingFrom` when given, and the model plays the steps from
   /// there to `state`: how a restored session is shown (`restored.state.launchState`). `host`,
@@ -70,7 +73,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// `init` included.
   public init<C: Clock<Duration>>(
     _ state: Coordinator<Screen>, launchingFrom launchState: Coordinator<Screen>? = nil,
-    recorder: (any NavigationRecording<Screen>)? = nil, cause: JSONValue? = nil, host: HostProfile = .default,
+    recorder: (any NavigationRecording<Screen>)? = nil, cause: some Encodable = JSONValue?.none,
+    host: HostProfile = .default,
     delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
     failureHandling: FailureHandling = .assertInDebugBuilds,
     onShow: (@MainActor (Coordinator<Screen>) -> Void)? = nil
@@ -88,7 +92,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
       relay.model?.show($0)
     }
     relay.model = self
-    recorder?.record(state, cause: cause, origin: .app)
+    recorder?.record(state, cause: encodedCause(cause), origin: .app)
     if shown != state {
       do {
         try player.go(to: state)
@@ -158,14 +162,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// }
   /// ```
   public func perform(_ action: some Encodable, origin: EventOrigin = .app, _ body: () throws -> Void) rethrows {
-    let cause: JSONValue?
-    do {
-      cause = try JSONValue(encoding: action)
-    } catch {
-      report(.causeNotEncodable(error))
-      cause = nil
-    }
-    try gathering(cause: cause, origin: origin, body)
+    try gathering(cause: encodedCause(action), origin: origin, body)
   }
 
   /// `perform` without a cause.
@@ -252,6 +249,22 @@ public final class NavigationModel<Screen: NavigationScreen> {
       try commit(finished.working, cause: cause, origin: origin)
     } catch {
       report(error)
+      return
+    }
+    for event in finished.lifecycle { enter(event, cause: cause) }
+  }
+
+  /// `action` as JSON, for a cause; `nil` for no action (`nil`, JSON's `null`), and when it
+  /// does not encode, which is reported.
+  private func encodedCause(_ action: some Encodable) -> JSONValue? {
+    do {
+      let cause = try JSONValue(encoding: action)
+      // Not a ternary: its `nil` would be JSONValue's own nil literal, `.null`.
+      guard cause != .null else { return Optional.none }
+      return cause
+    } catch {
+      report(.causeNotEncodable(error))
+      return nil
     }
   }
 
@@ -289,12 +302,45 @@ public final class NavigationModel<Screen: NavigationScreen> {
   ///
   /// Reporting the phase the model is already in does nothing, so the host may pass every
   /// change of its scene's phase (`.background` as `.background`, `.active` as `.foreground`).
-  /// After `.end`, the model goes on changing and showing its state but records nothing: that
-  /// session is over, and a new one begins with a new model and recorder.
+  /// Inside `perform`, the event is recorded after the action's change, with its cause, and not
+  /// at all when the action fails: `perform(Action.signOutTapped) { ...; model.appLifecycle(.end(reason:
+  /// "signedOut")) }` keeps why the session ended. After `.end`, the model goes on changing and
+  /// showing its state but records nothing until `startSession` gives it the next session.
   public func appLifecycle(_ event: LifecycleEvent) {
+    if action != nil {
+      action?.lifecycle.append(event)
+    } else {
+      enter(event, cause: nil)
+    }
+  }
+
+  /// Starts recording a new session on this model, with `recorder`: after a sign-out and a
+  /// sign-in, say. The views and flow handles bound to the model stay as they are. The session
+  /// being recorded is ended first, with `endReason`, unless it has ended already (a sign-out's
+  /// `end`); `recorder` then gets the state as it is now, with `cause`, as the new session's
+  /// start, and every change after it. Inside `perform`, the action's change goes to the new
+  /// session.
+  ///
+  /// ```swift
+  /// model.startSession(recordingWith: NavigationRecorder(store: store, session: SessionID(UUID().uuidString)), cause: Action.signedIn)
+  /// ```
+  public func startSession(
+    recordingWith recorder: (any NavigationRecording<Screen>)?, cause: some Encodable = JSONValue?.none,
+    endReason: String = "newSession"
+  ) {
+    let cause = encodedCause(cause)
+    enter(.end(reason: endReason), cause: cause)
+    self.recorder = recorder
+    phase = .foreground
+    recorder?.record(state, cause: cause, origin: .app)
+  }
+
+  /// Moves the session to `event`'s phase and records it, unless the session is already there
+  /// or has ended.
+  private func enter(_ event: LifecycleEvent, cause: JSONValue?) {
     guard phase != .ended, event.phase != phase else { return }
     phase = event.phase
-    recorder?.record(event)
+    recorder?.record(event, cause: cause)
   }
 }
 

@@ -17,4 +17,16 @@ public protocol NavigationRecording<Screen>: Sendable {
   /// session), in order with the states around it. Called on the main actor; must return at
   /// once. Reporting the phase the session is already in records nothing.
   func record(_ event: LifecycleEvent)
+
+  /// Keeps a lifecycle event with the app's action behind it (a sign-out's `end`, reported
+  /// inside `perform`). A recorder that keeps no causes need not implement it: by default the
+  /// event is kept without one.
+  func record(_ event: LifecycleEvent, cause: JSONValue?)
+}
+
+extension NavigationRecording {
+  /// Keeps the event without its cause.
+  public func record(_ event: LifecycleEvent, cause: JSONValue?) {
+    record(event)
+  }
 }

@@ -91,6 +91,12 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
     hand(.lifecycle(event), cause: nil, origin: .app)
   }
 
+  /// Hands over a lifecycle event with the app's action behind it (a sign-out's `end`), kept
+  /// with the event as its cause.
+  public func record(_ event: LifecycleEvent, cause: JSONValue?) {
+    hand(.lifecycle(event), cause: cause, origin: .app)
+  }
+
   private func hand(_ content: Handed.Content, cause: JSONValue?, origin: EventOrigin) {
     let mustSchedule = shared.withLock { shared in
       // Stamped under the lock, so states recorded from several threads get their times in the

@@ -30,18 +30,25 @@ struct RecordedState: Equatable, Sendable {
 /// A recorder that keeps what it is handed, for the tests to read.
 final class StateLog: NavigationRecording, Sendable {
   private let entries = Protected<[RecordedState]>([])
-  private let lifecycleEntries = Protected<[LifecycleEvent]>([])
+  private let lifecycleEntries = Protected<[(event: LifecycleEvent, cause: JSONValue?)]>([])
 
   func record(_ state: Coordinator<ModelScreen>, cause: JSONValue?, origin: EventOrigin) {
     entries.withLock { $0.append(RecordedState(state: state, cause: cause, origin: origin)) }
   }
 
   func record(_ event: LifecycleEvent) {
-    lifecycleEntries.withLock { $0.append(event) }
+    lifecycleEntries.withLock { $0.append((event, nil)) }
+  }
+
+  func record(_ event: LifecycleEvent, cause: JSONValue?) {
+    lifecycleEntries.withLock { $0.append((event, cause)) }
   }
 
   /// The lifecycle events handed over, in order.
-  var lifecycle: [LifecycleEvent] { lifecycleEntries.withLock { $0 } }
+  var lifecycle: [LifecycleEvent] { lifecycleEntries.withLock { $0.map(\.event) } }
+
+  /// The causes the lifecycle events were handed over with, in order.
+  var lifecycleCauses: [JSONValue?] { lifecycleEntries.withLock { $0.map(\.cause) } }
 
   var all: [RecordedState] { entries.withLock { $0 } }
   var states: [Coordinator<ModelScreen>] { all.map(\.state) }

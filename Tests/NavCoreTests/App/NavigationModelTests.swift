@@ -36,6 +36,54 @@ struct NavigationModelTests {
     #expect(log.states == [launchState], "not recorded after the end")
   }
 
+  /// A sign-out inside `perform`: the action's change first, then the end, both with the
+  /// action as their cause; an action that fails records neither.
+  @Test func anEndInsideAnActionIsRecordedAfterItsChangeWithItsCause() {
+    enum Action: Encodable { case signOutTapped, broken }
+    let (model, log, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    model.perform(Action.broken) {
+      feed.push(.detail(1))
+      model.appLifecycle(.end(reason: "signedOut"))
+      model.stack.pop()  // refused: the top is the root
+    }
+    #expect(log.lifecycle.isEmpty && model.phase == .foreground, "a failed action reports no lifecycle event")
+    model.perform(Action.signOutTapped) {
+      feed.push(.detail(2))
+      model.appLifecycle(.end(reason: "signedOut"))
+      #expect(model.phase == .foreground, "the end is entered with the action's change")
+    }
+    #expect(log.all.last?.cause == ["signOutTapped": [:]])
+    #expect(log.lifecycle == [.end(reason: "signedOut")])
+    #expect(log.lifecycleCauses == [["signOutTapped": [:]]])
+    #expect(model.phase == .ended)
+  }
+
+  /// Sign-out, then sign-in: the same model and the same flow handles go on, into a new
+  /// recorder; the old session is ended once, the new one starts at the state as it is.
+  @Test func aNewSessionStartsOnTheLiveModel() {
+    enum Action: Encodable { case signOutTapped, signedIn }
+    let (model, first, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    model.perform(Action.signOutTapped) { model.appLifecycle(.end(reason: "signedOut")) }
+    feed.push(.detail(1))  // shown, not recorded: no session is being recorded
+    let second = StateLog()
+    model.startSession(recordingWith: second, cause: Action.signedIn)
+    #expect(first.lifecycle == [.end(reason: "signedOut")], "an ended session is not ended again")
+    #expect(second.all.map(\.state) == [model.state] && second.all.first?.cause == ["signedIn": [:]])
+    #expect(model.phase == .foreground)
+    feed.push(.detail(2))
+    #expect(second.states.count == 2 && second.states.last == model.state, "the same handle records into the new one")
+    #expect(first.states.count == 1)
+
+    // A session still being recorded is ended by the next one's start, with the new cause.
+    let third = StateLog()
+    model.startSession(recordingWith: third)
+    #expect(second.lifecycle == [.end(reason: "newSession")])
+    #expect(second.lifecycleCauses == [nil])
+    #expect(third.all.first?.cause == nil && third.states == [model.state])
+  }
+
   @Test func anActionIsOneChangeWithItsCause() {
     enum Action: Encodable { case notificationOpened(number: Int) }
     let (model, log, _) = makeModel()
