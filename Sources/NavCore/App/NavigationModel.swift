@@ -27,7 +27,9 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// What the host shows now. It differs from `state` only while a change is being played in
   /// steps (a restore, a deep link).
   public private(set) var shown: Coordinator<Screen>
-  /// The last change the model refused, for an app that shows such things (or a test).
+  /// Why the last call through the model or a flow (an operation, `perform`, `change`, `go`)
+  /// failed, or `nil` when it succeeded: for an app that shows such things, or a test. Each call
+  /// clears it first; the user's gestures written back by the host leave it as it is.
   public private(set) var lastFailure: NavigationModelError?
   /// Where the session is in the app's lifecycle, as the app reported it (`appLifecycle`).
   public private(set) var phase: SessionPhase = .foreground
@@ -44,6 +46,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// observe the model (UIKit's navigation controllers, a log of the steps). SwiftUI needs
   /// nothing of it. Give it to `init` to see the steps a restore shows at once, during `init`.
   @ObservationIgnored public var onShow: (@MainActor (Coordinator<Screen>) -> Void)?
+  /// The host screens `updateScreen` gave a new value, for the flow handles made before.
+  @ObservationIgnored private(set) var renames = HostRenames()
   /// The action under way in `perform`, whose changes are gathered into one.
   @ObservationIgnored private var action: PendingAction?
 
@@ -140,6 +144,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// ```
   public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
     if action != nil { return try changeAction(body) }
+    clearLastFailure()
     var next = state
     try body(&next)
     try commit(next, cause: nil, origin: .app)
@@ -184,6 +189,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
       if action != nil {
         try changeAction(change)
       } else {
+        clearLastFailure()
         var next = state
         try change(&next)
         try commit(next, cause: nil, origin: .app)
@@ -194,6 +200,13 @@ public final class NavigationModel<Screen: NavigationScreen> {
       report(error)
       return false
     }
+  }
+
+  /// Notes that the host screen known as `old` is now `new` (`updateScreen` changed its value),
+  /// so that the handles of its flows follow it.
+  func hostRenamed(from old: Screen, to new: Screen) {
+    renames.rename(ScreenIdentity(old), to: ScreenIdentity(new))
+    renames.prune(keepingHostsOf: current)
   }
 
   /// A change the user made on screen: the host shows `changed` already.
@@ -221,6 +234,12 @@ public final class NavigationModel<Screen: NavigationScreen> {
     onShow?(state)
   }
 
+  /// A new call begins: the last one's failure no longer describes it. (Not written when it is
+  /// `nil` already, so that views reading it are not invalidated at every call.)
+  private func clearLastFailure() {
+    if lastFailure != nil { lastFailure = nil }
+  }
+
   /// Reports a refused change, and stops a debug build when asked to.
   func report(_ failure: NavigationModelError) {
     lastFailure = failure
@@ -235,6 +254,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   private func gathering(cause: JSONValue?, origin: EventOrigin, _ body: () throws -> Void) rethrows {
     // A perform inside another joins it: the outer one's cause describes the whole action.
     guard action == nil else { return try body() }
+    clearLastFailure()
     action = PendingAction(working: state)
     do {
       try body()

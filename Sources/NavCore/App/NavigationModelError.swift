@@ -10,6 +10,10 @@ public enum NavigationModelError: Error, Hashable, Sendable, CustomStringConvert
   /// was removed. `path` is where the flow was when the handle was made; the handle never acts
   /// on whatever has taken that place since.
   case flowGone(kind: CoordinatorKind, path: CoordinatorPath)
+  /// The handle was asked for a flow that was not there when it was made (a screen the flow
+  /// did not show, a route that hosts nothing, a tab past the last); `asked` says where it was
+  /// looked for.
+  case flowNotFound(kind: CoordinatorKind, asked: String)
   /// The new state cannot be shown: no sequence of steps reaches it (the top coordinator
   /// changing kind, a malformed state written by hand).
   case unplayable(PlanError)
@@ -23,6 +27,8 @@ public enum NavigationModelError: Error, Hashable, Sendable, CustomStringConvert
       "\(error)"
     case .flowGone(let kind, let path):
       "the \(kind) flow that was at \(path) is gone: the screen or tab hosting it was removed"
+    case .flowNotFound(let kind, let asked):
+      "there is no \(kind) flow \(asked)"
     case .unplayable(let error):
       "\(error)"
     case .causeNotEncodable(let error):

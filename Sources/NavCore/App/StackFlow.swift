@@ -22,19 +22,22 @@ public struct StackFlow<Screen: NavigationScreen> {
   }
 
   /// Where the flow is in the model's state now, or `nil` once it is gone.
-  public var path: CoordinatorPath? { anchor.resolve(in: model.current) }
+  public var path: CoordinatorPath? { anchor.resolve(in: model.current, renames: model.renames) }
 
   /// The flow's routes in the model's state (where the app is, including the changes of the
   /// action under way); empty once the flow is gone.
-  public var routes: [Route<Screen>] { model.current.coordinator(of: anchor)?.routes ?? [] }
+  public var routes: [Route<Screen>] { model.current.coordinator(of: anchor, renames: model.renames)?.routes ?? [] }
 
   /// The flow's routes as the host shows them: what SwiftUI binds to. The host's writes are the
   /// user's own changes (a back swipe, a sheet pulled down), recorded with `origin: .user`.
   public var shownRoutes: [Route<Screen>] {
-    get { model.shown.coordinator(of: anchor)?.routes ?? [] }
+    get { model.shown.coordinator(of: anchor, renames: model.renames)?.routes ?? [] }
     nonmutating set {
       let anchor = anchor
-      model.hostDidChange { state throws(NavigationModelError) in try state.apply(.setRoutes(newValue), to: anchor) }
+      let renames = model.renames
+      model.hostDidChange { state throws(NavigationModelError) in
+        try state.apply(.setRoutes(newValue), to: anchor, renames: renames)
+      }
     }
   }
 
@@ -54,32 +57,40 @@ public struct StackFlow<Screen: NavigationScreen> {
 
   /// The stack hosted by the route at `index`.
   public func stack(hostedBy index: Int) -> StackFlow {
-    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: model.current))
+    StackFlow(
+      model: model, anchor: anchor.appending(.route(index), kind: .stack, in: model.current, renames: model.renames))
   }
 
   /// The tabs hosted by the route at `index`.
   public func tabs(hostedBy index: Int) -> TabsFlow<Screen> {
-    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current))
+    TabsFlow(
+      model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current, renames: model.renames))
   }
 
   /// The stack hosted by the route at `index` of the flow in `state` (the shown state, for a host).
   func stack(hostedBy index: Int, as state: Coordinator<Screen>) -> StackFlow {
-    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: state))
+    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: state, renames: model.renames))
   }
 
   /// The tabs hosted by the route at `index` of the flow in `state`.
   func tabs(hostedBy index: Int, as state: Coordinator<Screen>) -> TabsFlow<Screen> {
-    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: state))
+    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: state, renames: model.renames))
   }
 
   /// The stack hosted by the topmost route showing `screen`.
   public func stack(hostedBy screen: Screen) -> StackFlow {
-    stack(hostedBy: routes.lastIndex(where: { $0.screen == screen }) ?? -1)
+    guard let index = routes.lastIndex(where: { $0.screen == screen }) else {
+      return StackFlow(model: model, anchor: anchor.missing(.stack, hostedBy: screen))
+    }
+    return stack(hostedBy: index)
   }
 
   /// The tabs hosted by the topmost route showing `screen`.
   public func tabs(hostedBy screen: Screen) -> TabsFlow<Screen> {
-    tabs(hostedBy: routes.lastIndex(where: { $0.screen == screen }) ?? -1)
+    guard let index = routes.lastIndex(where: { $0.screen == screen }) else {
+      return TabsFlow(model: model, anchor: anchor.missing(.tabs, hostedBy: screen))
+    }
+    return tabs(hostedBy: index)
   }
 
   // MARK: Operations
@@ -159,12 +170,21 @@ public struct StackFlow<Screen: NavigationScreen> {
     perform(.popToCurrentNavigationRoot)
   }
 
-  /// Dismisses the `count`-th presented route from the top, with everything above it.
+  /// Dismisses the `count`-th presented route from the top, with everything above it. With
+  /// nothing presented it changes nothing and reports nothing, as `dismissAll` does (a close
+  /// button tapped twice); asking for more layers than are presented is refused.
   public func dismiss(count: Int = 1) {
+    if let routes = model.current.coordinator(of: anchor, renames: model.renames)?.routes,
+      !routes.contains(where: \.style.isPresented)
+    {
+      model.attempt { _ throws(NavigationModelError) in }  // a call that succeeds, changing nothing
+      return
+    }
     perform(.dismiss(count: count))
   }
 
-  /// Dismisses every presented route, keeping the pushes of the bottom layer.
+  /// Dismisses every presented route, keeping the pushes of the bottom layer; with nothing
+  /// presented, changes nothing and reports nothing.
   public func dismissAll() {
     perform(.dismissAll)
   }
@@ -174,9 +194,13 @@ public struct StackFlow<Screen: NavigationScreen> {
     perform(.setRoutes(routes))
   }
 
-  /// Replaces the screen at `index`, keeping its style and the flow it hosts.
+  /// Replaces the screen at `index`, keeping its style and the flow it hosts. The new value is
+  /// the same screen to the handles of the flows it hosts, and of its tab when it is a tab's
+  /// root: they follow it, where a screen replaced any other way (`setRoutes`) is a new one.
   public func updateScreen(at index: Int, to screen: Screen) {
-    perform(.updateScreen(index: index, screen: screen))
+    let old = routes.indices.contains(index) ? routes[index].screen : nil
+    guard perform(.updateScreen(index: index, screen: screen)), let old else { return }
+    model.hostRenamed(from: old, to: screen)
   }
 
   /// Changes the routes with the throwing convenience API, FlowStacks' `withDelaysIfUnsupported`
@@ -185,8 +209,9 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// shown); nothing changes then, and nothing is reported.
   public func change(_ body: (inout [Route<Screen>]) throws -> Void) throws {
     let anchor = anchor
+    let renames = model.renames
     try model.change { state in
-      let (path, coordinator) = try state.located(anchor)
+      let (path, coordinator) = try state.located(anchor, renames: renames)
       guard var routes = coordinator.routes else {
         throw NavigationModelError.flowGone(kind: anchor.kind, path: anchor.origin)
       }
@@ -206,7 +231,10 @@ public struct StackFlow<Screen: NavigationScreen> {
   @discardableResult
   private func perform(_ operation: NavigationOperation<Screen>.Kind) -> Bool {
     let anchor = anchor
-    return model.attempt { state throws(NavigationModelError) in try state.apply(operation, to: anchor) }
+    let renames = model.renames
+    return model.attempt { state throws(NavigationModelError) in
+      try state.apply(operation, to: anchor, renames: renames)
+    }
   }
 
   /// Applies the operation `operation` makes of the index of the topmost screen that matches,
@@ -215,9 +243,9 @@ public struct StackFlow<Screen: NavigationScreen> {
   private func performAtTopmost(
     where matches: (Screen) -> Bool, _ operation: (Int) -> NavigationOperation<Screen>.Kind
   ) -> Bool {
-    guard let routes = model.current.coordinator(of: anchor)?.routes else {
-      let anchor = anchor
-      model.attempt { _ throws(NavigationModelError) in throw .flowGone(kind: anchor.kind, path: anchor.origin) }
+    guard let routes = model.current.coordinator(of: anchor, renames: model.renames)?.routes else {
+      let missing = anchor.missing
+      model.attempt { _ throws(NavigationModelError) in throw missing }
       return false
     }
     guard let index = routes.lastIndex(where: { matches($0.screen) }) else { return false }

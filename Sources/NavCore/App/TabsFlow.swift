@@ -16,17 +16,19 @@ public struct TabsFlow<Screen: NavigationScreen> {
   }
 
   /// Where the flow is in the model's state now, or `nil` once it is gone.
-  public var path: CoordinatorPath? { anchor.resolve(in: model.current) }
+  public var path: CoordinatorPath? { anchor.resolve(in: model.current, renames: model.renames) }
 
   /// The tabs in the model's state; empty once the flow is gone.
   public var tabs: [Coordinator<Screen>] {
-    guard case .tabs(let tabs, _) = model.current.coordinator(of: anchor) else { return [] }
+    guard case .tabs(let tabs, _) = model.current.coordinator(of: anchor, renames: model.renames) else { return [] }
     return tabs
   }
 
   /// The selected tab in the model's state, or `nil` once the flow is gone.
   public var selected: Int? {
-    guard case .tabs(_, let selected) = model.current.coordinator(of: anchor) else { return nil }
+    guard case .tabs(_, let selected) = model.current.coordinator(of: anchor, renames: model.renames) else {
+      return nil
+    }
     return selected
   }
 
@@ -34,13 +36,14 @@ public struct TabsFlow<Screen: NavigationScreen> {
   /// the user's taps on the tab bar, recorded with `origin: .user`.
   public var selection: Int {
     get {
-      guard case .tabs(_, let selected) = model.shown.coordinator(of: anchor) else { return 0 }
+      guard case .tabs(_, let selected) = model.shown.coordinator(of: anchor, renames: model.renames) else { return 0 }
       return selected
     }
     nonmutating set {
       let anchor = anchor
+      let renames = model.renames
       model.hostDidChange { state throws(NavigationModelError) in
-        try state.apply(.selectTab(index: newValue), to: anchor)
+        try state.apply(.selectTab(index: newValue), to: anchor, renames: renames)
       }
     }
   }
@@ -49,23 +52,30 @@ public struct TabsFlow<Screen: NavigationScreen> {
 
   /// The stack of tab `index`.
   public func stack(_ index: Int) -> StackFlow<Screen> {
-    StackFlow(model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: model.current))
+    StackFlow(
+      model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: model.current, renames: model.renames))
   }
 
   /// The tabs of tab `index`, when a tab holds tabs of its own.
   public func tabs(_ index: Int) -> TabsFlow {
-    TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: model.current))
+    TabsFlow(
+      model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: model.current, renames: model.renames))
   }
 
   /// The flow of each tab as the host shows them, in order: what a `TabView` shows, one tab per
   /// entry, tagged with its index.
   public var shownTabs: [HostedFlow<Screen>] {
     let shown = model.shown
-    guard case .tabs(let tabs, _) = shown.coordinator(of: anchor) else { return [] }
+    guard case .tabs(let tabs, _) = shown.coordinator(of: anchor, renames: model.renames) else { return [] }
     return tabs.indices.map { index in
       switch tabs[index].kind {
-      case .stack: .stack(StackFlow(model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: shown)))
-      case .tabs: .tabs(TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: shown)))
+      case .stack:
+        .stack(
+          StackFlow(
+            model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: shown, renames: model.renames)))
+      case .tabs:
+        .tabs(
+          TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: shown, renames: model.renames)))
       }
     }
   }
@@ -75,14 +85,18 @@ public struct TabsFlow<Screen: NavigationScreen> {
   /// Selects tab `index`, as the app's own change (`selection` takes the user's).
   public func select(_ index: Int) {
     let anchor = anchor
-    model.attempt { state throws(NavigationModelError) in try state.apply(.selectTab(index: index), to: anchor) }
+    let renames = model.renames
+    model.attempt { state throws(NavigationModelError) in
+      try state.apply(.selectTab(index: index), to: anchor, renames: renames)
+    }
   }
 
   /// Replaces the tabs and the selection.
   public func setTabs(_ tabs: [Coordinator<Screen>], selected: Int) {
     let anchor = anchor
+    let renames = model.renames
     model.attempt { state throws(NavigationModelError) in
-      try state.apply(.setTabs(tabs, selected: selected), to: anchor)
+      try state.apply(.setTabs(tabs, selected: selected), to: anchor, renames: renames)
     }
   }
 
@@ -90,8 +104,9 @@ public struct TabsFlow<Screen: NavigationScreen> {
   /// throws or a `NavigationModelError`, changing nothing, reporting nothing.
   public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
     let anchor = anchor
+    let renames = model.renames
     try model.change { state in
-      let (path, found) = try state.located(anchor)
+      let (path, found) = try state.located(anchor, renames: renames)
       var coordinator = found
       try body(&coordinator)
       guard case .tabs(let tabs, let selected) = coordinator else {

@@ -215,11 +215,97 @@ struct NavigationModelTests {
     let (model, log, _) = makeModel()
     let nowhere = model.stack.stack(hostedBy: 5)
     nowhere.push(.detail(1))
-    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(5)]))
+    #expect(model.lastFailure == .flowNotFound(kind: .stack, asked: "hosted by route 5 of the top stack"))
     #expect(log.states == [launchState])
     // The root hosts tabs, not a stack: asking for a stack there is asking for nothing.
     model.stack.stack(hostedBy: 0).push(.detail(1))
-    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(0)]))
+    #expect(
+      model.lastFailure == .flowNotFound(kind: .stack, asked: "hosted by route 0 of the top stack (it hosts tabs)"))
+  }
+
+  /// `.detail(8)` hosting a flow becomes `.detail(9)`, then `.detail(10)`, through
+  /// `updateScreen`: a handle made at 8 follows it. A screen replaced by `setRoutes` is a new
+  /// screen: the handle is gone then.
+  @Test func aHandleFollowsItsHostScreenThroughUpdateScreen() throws {
+    let (model, log, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.push(.detail(8), child: .stack([.root(.section("cart"), withNavigation: true)]))
+    let cart = feed.stack(hostedBy: .detail(8))
+    feed.updateScreen(at: 1, to: .detail(9))
+    cart.push(.section("payment"))
+    feed.updateScreen(at: 1, to: .detail(10))
+    cart.push(.section("done"))
+    #expect(model.lastFailure == nil)
+    #expect(cart.routes.map(\.screen) == [.section("cart"), .section("payment"), .section("done")])
+    #expect(cart.path == [.route(0), .tab(0), .route(1)])
+
+    // A tab whose root screen changes keeps its handle too.
+    let tabs = model.stack.tabs(hostedBy: 0)
+    let settings = tabs.stack(1)
+    settings.updateScreen(at: 0, to: .section("preferences"))
+    settings.push(.detail(1))
+    #expect(model.lastFailure == nil && settings.routes.count == 2)
+
+    var replaced = feed.routes
+    replaced[1].screen = .detail(11)
+    feed.setRoutes(replaced)
+    let recorded = log.states.count
+    cart.push(.section("again"))
+    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(0), .tab(0), .route(1)]))
+    #expect(log.states.count == recorded)
+  }
+
+  /// A handle for a screen the flow never showed says what was asked, not a path with -1.
+  @Test func aHandleForAScreenNeverThereSaysWhatWasAsked() {
+    let (model, _, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.stack(hostedBy: .detail(99)).push(.detail(1))
+    let failure = model.lastFailure
+    #expect(failure == .flowNotFound(kind: .stack, asked: "hosted by detail(99) in the stack at path [route 0, tab 0]"))
+    #expect(failure.map { "\($0)".contains("-1") } == false)
+    model.stack.tabs(hostedBy: 0).tabs(5).select(0)
+    #expect(model.lastFailure == .flowNotFound(kind: .tabs, asked: "in tab 5 of the tabs at path [route 0]"))
+    model.stack.tabs(hostedBy: 0).tabs(0).select(0)
+    #expect(
+      model.lastFailure == .flowNotFound(kind: .tabs, asked: "in tab 0 of the tabs at path [route 0] (it is stack)"))
+  }
+
+  /// `lastFailure` is the last call's outcome: a call that succeeds clears it, a gesture the
+  /// host writes back does not.
+  @Test func lastFailureIsTheLastCallsOutcome() {
+    let (model, _, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.pop()
+    #expect(model.lastFailure != nil)
+    feed.push(.detail(1))
+    #expect(model.lastFailure == nil)
+    model.perform { feed.pop(2) }
+    #expect(model.lastFailure != nil)
+    feed.shownRoutes = Array(feed.shownRoutes.prefix(1))  // the user's back swipe
+    #expect(model.lastFailure != nil, "a gesture is not a call of the app's")
+    model.perform { feed.push(.detail(2)) }
+    #expect(model.lastFailure == nil)
+    feed.pop(5)
+    #expect(throws: NavigationError.self) { try feed.change { try $0.pop(5) } }
+    #expect(model.lastFailure == nil, "a throwing call is a call: its failure is thrown, not kept")
+  }
+
+  /// With nothing presented, `dismiss()` and `dismissAll()` both change nothing and report
+  /// nothing; a dismiss of more layers than are presented is still refused.
+  @Test func dismissAndDismissAllWithNothingPresentedAreAlike() {
+    let (model, log, _) = makeModel()
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    feed.push(.detail(1))
+    feed.dismiss()
+    #expect(model.lastFailure == nil)
+    feed.dismissAll()
+    #expect(model.lastFailure == nil)
+    #expect(feed.routes.count == 2 && log.states.count == 2)
+    model.stack.presentSheet(.onboarding(1))
+    model.stack.dismiss(count: 2)
+    #expect(model.lastFailure != nil)
+    model.stack.dismiss()
+    #expect(model.lastFailure == nil && model.state.routes?.count == 1)
   }
 
   @Test func aRestoreIsPlayedInLegalStepsAndRecordedOnce() async {
@@ -280,7 +366,7 @@ struct NavigationModelTests {
       gone.goBackTo(.home)
     }
     #expect(model.state == launchState && log.states == [launchState])
-    #expect(model.lastFailure == .flowGone(kind: .stack, path: [.route(7)]))
+    #expect(model.lastFailure == .flowNotFound(kind: .stack, asked: "hosted by route 7 of the top stack"))
   }
 
   @Test func aHostWritingToAFlowItIsTakingDownIsNotAFailure() {
