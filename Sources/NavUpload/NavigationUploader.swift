@@ -108,7 +108,7 @@ public actor NavigationUploader {
         case .spent: return .overBudget
         }
       } catch {
-        report.yield(.unexpected(status: 0, message: "the next batch could not be made: \(error)"))
+        report.yield(Self.problem(making: error))
         return .willRetry
       }
       do {
@@ -121,7 +121,7 @@ public actor NavigationUploader {
         lastUpload = ContinuousClock.now
         // An answer that moved nothing would have the same batch sent again at once, forever.
         guard try await take(answer, for: batch) else {
-          report.yield(.unexpected(status: 200, message: "the collector's answer acknowledged none of the batch"))
+          report.yield(.nothingAcknowledged)
           return .willRetry
         }
       } catch is BudgetSpent {
@@ -140,28 +140,33 @@ public actor NavigationUploader {
           try await hold(
             UploadHold(session: entry.session, seq: entry.firstSeq, reason: "too-large", message: failure.message))
         } catch {
-          report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
+          report.yield(Self.problem(making: error))
           return .willRetry
         }
       } catch let failure as CollectorClient.Failure {
         switch failure.status {
-        case 401?, 403?:
-          report.yield(.refused(status: failure.status ?? 0, message: failure.message))
+        case let status? where status == 401 || status == 403:
+          report.yield(.tokenRefused(status: status))
           loop?.cancel()
           loop = nil
           return .stopped
-        case nil, 408?, 429?, 502?, 503?, 504?:
-          report.yield(.unreachable(message: failure.message))
-        default:
-          report.yield(.unexpected(status: failure.status ?? 0, message: failure.message))
+        case nil:
+          report.yield(.unreachable(.timedOut))
+        case let status? where [408, 429, 502, 503, 504].contains(status):
+          report.yield(.busy(status: status))
+        case let status?:
+          report.yield(.unexpectedAnswer(status: status))
         }
         return .willRetry
       } catch let error as StoreError {
         // The acknowledgement or the day's spending could not be written: sent again later.
-        report.yield(.unexpected(status: 0, message: "the store could not be written: \(error)"))
+        report.yield(.storeFailed(error))
+        return .willRetry
+      } catch let error as URLError {
+        report.yield(.unreachable(UploadProblem.Connection(error)))
         return .willRetry
       } catch {
-        report.yield(.unreachable(message: "\(error)"))
+        report.yield(.unreachable(.other(code: URLError.Code.unknown.rawValue)))
         return .willRetry
       }
     }
@@ -338,5 +343,10 @@ public actor NavigationUploader {
   private func backoff(after failures: Int) -> Duration {
     let doubled = Duration.seconds(pow(2, Double(min(failures, 30) - 1)))
     return min(configuration.maximumBackoff, doubled) * Double.random(in: 0.5...1)
+  }
+
+  /// The problem an error met while making a batch or holding a session is.
+  private static func problem(making error: any Error) -> UploadProblem {
+    (error as? StoreError).map(UploadProblem.storeFailed) ?? .batchNotEncoded
   }
 }

@@ -336,6 +336,56 @@ import Testing
     }
     #expect(logged.all.contains { $0.hasPrefix("navigation not recorded: ") })
     failures.cancel()
+
+    do {
+      let damagedPath = folder.path("damaged.sqlite")
+      try Data(repeating: 0x41, count: 8_192).write(to: URL(fileURLWithPath: damagedPath))
+      let newerPath = folder.path("newer.sqlite")
+      _ = try SessionStore(path: newerPath)
+      try markAsNewerSchema(newerPath)
+      let sessionID = try SessionID("after-a-bad-file")
+      let storePath = damagedPath
+      // doc begin
+      /// The store for this launch, or `nil`: the app then runs without recording.
+      func openStore(at storePath: String) -> SessionStore? {
+        do {
+          return try SessionStore(path: storePath)
+        } catch .newerSchema {
+          log("the navigation store was written by a newer version of the app: not recording")
+          return nil
+        } catch .damaged, .notADatabase, .notAStore {
+          let aside = storePath + ".unreadable-\(Int(Date().timeIntervalSince1970))"
+          for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: storePath + suffix) {
+            try? FileManager.default.moveItem(atPath: storePath + suffix, toPath: aside + suffix)
+          }
+          return try? SessionStore(path: storePath)       // a new, empty store
+        } catch {
+          log("navigation not recorded this launch: \(error)")
+          return nil
+        }
+      }
+
+      let store = openStore(at: storePath)
+      let recorder = store.map { NavigationRecorder<Screen>(store: $0, session: sessionID) }
+      let model = NavigationModel(launch, recorder: recorder)
+      // doc end
+
+      // The damaged file is moved aside and a new store recorded into.
+      let opened = try #require(store)
+      try await #require(recorder).flush()
+      #expect(try await opened.summary(of: sessionID).eventCount == 1)
+      #expect(model.state == launch)
+      let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path(""))
+        .filter { $0.hasPrefix("damaged.sqlite.unreadable-") }
+      #expect(aside.count == 1, "the damaged file is kept aside: \(aside)")
+      // A newer schema is left as it is, and nothing is recorded.
+      let before = try Data(contentsOf: URL(fileURLWithPath: newerPath))
+      #expect(openStore(at: newerPath) == nil)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: newerPath)) == before)
+      #expect(logged.all.last == "the navigation store was written by a newer version of the app: not recording")
+      #expect(openStore(at: folder.path("no-such-folder/app.sqlite")) == nil)
+      #expect(logged.all.last?.hasPrefix("navigation not recorded this launch: ") == true)
+    }
     recorder.record(try launch.applying(.push(.numbersList, at: [.route(0), .tab(0)])))
     try await recorder.flush()
     #expect(try await store.state(of: recorder.session).seq == 2, "the recorder went on")

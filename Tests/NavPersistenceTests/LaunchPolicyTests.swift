@@ -71,6 +71,7 @@ import Testing
         == .startedFresh(.tooOld(session: sessionID("seed"), lastActive: Self.at(0), maximumAgeMilliseconds: 3_600_000))
     )
     #expect(stale.state == nil && stale.link == nil)
+    #expect("\(stale.outcome)".hasSuffix("longer ago than the 1 hour allowed"), "\(stale.outcome)")
     #expect(stale.state(or: .stack(stack("R+fresh"))) == .stack(stack("R+fresh")))
     // A clock set back makes the session look newer, never stale.
     #expect(try store.launch(as: JSONValue.self, policy: policy, now: Self.at(-86_400_000)).outcome != stale.outcome)

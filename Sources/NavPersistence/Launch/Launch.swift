@@ -64,7 +64,7 @@ public enum FreshStartReason: Hashable, Sendable, CustomStringConvertible {
     case .noSession:
       "no session to restore"
     case .tooOld(let session, let lastActive, let maximum):
-      "session '\(session)' was last active at \(lastActive), longer ago than the \(maximum / 1000) s allowed"
+      "session '\(session)' was last active at \(lastActive), longer ago than the \(DurationWords.exact(milliseconds: maximum)) allowed"
     case .endedByUser(let session, let at, let reason):
       "session '\(session)' ended at \(at)" + (reason.isEmpty ? "" : " (\(reason))")
     case .unsettledLaunches(let count):
