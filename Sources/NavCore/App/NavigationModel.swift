@@ -209,8 +209,15 @@ public final class NavigationModel<Screen: NavigationScreen> {
     renames.prune(keepingHostsOf: current)
   }
 
-  /// A change the user made on screen: the host shows `changed` already.
-  func hostDidChange(_ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void) {
+  /// A change the user made on screen: the host shows the result of `change` already. While a
+  /// change is still being played (a restore, a deep link), the gesture applies to where the app
+  /// is going too (`ahead`, by default the same change), and the rest of the plan goes on from
+  /// what the user made of the screen: a tab tapped mid-restore does not cost the restore of the
+  /// other tabs. When it cannot apply there, the screen as the user left it is where the app is.
+  func hostDidChange(
+    _ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void,
+    ahead: ((inout Coordinator<Screen>) throws(NavigationModelError) -> Void)? = nil
+  ) {
     var next = shown
     do {
       try change(&next)
@@ -222,10 +229,25 @@ public final class NavigationModel<Screen: NavigationScreen> {
       return
     }
     guard next != shown else { return }
+    var goal = next
+    if state != shown {
+      var going = state
+      do throws(NavigationModelError) {
+        if let ahead { try ahead(&going) } else { try change(&going) }
+        goal = going
+      } catch {}
+    }
     player.adopt(next)
     show(next)
-    state = next
-    record(next, cause: nil, origin: .user)
+    if goal != next {
+      do {
+        try player.go(to: goal)
+      } catch {
+        goal = next
+      }
+    }
+    state = goal
+    record(goal, cause: nil, origin: .user)
   }
 
   /// Shows `state`: a step of the player's, or a change the host made itself.

@@ -37,6 +37,16 @@ public struct StackFlow<Screen: NavigationScreen> {
       let renames = model.renames
       model.hostDidChange { state throws(NavigationModelError) in
         try state.apply(.setRoutes(newValue), to: anchor, renames: renames)
+      } ahead: { state throws(NavigationModelError) in
+        // Where the app is going, while a restore plays: routes the host cut (a back swipe, a
+        // sheet dragged down) keep what is still to be built inside the ones that stay.
+        let (_, found) = try state.located(anchor, renames: renames)
+        let going = found.routes ?? []
+        let truncates =
+          newValue.count <= going.count
+          && zip(newValue, going).allSatisfy { $0.style == $1.style && $0.screen == $1.screen }
+        try state.apply(
+          .setRoutes(truncates ? Array(going.prefix(newValue.count)) : newValue), to: anchor, renames: renames)
       }
     }
   }

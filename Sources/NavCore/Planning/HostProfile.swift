@@ -2,6 +2,10 @@
 ///
 /// SwiftUI applies one navigation change per state update; how much counts as "one" depends on
 /// the container. These three profiles are the cases FlowStacks distinguishes.
+///
+/// Under every profile, what the user cannot see costs no delay: a plan builds the tabs that are
+/// not on screen (selected neither before nor after) after everything the user can see, so the
+/// user's screen and its sheet arrive first.
 public enum HostProfile: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
   /// `NavigationView`: one push, one presentation or one dismissal per step; any number of
   /// trailing pushes may be popped at once.

@@ -17,10 +17,11 @@
 /// - A route that appears, or a child or tab that appears, appears with each of its stacks at its
 ///   root only (its `launchState`). Its contents are then built inside it, before anything is
 ///   added on top of it.
-/// - In tabs, the tab selected at the start changes first, while it is visible. Tabs selected
-///   neither at the start nor at the end change next, unseen. Then the selection moves (or the
-///   tab set changes, together with the selection). Last, the target's selected tab is built,
-///   after it is selected.
+/// - In tabs, the tab selected at the start changes first, while it is visible. Then the
+///   selection moves (or the tab set changes, together with the selection), and the target's
+///   selected tab is built. What the user cannot see costs no delay: the tabs selected neither at
+///   the start nor at the end, and the tabs that appear unselected, are built after everything
+///   else of the plan, once the user's screen is there.
 extension Coordinator {
   /// The steps from `start` to `end` for `host`. The first step changes contents only, each
   /// step is one legal transition from the one before (`isLegalTransition`), and the last is
@@ -35,6 +36,7 @@ extension Coordinator {
     if let error = end.structureError() { throw .malformed(which: "target", error) }
     var planner = StepPlanner(host: host, firstStep: PlanningContent.swapped(start, toward: end))
     planner.transform(at: .top, to: end)
+    planner.buildHiddenTabs()
     return StepPlan(steps: planner.steps, host: host)
   }
 }
@@ -105,6 +107,8 @@ struct StepPlanner<Screen: NavigationScreen> {
   /// Pushes that joined the last step are written into it only when the run of them ends, so
   /// `current` stays uniquely owned and each push is appended in place.
   private var lastStepIsStale = false
+  /// Tabs the user does not see, with their targets: built after everything they can see.
+  private var hiddenTabs: [(path: CoordinatorPath, target: Coordinator<Screen>)] = []
 
   /// The steps so far, the last one brought up to date.
   var steps: [Coordinator<Screen>] {
@@ -139,6 +143,18 @@ struct StepPlanner<Screen: NavigationScreen> {
   private mutating func replace(at path: CoordinatorPath, with coordinator: Coordinator<Screen>) {
     flushJoinedPushes()
     current.modify(at: path.steps[...]) { $0 = coordinator }
+  }
+
+  /// Builds the tabs put aside as hidden, in the order they were met (and the hidden tabs inside
+  /// them, after them). Their paths still lead to them: every later step only adds routes on
+  /// top of stacks or changes what is inside them.
+  mutating func buildHiddenTabs() {
+    var next = 0
+    while next < hiddenTabs.count {
+      let (path, target) = hiddenTabs[next]
+      next += 1
+      transform(at: path, to: target)
+    }
   }
 
   /// Brings the coordinator at `path` (of the same kind as `target`) to `target`.
@@ -234,12 +250,13 @@ struct StepPlanner<Screen: NavigationScreen> {
     func survives(_ index: Int) -> Bool { index < shared && start[index].kind == target[index].kind }
     let tabSetChanges = start.count != target.count || (0..<shared).contains { !survives($0) }
 
-    // The tab on screen changes first, then the tabs that are never on screen.
+    // The tab on screen changes first, while it is on screen; the tabs never on screen wait
+    // until the end of the plan.
     if survives(selected), selected != targetSelected {
       transform(at: path.appending(.tab(selected)), to: target[selected])
     }
     for index in 0..<shared where index != selected && index != targetSelected && survives(index) {
-      transform(at: path.appending(.tab(index)), to: target[index])
+      hiddenTabs.append((path.appending(.tab(index)), target[index]))
     }
 
     // The selection moves, or the tab set changes together with it.
@@ -254,10 +271,10 @@ struct StepPlanner<Screen: NavigationScreen> {
       record(.elsewhere)
     }
 
-    // Tabs that appeared are built unseen; the selected tab last, once it is on screen.
-    for index in target.indices where index != targetSelected && !survives(index) {
-      transform(at: path.appending(.tab(index)), to: target[index])
-    }
+    // The selected tab, now on screen; the tabs that appeared unselected wait for the end.
     transform(at: path.appending(.tab(targetSelected)), to: target[targetSelected])
+    for index in target.indices where index != targetSelected && !survives(index) {
+      hiddenTabs.append((path.appending(.tab(index)), target[index]))
+    }
   }
 }

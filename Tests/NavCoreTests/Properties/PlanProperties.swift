@@ -68,4 +68,45 @@ import Testing
       }
     }
   }
+
+  /// What the user cannot see costs no delay: until the user's screen is there (everything but
+  /// the unselected tabs at its target), every step changes something outside them. The tabs
+  /// selected neither at the start nor at the end are built after it, for restores (from the
+  /// launch state) and for any change between related trees, under every profile.
+  @Test func hiddenTabsAreBuiltOnceTheUsersScreenIsThere() async {
+    await checkProperty(count: 300, input: Self.relatedPairs) { start, target in
+      for (from, to) in [(start, target), (target.launchState, target)] {
+        for host in HostProfile.allCases {
+          let steps = try AnyCoordinator.plan(from: from, to: to, host: host).steps
+          let seen = steps.map(Self.withoutUnselectedTabs)
+          guard let arrived = seen.firstIndex(of: Self.withoutUnselectedTabs(to)) else {
+            Issue.record("\(host): the user's screen never arrives")
+            continue
+          }
+          for index in seen.indices.dropFirst().prefix(while: { $0 <= arrived }) {
+            #expect(
+              seen[index] != seen[index - 1],
+              "\(host): step \(index) changes only hidden tabs, before the user's screen")
+          }
+        }
+      }
+    }
+  }
+
+  /// A tree with every unselected tab left out (an empty stack in its place): what the user can
+  /// be shown of it.
+  static func withoutUnselectedTabs(_ coordinator: AnyCoordinator) -> AnyCoordinator {
+    switch coordinator {
+    case .stack(let routes):
+      return .stack(
+        routes.map { route in
+          var route = route
+          route.child = route.child.map(withoutUnselectedTabs)
+          return route
+        })
+    case .tabs(let tabs, let selected):
+      return .tabs(
+        tabs.indices.map { $0 == selected ? withoutUnselectedTabs(tabs[$0]) : .stack([]) }, selected: selected)
+    }
+  }
 }

@@ -1,0 +1,73 @@
+import NavCore
+import NavTestSupport
+import Testing
+
+/// A restore of two tabs, the feed on screen with a push and a sheet, the profile tab deep but
+/// hidden, as the user saw it: the feed and its sheet arrive first, the hidden tab
+/// after; a tab tapped while the restore plays keeps the rest of the restore.
+@MainActor
+@Suite struct RestoreOrderTests {
+  static let target: Coordinator<ModelScreen> = .stack([
+    .root(
+      .home,
+      child: .tabs(
+        [
+          .stack([.root(.feed, withNavigation: true), .push(.detail(1)), .sheet(.onboarding(1))]),
+          .stack([.root(.settings, withNavigation: true), .push(.section("a")), .push(.section("b"))]),
+        ], selected: 0))
+  ])
+
+  @Test func theUsersScreenAndSheetArriveBeforeTheHiddenTab() throws {
+    let plan = try Coordinator.plan(from: Self.target.launchState, to: Self.target, host: .navigationView)
+    let feed: CoordinatorPath = [.route(0), .tab(0)]
+    let profile: CoordinatorPath = [.route(0), .tab(1)]
+    let sheetShown = try #require(plan.steps.firstIndex { (try? $0.coordinator(at: feed))?.routes?.count == 3 })
+    let firstHidden = try #require(plan.steps.firstIndex { (try? $0.coordinator(at: profile))?.routes?.count != 1 })
+    #expect(sheetShown == 2, "the push and the sheet, one step each under NavigationView")
+    #expect(firstHidden == 3)
+    let times = plan.scheduled().map(\.atMs)
+    #expect(times[sheetShown] == 650, "the sheet at 650 ms, where the hidden pushes made it 1,950 ms")
+  }
+
+  @Test func aTabTappedWhileTheRestorePlaysKeepsTheRestOfTheRestore() async throws {
+    let clock = ManualClock()
+    let log = StateLog()
+    let model = NavigationModel(
+      Self.target, launchingFrom: Self.target.launchState, recorder: log, host: .navigationView, clock: clock,
+      failureHandling: .report)
+    let tabs = model.stack.tabs(hostedBy: 0)
+    await clock.advance(by: .milliseconds(650))
+    let sheetShown = await clock.advance(until: { tabs.stack(0).shownRoutes.count == 3 })
+    #expect(sheetShown && model.isPlaying, "the hidden tab is still to be built")
+    tabs.selection = 1  // the user taps the profile tab
+    var expected = Self.target
+    try expected.apply(.selectTab(1, at: [.route(0)]))
+    #expect(model.state == expected, "the restore of the profile tab is kept")
+    #expect(log.all.last?.origin == .user && log.all.last?.state == expected)
+    let finished = await clock.advance(until: { !model.isPlaying })
+    #expect(finished)
+    guard finished else { return }
+    await model.settled()
+    #expect(model.shown == expected)
+    #expect(log.states == [Self.target, expected], "the gesture recorded once, nothing else")
+  }
+
+  /// A back swipe while the restore plays cuts the stack it is in, and keeps the rest.
+  @Test func aBackSwipeWhileTheRestorePlaysCutsOnlyItsStack() async throws {
+    let clock = ManualClock()
+    let model = NavigationModel(
+      Self.target, launchingFrom: Self.target.launchState, host: .navigationView, clock: clock,
+      failureHandling: .report)
+    let feed = model.stack.tabs(hostedBy: 0).stack(0)
+    let sheetShown = await clock.advance(until: { feed.shownRoutes.count == 3 })
+    #expect(sheetShown && model.isPlaying)
+    feed.baseLayer.showsSheet = false  // the user drags the sheet down
+    var expected = Self.target
+    try expected.apply(.dismiss(at: [.route(0), .tab(0)]))
+    #expect(model.state == expected)
+    let finished = await clock.advance(until: { !model.isPlaying })
+    guard finished else { return }
+    await model.settled()
+    #expect(model.shown == expected)
+  }
+}
