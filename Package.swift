@@ -12,6 +12,14 @@ let package = Package(
     .library(name: "NavUpload", targets: ["NavUpload"]),
     .executable(name: "navstore", targets: ["navstore"]),
   ],
+  // The collector's packages are conditioned on this trait, on by default: `swift build` here
+  // builds everything, and an app that depends on NavStore with `traits: []` resolves only what
+  // its libraries need (swift-crypto and swift-asn1), where it would otherwise resolve the
+  // collector's server stack too, without building any of it.
+  traits: [
+    .trait(name: "Collector", description: "The navstore executable's collector and CLI packages."),
+    .default(enabledTraits: ["Collector"]),
+  ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
@@ -22,8 +30,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     // `swift package generate-documentation`: the DocC catalogs of the library products.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    // The collector (`navstore serve`), in a target no library product depends on: an app
-    // resolves these packages but never builds them.
+    // The collector (`navstore serve`), in targets no library product depends on, under the
+    // `Collector` trait: an app that turns the trait off resolves none of them.
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -69,9 +77,9 @@ let package = Package(
       dependencies: [
         "NavCore", "NavPersistence", "NavReport",
         .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "Logging", package: "swift-log", condition: .collector),
+        .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .collector),
       ],
       plugins: ["MigrationsPlugin"]
     ),
@@ -89,15 +97,15 @@ let package = Package(
         "NavReport",
         "CZlib",
         .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "HummingbirdTLS", package: "hummingbird"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
+        .product(name: "Hummingbird", package: "hummingbird", condition: .collector),
+        .product(name: "HummingbirdCore", package: "hummingbird", condition: .collector),
+        .product(name: "HummingbirdTLS", package: "hummingbird", condition: .collector),
+        .product(name: "NIOCore", package: "swift-nio", condition: .collector),
+        .product(name: "NIOHTTP1", package: "swift-nio", condition: .collector),
+        .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .collector),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .collector),
+        .product(name: "Logging", package: "swift-log", condition: .collector),
+        .product(name: "Prometheus", package: "swift-prometheus", condition: .collector),
       ]
     ),
     .executableTarget(
@@ -109,11 +117,11 @@ let package = Package(
         "NavFleet",
         "NavCollector",
         "NavUpload",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "Logging", package: "swift-log"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Atomics", package: "swift-atomics"),
+        .product(name: "Hummingbird", package: "hummingbird", condition: .collector),
+        .product(name: "Logging", package: "swift-log", condition: .collector),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .collector),
+        .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .collector),
+        .product(name: "Atomics", package: "swift-atomics", condition: .collector),
       ]
     ),
     .target(
@@ -169,7 +177,7 @@ let package = Package(
       name: "NavCollectorTests",
       dependencies: [
         "NavCollector", "NavFleet", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
     // The uploader against a live collector on loopback (the tests may build the server; an app
@@ -178,7 +186,7 @@ let package = Package(
       name: "NavUploadTests",
       dependencies: [
         "NavUpload", "NavCollector", "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
     // One app launch that uploads, run, killed and relaunched by the uploader's drills.
@@ -194,3 +202,8 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+extension TargetDependencyCondition {
+  /// Only with the `Collector` trait: the server's packages, which an app never resolves.
+  static var collector: TargetDependencyCondition? { .when(traits: ["Collector"]) }
+}

@@ -11,7 +11,8 @@ let package = Package(
   name: "ReducerApp",
   platforms: [.macOS(.v14)],
   dependencies: [
-    .package(name: "NavStore", path: "../..")
+    // No traits: the collector's packages stay out of the app's graph, as the README says.
+    .package(name: "NavStore", path: "../..", traits: [])
   ],
   targets: [
     .executableTarget(

@@ -30,18 +30,18 @@ import Testing
     // doc end
 
     // doc begin
-    let launch: Coordinator<Screen> = .stack([
+    let initialNavigation: Coordinator<Screen> = .stack([
       .root(.mainTabs, child: .tabs([
         .stack([.root(.feed, withNavigation: true)]),
         .stack([.root(.settings, withNavigation: true)]),
       ], selected: 0)),
     ])
     // doc end
-    #expect(launch.structureError() == nil)
+    #expect(initialNavigation.structureError() == nil)
 
     do {
       // doc begin
-      let model = NavigationModel(launch)
+      let model = NavigationModel(initialNavigation)
       let tabs = model.stack.tabs(hostedBy: 0)        // the tabs the root screen hosts
       let feed = tabs.stack(0)                         // the feed tab's stack
       feed.push(.numbersList)
@@ -96,7 +96,7 @@ import Testing
       // doc begin
       let store = try SessionStore(path: storePath)
       let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"))
-      let app = NavigationModel(launch, recorder: recorder, cause: Action.appLaunched)
+      let app = NavigationModel(initialNavigation, recorder: recorder, cause: Action.appLaunched)
       app.perform(Action.numbersTapped) {
         app.stack.tabs(hostedBy: 0).stack(0).push(.numbersList)
       }
@@ -124,7 +124,7 @@ import Testing
       }
       let store = try SessionStore(path: folder.path("sign-out.sqlite"))
       let first = NavigationRecorder<Screen>(store: store, session: try SessionID("signed-in"))
-      let model = NavigationModel(launch, recorder: first, failureHandling: .report)
+      let model = NavigationModel(initialNavigation, recorder: first, failureHandling: .report)
       model.stack.presentSheet(.onboarding(step: 1))
       // doc begin
       model.perform(Action.signOutTapped) {                // the end keeps the action as its cause
@@ -188,7 +188,7 @@ import Testing
       #expect(filled.appVersion == "2.3.1" && filled.appBuild == "412" && filled.userID == installID)
       #expect(context.osName == filled.osName && context.deviceModel == filled.deviceModel)
       let filledRecorder = NavigationRecorder<Screen>(store: store, session: try SessionID("with-context"), context: filled)
-      filledRecorder.record(launch, cause: nil, origin: .app)
+      filledRecorder.record(initialNavigation, cause: nil, origin: .app)
       try await filledRecorder.flush()
       let kept = try #require(try await store.summary(of: filledRecorder.session).context)
       let keptFields = [
@@ -208,11 +208,11 @@ import Testing
       let recorder = NavigationRecorder<Screen>(
         store: store, session: try SessionID("launch-2"), restoredFrom: resume.link)
       let model = NavigationModel(
-        resume.state(or: launch), launchingFrom: resume.state?.launchState,
+        resume.state(or: initialNavigation), launchingFrom: resume.state?.launchState,
         recorder: recorder, host: .navigationStack17)
       store.confirm(resume, once: model)               // noted in the background, once played and stable
       // doc end
-      let restoredState = try launch.applying(.push(.numbersList, at: [.route(0), .tab(0)]))
+      let restoredState = try initialNavigation.applying(.push(.numbersList, at: [.route(0), .tab(0)]))
         .applying(.push(.numberDetail(number: 3), at: [.route(0), .tab(0)]))
       #expect(resume.outcome == .restored && resume.state == restoredState)
       #expect(resume.link == SessionLink(session: try SessionID("launch-1"), seq: 7))
@@ -221,12 +221,12 @@ import Testing
       try await recorder.flush()
       #expect(try await store.summary(of: recorder.session).restoredFrom == resume.link)
       #expect(try await launchesConfirmed(inStoreAt: storePath))
-      #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed launch settled")
+      #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed initialNavigation settled")
     }
 
     do {
       // doc begin
-      var navigation = launch
+      var navigation = initialNavigation
       let tabs: CoordinatorPath = [.route(0)]          // the tabs the root screen hosts
       let feed = tabs.appending(.tab(0))               // the feed tab's stack
       try navigation.apply(.push(.numbersList, at: feed))
@@ -320,7 +320,7 @@ import Testing
     #expect(unkeyed.dropped.first?.error.message.hasPrefix("ScreenV3WithoutKeys has no case named 'numberDetail'") == true)
 
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"))
-    recorder.record(launch)
+    recorder.record(initialNavigation)
     // doc begin
     let failures = Task {
       for await failure in recorder.failures {
@@ -367,14 +367,14 @@ import Testing
 
       let store = openStore(at: storePath)
       let recorder = store.map { NavigationRecorder<Screen>(store: $0, session: sessionID) }
-      let model = NavigationModel(launch, recorder: recorder)
+      let model = NavigationModel(initialNavigation, recorder: recorder)
       // doc end
 
       // The damaged file is moved aside and a new store recorded into.
       let opened = try #require(store)
       try await #require(recorder).flush()
       #expect(try await opened.summary(of: sessionID).eventCount == 1)
-      #expect(model.state == launch)
+      #expect(model.state == initialNavigation)
       let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path(""))
         .filter { $0.hasPrefix("damaged.sqlite.unreadable-") }
       #expect(aside.count == 1, "the damaged file is kept aside: \(aside)")
@@ -386,7 +386,7 @@ import Testing
       #expect(openStore(at: folder.path("no-such-folder/app.sqlite")) == nil)
       #expect(logged.all.last?.hasPrefix("navigation not recorded this launch: ") == true)
     }
-    recorder.record(try launch.applying(.push(.numbersList, at: [.route(0), .tab(0)])))
+    recorder.record(try initialNavigation.applying(.push(.numbersList, at: [.route(0), .tab(0)])))
     try await recorder.flush()
     #expect(try await store.state(of: recorder.session).seq == 2, "the recorder went on")
 

@@ -23,14 +23,14 @@ import Testing
 
     @MainActor func launch(storePath: String) async throws -> NavigationModel<Screen> {
       let store = try SessionStore(path: storePath)            // one SQLite file, created when missing
-      let launch = try await store.launch(as: Screen.self)     // the latest session, unless ended, stale or crashing
+      let resume = try await store.launch(as: Screen.self)     // the latest session, unless ended, stale or crashing
       let recorder = NavigationRecorder<Screen>(
-        store: store, session: try SessionID(UUID().uuidString), restoredFrom: launch.link)
+        store: store, session: try SessionID(UUID().uuidString), restoredFrom: resume.link)
       let model = NavigationModel(
-        launch.state(or: .stack([.root(.home, withNavigation: true)])),
-        launchingFrom: launch.state?.launchState,              // the way back: legal steps, 650 ms apart
+        resume.state(or: .stack([.root(.home, withNavigation: true)])),
+        launchingFrom: resume.state?.launchState,              // the way back: legal steps, 650 ms apart
         recorder: recorder, host: .navigationStack17)
-      store.confirm(launch, once: model)                       // in the background: the launch returns at once
+      store.confirm(resume, once: model)                       // in the background: the launch returns at once
 
       model.perform(Action.numbersTapped) {                    // changed, recorded and shown
         model.stack.presentSheet(.numbersList, withNavigation: true)
@@ -81,7 +81,9 @@ import Testing
 
     // Until a release is tagged the excerpt names the main branch; then, the version
     // `navstore --version` prints.
-    let url = try #require(Self.captures(#"\.package\(url: "([^"]+)", (branch|from): "([^"]+)"\)"#, in: excerpt).first)
+    let url = try #require(
+      Self.captures(#"\.package\(url: "([^"]+)", (branch|from): "([^"]+)", traits: \[\]\)"#, in: excerpt).first,
+      "the excerpt depends on the package without its traits (traits: []), so an app resolves no server package")
     let identity = (url[0].split(separator: "/").last.map(String.init) ?? "").replacingOccurrences(of: ".git", with: "").lowercased()
     let tags = try Self.gitTags()
     if url[1] == "branch" {

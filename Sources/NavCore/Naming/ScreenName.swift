@@ -81,12 +81,7 @@ public enum ScreenName {
     case .object(let members) where members.count == 1:
       let (name, payload) = (members.keys.first ?? unknown, members.values.first ?? .null)
       if case .object(let fields) = payload {
-        text =
-          fields.isEmpty
-          ? name
-          : name + "("
-            + fields.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.canonicalString)" }.joined(separator: ", ")
-            + ")"
+        text = fields.isEmpty ? name : name + "(" + arguments(fields) + ")"
       } else {
         text = name + "(" + payload.canonicalString + ")"
       }
@@ -95,6 +90,19 @@ public enum ScreenName {
     }
     let printed = printable(text)
     return printed.count > width ? String(printed.prefix(max(1, width - 1))) + "…" : printed
+  }
+
+  /// An enum case's associated values as Swift writes them: the unlabeled ones (`_0`, `_1`, as
+  /// Swift encodes them) by position, first, then the labeled ones by name.
+  private static func arguments(_ fields: [String: JSONValue]) -> String {
+    func position(_ key: String) -> Int? {
+      guard key.first == "_", let index = Int(key.dropFirst()), index >= 0, "_\(index)" == key else { return nil }
+      return index
+    }
+    let unlabeled = fields.compactMap { key, value in position(key).map { ($0, value) } }.sorted { $0.0 < $1.0 }
+    let labeled = fields.filter { position($0.key) == nil }.sorted { $0.key < $1.key }
+    return (unlabeled.map { $0.1.canonicalString } + labeled.map { "\($0.key): \($0.value.canonicalString)" })
+      .joined(separator: ", ")
   }
 
   /// A typed screen in the compact form, through the JSON it encodes to.

@@ -44,19 +44,19 @@ enum DemoApp {
       .presentSheet(DemoScreen.numbersList, withNavigation: true), after: 3.2, cause: ["numbersButtonTapped": [:]])
     for (number, pause) in [(3, 2.5), (7, 4.1), (12, 3.3)] {
       try session.add(
-        .push(DemoScreen.numberDetail(number)), after: pause, cause: ["numberTapped": .number(Double(number))])
+        .push(DemoScreen.numberDetail(number)), after: pause, cause: ["numberTapped": ["_0": .number(Double(number))]])
     }
     // A phone call: two minutes away, which is no time on screen.
     try session.add(.background, after: 3.0)
     try session.add(.foreground, after: 120.0)
     try session.add(.pop(), after: 2.0, origin: .user)  // edge swipe back to 7
-    try session.add(.push(DemoScreen.numberDetail(21)), after: 2.7, cause: ["numberTapped": 21])
+    try session.add(.push(DemoScreen.numberDetail(21)), after: 2.7, cause: ["numberTapped": ["_0": 21]])
     try session.add(.dismiss(), after: 6.4, origin: .user)  // swipe down on the sheet
     try session.add(
       .setRoutes([
         .root(DemoScreen.home, withNavigation: true), .sheet(DemoScreen.numbersList, withNavigation: true),
         .push(DemoScreen.numberDetail(42)),
-      ]), after: 12.0, cause: ["deepLink": "demo://numbers/42"])
+      ]), after: 12.0, cause: ["deepLink": ["_0": "demo://numbers/42"]])
     // The user reads number 42 for a while, then leaves the app there.
     try session.add(.background, after: 18.5)
     return session
@@ -78,7 +78,7 @@ enum DemoApp {
     try session.add(.push(DemoScreen.permissions, at: flow), after: 2.0, cause: ["continueTapped": [:]])
     try session.add(
       .updateScreen(index: 1, screen: ["permissions": ["notifications": true]], at: flow), after: 4.2,
-      cause: ["notificationsAllowed": true])
+      cause: ["notificationsAllowed": ["_0": true]])
     try session.add(.push(DemoScreen.allSet, at: flow), after: 1.5, cause: ["continueTapped": [:]])
     try session.add(.dismiss(), after: 2.8, cause: ["onboardingFinished": [:]])
     try session.add(.push(DemoScreen.numbersList), after: 3.0, cause: ["numbersButtonTapped": [:]])
@@ -105,12 +105,13 @@ enum DemoApp {
     try session.add(
       .start(.stack([.root(DemoScreen.mainTabs, child: sections)]), context: device), after: 0,
       cause: ["appLaunched": [:]])
-    try session.add(.push(DemoScreen.post(1_207), at: feed), after: 4.0, cause: ["postTapped": 1207])
+    try session.add(.push(DemoScreen.post(1_207), at: feed), after: 4.0, cause: ["postTapped": ["_0": 1207]])
     try session.add(.selectTab(1, at: tabs), after: 9.5, origin: .user)
     try session.add(
       .updateScreen(index: 0, screen: DemoScreen.search("sqlite"), at: search), after: 5.0,
-      cause: ["queryChanged": "sqlite"])
-    try session.add(.push(DemoScreen.result("SQLite in Swift"), at: search), after: 3.1, cause: ["resultTapped": 0])
+      cause: ["queryChanged": ["_0": "sqlite"]])
+    try session.add(
+      .push(DemoScreen.result("SQLite in Swift"), at: search), after: 3.1, cause: ["resultTapped": ["_0": 0]])
     try session.add(.selectTab(2, at: tabs), after: 7.0, origin: .user)
     try session.add(.presentSheet(DemoScreen.settings, at: profile), after: 2.2, cause: ["settingsTapped": [:]])
     try session.add(.dismiss(at: profile), after: 4.4, origin: .user)
@@ -147,7 +148,7 @@ enum DemoApp {
         let number = random.count(1...99)
         try session.add(
           .push(DemoScreen.numberDetail(number)), after: random.seconds(1...8),
-          cause: ["numberTapped": .number(Double(number))])
+          cause: ["numberTapped": ["_0": .number(Double(number))]])
         depth += 1
       }
     }

@@ -13,7 +13,7 @@ enum Docs {
   static func userDocuments() throws -> [URL] {
     var documents = [root.appendingPathComponent("README.md")]
     documents += try markdownFiles(under: "docs").filter { !relativePath($0).hasPrefix("docs/reference/") }
-    for module in ["NavCore", "NavPersistence", "NavReport"] {
+    for module in ["NavCore", "NavPersistence", "NavReport", "NavUpload"] {
       documents += try markdownFiles(under: "Sources/\(module)/\(module).docc")
     }
     return documents

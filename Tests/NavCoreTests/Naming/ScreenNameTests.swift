@@ -54,9 +54,21 @@ import Testing
     #expect(ScreenName.printable(name) == printed)
   }
 
-  @Test func aScreenPrintsCompactlyWithWhatItCarries() {
+  @Test func aScreenPrintsCompactlyWithWhatItCarries() throws {
     #expect(ScreenName.compact(.object(["numberDetail": .object(["number": .number(3)])])) == "numberDetail(number: 3)")
     #expect(ScreenName.compact(.object(["home": .object([:])])) == "home")
+    // An action as Swift encodes it reads as it is written: what the README's history shows for
+    // its own `case numberTapped(Int)`.
+    enum Action: Encodable {
+      case numberTapped(Int)
+      case moved(Int, to: String)
+      case opened(_ id: Int, _ source: String)
+    }
+    #expect(try ScreenName.compact(JSONValue(encoding: Action.numberTapped(3))) == "numberTapped(3)")
+    #expect(try ScreenName.compact(JSONValue(encoding: Action.moved(2, to: "b"))) == #"moved(2, to: "b")"#)
+    #expect(try ScreenName.compact(JSONValue(encoding: Action.opened(7, "push"))) == #"opened(7, "push")"#)
+    #expect(
+      ScreenName.compact(.object(["f": .object(["_10": 1, "_2": 2, "_x": 3, "_01": 4])])) == #"f(2, 1, _01: 4, _x: 3)"#)
     #expect(ScreenName.compact(.string("home")) == "home")
     #expect(
       ScreenName.compact(.object(["search": .object(["query": .string(String(repeating: "q", count: 100))])])).count

@@ -4,6 +4,8 @@ import NavPersistence
 /// The app's actions, as a reducer-based app would send them. `Codable`: each one is kept, as
 /// is, as the cause of the change it makes.
 enum Action: Codable, Sendable {
+  /// The launch itself: the cause of the session's first state.
+  case appLaunched
   case numbersTapped
   case numberTapped(Int)
   case tabTapped(Int)
@@ -43,6 +45,8 @@ enum Action: Codable, Sendable {
   func send(_ action: Action) {
     navigation.perform(action, origin: action.origin) {
       switch action {
+      case .appLaunched:
+        break  // given to the model at creation, never sent
       case .numbersTapped:
         feed.push(.numbersList)
       case .numberTapped(let number):

@@ -48,7 +48,7 @@ import NavPersistence
       appVersion: "1.0", appBuild: "1", osName: "Linux", deviceModel: "headless", locale: "en_US", timeZone: "UTC",
       userID: "example-install")
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-1"), context: context)
-    let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: ["appLaunched": [:]]))
+    let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: Action.appLaunched))
     let actions: [Action] = [
       .numbersTapped, .numberTapped(3), .numberTapped(7), .tabTapped(1), .sectionTapped("privacy"), .tabTapped(0),
       .onboardingStarted, .nextStepTapped, .nextStepTapped,

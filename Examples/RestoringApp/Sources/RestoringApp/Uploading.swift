@@ -38,7 +38,7 @@ extension Launches {
     collector.stop()
     print("  the collector stops: the app is offline")
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-4"))
-    let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: ["appLaunched": [:]]))
+    let app = App(NavigationModel(Screen.launchNavigation, recorder: recorder, cause: Action.appLaunched))
     for action in [Action.numbersTapped, .numberTapped(11), .numberTapped(12), .tabTapped(1)] {
       app.send(action)
       print("  \(action) -> \(app.navigation.state.visiblePath)")
