@@ -109,6 +109,8 @@ struct StepPlanner<Screen: NavigationScreen> {
   private var lastStepIsStale = false
   /// Tabs the user does not see, with their targets: built after everything they can see.
   private var hiddenTabs: [(path: CoordinatorPath, target: Coordinator<Screen>)] = []
+  /// Whether the plan is building them now.
+  private var buildingHiddenTabs = false
 
   /// The steps so far, the last one brought up to date.
   var steps: [Coordinator<Screen>] {
@@ -149,6 +151,7 @@ struct StepPlanner<Screen: NavigationScreen> {
   /// them, after them). Their paths still lead to them: every later step only adds routes on
   /// top of stacks or changes what is inside them.
   mutating func buildHiddenTabs() {
+    buildingHiddenTabs = true
     var next = 0
     while next < hiddenTabs.count {
       let (path, target) = hiddenTabs[next]
@@ -249,6 +252,16 @@ struct StepPlanner<Screen: NavigationScreen> {
     let shared = min(start.count, target.count)
     func survives(_ index: Int) -> Bool { index < shared && start[index].kind == target[index].kind }
     let tabSetChanges = start.count != target.count || (0..<shared).contains { !survives($0) }
+
+    // Only unselected tabs change kind: a change of the tab set the user cannot see. The
+    // selected tab is built now; the set changes with the hidden tabs, at the end.
+    if tabSetChanges, !buildingHiddenTabs, selected == targetSelected, start.count == target.count,
+      survives(selected)
+    {
+      transform(at: path.appending(.tab(selected)), to: target[selected])
+      hiddenTabs.append((path, .tabs(target, selected: targetSelected)))
+      return
+    }
 
     // The tab on screen changes first, while it is on screen; the tabs never on screen wait
     // until the end of the plan.
