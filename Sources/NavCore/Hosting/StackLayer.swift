@@ -43,14 +43,14 @@ public struct StackLayer<Screen: NavigationScreen>: Hashable, Sendable {
   /// The routes once the host shows only the first `count` of this layer's pushes: what a back
   /// swipe (or a tap on the back button) in the layer's navigation view makes of `routes`. Like
   /// FlowStacks, it truncates: the layers above go with the pushes.
-  public func keepingPushes(_ count: Int, of routes: [Route<Screen>]) -> [Route<Screen>] {
+  package func keepingPushes(_ count: Int, of routes: [Route<Screen>]) -> [Route<Screen>] {
     Array(routes.prefix(start + 1 + min(max(count, 0), pushes.count)))
   }
 
   /// The routes once the host no longer presents this layer: what dragging its sheet down makes
   /// of `routes`. Everything from the layer's base up goes; the base layer cannot be dismissed
   /// and leaves `routes` as they are.
-  public func dismissing(from routes: [Route<Screen>]) -> [Route<Screen>] {
+  package func dismissing(from routes: [Route<Screen>]) -> [Route<Screen>] {
     start == 0 ? routes : Array(routes.prefix(start))
   }
 }
