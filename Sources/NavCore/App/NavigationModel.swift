@@ -358,13 +358,14 @@ public final class NavigationModel<Screen: NavigationScreen> {
 
   /// Starts recording a new session on this model, with `recorder`: after a sign-out and a
   /// sign-in, say. The views and flow handles bound to the model stay as they are. The session
-  /// being recorded is ended first, with `endReason`, unless it has ended already (a sign-out's
-  /// `end`); `recorder` then gets the state as it is now, with `cause`, as the new session's
-  /// start, and every change after it. Inside `perform`, the action's change goes to the new
-  /// session.
+  /// being recorded is ended first, with `endReason` and `cause`, unless it has ended already (a
+  /// sign-out's `end`); `recorder` then gets the state as it is now, with `cause`, as the new
+  /// session's start, and every change after it. Inside `perform`, the action's change goes to
+  /// the new session.
   ///
   /// ```swift
-  /// model.startSession(recordingWith: NavigationRecorder(store: store, session: SessionID(UUID().uuidString)), cause: Action.signedIn)
+  /// let next = NavigationRecorder<Screen>(store: store, session: try SessionID(UUID().uuidString))
+  /// model.startSession(recordingWith: next, cause: Action.signedIn)
   /// ```
   public func startSession(
     recordingWith recorder: (any NavigationRecording<Screen>)?, cause: some Encodable = JSONValue?.none,
