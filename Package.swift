@@ -126,7 +126,9 @@ let package = Package(
     ),
     .target(
       name: "NavTestSupport",
-      dependencies: ["NavCore", "NavPersistence", .product(name: "PropertyBased", package: "swift-property-based")],
+      dependencies: [
+        "NavCore", "NavPersistence", "NavUpload", .product(name: "PropertyBased", package: "swift-property-based"),
+      ],
       path: "Tests/NavTestSupport"
     ),
     .testTarget(

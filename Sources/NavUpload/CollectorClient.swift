@@ -7,9 +7,10 @@ import NavPersistence
 #endif
 
 /// A client of the collector's contract, as `navstore push` and `NavigationUploader` use it:
-/// uploads in gzip'd batches, honouring the contract's retry rules (413 splits the batch; 408,
-/// 429, 502, 503 and 504 wait for `Retry-After`, or back off; other refusals stop), and reads
-/// heads. It uses URLSession and the system's zlib: nothing of the server.
+/// uploads in gzip'd batches and reads heads, over URLSession and the system's zlib (nothing of
+/// the server). `attempt` makes one exchange, for a caller that decides itself what follows
+/// (the uploader); the other calls retry as `RetryPolicy` says, waiting between attempts (for
+/// `push`, which can wait).
 package struct CollectorClient: Sendable {
   /// What a refused or failed exchange was.
   package struct Failure: Error, CustomStringConvertible {
@@ -25,24 +26,56 @@ package struct CollectorClient: Sendable {
   package let base: URL
   private let token: String
   private let session: URLSession
-  /// The most attempts of one request when the collector asks to retry.
+  /// The most attempts of one request in the retrying calls.
   private let attempts: Int
+  /// When to retry, in the retrying calls.
+  private let policy: RetryPolicy
 
-  /// A client of the collector at `base`, presenting `token`: each request is tried up to
-  /// `attempts` times while the collector asks to retry or cannot be reached, and waits at most
-  /// `timeout` for an answer.
-  package init(base: URL, token: String, attempts: Int = 8, timeout: Duration = .seconds(60)) {
+  /// A client of the collector at `base`, presenting `token`, over `session` (by default an
+  /// ephemeral one that waits at most `timeout` for an answer). The retrying calls try each
+  /// request up to `attempts` times, as `policy` says.
+  package init(
+    base: URL, token: String, session: URLSession? = nil, attempts: Int = 8, timeout: Duration = .seconds(60),
+    policy: RetryPolicy = RetryPolicy(firstBackoff: .milliseconds(500), maximumBackoff: .seconds(30))
+  ) {
     self.base = base
     self.token = token
     self.attempts = max(1, attempts)
+    self.policy = policy
+    self.session = session ?? Self.ephemeralSession(timeout: timeout)
+  }
+
+  /// A session that keeps nothing of an exchange: no cache on disk or in memory, no cookies.
+  package static func ephemeralSession(timeout: Duration) -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout.inSeconds
-    // Nothing of an exchange is kept: no cache on disk or in memory, no cookies.
     configuration.urlCache = nil
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.httpCookieStorage = nil
     configuration.httpShouldSetCookies = false
-    session = URLSession(configuration: configuration)
+    return URLSession(configuration: configuration)
+  }
+
+  /// One exchange's answer.
+  package struct Exchange: Sendable {
+    /// The status.
+    package var status: Int
+    /// The body.
+    package var body: [UInt8]
+    /// The wait `Retry-After` asked for, if it said one.
+    package var retryAfter: Duration?
+
+    /// How the attempt ended, for `RetryPolicy`.
+    package var attempt: RetryPolicy.Attempt { .answered(status: status, retryAfter: retryAfter) }
+  }
+
+  /// One upload of `lines` (`body`, when made already), signed by `signer`, with no retry:
+  /// throws `URLError` when no answer came (after telling `hooks`).
+  package func attemptUpload(
+    _ lines: [String], body: [UInt8]?, hooks: AttemptHooks, signer: DeviceSigner?
+  ) async throws -> Exchange {
+    let (body, headers) = try uploadRequest(lines, body: body, signer: signer)
+    return try await attempt(path: "v1/events", method: "POST", body: Data(body), headers: headers, hooks: hooks)
   }
 
   /// The head the collector holds for `session`, `nil` when it holds none.
@@ -102,9 +135,7 @@ package struct CollectorClient: Sendable {
     _ lines: [String], body: [UInt8]?, splitsWhenTooLarge: Bool, hooks: AttemptHooks, signer: DeviceSigner? = nil
   ) async throws -> UploadAnswer {
     guard !lines.isEmpty else { return UploadAnswer() }
-    let gzipped = try body ?? Self.body(of: lines)
-    var headers = ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"]
-    if let signer { headers.merge(try signer.headers(for: gzipped)) { _, signed in signed } }
+    let (gzipped, headers) = try uploadRequest(lines, body: body, signer: signer)
     let (status, answerBody) = try await send(
       path: "v1/events", method: "POST", body: Data(gzipped), headers: headers, hooks: hooks)
     if status == 413, lines.count == 1, splitsWhenTooLarge {
@@ -131,38 +162,64 @@ package struct CollectorClient: Sendable {
     return answer
   }
 
-  /// One exchange, retried as the contract says: after `Retry-After` for 429 and 503 (and 502,
-  /// 504), with exponential backoff and jitter when there is none or the connection failed.
-  /// A 408 (the body was too slow to arrive; nothing stored) is resent the same way.
+  /// The gzip'd body of `lines` (or `body`, made already) and the upload's headers.
+  private func uploadRequest(_ lines: [String], body: [UInt8]?, signer: DeviceSigner?) throws -> (
+    [UInt8], [String: String]
+  ) {
+    let gzipped = try body ?? Self.body(of: lines)
+    var headers = ["Content-Type": "application/x-ndjson", "Content-Encoding": "gzip"]
+    if let signer { headers.merge(try signer.headers(for: gzipped)) { _, signed in signed } }
+    return (gzipped, headers)
+  }
+
+  /// One exchange, retried while `policy` says to (a status that asks to wait, a failure, no
+  /// answer), waiting what it says between attempts; the last answer is returned, whatever it
+  /// is, and no answer at the last attempt is thrown.
   private func send(
     path: String, method: String, body: Data?, headers: [String: String] = [:], hooks: AttemptHooks = .none
   ) async throws -> (Int, [UInt8]) {
+    for number in 1...attempts {
+      let decision: RetryPolicy.Decision
+      do {
+        let exchange = try await attempt(path: path, method: method, body: body, headers: headers, hooks: hooks)
+        decision = policy.decide(
+          after: exchange.attempt, failures: number, lines: 1, jitter: Double.random(in: 0.5...1))
+        guard case .retry(let wait) = decision, number < attempts, exchange.status != 200 else {
+          return (exchange.status, exchange.body)
+        }
+        try await Task.sleep(for: wait)
+      } catch let error as URLError {
+        guard number < attempts else { throw error }
+        try await Task.sleep(for: policy.backoff(failures: number, jitter: Double.random(in: 0.5...1)))
+      }
+    }
+    throw Failure(status: nil, message: "no answer after \(attempts) attempts")
+  }
+
+  /// One exchange, no retry: the answer, or the `URLError` of a connection that gave none.
+  /// `hooks` are told of the attempt, and after it, unless it never reached a host.
+  package func attempt(
+    path: String, method: String, body: Data?, headers: [String: String] = [:], hooks: AttemptHooks = .none
+  ) async throws -> Exchange {
     var request = URLRequest(url: Self.url(base, path))
     request.httpMethod = method
     request.httpBody = body
     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     let size = body?.count ?? 0
-    var delay = 0.5
-    for attempt in 1...attempts {
-      try await hooks.before(size)
-      do {
-        let (data, response) = try await session.data(for: request)
-        try await hooks.after(size)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard [408, 429, 502, 503, 504].contains(status), attempt < attempts else { return (status, Array(data)) }
-        let retryAfter = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init)
-        try await Task.sleep(for: .seconds(retryAfter ?? delay * Double.random(in: 0.5...1.5)))
-      } catch let error as URLError {
-        // A connection that failed before an answer: retried, as the contract allows. The body
-        // may have gone unless no host was reached.
-        if !Self.neverReachedAHost.contains(error.code) { try await hooks.after(size) }
-        guard attempt < attempts else { throw error }
-        try await Task.sleep(for: .seconds(delay * Double.random(in: 0.5...1.5)))
-      }
-      delay = min(delay * 2, 30)
+    try await hooks.before(size)
+    do {
+      let (data, response) = try await session.data(for: request)
+      try await hooks.after(size)
+      let http = response as? HTTPURLResponse
+      return Exchange(
+        status: http?.statusCode ?? 0, body: Array(data),
+        retryAfter: RetryPolicy.retryAfter(http?.value(forHTTPHeaderField: "Retry-After")))
+    } catch let error as URLError {
+      // The body may have gone unless no host was reached.
+      if !Self.neverReachedAHost.contains(error.code) { try await hooks.after(size) }
+      throw error
     }
-    throw Failure(status: nil, message: "no answer after \(attempts) attempts")
   }
 
   /// `path` (already percent-encoded) under `base`, as it is: `appendingPathComponent` would

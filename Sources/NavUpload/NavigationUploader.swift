@@ -2,6 +2,10 @@ import Foundation
 import NavCore
 import NavPersistence
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// Ships a store's sessions to a NavStore collector, and never drops one.
 ///
 /// The store is the queue: each session's events after the seq the collector last acknowledged
@@ -26,20 +30,30 @@ public actor NavigationUploader {
   private let store: SessionStore
   private let client: CollectorClient
   private let configuration: UploadConfiguration
+  /// Every retry decision.
+  private let policy: RetryPolicy
   private var loop: Task<Void, Never>?
   private var flushing: Task<FlushOutcome, Never>?
   private var lastUpload: ContinuousClock.Instant?
+  /// Failed attempts in a row, for the backoff.
+  private var failures = 0
+  /// When the last flush said the uploader would try again, while it has not succeeded since.
+  private var retryAt: ContinuousClock.Instant?
 
   /// An uploader of `store`'s sessions to the collector at `collector` (its base address, as
   /// `http://collector.example:8740`), presenting `token` (an `ingest` token of the app).
+  ///
+  /// `session` is the `URLSession` requests go through: by default an ephemeral one that keeps
+  /// nothing (no cache, no cookies) and waits `requestTimeout` for an answer. Pass your own for
+  /// a pinning delegate, a proxy, or a `URLProtocol` class standing in for the network in tests.
   public init(
-    store: SessionStore, collector: URL, token: String, configuration: UploadConfiguration = UploadConfiguration()
+    store: SessionStore, collector: URL, token: String, configuration: UploadConfiguration = UploadConfiguration(),
+    session: URLSession? = nil
   ) {
     self.store = store
     self.configuration = configuration
-    // A failed request is tried again by the background loop, with its own backoff: the
-    // client itself tries each request only a few times.
-    client = CollectorClient(base: collector, token: token, attempts: 3, timeout: configuration.requestTimeout)
+    client = CollectorClient(base: collector, token: token, session: session, timeout: configuration.requestTimeout)
+    policy = RetryPolicy(maximumBackoff: configuration.maximumBackoff, maximumRetryAfter: configuration.maximumBackoff)
     batchLimit = configuration.batchEvents
     (problems, report) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
   }
@@ -83,20 +97,53 @@ public actor NavigationUploader {
   }
 
   /// Sends everything that waits now, batch after batch, until nothing waits, the collector
-  /// cannot take more, or the token is refused. For when the app moves to the background. A
-  /// flush asked for while one runs (the background loop's, say) waits for that one instead of
-  /// sending the same batches again.
-  public func flush() async -> FlushOutcome {
-    if let flushing { return await flushing.value }
-    let running = Task { await self.sendWaiting() }
-    flushing = running
-    let outcome = await running.value
-    flushing = nil
+  /// cannot take more, or the token is refused. It never waits for a retry: when the collector
+  /// asks to wait (or cannot be reached), it returns at once with when the uploader will try
+  /// again (`willRetry(after:)`; the background loop does it then).
+  ///
+  /// `limit` bounds the whole call, for an app the system gives a few seconds in the
+  /// background: when it passes, the request under way is cancelled and `deadlineReached`
+  /// returned; what was not acknowledged waits in the store, nothing is lost. A flush asked for
+  /// while one runs (the background loop's, say) waits for that one instead of sending the same
+  /// batches again.
+  public func flush(within limit: Duration? = nil) async -> FlushOutcome {
+    let running: Task<FlushOutcome, Never>
+    if let flushing {
+      running = flushing
+    } else {
+      running = Task {
+        let outcome = await self.sendWaiting()
+        self.flushing = nil
+        if case .willRetry(let wait) = outcome {
+          self.retryAt = .now + wait
+        } else if outcome == .done {
+          self.retryAt = nil
+        }
+        return outcome
+      }
+      flushing = running
+    }
+    guard let limit else { return await running.value }
+    let outcome = await withTaskGroup(of: FlushOutcome?.self) { group in
+      group.addTask { await running.value }
+      group.addTask {
+        try? await Task.sleep(for: limit)
+        return nil
+      }
+      let first = await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    guard let outcome else {
+      running.cancel()
+      return .deadlineReached
+    }
     return outcome
   }
 
   private func sendWaiting() async -> FlushOutcome {
     while true {
+      guard !Task.isCancelled else { return .deadlineReached }
       var batch: Batch
       var body: [UInt8]?
       do {
@@ -108,68 +155,74 @@ public actor NavigationUploader {
         case .spent: return .overBudget
         }
       } catch {
-        report.yield(Self.problem(making: error))
-        return .willRetry
+        return failed(Self.problem(making: error))
       }
+      let exchange: CollectorClient.Exchange
       do {
         let hooks = CollectorClient.AttemptHooks(
           before: { bytes in try await self.mayAttempt(bytes) }, after: { bytes in try await self.spent(bytes) })
         // Signed by the device's key, which the sessions' starts name (made on the first recording).
         let signer = try? store.deviceSigner()
-        let answer = try await client.upload(
-          batch.lines, body: body, splitsWhenTooLarge: false, hooks: hooks, signer: signer)
-        lastUpload = ContinuousClock.now
-        // An answer that moved nothing would have the same batch sent again at once, forever.
-        guard try await take(answer, for: batch) else {
-          report.yield(.nothingAcknowledged)
-          return .willRetry
-        }
+        exchange = try await client.attemptUpload(batch.lines, body: body, hooks: hooks, signer: signer)
       } catch is BudgetSpent {
         return .overBudget
-      } catch let failure as CollectorClient.Failure where failure.status == 413 {
-        // Over the collector's limits: smaller batches from now on, each answer taken as it
-        // comes. A single line over them holds its session, as a rejected line does; the
-        // batches were not to blame, so they grow back (and halve again if they must).
-        if batch.lines.count > 1 {
-          batchLimit = max(1, batch.lines.count / 2)
-          continue
+      } catch let error as StoreError {
+        // The day's spending could not be written: sent again later.
+        return failed(.storeFailed(error))
+      } catch {
+        if Task.isCancelled { return .deadlineReached }
+        return failed(
+          (error as? URLError).map { .unreachable(UploadProblem.Connection($0)) } ?? .unreachable(.timedOut))
+      }
+      lastUpload = ContinuousClock.now
+      let decision = policy.decide(
+        after: exchange.attempt, failures: failures + 1, lines: batch.lines.count, jitter: Double.random(in: 0.5...1))
+      switch decision {
+      case .take:
+        guard let answer = UploadAnswer(exchange.body) else { return failed(.unexpectedAnswer(status: 200)) }
+        do {
+          // An answer that moved nothing would have the same batch sent again at once, forever.
+          guard try await take(answer, for: batch) else { return failed(.nothingAcknowledged) }
+        } catch {
+          return failed(Self.problem(making: error))
         }
+        failures = 0
+      case .split:
+        // Over the collector's limits: smaller batches from now on, each answer taken as it comes.
+        batchLimit = max(1, batch.lines.count / 2)
+      case .hold:
+        // A single line over them holds its session, as a rejected line does; the batches were
+        // not to blame, so they grow back (and halve again if they must).
         batchLimit = configuration.batchEvents
-        guard let entry = batch.sessions.first else { return .willRetry }
+        guard let entry = batch.sessions.first else { return failed(.unexpectedAnswer(status: 413)) }
         do {
           try await hold(
-            UploadHold(session: entry.session, seq: entry.firstSeq, reason: "too-large", message: failure.message))
+            UploadHold(
+              session: entry.session, seq: entry.firstSeq, reason: "too-large",
+              message: "the event alone is over the collector's limits (GET /v1/limits says them)"))
         } catch {
-          report.yield(Self.problem(making: error))
-          return .willRetry
+          return failed(Self.problem(making: error))
         }
-      } catch let failure as CollectorClient.Failure {
-        switch failure.status {
-        case let status? where status == 401 || status == 403:
-          report.yield(.tokenRefused(status: status))
-          loop?.cancel()
-          loop = nil
-          return .stopped
-        case nil:
-          report.yield(.unreachable(.timedOut))
-        case let status? where [408, 429, 502, 503, 504].contains(status):
-          report.yield(.busy(status: status))
-        case let status?:
-          report.yield(.unexpectedAnswer(status: status))
-        }
-        return .willRetry
-      } catch let error as StoreError {
-        // The acknowledgement or the day's spending could not be written: sent again later.
-        report.yield(.storeFailed(error))
-        return .willRetry
-      } catch let error as URLError {
-        report.yield(.unreachable(UploadProblem.Connection(error)))
-        return .willRetry
-      } catch {
-        report.yield(.unreachable(.other(code: URLError.Code.unknown.rawValue)))
-        return .willRetry
+      case .stop:
+        report.yield(.tokenRefused(status: exchange.status))
+        loop?.cancel()
+        loop = nil
+        return .stopped
+      case .retry(let wait):
+        failures += 1
+        report.yield(
+          RetryPolicy.asksToWait.contains(exchange.status)
+            ? .busy(status: exchange.status) : .unexpectedAnswer(status: exchange.status))
+        return .willRetry(after: wait)
       }
     }
+  }
+
+  /// Reports `problem`, counts a failure, and says when the uploader tries again.
+  private func failed(_ problem: UploadProblem) -> FlushOutcome {
+    report.yield(problem)
+    failures += 1
+    return .willRetry(after: policy.backoff(failures: failures, jitter: Double.random(in: 0.5...1)))
   }
 
   /// The lines of one request: the oldest waiting sessions' next events, up to `batchLimit`.
@@ -311,38 +364,52 @@ public actor NavigationUploader {
     report.yield(.rejected(session: hold.session, seq: hold.seq, reason: hold.reason, message: hold.message))
   }
 
-  /// The background loop: a look at what waits every `pollInterval`, an upload when enough
-  /// waits or `interval` has passed, and a growing, jittered wait after each failure.
+  /// The background loop: an upload when `flushAt` events wait or `interval` has passed since
+  /// the last, and after a failure once its wait is over. Between them it sleeps until the store
+  /// is written or the next upload is due: nothing is read while nothing changes (but for a
+  /// spent budget, looked at every `pollInterval`, since a cheaper network or a new day ends it).
   private func run() async {
-    var failures = 0
     while !Task.isCancelled {
+      // Listening before looking, so a write between the look and the wait wakes the wait.
+      let changes = store.changes.stream()
       let waiting = (try? await store.pendingUploads()) ?? PendingUploads(sessions: 0, events: 0, heldSessions: 0)
-      let due = lastUpload.map { ContinuousClock.now - $0 >= configuration.interval } ?? true
-      var pause = configuration.pollInterval
+      let sinceLast = lastUpload.map { ContinuousClock.now - $0 }
+      let due = sinceLast.map { $0 >= configuration.interval } ?? true
       // Held sessions wait for a person, not for the loop: only the others call for an upload.
-      // A spent budget waits for the next day or a cheaper network: a look each poll, no upload.
-      if waiting.sessions > waiting.heldSessions, waiting.events >= configuration.flushAt || due, !budgetSpentNow {
+      let sendable = waiting.sessions > waiting.heldSessions
+      var pause: Duration?
+      var wakesOnChange = true
+      if let retryAt, sendable, ContinuousClock.now < retryAt {
+        // A flush failed (the loop's or the app's): the retry waits its time.
+        pause = ContinuousClock.now.duration(to: retryAt)
+        wakesOnChange = false
+      } else if budgetSpentNow {
+        pause = configuration.pollInterval
+      } else if sendable, waiting.events >= configuration.flushAt || due || retryAt != nil {
         switch await flush() {
-        case .done:
-          failures = 0
-        case .willRetry:
-          failures += 1
-          pause = backoff(after: failures)
-        case .overBudget:
-          failures = 0
+        case .done, .overBudget, .deadlineReached:
+          pause = configuration.pollInterval
+        case .willRetry(let wait):
+          pause = wait
+          wakesOnChange = false  // a retry waits its time, whatever is recorded meanwhile
         case .stopped:
           return
         }
+      } else if sendable, let sinceLast {
+        pause = configuration.interval - sinceLast
       }
-      try? await Task.sleep(for: pause)
+      await Self.sleep(for: pause, orUntilAChangeIn: wakesOnChange ? changes : nil)
     }
   }
 
-  /// 1 s doubled with each failure, up to `maximumBackoff`, then between half and all of it at
-  /// random, so that devices that failed together do not come back together.
-  private func backoff(after failures: Int) -> Duration {
-    let doubled = Duration.seconds(pow(2, Double(min(failures, 30) - 1)))
-    return min(configuration.maximumBackoff, doubled) * Double.random(in: 0.5...1)
+  /// Waits `pause` (for ever when `nil`), or until `changes` yields, whichever comes first.
+  private static func sleep(for pause: Duration?, orUntilAChangeIn changes: AsyncStream<Void>?) async {
+    await withTaskGroup(of: Void.self) { group in
+      if let pause { group.addTask { try? await Task.sleep(for: pause) } }
+      if let changes { group.addTask { for await _ in changes { return } } }
+      await group.next()
+      group.cancelAll()
+    }
   }
 
   /// The problem an error met while making a batch or holding a session is.

@@ -8,9 +8,12 @@ public struct UploadConfiguration: Sendable {
   public var flushAt: Int
   /// Upload what waits at least this often.
   public var interval: Duration
-  /// How often the background loop looks at what waits (a count in the store, no network).
+  /// How often the background loop looks again while the day's budget is spent (a cheaper
+  /// network or a new day ends it). Otherwise the loop sleeps until the store is written or an
+  /// upload is due, and reads nothing meanwhile.
   public var pollInterval: Duration
-  /// The longest wait between attempts while the collector cannot be reached.
+  /// The longest wait between attempts while the collector cannot be reached, and the most a
+  /// collector's `Retry-After` is honoured (a longer one is cut to it).
   public var maximumBackoff: Duration
   /// How long one request may wait for its answer.
   public var requestTimeout: Duration

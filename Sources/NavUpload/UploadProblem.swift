@@ -103,8 +103,13 @@ extension UploadProblem.Connection: CustomStringConvertible {
 public enum FlushOutcome: Sendable, Hashable {
   /// Nothing waits (but held sessions).
   case done
-  /// The collector could not take it now; the background loop tries again after a backoff.
-  case willRetry
+  /// The collector could not take it now (it asked to wait, or could not be reached): the
+  /// background loop tries again after this long (the collector's `Retry-After`, capped at
+  /// `maximumBackoff`, or the backoff).
+  case willRetry(after: Duration)
+  /// `flush(within:)`'s limit passed first: the request under way was cancelled, and what it
+  /// carried waits in the store, to be sent again.
+  case deadlineReached
   /// The token was refused: nothing more is sent until `start()`.
   case stopped
   /// The day's `UploadBudget` is spent, or too little of it is left for the next event: the

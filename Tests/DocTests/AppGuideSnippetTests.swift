@@ -426,7 +426,7 @@ import Testing
     let uploader = NavigationUploader(store: store, collector: collectorURL, token: ingestToken)
     await uploader.start()                         // at 20 events waiting, or every 30 s
     // when the scene moves to the background:
-    if await uploader.flush() != .done { log("will upload later") }
+    if await uploader.flush(within: .seconds(5)) != .done { log("will upload later") }
     let waiting = try await uploader.pending()     // what the collector has not acknowledged
     // doc end
     await uploader.stop()
@@ -445,7 +445,7 @@ import Testing
       store: store, collector: collectorURL, token: ingestToken, configuration: configuration)
     // doc end
     // Nothing listens on the port: attempts that reached no host cost nothing of the day.
-    #expect(await frugal.flush() == .willRetry)
+    #expect(await frugal.flush().isWillRetry)
     #expect(try await UploadProbe.bytesSentToday(by: store) == 0)
   }
 }

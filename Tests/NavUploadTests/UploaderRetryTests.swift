@@ -67,16 +67,56 @@ import Testing
     }
   }
 
-  @Test func aRetryAfterOfTwoSecondsIsWaitedOut() async throws {
+  /// A 503 with `Retry-After: 2`: `flush()` does not wait it out but says when the uploader
+  /// will try again, and the background loop sends again no sooner than that.
+  @Test func aRetryAfterIsReturnedAtOnceAndTheLoopWaitsItOut() async throws {
     let device = self.device
     try await withStandIn(firstAnswer: .serviceUnavailable) { url, arrivals in
       let uploader = NavigationUploader(store: device, collector: url, token: "nvs_0_0")
-      #expect(await uploader.flush() == .done)
+      #expect(await uploader.flush() == .willRetry(after: .seconds(2)))
+      #expect(arrivals.all.count == 1, "flush sent once and did not wait")
+      await uploader.start()
+      var sent = false
+      for _ in 0..<200 where !sent {
+        try await Task.sleep(for: .milliseconds(100))
+        sent = try await device.pendingUploads().events == 0
+      }
+      await uploader.stop()
       let times = arrivals.all
-      try #require(times.count == 2)
+      try #require(sent && times.count == 2)
       #expect(times[1] - times[0] >= .seconds(2), "retried after \(times[1] - times[0])")
     }
-    #expect(try await device.pendingUploads().events == 0)
+  }
+
+  /// A collector that asks for an hour is taken at its word up to `maximumBackoff` only, and a
+  /// collector that never answers cannot hold `flush(within:)` past its limit: nothing is
+  /// acknowledged, nothing lost.
+  @Test func aFlushWithinALimitReturnsInTimeWhateverTheCollectorDoes() async throws {
+    let device = self.device
+    let arrivals = Arrivals()
+    let router = Router()
+    router.post("v1/events") { request, _ -> Response in
+      _ = try await request.body.collect(upTo: 1 << 20)
+      if arrivals.note() == 1 {
+        return Response(status: .serviceUnavailable, headers: [.retryAfter: "3600"])
+      }
+      try await Task.sleep(for: .seconds(8))  // a collector that hangs (longer than the limit)
+      return Response(status: .ok)
+    }
+    let app = Application(
+      router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)))
+    try await app.test(.live) { client in
+      let port = try #require(client.port)
+      let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+      let uploader = NavigationUploader(
+        store: device, collector: url, token: "nvs_0_0",
+        configuration: UploadConfiguration(maximumBackoff: .seconds(300)))
+      #expect(await uploader.flush(within: .seconds(5)) == .willRetry(after: .seconds(300)), "Retry-After capped")
+      #expect(await uploader.flush(within: .milliseconds(500)) == .deadlineReached)
+      #expect(arrivals.all.count == 2)
+    }
+    #expect(try await device.pendingUploads().events == 5)
+    #expect(try await device.uploadQueue(limit: 10).first?.acknowledgedSeq == 0)
   }
 
   @Test func twoFlushesAtOnceSendTheBatchOnce() async throws {
@@ -96,7 +136,7 @@ import Testing
     let nothing = #"{"accepted":0,"duplicates":0,"rejected":[],"heads":{}}"#
     try await withStandIn(firstAnswer: nil, answer: nothing) { url, arrivals in
       let uploader = NavigationUploader(store: device, collector: url, token: "nvs_0_0")
-      #expect(await uploader.flush() == .willRetry)
+      #expect(await uploader.flush().isWillRetry)
       #expect(arrivals.all.count == 1)
       var problems = uploader.problems.makeAsyncIterator()
       let problem = await problems.next()

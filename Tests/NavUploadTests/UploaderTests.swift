@@ -197,7 +197,7 @@ import Testing
     // A port nothing listens on: connections are refused at once.
     let url = try #require(URL(string: "http://127.0.0.1:9"))
     let uploader = NavigationUploader(store: device, collector: url, token: token)
-    #expect(await uploader.flush() == .willRetry)
+    #expect(await uploader.flush().isWillRetry)
     var problems = uploader.problems.makeAsyncIterator()
     let problem = await problems.next()
     #expect(problem == .unreachable(.collectorNotFound), "a refused connection: \(String(describing: problem))")

@@ -51,7 +51,8 @@ func run(_ arguments: [String]) async throws -> Int32 {
     flushing: while true {
       switch await uploader.flush() {
       case .done: break flushing
-      case .willRetry: try await Task.sleep(for: .milliseconds(100))
+      case .willRetry(let wait): try await Task.sleep(for: wait)  // as long as the collector asked
+      case .deadlineReached: continue
       case .overBudget, .stopped:
         say("stopped: the token was refused, or a budget (none is set here) was spent")
         return 3

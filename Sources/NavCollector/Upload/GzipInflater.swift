@@ -9,9 +9,9 @@ import CZlib
 /// `truncated`, so a body is either read whole or refused, never read in part. Every call to
 /// zlib consumes input or produces output, and the caller is told each window before the next
 /// is made: a body cannot make it spin, and a limit on what the caller takes stops it at once.
-final class GzipInflater {
+package final class GzipInflater {
   /// Why a body is not gzip.
-  enum Failure: Error, Equatable {
+  package enum Failure: Error, Equatable {
     /// Not a gzip member where one must begin, or a member whose data zlib refuses.
     case malformed
     /// The body ended inside a member, or held none.
@@ -27,7 +27,7 @@ final class GzipInflater {
   private(set) var members = 0
 
   /// An inflater handing out at most `windowBytes` at a time.
-  init(windowBytes: Int = 64 * 1024) throws(Failure) {
+  package init(windowBytes: Int = 64 * 1024) throws(Failure) {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
     window = [UInt8](repeating: 0, count: windowBytes)
@@ -48,7 +48,7 @@ final class GzipInflater {
   /// Inflates `input`, handing `output` each window it fills before making the next: what
   /// `output` throws (a limit passed) stops the inflation there. Throws `CancellationError`
   /// when the task is cancelled (the request's deadline passed).
-  func inflate(
+  package func inflate(
     _ input: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) throws -> Void
   ) throws {
     guard let base = input.baseAddress, !input.isEmpty else { return }
@@ -87,7 +87,7 @@ final class GzipInflater {
   }
 
   /// The body's end: refused when it stopped inside a member or held none.
-  func finish() throws(Failure) {
+  package func finish() throws(Failure) {
     guard !insideMember, members > 0 else { throw .truncated }
   }
 }

@@ -19,6 +19,8 @@ public final class SessionStore: Sendable {
   /// `nil` for an in-memory database, which other connections cannot see: reads then go
   /// through the writer.
   let readers: ReaderPool?
+  /// Yields after each write transaction commits.
+  package let changes = StoreChanges()
 
   /// Opens (and for writers, creates and migrates) the store at `path`.
   public init(path: String, options: StoreOptions = StoreOptions()) throws(StoreError) {
@@ -72,9 +74,11 @@ public final class SessionStore: Sendable {
   /// Runs `body` in one immediate write transaction on the writer.
   func write<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     guard let writer else { throw .readOnly(path: path) }
-    return try writer.withEngine { engine throws(StoreError) in
+    let result = try writer.withEngine { engine throws(StoreError) in
       try engine.write { () throws(StoreError) in try body(engine) }
     }
+    changes.changed()
+    return result
   }
 
   /// Runs `body` on the writer outside any transaction, for what SQLite runs only there

@@ -50,7 +50,7 @@ extension Launches {
     let offline = await uploader.flush()
     let waiting = try await uploader.pending()
     print("  flush while offline: \(offline); \(waiting.events) events of \(waiting.sessions) session(s) wait")
-    try check(offline == .willRetry && waiting.events > 0, "nothing is lost or sent while offline")
+    try check(offline != .done && waiting.events > 0, "nothing is lost or sent while offline")
 
     collector = try collectorSide.start(port: collector.port)
     print("  the collector is back")
