@@ -36,7 +36,8 @@ package struct CollectorClient: Sendable {
   /// request up to `attempts` times, as `policy` says.
   package init(
     base: URL, token: String, session: URLSession? = nil, attempts: Int = 8, timeout: Duration = .seconds(60),
-    policy: RetryPolicy = RetryPolicy(firstBackoff: .milliseconds(500), maximumBackoff: .seconds(30))
+    policy: RetryPolicy = RetryPolicy(
+      firstBackoff: .milliseconds(500), maximumBackoff: .seconds(30), retriesOtherAnswers: false)
   ) {
     self.base = base
     self.token = token
@@ -184,7 +185,7 @@ package struct CollectorClient: Sendable {
         let exchange = try await attempt(path: path, method: method, body: body, headers: headers, hooks: hooks)
         decision = policy.decide(
           after: exchange.attempt, failures: number, lines: 1, jitter: Double.random(in: 0.5...1))
-        guard case .retry(let wait) = decision, number < attempts, exchange.status != 200 else {
+        guard case .retry(let wait) = decision, number < attempts else {
           return (exchange.status, exchange.body)
         }
         try await Task.sleep(for: wait)

@@ -208,6 +208,9 @@ public actor NavigationUploader {
         loop?.cancel()
         loop = nil
         return .stopped
+      case .fail:
+        // The uploader's policy retries every other answer: not reached.
+        return failed(.unexpectedAnswer(status: exchange.status))
       case .retry(let wait):
         failures += 1
         report.yield(

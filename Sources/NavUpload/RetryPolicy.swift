@@ -13,8 +13,9 @@ import Foundation
 /// - 408, 429, 502, 503, 504: the collector or a proxy asks to wait: after `Retry-After` when
 ///   it says one, capped at `maximumRetryAfter` (a collector's mistake, or a hostile proxy, may
 ///   not park a device for a day); else the backoff.
-/// - Any other answer, or no answer (the connection failed before or after the body went):
-///   the backoff.
+/// - No answer (the connection failed before or after the body went): the backoff.
+/// - Any other answer (a 500, a 404): the backoff when `retriesOtherAnswers` (the uploader, which
+///   has all the time it needs), else it is final (`push`, which reports it to its user).
 ///
 /// The backoff starts at `firstBackoff`, doubles with each failure in a row up to
 /// `maximumBackoff`, and is scaled by a jitter between 0.5 and 1 that the caller draws, so
@@ -26,16 +27,19 @@ package struct RetryPolicy: Sendable, Hashable {
   package var maximumBackoff: Duration
   /// The longest wait a `Retry-After` may ask for.
   package var maximumRetryAfter: Duration
+  /// Whether an answer the contract gives no rule for is sent again after the backoff.
+  package var retriesOtherAnswers: Bool
 
   /// A policy with these bounds; by default 1 s, doubling to 10 minutes, and `Retry-After`
   /// honoured up to 10 minutes.
   package init(
     firstBackoff: Duration = .seconds(1), maximumBackoff: Duration = .seconds(600),
-    maximumRetryAfter: Duration = .seconds(600)
+    maximumRetryAfter: Duration = .seconds(600), retriesOtherAnswers: Bool = true
   ) {
     self.firstBackoff = firstBackoff
     self.maximumBackoff = max(firstBackoff, maximumBackoff)
     self.maximumRetryAfter = maximumRetryAfter
+    self.retriesOtherAnswers = retriesOtherAnswers
   }
 
   /// How one attempt ended.
@@ -56,6 +60,8 @@ package struct RetryPolicy: Sendable, Hashable {
     case hold
     /// The token is refused: send nothing more.
     case stop
+    /// The answer is final: hand it to the caller as it is.
+    case fail
     /// Send it again after this long.
     case retry(after: Duration)
   }
@@ -73,7 +79,11 @@ package struct RetryPolicy: Sendable, Hashable {
       return .stop
     case .answered(let status, let retryAfter?) where Self.asksToWait.contains(status):
       return .retry(after: min(max(retryAfter, .zero), maximumRetryAfter))
-    case .answered, .noAnswer:
+    case .answered(let status, _) where Self.asksToWait.contains(status) || retriesOtherAnswers:
+      return .retry(after: backoff(failures: failures, jitter: jitter))
+    case .answered:
+      return .fail
+    case .noAnswer:
       return .retry(after: backoff(failures: failures, jitter: jitter))
     }
   }

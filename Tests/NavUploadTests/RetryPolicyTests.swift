@@ -42,6 +42,19 @@ import Testing
     #expect(policy.backoff(failures: 3, jitter: 0.1) == .seconds(2), "the jitter is kept within 0.5 to 1")
   }
 
+  /// `push`'s flavour: an answer with no rule is final, the waits are as the uploader's.
+  @Test func anAnswerWithNoRuleIsFinalForPush() {
+    let push = RetryPolicy(retriesOtherAnswers: false)
+    for status in [500, 404, 400, 201] {
+      #expect(push.decide(after: .answered(status: status, retryAfter: nil), failures: 1, lines: 3, jitter: 1) == .fail)
+    }
+    #expect(
+      push.decide(after: .answered(status: 503, retryAfter: nil), failures: 2, lines: 3, jitter: 1)
+        == .retry(after: .seconds(2)))
+    #expect(push.decide(after: .noAnswer, failures: 1, lines: 3, jitter: 1) == .retry(after: .seconds(1)))
+    #expect(push.decide(after: .answered(status: 200, retryAfter: nil), failures: 1, lines: 3, jitter: 1) == .take)
+  }
+
   @Test func retryAfterIsReadInSeconds() {
     #expect(RetryPolicy.retryAfter("120") == .seconds(120))
     #expect(RetryPolicy.retryAfter(" 3 ") == .seconds(3))
