@@ -77,16 +77,6 @@ public struct StackFlow<Screen: NavigationScreen> {
       model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current, renames: model.renames))
   }
 
-  /// The stack hosted by the route at `index` of the flow in `state` (the shown state, for a host).
-  func stack(hostedBy index: Int, as state: Coordinator<Screen>) -> StackFlow {
-    StackFlow(model: model, anchor: anchor.appending(.route(index), kind: .stack, in: state, renames: model.renames))
-  }
-
-  /// The tabs hosted by the route at `index` of the flow in `state`.
-  func tabs(hostedBy index: Int, as state: Coordinator<Screen>) -> TabsFlow<Screen> {
-    TabsFlow(model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: state, renames: model.renames))
-  }
-
   /// The stack hosted by the topmost route showing `screen`.
   public func stack(hostedBy screen: Screen) -> StackFlow {
     guard let index = routes.lastIndex(where: { $0.screen == screen }) else {

@@ -65,19 +65,8 @@ public struct TabsFlow<Screen: NavigationScreen> {
   /// The flow of each tab as the host shows them, in order: what a `TabView` shows, one tab per
   /// entry, tagged with its index.
   public var shownTabs: [HostedFlow<Screen>] {
-    let shown = model.shown
-    guard case .tabs(let tabs, _) = shown.coordinator(of: anchor, renames: model.renames) else { return [] }
-    return tabs.indices.map { index in
-      switch tabs[index].kind {
-      case .stack:
-        .stack(
-          StackFlow(
-            model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: shown, renames: model.renames)))
-      case .tabs:
-        .tabs(
-          TabsFlow(model: model, anchor: anchor.appending(.tab(index), kind: .tabs, in: shown, renames: model.renames)))
-      }
-    }
+    guard case .tabs(let tabs, _) = model.shown.coordinator(of: anchor, renames: model.renames) else { return [] }
+    return tabs.indices.map { HostedFlow(kind: tabs[$0].kind, at: .tab($0), below: anchor, of: model) }
   }
 
   // MARK: Operations

@@ -6,4 +6,13 @@ public enum HostedFlow<Screen: NavigationScreen> {
   case stack(StackFlow<Screen>)
   /// Tabs, shown as a tab bar bound to ``TabsFlow/selection``.
   case tabs(TabsFlow<Screen>)
+
+  /// The handle to the flow of `kind` one `step` below `anchor`, found in what `model` shows.
+  init(kind: CoordinatorKind, at step: PathStep, below anchor: FlowAnchor, of model: NavigationModel<Screen>) {
+    let child = anchor.appending(step, kind: kind, in: model.shown, renames: model.renames)
+    switch kind {
+    case .stack: self = .stack(StackFlow(model: model, anchor: child))
+    case .tabs: self = .tabs(TabsFlow(model: model, anchor: child))
+    }
+  }
 }

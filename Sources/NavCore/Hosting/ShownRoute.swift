@@ -17,10 +17,6 @@ public struct ShownRoute<Screen: NavigationScreen> {
 
   /// A handle to the flow the route hosts, or `nil` when it hosts none.
   public var child: HostedFlow<Screen>? {
-    switch route.child?.kind {
-    case .stack?: .stack(flow.stack(hostedBy: index, as: flow.model.shown))
-    case .tabs?: .tabs(flow.tabs(hostedBy: index, as: flow.model.shown))
-    case nil: nil
-    }
+    route.child.map { HostedFlow(kind: $0.kind, at: .route(index), below: flow.anchor, of: flow.model) }
   }
 }
