@@ -91,17 +91,36 @@ package struct CollectorClient: Sendable {
     return (Int(seq), nil)
   }
 
-  /// Uploads `lines` (wire-format events), split in halves as often as the collector says a
-  /// batch is too large, and returns each answer's counts and rejected lines (their numbers
-  /// counted in `lines`, from 1).
-  package func upload(_ lines: [String]) async throws -> UploadAnswer {
-    try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none)
-  }
-
-  /// `upload(_:)`, each request signed by `signer` (the device whose sessions these are), so
-  /// the collector takes the lines of the sessions that device started.
-  package func upload(_ lines: [String], signedBy signer: DeviceSigner?) async throws -> UploadAnswer {
-    try await upload(lines, body: nil, splitsWhenTooLarge: true, hooks: .none, signer: signer)
+  /// Uploads `lines` (wire-format events), each request signed by `signer` when given (the
+  /// device whose sessions these are, so the collector takes the lines of the sessions that
+  /// device started). A batch over the collector's limits is split in halves, and a line over
+  /// them alone is rejected as the collector would (`too-large`), as `policy` decides; the
+  /// answers' counts and rejected lines (numbered in `lines`, from 1) come back as one.
+  package func upload(_ lines: [String], signedBy signer: DeviceSigner? = nil) async throws -> UploadAnswer {
+    guard !lines.isEmpty else { return UploadAnswer() }
+    let (gzipped, headers) = try uploadRequest(lines, body: nil, signer: signer)
+    let (status, answerBody) = try await send(path: "v1/events", method: "POST", body: Data(gzipped), headers: headers)
+    switch policy.decide(after: .answered(status: status, retryAfter: nil), failures: 1, lines: lines.count, jitter: 1)
+    {
+    case .hold:
+      // One line the collector will not take even alone: rejected, as the collector would, so
+      // the caller goes on with the other lines (the later ones of its session come back `gap`).
+      var answer = UploadAnswer()
+      answer.rejected = [
+        (1, "too-large", "the line alone is over the collector's limits (GET /v1/limits says them); it cannot be sent")
+      ]
+      return answer
+    case .split:
+      let half = lines.count / 2
+      var first = try await upload(Array(lines[..<half]), signedBy: signer)
+      first.add(try await upload(Array(lines[half...]), signedBy: signer), shiftedBy: half)
+      return first
+    case .take, .stop, .fail, .retry:
+      guard status == 200, let answer = UploadAnswer(answerBody) else {
+        throw Failure(status: status, message: String(decoding: answerBody, as: UTF8.self))
+      }
+      return answer
+    }
   }
 
   /// The request body of `lines`: one JSON Lines document, gzip'd.
@@ -128,41 +147,6 @@ package struct CollectorClient: Sendable {
     }
   }
 
-  /// `upload(_:)`, with the body already made (`body(of:)`, or `nil`), `hooks` told of each
-  /// attempt, and a 413 split into halves here only when `splitsWhenTooLarge` (otherwise it is
-  /// thrown, for a caller that splits its own batches and acknowledges each answer).
-  /// `signer`, when given, signs each request's body.
-  package func upload(
-    _ lines: [String], body: [UInt8]?, splitsWhenTooLarge: Bool, hooks: AttemptHooks, signer: DeviceSigner? = nil
-  ) async throws -> UploadAnswer {
-    guard !lines.isEmpty else { return UploadAnswer() }
-    let (gzipped, headers) = try uploadRequest(lines, body: body, signer: signer)
-    let (status, answerBody) = try await send(
-      path: "v1/events", method: "POST", body: Data(gzipped), headers: headers, hooks: hooks)
-    if status == 413, lines.count == 1, splitsWhenTooLarge {
-      // One line the collector will not take even alone: rejected, as the collector would, so
-      // the caller goes on with the other lines (the later ones of its session come back `gap`).
-      var answer = UploadAnswer()
-      answer.rejected = [
-        (1, "too-large", "the line alone is over the collector's limits (GET /v1/limits says them); it cannot be sent")
-      ]
-      return answer
-    }
-    if status == 413, lines.count > 1, splitsWhenTooLarge {
-      let half = lines.count / 2
-      var first = try await upload(
-        Array(lines[..<half]), body: nil, splitsWhenTooLarge: true, hooks: hooks, signer: signer)
-      let second = try await upload(
-        Array(lines[half...]), body: nil, splitsWhenTooLarge: true, hooks: hooks, signer: signer)
-      first.add(second, shiftedBy: half)
-      return first
-    }
-    guard status == 200, let answer = UploadAnswer(answerBody) else {
-      throw Failure(status: status, message: String(decoding: answerBody, as: UTF8.self))
-    }
-    return answer
-  }
-
   /// The gzip'd body of `lines` (or `body`, made already) and the upload's headers.
   private func uploadRequest(_ lines: [String], body: [UInt8]?, signer: DeviceSigner?) throws -> (
     [UInt8], [String: String]
@@ -176,13 +160,13 @@ package struct CollectorClient: Sendable {
   /// One exchange, retried while `policy` says to (a status that asks to wait, a failure, no
   /// answer), waiting what it says between attempts; the last answer is returned, whatever it
   /// is, and no answer at the last attempt is thrown.
-  private func send(
-    path: String, method: String, body: Data?, headers: [String: String] = [:], hooks: AttemptHooks = .none
-  ) async throws -> (Int, [UInt8]) {
+  private func send(path: String, method: String, body: Data?, headers: [String: String] = [:]) async throws -> (
+    Int, [UInt8]
+  ) {
     for number in 1...attempts {
       let decision: RetryPolicy.Decision
       do {
-        let exchange = try await attempt(path: path, method: method, body: body, headers: headers, hooks: hooks)
+        let exchange = try await attempt(path: path, method: method, body: body, headers: headers)
         decision = policy.decide(
           after: exchange.attempt, failures: number, lines: 1, jitter: Double.random(in: 0.5...1))
         guard case .retry(let wait) = decision, number < attempts else {
