@@ -55,9 +55,14 @@ let package = Package(
     // knowing nothing of navigation: the layer the wire format is written in.
     .target(name: "NavJSON"),
     .target(name: "NavCore", dependencies: ["NavJSON"]),
+    // The collector's HTTP contract as Codable types (answers, heads, limits, the error body),
+    // compiled by both sides: the collector encodes them, the uploader and `push` decode them.
+    .target(name: "NavContract", dependencies: ["NavJSON", "NavCore"]),
     .target(
       name: "NavPersistence",
-      dependencies: ["NavJSON", "NavCore", "CSQLite", .product(name: "Crypto", package: "swift-crypto")],
+      dependencies: [
+        "NavJSON", "NavCore", "NavContract", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
+      ],
       plugins: ["MigrationsPlugin"]
     ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
@@ -69,13 +74,13 @@ let package = Package(
     ),
     // The uploader: a device's sessions to a collector, over URLSession and the system's zlib.
     // A product of its own, so an app that does not upload links no networking.
-    .target(name: "NavUpload", dependencies: ["NavCore", "NavPersistence", "CZlib"]),
+    .target(name: "NavUpload", dependencies: ["NavCore", "NavContract", "NavPersistence", "CZlib"]),
     // The collector's store: apps, tokens and uploads taken in, over the store files. Only the
     // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
     .target(
       name: "NavFleet",
       dependencies: [
-        "NavCore", "NavPersistence", "NavReport",
+        "NavCore", "NavContract", "NavPersistence", "NavReport",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
@@ -92,6 +97,7 @@ let package = Package(
       name: "NavCollector",
       dependencies: [
         "NavCore",
+        "NavContract",
         "NavPersistence",
         "NavFleet",
         "NavReport",
@@ -112,6 +118,7 @@ let package = Package(
       name: "navstore",
       dependencies: [
         "NavCore",
+        "NavContract",
         "NavPersistence",
         "NavReport",
         "NavFleet",

@@ -1,3 +1,4 @@
+import NavContract
 import NavPersistence
 
 /// Why the collector's store refused or failed: a store's own error, or one about the apps and

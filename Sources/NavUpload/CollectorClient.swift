@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -80,15 +81,29 @@ package struct CollectorClient: Sendable {
   }
 
   /// The head the collector holds for `session`, `nil` when it holds none.
-  package func head(of session: SessionID) async throws -> (seq: Int, hash: String?)? {
+  package func head(of session: SessionID) async throws -> SessionHead? {
     let (status, body) = try await send(
       path: "v1/sessions/\(Self.pathSegment(session.rawValue))/head", method: "GET", body: nil)
     if status == 404 { return nil }
-    guard status == 200, let value = try? WireFormat.decode(JSONValue.self, from: body),
-      case .number(let seq)? = value.objectValue?["seq"]
-    else { throw Failure(status: status, message: String(decoding: body, as: UTF8.self)) }
-    if case .string(let hash)? = value.objectValue?["hash"] { return (Int(seq), hash) }
-    return (Int(seq), nil)
+    guard status == 200, let head = try? ContractJSON.decode(SessionHead.self, from: body) else {
+      throw Failure(status: status, message: String(decoding: body, as: UTF8.self))
+    }
+    return head
+  }
+
+  /// The heads the collector holds for `sessions` (at most `HeadsRequest.maximumSessions`), in
+  /// one request (`POST /v1/heads`): seq 0 for a session it does not hold. `nil` when the
+  /// collector has no such endpoint (a 404: a collector older than it), for the caller to ask
+  /// session by session.
+  package func heads(of sessions: [SessionID]) async throws -> [SessionID: SessionHead]? {
+    let body = try ContractJSON.encode(HeadsRequest(sessions: sessions))
+    let (status, answer) = try await send(
+      path: "v1/heads", method: "POST", body: Data(body), headers: ["Content-Type": "application/json"])
+    if status == 404, (try? ContractJSON.decode(ErrorBody.self, from: answer))?.error == "not-found" { return nil }
+    guard status == 200, let heads = try? ContractJSON.decode(HeadsAnswer.self, from: answer) else {
+      throw Failure(status: status, message: String(decoding: answer, as: UTF8.self))
+    }
+    return heads.heads
   }
 
   /// Uploads `lines` (wire-format events), each request signed by `signer` when given (the
@@ -105,11 +120,10 @@ package struct CollectorClient: Sendable {
     case .hold:
       // One line the collector will not take even alone: rejected, as the collector would, so
       // the caller goes on with the other lines (the later ones of its session come back `gap`).
-      var answer = UploadAnswer()
-      answer.rejected = [
-        (1, "too-large", "the line alone is over the collector's limits (GET /v1/limits says them); it cannot be sent")
-      ]
-      return answer
+      let rejection = LineRejection(
+        reason: .tooLarge, session: nil, seq: nil,
+        message: "the line alone is over the collector's limits (GET /v1/limits says them); it cannot be sent")
+      return UploadAnswer(rejected: [RejectedLine(line: 1, rejection: rejection)])
     case .split:
       let half = lines.count / 2
       var first = try await upload(Array(lines[..<half]), signedBy: signer)

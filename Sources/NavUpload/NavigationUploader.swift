@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -198,7 +199,7 @@ public actor NavigationUploader {
         do {
           try await hold(
             UploadHold(
-              session: entry.session, seq: entry.firstSeq, reason: "too-large",
+              session: entry.session, seq: entry.firstSeq, reason: .tooLarge,
               message: "the event alone is over the collector's limits (GET /v1/limits says them)"))
         } catch {
           return failed(Self.problem(making: error))
@@ -336,17 +337,17 @@ public actor NavigationUploader {
   private func take(_ answer: UploadAnswer, for batch: Batch) async throws -> Bool {
     var moved = false
     var firstRejected: [SessionID: UploadHold] = [:]
-    for rejection in answer.rejected {
+    for rejected in answer.rejected {
       // The line's session: the last one of the batch whose first line is at or before it.
-      guard let entry = batch.sessions.last(where: { $0.firstLine <= rejection.line }),
+      guard let entry = batch.sessions.last(where: { $0.firstLine <= rejected.line }),
         firstRejected[entry.session] == nil
       else { continue }
       firstRejected[entry.session] = UploadHold(
-        session: entry.session, seq: entry.firstSeq + (rejection.line - entry.firstLine), reason: rejection.reason,
-        message: rejection.message)
+        session: entry.session, seq: entry.firstSeq + (rejected.line - entry.firstLine),
+        reason: rejected.rejection.reason, message: rejected.rejection.message)
     }
     for entry in batch.sessions {
-      let head = answer.heads[entry.session] ?? 0
+      let head = answer.heads[entry.session]?.seq ?? 0
       let vouched = min(head, entry.lastSeq, (firstRejected[entry.session]?.seq ?? Int.max) - 1)
       if vouched >= entry.firstSeq {
         try await store.acknowledgeUpload(of: entry.session, through: vouched)

@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -10,7 +11,7 @@ public enum UploadProblem: Sendable, Hashable, CustomStringConvertible {
   /// session waits at `seq` (see `NavigationUploader.holds()`) while the other sessions go on.
   /// `reason` is the contract's code (`hash`, `too-large`, `wrong-device`, ...), `message` the
   /// collector's sentence.
-  case rejected(session: SessionID, seq: Int, reason: String, message: String)
+  case rejected(session: SessionID, seq: Int, reason: RejectionReason, message: String)
   /// The token was refused (401) or may not upload (403): uploading stops until `start()` is
   /// called again, with everything kept.
   case tokenRefused(status: Int)
@@ -50,7 +51,7 @@ public enum UploadProblem: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .rejected(let session, let seq, let reason, let message):
-      "the collector refused event \(seq) of session '\(session)' (\(reason)): \(message); the session waits there"
+      "the collector refused event \(seq) of session '\(session)' (\(reason.rawValue)): \(message); the session waits there"
     case .tokenRefused(let status):
       "the collector refused the upload token (\(status)); uploading stopped until start() is called"
     case .unreachable(let connection):

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import NavCollector
+import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
 import NavPersistence
@@ -278,6 +279,59 @@ import Testing
         let answer = try Self.json(response)
         #expect(answer["accepted"] == 2)
       }
+    }
+  }
+
+  @Test func headsOfManySessionsComeInOneRequestAndOnlyForTheTokensApp() async throws {
+    let body = ByteBuffer(string: Self.start + "\n" + Self.push + "\n")
+    // The other app holds a session of the same id, further along: it is not this app's.
+    let other = Self.start.replacingOccurrences(of: "\"s-1\"", with: "\"s-2\"")
+    try await app().test(.router) { client in
+      try await client.execute(uri: "/v1/events", method: .post, headers: headers(ingest), body: body) { response in
+        #expect(response.status == .ok)
+      }
+      try await client.execute(
+        uri: "/v1/events", method: .post, headers: headers(otherApp), body: ByteBuffer(string: other + "\n")
+      ) { response in #expect(response.status == .ok) }
+      let asked = try ContractJSON.encode(HeadsRequest(sessions: [sessionID("s-1"), sessionID("s-2")]))
+      for token in [ingest, reader] {
+        try await client.execute(
+          uri: "/v1/heads", method: .post, headers: headers(token, type: "application/json"),
+          body: ByteBuffer(bytes: asked)
+        ) { response in
+          #expect(response.status == .ok)
+          let answer = try ContractJSON.decode(HeadsAnswer.self, from: Array(buffer: response.body))
+          #expect(answer.heads[sessionID("s-1")]?.seq == 2)
+          #expect(answer.heads[sessionID("s-1")]?.hash?.count == 64)
+          #expect(answer.heads[sessionID("s-2")] == SessionHead.none, "another app's session is none of this one's")
+          #expect(String(buffer: response.body).contains(#""s-2":{"hash":null,"seq":0}"#))
+        }
+      }
+      // Past the limit, not JSON, not session ids, another type: refused, in the contract's words.
+      let tooMany = try ContractJSON.encode(
+        HeadsRequest(sessions: (0...HeadsRequest.maximumSessions).map { sessionID("s-\($0)") }))
+      let refusals: [(ByteBuffer, String, HTTPResponse.Status, String)] = [
+        (ByteBuffer(bytes: tooMany), "application/json", .contentTooLarge, "too-large"),
+        (ByteBuffer(string: "[1, 2]"), "application/json", .badRequest, "bad-request"),
+        (ByteBuffer(string: #"{"sessions": [""]}"#), "application/json", .badRequest, "bad-request"),
+        (
+          ByteBuffer(string: #"{"sessions": []}"#), "application/x-ndjson", .unsupportedMediaType,
+          "unsupported-media-type"
+        ),
+      ]
+      for (refused, type, status, code) in refusals {
+        try await client.execute(
+          uri: "/v1/heads", method: .post, headers: headers(ingest, type: type), body: refused
+        ) { response in
+          #expect(response.status == status, "\(String(buffer: refused).prefix(40))")
+          let refusal = try ContractJSON.decode(ErrorBody.self, from: Array(buffer: response.body))
+          #expect(refusal.error == code)
+        }
+      }
+      try await client.execute(
+        uri: "/v1/heads", method: .post, headers: headers(nil, type: "application/json"),
+        body: ByteBuffer(bytes: asked)
+      ) { response in #expect(response.status == .unauthorized) }
     }
   }
 }

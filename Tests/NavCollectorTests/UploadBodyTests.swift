@@ -1,4 +1,5 @@
 import NIOCore
+import NavContract
 import NavTestSupport
 import NavUpload
 import PropertyBased

@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
@@ -39,7 +40,7 @@ import Testing
     upload.append(ArraySlice(#"{"session":"d","at":"2026-11-21T10:00:00.000Z","op":{"op":"fly"}}"#.utf8))  // 8 invalid
     upload.append(ArraySlice("   ".utf8))  // 9 blank: skipped
     let outcome = try store.ingest(upload)
-    func reason(_ line: Int) -> LineRejection.Reason? {
+    func reason(_ line: Int) -> RejectionReason? {
       outcome.rejected.first { $0.line == line }?.rejection.reason
     }
     #expect(outcome.lines.map(\.number) == Array(1...8))

@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport

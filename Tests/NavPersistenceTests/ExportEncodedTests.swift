@@ -193,4 +193,93 @@ import Testing
     }
     #expect(!written.isEmpty && complete.starts(with: written), "the output is not a prefix of the export")
   }
+
+  /// Every page of an export, read one after another as the collector reads them, joined.
+  static func paged(
+    _ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, _ filter: ExportFilter, bytes: Int
+  ) throws -> (bytes: [UInt8], pages: Int) {
+    var export = ExportProgress(table, format: format, filter: filter)
+    var joined: [UInt8] = []
+    var pages = 0
+    while !export.finished {
+      joined += try store.exportPage(&export, bytes: bytes)
+      pages += 1
+    }
+    return (joined, pages)
+  }
+
+  @Test func pagesOfEveryTableAndFormatJoinToTheWholeExport() throws {
+    let store = try awkwardStore()
+    let filters = [
+      ExportFilter(), ExportFilter(session: sessionID("with,comma")),
+      ExportFilter(since: Timestamp(millisecondsSince1970: 1_795_000_000_150)),
+      ExportFilter(omitsPayloads: true),
+    ]
+    for table in ExportTable.allCases {
+      for format in ExportFormat.allCases {
+        for filter in filters where !(filter.omitsPayloads && table == .events && format == .jsonl) {
+          let whole = try Self.encoded(store, table, format, filter)
+          // A page of one byte holds one stored row's text (or a replayed event's rows).
+          for bytes in [1, 700, ExportPages.pageBytes] {
+            let (joined, pages) = try Self.paged(store, table, format, filter, bytes: bytes)
+            #expect(joined == whole, "\(table) \(format) \(filter) in pages of \(bytes) bytes")
+            if bytes == 1, table == .events, filter == ExportFilter() { #expect(pages > 1_000) }
+          }
+        }
+      }
+    }
+  }
+
+  @Test func theAsyncPagesAreTheExportsBytesAndSkipPagesTheFilterEmptied() async throws {
+    let store = try SessionStore(path: folder.path("many.sqlite"))
+    // More stored rows (7,500) than a page reads (4,096), and a filter that keeps only one
+    // session's: the pages that read none of it hold nothing and are not handed out.
+    for index in 0..<30 {
+      var events = [event("s\(index)", .start(.stack([.root("home", withNavigation: true)])), offset: Int64(index))]
+      for step in 0..<249 {
+        events.append(event("s\(index)", step.isMultiple(of: 2) ? .push("next") : .pop(), offset: Int64(index)))
+      }
+      try await store.append(contentsOf: events)
+    }
+    for filter in [ExportFilter(), ExportFilter(session: sessionID("s9"))] {
+      var pages: [[UInt8]] = []
+      for try await page in store.exportPages(.events, format: .csv, filter: filter, bytes: 4096) { pages.append(page) }
+      #expect(pages.allSatisfy { !$0.isEmpty })
+      #expect(pages.flatMap { $0 } == (try Self.encoded(store, .events, .csv, filter)), "\(filter)")
+    }
+  }
+
+  @Test func eventsStoredBetweenPagesLeaveEachSessionAWholePrefixOfItsHistory() throws {
+    let store = try SessionStore(path: folder.path("growing.sqlite"))
+    for id in ["a", "b", "c"] {
+      try store.append(contentsOf: [
+        event(id, .start(.stack([.root("home", withNavigation: true)]))), event(id, .push("x"), offset: 1),
+        event(id, .pop(), offset: 2),
+      ])
+    }
+    var export = ExportProgress(.events, format: .jsonl, filter: ExportFilter())
+    var joined: [UInt8] = []
+    var grown = 0
+    while !export.finished {
+      joined += try store.exportPage(&export, bytes: 1)
+      // Every session grows after each of the first pages, those already read and those to come.
+      guard grown < 6 else { continue }
+      for id in ["a", "b", "c"] {
+        try store.append(event(id, grown.isMultiple(of: 2) ? .push("y") : .pop(), offset: Int64(10 + grown)))
+      }
+      grown += 1
+    }
+    var seqs: [String: [Int]] = [:]
+    for line in String(decoding: joined, as: UTF8.self).split(separator: "\n") {
+      let event = try WireFormat.decode(AnyEvent.self, from: Array(line.utf8))
+      seqs[event.session.rawValue, default: []].append(event.seq ?? 0)
+    }
+    #expect(Set(seqs.keys) == ["a", "b", "c"])
+    for (id, list) in seqs {
+      #expect(list == Array(1...list.count), "session \(id) is a whole prefix: \(list)")
+    }
+    // A page of one row a time grew each session before the export had passed it: every
+    // session has all nine of its events (three, then six stored between pages).
+    #expect(seqs.values.allSatisfy { $0.count == 9 }, "\(seqs)")
+  }
 }

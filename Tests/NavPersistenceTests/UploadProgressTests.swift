@@ -53,7 +53,7 @@ import Testing
 
   @Test func aHoldTakesTheSessionOutOfTheQueueUntilReleasedOrPassed() throws {
     try store.acknowledgeUpload(of: sessionID("a"), through: 2)
-    let hold = UploadHold(session: sessionID("a"), seq: 3, reason: "conflict", message: "another a")
+    let hold = UploadHold(session: sessionID("a"), seq: 3, reason: .conflict, message: "another a")
     try store.holdUpload(hold)
     let held = try store.uploadProgress(of: sessionID("a"))
     #expect(held.acknowledgedSeq == 2 && held.hold == hold)
@@ -65,13 +65,13 @@ import Testing
     #expect(try store.uploadProgress(of: sessionID("a")).hold == nil)
     #expect(try store.uploadQueue(limit: 10).map(\.session.rawValue) == ["b", "a", "c"])
     // A hold that an acknowledgement passes is over.
-    try store.holdUpload(UploadHold(session: sessionID("c"), seq: 1, reason: "hash", message: "..."))
+    try store.holdUpload(UploadHold(session: sessionID("c"), seq: 1, reason: .hash, message: "..."))
     try store.acknowledgeUpload(of: sessionID("c"), through: 5)
     #expect(try store.uploadProgress(of: sessionID("c")).hold == nil)
   }
 
   @Test func forgettingASessionForgetsItsProgress() throws {
-    try store.holdUpload(UploadHold(session: sessionID("a"), seq: 1, reason: "conflict", message: "..."))
+    try store.holdUpload(UploadHold(session: sessionID("a"), seq: 1, reason: .conflict, message: "..."))
     _ = try store.forget([sessionID("a")], at: Timestamp(millisecondsSince1970: 1_795_000_900_000))
     #expect(
       try store.uploadProgress(of: sessionID("a"))

@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 /// A TCP connection to loopback driven byte by byte, for clients no HTTP library will play: one
-/// that sends a byte at a time, says nothing, or stops reading.
-final class RawConnection {
+/// that sends a byte at a time, says nothing, or stops reading. Used by one thread at a time
+/// (`@unchecked`: a socket descriptor, handed between threads, never shared).
+final class RawConnection: @unchecked Sendable {
   private let socketFD: Int32
 
   /// Connects to `host`:`port` (an IPv4 address), from the address `source` when given (any
@@ -104,5 +105,22 @@ final class RawConnection {
       data.append(contentsOf: buffer[0..<count])
     }
     return (data, false)
+  }
+
+  /// Up to `limit` bytes that arrive within `seconds` (fewer when the wait ends first, or the
+  /// server closes the connection).
+  func receive(upTo limit: Int, within seconds: Double) -> Data {
+    var data = Data()
+    let deadline = Date().addingTimeInterval(seconds)
+    var buffer = [UInt8](repeating: 0, count: limit)
+    while data.count < limit {
+      var poller = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
+      let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+      guard poll(&poller, 1, remaining) > 0 else { break }
+      let count = recv(socketFD, &buffer, limit - data.count, 0)
+      if count <= 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+    }
+    return data
   }
 }

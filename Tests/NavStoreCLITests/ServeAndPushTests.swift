@@ -27,6 +27,10 @@ import Testing
       "\(first.stderr)")
     let again = try NavStoreProcess.run(push, in: folder)
     #expect(again.stdout.hasPrefix("pushed 0 events to "))
+    // Each push asked the heads of its 8 sessions in one request, none session by session.
+    let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
+    #expect(metrics.contains(#"navstore_http_requests_total{endpoint="/v1/heads",status="200"} 2"#), "\(metrics)")
+    #expect(!metrics.contains(#"/head",status"#))
     #expect(server.stop(SIGTERM) == 0, "a clean stop")
     for table in ["events", "sessions", "screen-views", "transitions"] {
       let local = try NavStoreProcess.run(

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NavCollector
+import NavContract
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
@@ -97,7 +98,7 @@ import Testing
       let intruder = CollectorClient(base: url, token: token)
       for signer in [DeviceSigner.generated(), nil] {
         let answer = try await intruder.upload([forged], signedBy: signer)
-        #expect(answer.accepted == 0 && answer.rejected.map(\.reason) == ["wrong-device"])
+        #expect(answer.accepted == 0 && answer.rejected.map(\.rejection.reason) == [.wrongDevice])
       }
     }
     let shop = try collector.store(of: AppName("shop"))
@@ -120,10 +121,10 @@ import Testing
         Issue.record("no rejection reported")
         return
       }
-      #expect(session == sessionID("s-1") && seq == 1 && reason == "conflict")
+      #expect(session == sessionID("s-1") && seq == 1 && reason == .conflict)
       // What an app sees of it, and what it can do: release it, and it is sent again.
       let holds = try await uploader.holds()
-      #expect(holds.map(\.session) == [sessionID("s-1")] && holds.map(\.reason) == ["conflict"])
+      #expect(holds.map(\.session) == [sessionID("s-1")] && holds.map(\.reason) == [.conflict])
       try await uploader.release(sessionID("s-1"))
       #expect(try await uploader.holds().isEmpty)
       #expect(try await uploader.pending().heldSessions == 0)
@@ -132,7 +133,7 @@ import Testing
       #expect(try await uploader.holds().map(\.seq) == [1])
     }
     let held = try await device.uploadProgress(of: sessionID("s-1"))
-    #expect(held.acknowledgedSeq == 0 && held.hold?.seq == 1 && held.hold?.reason == "conflict")
+    #expect(held.acknowledgedSeq == 0 && held.hold?.seq == 1 && held.hold?.reason == .conflict)
     for other in ["s-0", "s-2"] {
       #expect(try await device.uploadProgress(of: sessionID(other)).acknowledgedSeq == 10)
     }
@@ -185,10 +186,10 @@ import Testing
         Issue.record("no rejection reported")
         return
       }
-      #expect(session.rawValue == "big-0" && seq == 1 && reason == "too-large")
+      #expect(session.rawValue == "big-0" && seq == 1 && reason == .tooLarge)
     }
     #expect(try await device.pendingUploads() == PendingUploads(sessions: 1, events: 3, heldSessions: 1))
-    #expect(try await device.uploadProgress(of: sessionID("big-0")).hold?.reason == "too-large")
+    #expect(try await device.uploadProgress(of: sessionID("big-0")).hold?.reason == .tooLarge)
     #expect(try await device.uploadProgress(of: sessionID("s-1")).acknowledgedSeq == 5)
   }
 

@@ -316,6 +316,23 @@ def every_status(checker, base, ingest, read, other, revoked):
     checker.check(base, "GET", "/v1/sessions/demo-numbers/head", 401)
     checker.check(base, "GET", "/v1/sessions/demo-numbers/head", 404, bearer(other), label="(another app)")
     checker.check(base, "GET", "/v1/sessions/no-such-session/head", 404, bearer(read))
+    # Many heads in one request.
+    json_type = {"Content-Type": "application/json"}
+    asked = json.dumps({"sessions": ["demo-numbers", "no-such-session"]}).encode()
+    for reader in (ingest, read):
+        answer = checker.check(base, "POST", "/v1/heads", 200, {**bearer(reader), **json_type}, asked)
+        heads = json.loads(answer.body)["heads"]
+        if heads["demo-numbers"]["seq"] < 1 or heads["no-such-session"] != {"seq": 0, "hash": None}:
+            fail(f"POST /v1/heads: wrong heads {answer.body!r}")
+    answer = checker.check(base, "POST", "/v1/heads", 200, {**bearer(other), **json_type}, asked, "(another app)")
+    if json.loads(answer.body)["heads"]["demo-numbers"]["seq"] != 0:
+        fail(f"POST /v1/heads told another app's head: {answer.body!r}")
+    checker.check(base, "POST", "/v1/heads", 400, {**bearer(read), **json_type}, b"[1, 2]", "(not the object)")
+    checker.check(base, "POST", "/v1/heads", 401, json_type, asked, "(no token)")
+    many = json.dumps({"sessions": [f"s-{n}" for n in range(5001)]}).encode()
+    checker.check(base, "POST", "/v1/heads", 413, {**bearer(read), **json_type}, many, "(5,001 ids)")
+    checker.check(base, "POST", "/v1/heads", 415, {**bearer(read), "Content-Type": "text/plain"}, asked,
+                  "(text/plain)")
     for path, bad_query in (("history", "?from=9999"), ("state", "?at=9999"), ("report", "?at=9999")):
         checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}", 200, bearer(read))
         if bad_query:
@@ -401,41 +418,39 @@ def backpressure(checker, base, ingest, read):
              ("GET", "/v1/sessions/demo-numbers/history"), ("GET", "/v1/sessions/demo-numbers/state"),
              ("GET", "/v1/sessions/demo-numbers/report"), ("GET", "/v1/export/events?format=csv")]
     uploads = [("POST", "/v1/events")]
-    for method, path in reads + uploads:
-        headers = bearer(ingest if method == "POST" else read)
+    heads = json.dumps({"sessions": ["demo-numbers"]}).encode()
+    for method, path in reads + [("POST", "/v1/heads")] + uploads:
+        headers = bearer(ingest if path == "/v1/events" else read)
         if method == "POST":
-            headers["Content-Type"] = "application/x-ndjson"
-        checker.check(base, method, path, 503, headers, b"" if method == "POST" else None,
-                      "(one upload and one read held open)")
+            headers["Content-Type"] = "application/x-ndjson" if path == "/v1/events" else "application/json"
+        checker.check(base, method, path, 503, headers, (b"" if path == "/v1/events" else heads) if method == "POST"
+                      else None, "(one upload and one read held open)")
     for path in ("/healthz", "/readyz", "/metrics"):
         checker.check(base, "GET", path, 200, label="(never refused for load)")
     reader.close()
     # The held request's body never comes: past the request timeout, a 408, and the slot is free.
-    raw = b""
-    held.settimeout(15)
-    while True:
-        chunk = held.recv(65536)
-        if not chunk:
-            break
-        raw += chunk
-    held.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    if not lines[0].startswith("HTTP/1.1 "):
-        fail(f"the held upload got no HTTP answer: {raw[:200]!r}")
-    headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:] if ":" in line]
-    answer = Answer(int(lines[0].split()[1]), headers, body)
+    answer = raw_answer(held)
     if answer.status != 408:
         fail(f"the held upload: expected 408, got {answer.status}: {body!r}")
     checker.validate("POST", "/v1/events", answer, "POST /v1/events (a body that never arrives)")
+    # A heads request whose body never arrives: a 408 too (after a second, for the rate).
+    time.sleep(1.1)
+    slow = socket.create_connection((url.hostname, url.port), timeout=30)
+    slow.sendall((f"POST /v1/heads HTTP/1.1\r\nHost: {url.hostname}\r\nAuthorization: Bearer {read}\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").encode())
+    answer = raw_answer(slow)
+    if answer.status != 408:
+        fail(f"the held heads request: expected 408, got {answer.status}: {answer.body!r}")
+    checker.validate("POST", "/v1/heads", answer, "POST /v1/heads (a body that never arrives)")
     time.sleep(0.5)
-    for method, path in reads + uploads:
-        headers = bearer(ingest if method == "POST" else read)
+    for method, path in reads + [("POST", "/v1/heads")] + uploads:
+        headers = bearer(ingest if path == "/v1/events" else read)
         if method == "POST":
-            headers["Content-Type"] = "application/x-ndjson"
+            headers["Content-Type"] = "application/x-ndjson" if path == "/v1/events" else "application/json"
+        body = {"/v1/events": upload_lines("openapi-3", 1), "/v1/heads": heads}.get(path)
         for attempt in range(5):
             request(base, "GET", "/v1/limits", headers)
-            answer = request(base, method, path, headers, upload_lines("openapi-3", 1) if method == "POST" else None)
+            answer = request(base, method, path, headers, body)
             if answer.status == 429:
                 checker.validate(method, path, answer, f"{method} {path} (over the rate)")
                 break
@@ -443,6 +458,24 @@ def backpressure(checker, base, ingest, read):
             fail(f"{method} {path}: never answered 429 at one request a second")
     print("openapi: 503 with one upload and one read held open (the probes answering), 408 for that upload, "
           "and 429 past the rate, on every operation they apply to")
+
+
+def raw_answer(connection):
+    """What the server sends on `connection` until it closes it (within 15 s), as an Answer."""
+    raw = b""
+    connection.settimeout(15)
+    while True:
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        raw += chunk
+    connection.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    if not lines[0].startswith("HTTP/1.1 "):
+        fail(f"a held request got no HTTP answer: {raw[:200]!r}")
+    headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:] if ":" in line]
+    return Answer(int(lines[0].split()[1]), headers, body)
 
 
 def fuzz(base, ingest, read, examples, work):

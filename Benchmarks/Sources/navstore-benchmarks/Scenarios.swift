@@ -16,14 +16,18 @@ struct Sizes {
   /// Sessions, and events in each, uploaded in scenario 10.
   var uploadSessions: Int
   var uploadEventsPerSession: Int
+  /// Sessions in the store pushed in scenario 12.
+  var pushSessions: Int
 
   static let full = Sizes(
     append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000],
     record: 20_000,
-    fleetSessions: [10_000, 100_000, 500_000], uploadSessions: 200, uploadEventsPerSession: 1_000)
+    fleetSessions: [10_000, 100_000, 500_000], uploadSessions: 200, uploadEventsPerSession: 1_000,
+    pushSessions: 10_000)
   static let quick = Sizes(
     append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000,
-    fleetSessions: [2_000, 10_000, 20_000], uploadSessions: 40, uploadEventsPerSession: 500)
+    fleetSessions: [2_000, 10_000, 20_000], uploadSessions: 40, uploadEventsPerSession: 500,
+    pushSessions: 1_000)
 }
 
 enum Scenarios {

@@ -20,7 +20,7 @@ let usage = """
   usage: navstore-benchmarks [--quick] [--runs N] [--only SCENARIO] [--json FILE]
     --quick          smaller sizes, for CI (and 3 rounds unless --runs)
     --runs N         rounds of ours against the anchor, after a warm-up (default 5)
-    --only SCENARIO  run one scenario (1 to 11) alone
+    --only SCENARIO  run one scenario (1 to 12) alone
     --json FILE      where the results go as JSON (default: benchmarks.json)
   """
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -37,9 +37,9 @@ while position < arguments.count {
   switch arguments[position] {
   case "--quick": position += 1
   case "--only":
-    guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...11).contains(scenario)
+    guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...12).contains(scenario)
     else {
-      refuse("--only needs a scenario number from 1 to 11")
+      refuse("--only needs a scenario number from 1 to 12")
     }
     position += 2
   case "--json":
@@ -130,6 +130,10 @@ if wanted(11) {
   print("11 upload into PostgreSQL...")
   results += try PostgresUploadScenario.run(
     sessions: sizes.uploadSessions, eventsPerSession: sizes.uploadEventsPerSession, rounds: rounds)
+}
+if wanted(12) {
+  print("12 push a backfill...")
+  results.append(try PushScenario.run(sessions: sizes.pushSessions, rounds: rounds))
 }
 
 print("")

@@ -24,9 +24,9 @@ enum RequestKind: String, Sendable {
 final class OpenCounts: Sendable {
   private let counts = Protected<[String: Int]>([:])
 
-  /// A place for one more request of `key`, unless `maximum` are under way (`nil`); when the
-  /// place is given back, `left` is called after it.
-  func slot(for key: String, maximum: Int, left: @escaping @Sendable () -> Void = {}) -> OpenSlot? {
+  /// A place for one more request of `key`, unless `maximum` are under way (`nil`), given back
+  /// when the request's answer ends (see `AnswerEnd`); `left` is called after it.
+  func slot(for key: String, maximum: Int, left: @escaping @Sendable () -> Void = {}) -> AnswerEnd? {
     let entered = counts.withLock { counts in
       let open = counts[key, default: 0]
       guard open < maximum else { return false }
@@ -34,7 +34,7 @@ final class OpenCounts: Sendable {
       return true
     }
     guard entered else { return nil }
-    return OpenSlot { [self] in
+    return AnswerEnd { [self] _ in
       counts.withLock { counts in
         let open = counts[key, default: 1] - 1
         counts[key] = open > 0 ? open : nil
@@ -67,50 +67,6 @@ struct AdmissionMiddleware: RouterMiddleware {
     }
     metrics.openRequests(kind, 1)
     return try await slot.held { try await next(request, context) }
-  }
-}
-
-/// A request's place in a pool, given back once: when the handler fails, when its answer is a
-/// buffer, or, for an answer streamed after the handler returns (a history, an export), once
-/// the stream has been written, so a reader that takes a chunk a minute holds its place the
-/// whole time. If the stream is never written (the client left first), the place comes back
-/// when the answer is let go.
-final class OpenSlot: Sendable {
-  private let release: Protected<(@Sendable () -> Void)?>
-
-  init(_ release: @escaping @Sendable () -> Void) { self.release = Protected(release) }
-
-  deinit { end() }
-
-  /// Gives the place back, the first time only.
-  func end() {
-    let release = release.withLock { release in
-      defer { release = nil }
-      return release
-    }
-    release?()
-  }
-
-  /// `response`, holding the place until its body has been written; the place is given back at
-  /// once when the handler throws or the body is a buffer (its length is known).
-  func held(_ response: () async throws -> Response) async throws -> Response {
-    var answer: Response
-    do {
-      answer = try await response()
-    } catch {
-      end()
-      throw error
-    }
-    guard answer.body.contentLength == nil else {
-      end()
-      return answer
-    }
-    let body = answer.body
-    answer.body = ResponseBody { [self] writer in
-      defer { end() }
-      try await body.write(writer)
-    }
-    return answer
   }
 }
 

@@ -13,12 +13,13 @@ import NavPersistence
 ///   deserves, anything else a 500, never an empty body.
 /// - Every answer carries `X-Request-Id`, the id its log line has, so a client's report finds
 ///   the line.
-/// - One log line per request, written when it is answered: method, the route matched (never
+/// - One log line per request, written when its answer has been written (a streamed answer's
+///   when its stream ends, `cut` when it did not end whole): method, the route matched (never
 ///   the path, which holds a session id), status, duration, the request id, the client's
 ///   address (through trusted proxies), the app, and for a refusal or failure its cause. Never
 ///   a header, query or body: no token, payload or session id reaches a log. A 5xx is logged
 ///   at `error`, the rest at `info`.
-/// - The request's metrics: endpoint, status and duration.
+/// - The request's metrics: endpoint, status and duration, to the end of its answer.
 struct AnsweringMiddleware: RouterMiddleware {
   typealias Context = CollectorContext
   let clientAddress: ClientAddress
@@ -42,16 +43,20 @@ struct AnsweringMiddleware: RouterMiddleware {
       response = try refusal.response(from: request, context: context)
     }
     response.headers[.requestID] = context.id
-    let duration = ContinuousClock.now - started
+    // Logged and timed when the answer has been written: a streamed one ends after its stream.
     let route = context.endpointPath ?? "unmatched"
-    metrics.request(endpoint: route, status: Int(response.status.code), duration: duration)
-    log(request, context: context, route: route, status: response.status.code, duration: duration, failure: failure)
-    return response
+    let status = response.status.code
+    let ended = AnswerEnd { [metrics] whole in
+      let duration = ContinuousClock.now - started
+      metrics.request(endpoint: route, status: Int(status), duration: duration)
+      log(request, context: context, route: route, status: status, duration: duration, failure: failure, cut: !whole)
+    }
+    return try await ended.held { response }
   }
 
   private func log(
     _ request: Request, context: CollectorContext, route: String, status: Int, duration: Duration,
-    failure: CollectorError?
+    failure: CollectorError?, cut: Bool
   ) {
     let notes = context.notes.current
     var metadata: Logger.Metadata = [
@@ -60,6 +65,8 @@ struct AnsweringMiddleware: RouterMiddleware {
     ]
     if let client = notes.client { metadata["client"] = "\(client)" }
     if let app = notes.app { metadata["app"] = "\(app)" }
+    // A streamed answer the client stopped reading, or that missed its write deadline.
+    if cut { metadata["cut"] = "true" }
     if let failure {
       metadata["error"] = "\(failure.code)"
       if let cause = failure.cause { metadata["cause"] = "\(cause)" }

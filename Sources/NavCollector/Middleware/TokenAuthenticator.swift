@@ -20,7 +20,16 @@ struct TokenAuthenticator: RouterMiddleware {
     context.notes.update { $0.app = token.app.rawValue }
     var context = context
     context.token = token
-    return try await next(request, context)
+    // The token's use is written beside the request, once a minute at most, and never fails it.
+    async let noted: Void = tokens.noteUse(token.id)
+    do {
+      let response = try await next(request, context)
+      await noted
+      return response
+    } catch {
+      await noted
+      throw error
+    }
   }
 
   /// The credentials of a `Bearer` authorization, the scheme in any case.

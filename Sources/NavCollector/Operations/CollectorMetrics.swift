@@ -50,7 +50,8 @@ final class CollectorMetrics: Sendable {
     ).increment()
     registry.makeDurationHistogram(
       descriptor: Self.name(
-        "http_request_duration", "seconds", "Time from a request's arrival to its answer, by the route matched."),
+        "http_request_duration", "seconds",
+        "Time from a request's arrival to the end of its answer (a stream's last byte), by the route matched."),
       labels: [("endpoint", endpoint)], buckets: Self.buckets
     ).record(duration)
   }

@@ -20,13 +20,13 @@ struct TokenCheck: Sendable {
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
-    if let token { noteUse(token.id) }
     return token
   }
 
-  /// Writes the token's last use, in the background, at most once a minute per token: a use
-  /// that cannot be written is not the request's failure.
-  private func noteUse(_ id: String) {
+  /// Writes the token's last use, at most once a minute per token: a use that cannot be written
+  /// is not the request's failure. The request runs meanwhile (`TokenAuthenticator`), so no
+  /// task outlives the request that wrote it.
+  func noteUse(_ id: String) async {
     let now = ContinuousClock.now
     let due = noted.withLock { noted in
       if let last = noted[id], now - last < .seconds(60) { return false }
@@ -35,7 +35,6 @@ struct TokenCheck: Sendable {
       return true
     }
     guard due else { return }
-    let backend = backend
-    Task.detached { try? await backend.noteTokenUse(id) }
+    try? await backend.noteTokenUse(id)
   }
 }

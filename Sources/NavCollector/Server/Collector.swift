@@ -4,6 +4,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import NavContract
 import NavCore
 import NavFleet
 import NavPersistence
@@ -64,10 +65,7 @@ public enum Collector {
     let v1 = router.group("v1")
     v1.get("limits") { request, _ in
       _ = try QueryParameters(request, allowed: [])
-      return JSONResponse.ok([
-        "lineBytes": .number(Double(limits.lineBytes)), "requestLines": .number(Double(limits.requestLines)),
-        "requestBytes": .number(Double(limits.requestBytes)),
-      ])
+      return try JSONResponse.ok(contract: limits)
     }
     let events = EventsEndpoint(
       backend: backend, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
@@ -76,6 +74,8 @@ public enum Collector {
     v1.get("sessions") { request, context in try await sessions.handle(request, context: context) }
     let reads = ReadEndpoints(backend: backend, writeTimeout: configuration.requestTimeout)
     v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
+    let heads = HeadsEndpoint(backend: backend, bodyTimeout: configuration.requestTimeout)
+    v1.post("heads") { request, context in try await heads.handle(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
@@ -166,10 +166,18 @@ public struct TLSFilesError: Error, CustomStringConvertible {
 }
 
 /// A JSON answer, canonical, one line.
+/// A 200 with a JSON body, as the contract writes them (canonical JSON and a newline).
 enum JSONResponse {
   static func ok(_ value: JSONValue) -> Response {
     Response(
       status: .ok, headers: [.contentType: "application/json"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: value.canonicalString + "\n")))
+  }
+
+  /// One of the contract's types.
+  static func ok(contract value: some Encodable) throws -> Response {
+    Response(
+      status: .ok, headers: [.contentType: "application/json"],
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: try ContractJSON.encode(value))))
   }
 }

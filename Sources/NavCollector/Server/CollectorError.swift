@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NavContract
 import NavCore
 
 /// A refusal as the collector's contract words it: a status, and a JSON body
@@ -18,9 +19,8 @@ struct CollectorError: HTTPResponseError {
   func response(from request: Request, context: some RequestContext) throws -> Response {
     var headers = headers
     headers[.contentType] = "application/json"
-    let body: JSONValue = ["error": .string(code), "message": .string(message)]
-    return Response(
-      status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body.canonicalString + "\n")))
+    let body = try ContractJSON.encode(ErrorBody(error: code, message: message))
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }
 
   static let unauthorized = CollectorError(
@@ -46,6 +46,17 @@ struct CollectorError: HTTPResponseError {
   static let unsupportedMediaType = CollectorError(
     status: .unsupportedMediaType, code: "unsupported-media-type",
     message: "Send 'Content-Type: application/x-ndjson', with 'Content-Encoding: gzip' or no encoding.")
+
+  /// A body of another type than the endpoint's `expected` one.
+  static func unsupportedMediaType(expected: String) -> CollectorError {
+    CollectorError(
+      status: .unsupportedMediaType, code: "unsupported-media-type", message: "Send 'Content-Type: \(expected)'.")
+  }
+
+  /// A JSON body that is not what the endpoint takes.
+  static func badBody(_ problem: String) -> CollectorError {
+    CollectorError(status: .badRequest, code: "bad-request", message: "The request's body is wrong: \(problem).")
+  }
 
   /// A device signature that cannot be checked, or does not verify.
   static func badSignature(_ problem: String) -> CollectorError {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NavContract
 import NavCore
 import NavFleet
 import NavPersistence
@@ -45,7 +46,7 @@ struct EventsEndpoint {
     let started = ContinuousClock.now
     let outcome = try await store(read.lines, app: token.app, signedBy: signer)
     metrics.upload(outcome, commit: ContinuousClock.now - started)
-    return JSONResponse.ok(Self.answer(outcome))
+    return try JSONResponse.ok(contract: Self.answer(outcome))
   }
 
   /// The upload's lines stored: a store that cannot take them now is a 503 (whatever the
@@ -66,22 +67,10 @@ struct EventsEndpoint {
   }
 
   /// The contract's answer: counts, the rejected lines with why, and the sessions' heads.
-  static func answer(_ outcome: UploadOutcome) -> JSONValue {
-    let rejected: [JSONValue] = outcome.rejected.map { line, rejection in
-      [
-        "line": .number(Double(line)), "session": rejection.session.map { .string($0.rawValue) } ?? .null,
-        "seq": rejection.seq.map { .number(Double($0)) } ?? .null, "reason": .string(rejection.reason.rawValue),
-        "message": .string(rejection.message),
-      ]
-    }
-    var heads: [String: JSONValue] = [:]
-    for (session, head) in outcome.heads {
-      heads[session.rawValue] = ["seq": .number(Double(head.seq)), "hash": head.hash.map(JSONValue.string) ?? .null]
-    }
-    return [
-      "accepted": .number(Double(outcome.accepted)), "duplicates": .number(Double(outcome.duplicates)),
-      "rejected": .array(rejected), "heads": .object(heads),
-    ]
+  static func answer(_ outcome: UploadOutcome) -> UploadAnswer {
+    UploadAnswer(
+      accepted: outcome.accepted, duplicates: outcome.duplicates,
+      rejected: outcome.rejected.map { RejectedLine(line: $0.line, rejection: $0.rejection) }, heads: outcome.heads)
   }
 }
 

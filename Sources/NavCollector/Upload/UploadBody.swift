@@ -1,5 +1,6 @@
 import Crypto
 import NIOCore
+import NavContract
 
 /// An upload's body as lines, read as it streams in (inflated first when it is gzip), with the
 /// contract's limits enforced while reading: a line, a request's lines and bytes, and the body

@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 
@@ -22,6 +23,8 @@ package protocol FleetBackend: Sendable {
   func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary
   /// A session's last seq and chain value.
   func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead
+  /// The heads of many sessions, in one read: seq 0 and no hash for one the app does not hold.
+  func heads(of sessions: [SessionID], app: AppName) async throws(FleetError) -> [SessionID: SessionHead]
   /// A session's events from `from` to `to`, inclusive.
   func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent]
   /// A session's state after `seq` (default: its last event).

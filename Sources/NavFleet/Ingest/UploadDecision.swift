@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -116,7 +117,7 @@ enum UploadDecision {
   /// session's events now); `nil` for a failure that is not the line's (storage), which fails
   /// the whole upload.
   private static func rejection(_ error: StoreError, of event: AnyEvent, stored: Int) -> LineRejection? {
-    let reason: LineRejection.Reason
+    let reason: RejectionReason
     var seq = event.seq
     switch error {
     case .rejected(_, let next, let navigation):

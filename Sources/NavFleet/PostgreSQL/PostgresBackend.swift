@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavReport
@@ -37,6 +38,10 @@ package struct PostgresBackend: FleetBackend {
 
   package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
     try await reads.head(of: session, app: app)
+  }
+
+  package func heads(of sessions: [SessionID], app: AppName) async throws(FleetError) -> [SessionID: SessionHead] {
+    try await reads.heads(of: sessions, app: app)
   }
 
   package func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent] {

@@ -1,4 +1,5 @@
 import Crypto
+import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 import PostgresNIO

@@ -1,4 +1,5 @@
 import Logging
+import NavContract
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavReport
@@ -34,6 +35,26 @@ extension PostgresFleet {
       }
     }.record.totals
     return SessionHead(seq: totals.count, hash: totals.count > 0 ? HashChain.hex(totals.headHash) : nil)
+  }
+
+  /// The heads of `sessions`, in one query: seq 0 and no hash for a session the app does not
+  /// hold.
+  package func heads(of sessions: [SessionID], app: AppName) async throws(FleetError) -> [SessionID: SessionHead] {
+    var heads = Dictionary(uniqueKeysWithValues: sessions.map { ($0, SessionHead.none) })
+    let ids = sessions.map(\.rawValue)
+    let found: [(String, Int64, ByteBuffer?)] = try await database {
+      let rows = try await self.client.query(
+        "SELECT id, event_count, head_hash FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))",
+        logger: self.logger)
+      var found: [(String, Int64, ByteBuffer?)] = []
+      for try await row in rows.decode((String, Int64, ByteBuffer?).self) { found.append(row) }
+      return found
+    }
+    for (id, count, hash) in found where count > 0 {
+      guard let session = try? SessionID(id), let hash else { continue }
+      heads[session] = SessionHead(seq: Int(count), hash: HashChain.hex(hash.bytes))
+    }
+    return heads
   }
 
   /// A session's events from `from` to `to`, inclusive (a seq past its end is a

@@ -18,7 +18,7 @@ actor AppStores {
     let reason: String
   }
 
-  private struct Opened {
+  private struct Opened: Sendable {
     let store: SessionStore
     let identity: FileIdentity
     var walIdentity: FileIdentity?
@@ -28,6 +28,8 @@ actor AppStores {
   private let fleet: SQLiteFleet
   private let logger: Logger
   private var opened: [AppName: Opened] = [:]
+  /// The apps whose store is being opened, for the callers that ask meanwhile.
+  private var opening: [AppName: Task<Opened, any Error>] = [:]
   /// The apps whose file could not be opened, with why, each logged once (the next request
   /// tries again: the file may have been put back).
   private var unopened: [AppName: String] = [:]
@@ -44,24 +46,45 @@ actor AppStores {
   /// The store of `app`, checked against its file. Throws `Broken` (untyped: a typed throw of
   /// this struct across the actor crashed Swift 6.3's optimizer, splitting the callers'
   /// coroutines).
-  func store(for app: AppName) throws -> SessionStore {
+  ///
+  /// A store not yet open is opened (and migrated) on the store's queue, off the actor: the
+  /// callers for other apps go on meanwhile, and those for the same app wait for that opening.
+  func store(for app: AppName) async throws -> SessionStore {
     if let entry = opened[app] {
       try check(app)
       return entry.store
     }
+    if let opening = opening[app] { return try await opening.value.store }
+    let task = Task { [fleet] in try await Self.open(app, in: fleet) }
+    opening[app] = task
+    let result = await task.result
+    opening[app] = nil
+    switch result {
+    case .success(let entry):
+      unopened[app] = nil
+      opened[app] = entry
+      return entry.store
+    case .failure(let error):
+      throw unopenable(app, (error as? Broken)?.reason ?? "\(error)")
+    }
+  }
+
+  /// Opens `app`'s file on the store's queue, noting its identity first. Throws `Broken`.
+  private static func open(_ app: AppName, in fleet: SQLiteFleet) async throws -> Opened {
     let path = fleet.path(of: app)
-    guard let identity = FileIdentity.of(path) else {
-      throw unopenable(app, "the store file of app '\(app)' at \(path) is missing (restore it, or make the app again)")
+    let result = await SessionStore.offloaded { () throws(Broken) -> Opened in
+      guard let identity = FileIdentity.of(path) else {
+        throw Broken(
+          app: app, reason: "the store file of app '\(app)' at \(path) is missing (restore it, or make the app again)")
+      }
+      do {
+        let store = try fleet.store(of: app)
+        return Opened(store: store, identity: identity, walIdentity: FileIdentity.of(path + "-wal"))
+      } catch {
+        throw Broken(app: app, reason: "the store file of app '\(app)' at \(path) cannot be opened: \(error)")
+      }
     }
-    let store: SessionStore
-    do {
-      store = try fleet.store(of: app)
-    } catch {
-      throw unopenable(app, "the store file of app '\(app)' at \(path) cannot be opened: \(error)")
-    }
-    unopened[app] = nil
-    opened[app] = Opened(store: store, identity: identity, walIdentity: FileIdentity.of(path + "-wal"))
-    return store
+    return try result.get()
   }
 
   /// Whether `app`'s file (and write-ahead log) is still the one opened; throws, once and for

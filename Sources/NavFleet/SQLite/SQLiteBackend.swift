@@ -1,4 +1,5 @@
 import Logging
+import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavReport
@@ -49,6 +50,13 @@ package struct SQLiteBackend: FleetBackend {
         let count = try store.summary(of: session).eventCount
         return SessionHead(seq: count, hash: try store.history(of: session, from: count, to: count).last?.hash)
       }
+    }
+  }
+
+  package func heads(of sessions: [SessionID], app: AppName) async throws(FleetError) -> [SessionID: SessionHead] {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.offloadedRead { store throws(StoreError) in try store.heads(of: sessions) }
     }
   }
 
@@ -120,18 +128,12 @@ package struct SQLiteBackend: FleetBackend {
     into sink: ([UInt8]) async throws -> Void
   ) async throws {
     let store = try await store(app)
-    // The export runs on the store's queue, handing chunks over as the sink takes them.
-    let handoff = ChunkHandoff()
-    Task.detached {
-      do {
-        _ = try await store.exportEncoded(table, format: format, filter: filter) { chunk in try handoff.put(chunk) }
-        handoff.finish(nil)
-      } catch {
-        handoff.finish((error as? StoreError).map(FleetError.store) ?? error)
-      }
+    // Each page is read when the sink has taken the one before: a slow reader holds nothing.
+    do {
+      for try await page in store.exportPages(table, format: format, filter: filter) { try await sink(page) }
+    } catch let error as StoreError {
+      throw FleetError.store(error)
     }
-    defer { handoff.stop() }
-    while let chunk = try await handoff.next() { try await sink(chunk) }
   }
 
   package func problems() async -> [String] {

@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -44,8 +45,5 @@ private struct TransactionSessions: IngestSessions {
 
   func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try transaction.append(event) }
 
-  func head(of session: SessionID) throws(StoreError) -> SessionHead {
-    let head = try transaction.head(of: session)
-    return SessionHead(seq: head.seq, hash: head.hash)
-  }
+  func head(of session: SessionID) throws(StoreError) -> SessionHead { try transaction.head(of: session) }
 }

@@ -18,9 +18,9 @@ package struct StoreTransaction {
 
   /// The session's last seq and the chain value after it, lowercase hex (`nil` before the first
   /// event).
-  package func head(of session: SessionID) throws(StoreError) -> (seq: Int, hash: String?) {
-    guard let row = try engine.sessionRow(session), row.count > 0 else { return (0, nil) }
-    return (row.count, HashChain.hex(row.headHash))
+  package func head(of session: SessionID) throws(StoreError) -> SessionHead {
+    guard let row = try engine.sessionRow(session), row.count > 0 else { return .none }
+    return SessionHead(seq: row.count, hash: HashChain.hex(row.headHash))
   }
 
   /// The context the session's stored `start` names (`nil`: no event stored, or no context, or

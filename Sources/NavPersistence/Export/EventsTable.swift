@@ -3,36 +3,74 @@ import NavCore
 /// The events table of an export, read once from the stored rows: the columns of
 /// `ExportTable.events`, in order, for either way an export writes them.
 extension StoreEngine {
-  /// Calls `body` with each stored event in (session, seq) order: the statement on its row
-  /// (columns session_id, seq, at, origin, op, cause, hash), the row's session id, checked, and
-  /// whether the event is earlier than the event before it.
+  /// Calls `body` with each stored event after `position` (from the first when `nil`) in
+  /// (session, seq) order that `filter` keeps: the statement on its row (the columns of
+  /// `EventColumn`), the row's session id, checked, and whether the event is earlier than the
+  /// event before it. `position` follows every row read, kept or not.
   ///
-  /// The event before is the previous row when its seq is one less: a filter that left it out
-  /// (`since`) left it out for being earlier than `since`, so no later row is earlier than it.
+  /// Stops when `body` returns `false` or after `limit` rows have been read (kept or not), so
+  /// that a page of an export costs its own length whatever the filter; returns whether every
+  /// row was read.
+  ///
+  /// `since` is checked here, not in SQL, for that bound (there is no index on `at`: SQL
+  /// would read the same rows). The event before is the previous row when its seq is one less:
+  /// a row that `since` leaves out is earlier than `since`, so a row kept is never earlier
+  /// than it for a reason the row before a kept one would not show.
+  @discardableResult
   func forEachEventsRow(
-    filter: ExportFilter, _ body: (SQLiteStatement, SessionID, _ clockWentBack: Bool) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    let statement = try eventsQuery(session: filter.session, since: filter.since)
+    filter: ExportFilter, after position: inout EventsRowPosition?, limit: Int = .max,
+    _ body: (SQLiteStatement, SessionID, _ clockWentBack: Bool) throws(StoreError) -> Bool
+  ) throws(StoreError) -> Bool {
+    let statement = try eventsQuery(session: filter.session, after: position)
     defer { statement.reset() }
-    var session: (id: SessionID, stored: [UInt8])?
-    var previous: (seq: Int64, at: Int64)?
-    while try step(statement) {
+    let since = filter.since?.millisecondsSince1970
+    var read = 0
+    while read < limit {
+      guard try step(statement) else { return true }
+      read += 1
       let seq = statement.int64(EventColumn.seq.rawValue)
       let at = statement.int64(EventColumn.at.rawValue)
+      let wentBack: Bool
       // Byte equality, as SQLite orders ids: two ids equal only as Swift strings are two sessions.
-      if let current = session,
-        statement.withTextBytes(EventColumn.sessionID.rawValue, { $0.elementsEqual(current.stored) })
+      if let previous = position,
+        statement.withTextBytes(EventColumn.sessionID.rawValue, { $0.elementsEqual(previous.storedSession) })
       {
-        let wentBack = previous.map { $0.seq == seq - 1 && at < $0.at } ?? false
-        previous = (seq, at)
-        try body(statement, current.id, wentBack)
-        continue
+        wentBack = previous.seq == seq - 1 && at < previous.at
+        position?.seq = seq
+        position?.at = at
+      } else {
+        let id = try SessionRecord.sessionID(statement.text(EventColumn.sessionID.rawValue))
+        position = EventsRowPosition(
+          session: id, storedSession: statement.textBytes(EventColumn.sessionID.rawValue), seq: seq, at: at)
+        wentBack = false
       }
-      let id = try SessionRecord.sessionID(statement.text(EventColumn.sessionID.rawValue))
-      session = (id, statement.textBytes(EventColumn.sessionID.rawValue))
-      previous = (seq, at)
-      try body(statement, id, false)
+      if let since, at < since { continue }
+      guard let session = position?.session else { continue }
+      guard try body(statement, session, wentBack) else { return false }
     }
+    return false
+  }
+
+  /// The events query of an export, bound: the columns of `EventColumn`, in (session, seq)
+  /// order, after `position` when given (a range of the primary key).
+  /// The caller resets the statement when done.
+  func eventsQuery(session: SessionID?, after position: EventsRowPosition?) throws(StoreError) -> SQLiteStatement {
+    let select = "SELECT \(EventColumn.selectList) FROM events"
+    let statement: SQLiteStatement
+    switch (session, position) {
+    case (nil, nil):
+      statement = try prepare("\(select) ORDER BY session_id, seq")
+    case (nil, let position?):
+      statement = try prepare("\(select) WHERE (session_id, seq) > (?, ?) ORDER BY session_id, seq")
+      try bind(statement, [.text(position.session.rawValue), .integer(position.seq)])
+    case (let session?, nil):
+      statement = try prepare("\(select) WHERE session_id = ? ORDER BY seq")
+      try bind(statement, [.text(session.rawValue)])
+    case (let session?, let position?):
+      statement = try prepare("\(select) WHERE session_id = ? AND seq > ? ORDER BY seq")
+      try bind(statement, [.text(session.rawValue), .integer(position.seq)])
+    }
+    return statement
   }
 
   /// Writes the events columns of the statement's row, or of a copy of it (with `operation` and `cause` empty when

@@ -3,53 +3,71 @@ import NavCore
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.
 extension StoreEngine {
+  /// Every row of `table`, in one pass.
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, _ emit: (ExportRow) throws(StoreError) -> Void
   ) throws(StoreError) {
+    var export = ExportProgress(table, format: format, filter: filter)
+    try exportRows(&export, limit: .max, more: { true }, emit)
+  }
+
+  /// Emits the rows after where `export` stands, and moves it on: until the table ends
+  /// (`finished`), `more` says the page is full (asked after each stored row read, so a
+  /// replayed event's rows are never split), or `limit` stored rows have been read.
+  func exportRows(
+    _ export: inout ExportProgress, limit: Int, more: () -> Bool, _ emit: (ExportRow) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let (table, format, filter) = (export.table, export.format, export.filter)
+    var emitted = 0
+    func counted(_ row: ExportRow) throws(StoreError) {
+      try emit(row)
+      emitted += 1
+    }
+    defer { export.rows += emitted }
     switch table {
     case .sessions:
-      try forEachSessionSummary { summary throws(StoreError) in
-        if let session = filter.session, session != summary.id { return }
-        if let since = filter.since, let last = summary.lastAt, last < since { return }
-        try emit(ExportRow(values: Self.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
+      var read = 0
+      var ended = true
+      let after = export.lastSession.map { (lastAt: Timestamp(millisecondsSince1970: 0), id: $0) }
+      try forEachSessionSummary(order: .id, after: after) { summary throws(StoreError) in
+        export.lastSession = summary.id
+        read += 1
+        let kept =
+          (filter.session.map { $0 == summary.id } ?? true)
+          && (filter.since.map { since in summary.lastAt.map { $0 >= since } ?? true } ?? true)
+        if kept { try counted(ExportRow(values: Self.sessionsRow(summary, omittingPayloads: filter.omitsPayloads))) }
+        guard read < limit, more() else {
+          ended = false
+          return false
+        }
+        return true
       }
+      export.finished = ended
     case .events:
-      try forEachEventsRow(filter: filter) { statement, session, clockWentBack throws(StoreError) in
+      export.finished = try forEachEventsRow(filter: filter, after: &export.lastEvent, limit: limit) {
+        statement, session, clockWentBack throws(StoreError) in
         var row = ExportValuesWriter()
         try Self.writeEventsRow(
           statement, session: session, clockWentBack: clockWentBack, omittingPayloads: filter.omitsPayloads, into: &row)
         // The JSON Lines form is the wire format: the whole event, not the flat row.
         let event = format == .jsonl ? try StoredEventRow(statement, session: session).decoded() : nil
-        try emit(ExportRow(values: row.values, event: event))
+        try counted(ExportRow(values: row.values, event: event))
+        return more()
       }
     case .screenViews, .transitions:
-      var replay = ScreenViewReplay(table: table, since: filter.since, omitsPayloads: filter.omitsPayloads)
+      var replay =
+        export.replay ?? ScreenViewReplay(table: table, since: filter.since, omitsPayloads: filter.omitsPayloads)
+      defer { export.replay = replay }
       // Views begin before `since` and end after it: the whole history is replayed.
-      try forEachEventsRow(filter: ExportFilter(session: filter.session)) { statement, session, _ throws(StoreError) in
-        try replay.apply(try StoredEventRow(statement, session: session).decoded(), emit)
+      let ended = try forEachEventsRow(
+        filter: ExportFilter(session: filter.session), after: &export.lastEvent, limit: limit
+      ) { statement, session, _ throws(StoreError) in
+        try replay.apply(try StoredEventRow(statement, session: session).decoded(), counted)
+        return more()
       }
-      try replay.finishSession(emit)
+      if ended { try replay.finishSession(counted) }
+      export.finished = ended
     }
-  }
-
-  /// The events query of an export, bound: the columns of `EventColumn`.
-  /// The caller resets the statement when done.
-  func eventsQuery(session: SessionID?, since: Timestamp?) throws(StoreError) -> SQLiteStatement {
-    var conditions: [String] = []
-    var values: [SQLiteValue] = []
-    if let session {
-      conditions.append("session_id = ?")
-      values.append(.text(session.rawValue))
-    }
-    if let since {
-      conditions.append("at >= ?")
-      values.append(.integer(since.millisecondsSince1970))
-    }
-    let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-    let statement = try prepare(
-      "SELECT \(EventColumn.selectList) FROM events\(whereClause) ORDER BY session_id, seq")
-    try bind(statement, values)
-    return statement
   }
 
   /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context

@@ -16,12 +16,17 @@ extension SessionStore {
   package func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError)
     -> T
   {
-    let result: Result<T, StoreError> = await withCheckedContinuation { continuation in
-      Self.queue.async {
-        continuation.resume(returning: Result { () throws(StoreError) -> T in try work() })
-      }
+    try await Self.offloaded(work).get()
+  }
+
+  /// Runs `work` on the store's queue and resumes the caller with its result: for the sibling
+  /// modules' work that blocks with no store yet (opening one, migrating it).
+  package static func offloaded<T: Sendable, Failure: Error>(
+    _ work: @escaping @Sendable () throws(Failure) -> T
+  ) async -> Result<T, Failure> {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: Result { () throws(Failure) -> T in try work() }) }
     }
-    return try result.get()
   }
 
   /// Runs `work` with this store on the store's own queue, off the caller's thread: for the

@@ -37,10 +37,27 @@ extension SessionStore {
     try Self.checkPayloads(table, format: format, filter: filter)
     return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
-      return try engine.exportEncoded(table, format: format, filter: filter, progress: progress) {
-        chunk throws(StoreError) in
+      var export = ExportProgress(table, format: format, filter: filter)
+      try engine.exportEncoded(&export, pageBytes: nil, progress: progress) { chunk throws(StoreError) in
         try StoreEngine.callingBack { try write(chunk) }
       }
+      return export.rows
+    }
+  }
+
+  /// The next page of an export, in a read transaction of its own: about `bytes` of text (the
+  /// header first), or less at the table's end, and `export` moved on past it. Empty when the
+  /// rows read were all left out by the filter; `export.finished` says when there is no more.
+  package func exportPage(_ export: inout ExportProgress, bytes: Int) throws(StoreError) -> [UInt8] {
+    if export.rows == 0, !export.headerWritten {
+      try Self.checkPayloads(export.table, format: export.format, filter: export.filter)
+    }
+    return try read { engine throws(StoreError) in
+      var page: [UInt8] = []
+      try engine.exportEncoded(&export, pageBytes: bytes, progress: nil) { chunk throws(StoreError) in
+        page.append(contentsOf: chunk)
+      }
+      return page
     }
   }
 

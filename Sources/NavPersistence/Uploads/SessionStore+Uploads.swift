@@ -44,7 +44,9 @@ extension SessionStore {
       let hold =
         statement.isNull(2)
         ? nil
-        : UploadHold(session: session, seq: statement.int(2), reason: statement.text(3), message: statement.text(4))
+        : UploadHold(
+          session: session, seq: statement.int(2), reason: RejectionReason(naming: statement.text(3)),
+          message: statement.text(4))
       return UploadProgress(
         session: session, eventCount: statement.int(0), acknowledgedSeq: statement.int(1), hold: hold)
     }
@@ -85,7 +87,8 @@ extension SessionStore {
             held_reason = excluded.held_reason, held_message = excluded.held_message, updated_at = excluded.updated_at
           """),
         [
-          .text(hold.session.rawValue), .integer(Int64(max(1, hold.seq))), .text(hold.reason), .text(hold.message),
+          .text(hold.session.rawValue), .integer(Int64(max(1, hold.seq))), .text(hold.reason.rawValue),
+          .text(hold.message),
           .integer(time.millisecondsSince1970),
         ])
     }
@@ -118,7 +121,7 @@ extension SessionStore {
         holds.append(
           UploadHold(
             session: try SessionRecord.sessionID(statement.text(0)), seq: statement.int(1),
-            reason: statement.text(2), message: statement.text(3)))
+            reason: RejectionReason(naming: statement.text(2)), message: statement.text(3)))
       }
       return holds
     }

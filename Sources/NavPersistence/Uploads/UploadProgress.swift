@@ -32,14 +32,14 @@ public struct UploadHold: Hashable, Sendable {
   public var session: SessionID
   /// The seq of the rejected line.
   public var seq: Int
-  /// The contract's reason: `conflict`, `illegal`, `hash`, `gap`, `invalid`, `unknown-session`;
-  /// or `too-large`, the uploader's own, for one event over the collector's size limits.
-  public var reason: String
+  /// Why, as the collector's contract names it (`too-large` for one event over the collector's
+  /// limits, which the collector refuses with a 413).
+  public var reason: RejectionReason
   /// The collector's sentence.
   public var message: String
 
   /// A hold.
-  package init(session: SessionID, seq: Int, reason: String, message: String) {
+  package init(session: SessionID, seq: Int, reason: RejectionReason, message: String) {
     self.session = session
     self.seq = seq
     self.reason = reason

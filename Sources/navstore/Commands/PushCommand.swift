@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCollector
+import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavUpload
@@ -13,7 +14,8 @@ struct PushCommand: AsyncParsableCommand {
     abstract: "Upload a store's sessions, or a JSON Lines file, to a collector.",
     discussion: """
       From a store (--db, --app), each session is sent from where the collector's head for it \
-      stands, so a push that stopped resumes where it was; a device's store signs its uploads \
+      stands (the heads are asked 5,000 sessions at a time), so a push that stopped resumes \
+      where it was; a device's store signs its uploads \
       with the device's key, so the sessions it started are taken. A file's lines are not \
       signed: the collector rejects those of sessions a device started (wrong-device). From FILE (or - for standard \
       input), every line is sent: lines the collector holds already come back as duplicates. \
@@ -80,7 +82,9 @@ private struct Pusher {
   private var pending: [String] = []
   private var sent = 0
   private var sessions = 0
-  private var answer = UploadAnswerTotal()
+  private var answer = UploadAnswer()
+  /// Whether the collector answered that it has no heads endpoint.
+  private var askEachHead = false
   private let progress = ProgressCounter(label: "pushing", unit: "events")
 
   init(client: CollectorClient, batch: Int) {
@@ -88,7 +92,9 @@ private struct Pusher {
     self.batch = batch
   }
 
-  /// Every session of `store`, each from the collector's head for it.
+  /// Every session of `store`, each from the collector's head for it. Heads are asked for in
+  /// batches (`POST /v1/heads`), so a backfill of many sessions costs a request per batch, not
+  /// one per session; a collector without that endpoint is asked session by session.
   mutating func push(store: SessionStore) async throws {
     // The listing gives each session's length: no second read per session.
     var sessionsAndCounts: [(id: SessionID, count: Int)] = []
@@ -97,24 +103,39 @@ private struct Pusher {
         sessionsAndCounts.append((summary.id, summary.eventCount))
       }
     }
-    for (id, count) in sessionsAndCounts {
-      let remote: Int
-      do {
-        remote = try await client.head(of: id)?.seq ?? 0
-      } catch {
-        throw CLIError("cannot read the collector's head of '\(id)': \(error)")
-      }
-      guard remote < count else { continue }
-      sessions += 1
-      var from = remote + 1
-      while from <= count {
-        let to = min(count, from + batch - 1)
-        let events = try storeCall { () throws(StoreError) in try store.history(of: id, from: from, to: to) }
-        for event in events { try await add(try WireFormat.canonicalString(event)) }
-        from = to + 1
+    var start = 0
+    while start < sessionsAndCounts.count {
+      let part = sessionsAndCounts[start..<min(sessionsAndCounts.count, start + HeadsRequest.maximumSessions)]
+      start = part.endIndex
+      let heads = try await heads(of: part.map(\.id))
+      for (id, count) in part {
+        let remote = heads[id]?.seq ?? 0
+        guard remote < count else { continue }
+        sessions += 1
+        var from = remote + 1
+        while from <= count {
+          let to = min(count, from + batch - 1)
+          let events = try storeCall { () throws(StoreError) in try store.history(of: id, from: from, to: to) }
+          for event in events { try await add(try WireFormat.canonicalString(event)) }
+          from = to + 1
+        }
       }
     }
     try await flush()
+  }
+
+  /// The collector's heads of `ids`: in one request, or one each from a collector that has no
+  /// heads endpoint.
+  private mutating func heads(of ids: [SessionID]) async throws -> [SessionID: SessionHead] {
+    do {
+      if askEachHead == false, let heads = try await client.heads(of: ids) { return heads }
+      askEachHead = true
+      var heads: [SessionID: SessionHead] = [:]
+      for id in ids { heads[id] = try await client.head(of: id) }
+      return heads
+    } catch {
+      throw CLIError("cannot read the collector's heads: \(error)")
+    }
   }
 
   /// Every line of `file`.
@@ -159,7 +180,8 @@ private struct Pusher {
       progress.clear()
       throw CLIError("the upload stopped after \(sent) events: \(error)")
     }
-    answer.add(part, firstLine: sent)
+    answer.add(part, shiftedBy: sent)
+    answer.heads = [:]  // a backfill's heads are not kept: memory stays a batch's
     sent += lines.count
     progress.update(sent)
   }
@@ -173,20 +195,7 @@ private struct Pusher {
     if let first = answer.rejected.first {
       throw CLIError(
         "the collector rejected \(answer.rejected.count) line\(answer.rejected.count == 1 ? "" : "s"), first line "
-          + "\(first.line) of the \(sent) sent (\(first.reason)): \(first.message)")
+          + "\(first.line) of the \(sent) sent (\(first.rejection.reason.rawValue)): \(first.rejection.message)")
     }
-  }
-}
-
-/// The collector's answers, added up over a push.
-private struct UploadAnswerTotal {
-  var accepted = 0
-  var duplicates = 0
-  var rejected: [(line: Int, reason: String, message: String)] = []
-
-  mutating func add(_ answer: UploadAnswer, firstLine: Int) {
-    accepted += answer.accepted
-    duplicates += answer.duplicates
-    rejected += answer.rejected.map { ($0.line + firstLine, $0.reason, $0.message) }
   }
 }

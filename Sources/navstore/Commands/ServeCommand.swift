@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NavCollector
+import NavContract
 import NavFleet
 import NavPersistence
 import ServiceLifecycle
