@@ -38,10 +38,16 @@ final class EncodingNode {
     }
   }
 
+  // Both take the collection out of `content` before changing it, so that it has one owner and
+  // grows in place: a copy per member made encoding an object of n members cost n².
+
   func child(forKey key: String) -> EncodingNode {
     var members: [String: EncodingNode] = [:]
-    if case .object(let existing) = content { members = existing }
-    if let node = members[key] { return node }
+    if case .object(let existing) = content {
+      if let node = existing[key] { return node }
+      members = existing
+    }
+    content = .unset
     let node = EncodingNode()
     members[key] = node
     content = .object(members)
@@ -51,6 +57,7 @@ final class EncodingNode {
   func appendChild() -> EncodingNode {
     var elements: [EncodingNode] = []
     if case .array(let existing) = content { elements = existing }
+    content = .unset
     let node = EncodingNode()
     elements.append(node)
     content = .array(elements)

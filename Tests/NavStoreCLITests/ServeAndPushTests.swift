@@ -42,6 +42,24 @@ import Testing
     #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
   }
 
+  /// Batches of 5 lines, two under way at once: sessions longer than a batch go in parts, each
+  /// part after the one before is answered, and every line is taken (none a `gap`).
+  @Test func aPushInSmallBatchesTakesEverySessionWholeAndInOrder() throws {
+    let token = try NavStoreProcess.run(
+      ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder
+    ).stdout.trimmingCharacters(in: .newlines)
+    let server = try CollectorProcess(
+      db: "collector.sqlite", in: folder, options: ["--rate", "10000", "--burst", "10000"])
+    let push = try NavStoreProcess.run(
+      ["push", "--batch", "5", "--to", server.url, "--token", token, "--db", "demo.sqlite"], in: folder)
+    #expect(push.status == 0, "\(push.stderr)")
+    #expect(
+      push.stdout.hasPrefix("pushed 86 events of 8 sessions to ")
+        && push.stdout.contains("86 accepted, 0 duplicates, 0 rejected"))
+    #expect(server.stop(SIGTERM) == 0)
+    #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
+  }
+
   @Test func aKilledCollectorIsIntactAndAPushCompletesIt() throws {
     let token = try NavStoreProcess.run(
       ["token", "create", "--app", "demo", "--role", "ingest", "--db", "collector.sqlite"], in: folder

@@ -83,6 +83,29 @@ private struct Pusher {
   private var sent = 0
   private var sessions = 0
   private var answer = UploadAnswer()
+  /// The sessions of the lines gathered, when known (a store's; `nil`: a file's, unknown).
+  private var pendingSessions: Set<SessionID>? = []
+  /// The batches sent and not yet answered, oldest first (at most `inFlightLimit`).
+  private var inFlight: [Batch] = []
+  /// How many batches may be under way at once: two, so the collector takes one in while the
+  /// other is read and checked, and this side gathers the next meanwhile.
+  private static let inFlightLimit = 2
+
+  /// A batch sent: its answer to come, its first line's place among those sent, its length,
+  /// and its sessions (`nil`: unknown).
+  private struct Batch {
+    let answer: Task<UploadAnswer, any Error>
+    let firstLine: Int
+    let count: Int
+    let sessions: Set<SessionID>?
+
+    /// Whether the collector must have taken this batch before one with `others` is sent: when
+    /// they may share a session, whose later lines would otherwise arrive first (a `gap`).
+    func mustPrecede(_ others: Set<SessionID>?) -> Bool {
+      guard let sessions, let others else { return true }
+      return !sessions.isDisjoint(with: others)
+    }
+  }
   /// Whether the collector answered that it has no heads endpoint.
   private var askEachHead = false
   private let progress = ProgressCounter(label: "pushing", unit: "events")
@@ -116,12 +139,18 @@ private struct Pusher {
         while from <= count {
           let to = min(count, from + batch - 1)
           let events = try storeCall { () throws(StoreError) in try store.history(of: id, from: from, to: to) }
-          for event in events { try await add(try WireFormat.canonicalString(event)) }
+          // A batch holds whole sessions where it can, so that batches under way at once share
+          // none; a session longer than a batch goes in parts, one after the other.
+          if pending.count + events.count > batch { try await flush() }
+          for event in events { pending.append(try WireFormat.canonicalString(event)) }
+          pendingSessions?.insert(id)
+          if pending.count >= batch { try await flush() }
           from = to + 1
         }
       }
     }
     try await flush()
+    try await settleAll()
   }
 
   /// The collector's heads of `ids`: in one request, or one each from a collector that has no
@@ -162,28 +191,52 @@ private struct Pusher {
       try await add(String(decoding: line, as: UTF8.self))
     }
     try await flush()
+    try await settleAll()
   }
 
   private mutating func add(_ line: String) async throws {
     pending.append(line)
+    pendingSessions = nil
     if pending.count >= batch { try await flush() }
   }
 
+  /// Sends the lines gathered as one batch, while up to `inFlightLimit` are under way: reading
+  /// and encoding here overlap the collector's work on the batches before. A batch that may
+  /// share a session with one under way waits until that one is answered, so a session's lines
+  /// reach the collector in order.
   private mutating func flush() async throws {
     guard !pending.isEmpty else { return }
-    let lines = pending
+    let (lines, sessions) = (pending, pendingSessions)
     pending = []
+    pendingSessions = []
+    while inFlight.count >= Self.inFlightLimit || inFlight.contains(where: { $0.mustPrecede(sessions) }) {
+      try await settle()
+    }
+    let (client, signer) = (client, signer)
+    let answer = Task { try await client.upload(lines, signedBy: signer) }
+    inFlight.append(Batch(answer: answer, firstLine: sent, count: lines.count, sessions: sessions))
+    sent += lines.count
+  }
+
+  /// Waits for the oldest batch under way, and adds its answer up.
+  private mutating func settle() async throws {
+    guard !inFlight.isEmpty else { return }
+    let batch = inFlight.removeFirst()
     let part: UploadAnswer
     do {
-      part = try await client.upload(lines, signedBy: signer)
+      part = try await batch.answer.value
     } catch {
       progress.clear()
-      throw CLIError("the upload stopped after \(sent) events: \(error)")
+      throw CLIError("the upload stopped after \(batch.firstLine) events: \(error)")
     }
-    answer.add(part, shiftedBy: sent)
+    answer.add(part, shiftedBy: batch.firstLine)
     answer.heads = [:]  // a backfill's heads are not kept: memory stays a batch's
-    sent += lines.count
-    progress.update(sent)
+    progress.update(batch.firstLine + batch.count)
+  }
+
+  /// Waits for every batch under way.
+  private mutating func settleAll() async throws {
+    while !inFlight.isEmpty { try await settle() }
   }
 
   func finish(to url: String) throws {
