@@ -179,6 +179,7 @@ let package = Package(
       dependencies: [
         "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
+        .product(name: "Logging", package: "swift-log", condition: .collector),
       ]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),

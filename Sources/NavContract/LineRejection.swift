@@ -2,8 +2,8 @@ import NavCore
 
 /// Why the collector did not store a line, as its contract names the reason: in an upload's
 /// answer, and in the hold an uploader keeps the line's session at (`UploadHold`). A reason
-/// this version does not know (a newer collector's) is `unrecognized`, its words kept in the
-/// message.
+/// this version does not know (a newer collector's) is `unrecognized`, its word kept at the
+/// start of the message.
 public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
   /// Not a wire-format event; the message names the field.
   case invalid
@@ -87,10 +87,13 @@ package struct RejectedLine: Hashable, Sendable, Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     line = try container.decode(Int.self, forKey: .line)
     let session = try container.decodeIfPresent(String.self, forKey: .session)
+    let word = try container.decodeIfPresent(String.self, forKey: .reason) ?? ""
+    let reason = RejectionReason(naming: word)
+    var message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+    // A reason this version does not name keeps its word, first in the sentence.
+    if reason == .unrecognized { message = word + (message.isEmpty ? "" : ": " + message) }
     rejection = LineRejection(
-      reason: try container.decodeIfPresent(RejectionReason.self, forKey: .reason) ?? .unrecognized,
-      session: session.flatMap { try? SessionID($0) },
-      seq: try container.decodeIfPresent(Int.self, forKey: .seq),
-      message: try container.decodeIfPresent(String.self, forKey: .message) ?? "")
+      reason: reason, session: session.flatMap { try? SessionID($0) },
+      seq: try container.decodeIfPresent(Int.self, forKey: .seq), message: message)
   }
 }

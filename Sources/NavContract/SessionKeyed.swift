@@ -7,9 +7,14 @@ struct SessionKeyed<Value: Codable & Sendable>: Codable, Sendable {
 
   init(_ values: [SessionID: Value]) { self.values = values }
 
+  /// Two ids that differ only in Unicode normalization are two sessions, but one key of a JSON
+  /// object (Swift's strings, and the wire format's parser, hold them equal): the first of them
+  /// in byte order is written, the same one every time.
   func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    try container.encode(Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, $0.value) }))
+    let ordered = values.sorted { $0.key < $1.key }
+    try container.encode(
+      Dictionary(ordered.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first }))
   }
 
   init(from decoder: any Decoder) throws {

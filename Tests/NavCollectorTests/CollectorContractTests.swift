@@ -334,4 +334,37 @@ import Testing
       ) { response in #expect(response.status == .unauthorized) }
     }
   }
+
+  /// "é" written as one scalar and as "e" and a combining accent are two session ids (ids are
+  /// compared by their bytes), but one key of a JSON object: heads naming both are answered,
+  /// with one of them, the same each time, never a crash.
+  @Test func idsThatDifferOnlyInNormalizationAreAnsweredNotACrash() async throws {
+    let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+    let lines = [composed, decomposed].map { id in
+      #"{"session":"\#(id)","seq":2,"at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":"cart"}}"#
+    }
+    let asked = #"{"sessions": ["\#(composed)", "\#(decomposed)"]}"#
+    try await app().test(.router) { client in
+      try await client.execute(
+        uri: "/v1/events", method: .post, headers: headers(ingest),
+        body: ByteBuffer(string: lines.joined(separator: "\n") + "\n")
+      ) { response in
+        #expect(response.status == .ok)
+        let answer = try ContractJSON.decode(UploadAnswer.self, from: Array(buffer: response.body))
+        #expect(answer.rejected.count == 2 && answer.accepted == 0)
+        #expect(answer.heads.count == 1)
+      }
+      var bodies: [String] = []
+      for _ in 0..<2 {
+        try await client.execute(
+          uri: "/v1/heads", method: .post, headers: headers(reader, type: "application/json"),
+          body: ByteBuffer(string: asked)
+        ) { response in
+          #expect(response.status == .ok)
+          bodies.append(String(buffer: response.body))
+        }
+      }
+      #expect(bodies.count == 2 && bodies[0] == bodies[1])
+    }
+  }
 }

@@ -31,7 +31,7 @@ import Testing
       """#
     let answer = try ContractJSON.decode(UploadAnswer.self, from: Array(body.utf8))
     #expect(answer.rejected.first?.rejection.reason == .unrecognized)
-    #expect(answer.rejected.first?.rejection.message == "over the quota")
+    #expect(answer.rejected.first?.rejection.message == "quota: over the quota")
     #expect(answer.heads[sessionID("s-1")] == SessionHead.none)
     // An older collector's answer, without heads.
     let older = try ContractJSON.decode(

@@ -431,7 +431,7 @@ def backpressure(checker, base, ingest, read):
     # The held request's body never comes: past the request timeout, a 408, and the slot is free.
     answer = raw_answer(held)
     if answer.status != 408:
-        fail(f"the held upload: expected 408, got {answer.status}: {body!r}")
+        fail(f"the held upload: expected 408, got {answer.status}: {answer.body!r}")
     checker.validate("POST", "/v1/events", answer, "POST /v1/events (a body that never arrives)")
     # A heads request whose body never arrives: a 408 too (after a second, for the rate).
     time.sleep(1.1)

@@ -25,7 +25,8 @@ struct TokenCheck: Sendable {
 
   /// Writes the token's last use, at most once a minute per token: a use that cannot be written
   /// is not the request's failure. The request runs meanwhile (`TokenAuthenticator`), so no
-  /// task outlives the request that wrote it.
+  /// task outlives the request that wrote it; the one request a minute that writes it answers
+  /// once the write is done, which can wait for an upload's commit on the main store.
   func noteUse(_ id: String) async {
     let now = ContinuousClock.now
     let due = noted.withLock { noted in

@@ -165,7 +165,6 @@ public struct TLSFilesError: Error, CustomStringConvertible {
   public var description: String { "'\(file)' is not \(what) that can be read (\(underlying))" }
 }
 
-/// A JSON answer, canonical, one line.
 /// A 200 with a JSON body, as the contract writes them (canonical JSON and a newline).
 enum JSONResponse {
   static func ok(_ value: JSONValue) -> Response {

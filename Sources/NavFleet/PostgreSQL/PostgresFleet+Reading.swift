@@ -40,7 +40,7 @@ extension PostgresFleet {
   /// The heads of `sessions`, in one query: seq 0 and no hash for a session the app does not
   /// hold.
   package func heads(of sessions: [SessionID], app: AppName) async throws(FleetError) -> [SessionID: SessionHead] {
-    var heads = Dictionary(uniqueKeysWithValues: sessions.map { ($0, SessionHead.none) })
+    var heads = Dictionary(sessions.map { ($0, SessionHead.none) }, uniquingKeysWith: { first, _ in first })
     let ids = sessions.map(\.rawValue)
     let found: [(String, Int64, ByteBuffer?)] = try await database {
       let rows = try await self.client.query(

@@ -52,7 +52,7 @@ package struct ExportEncoder {
       return
     }
     if let since = filter.since, row.at < since.millisecondsSince1970 { return }
-    // The event before is the previous row kept when its seq is one less (`forEachEventsRow`).
+    // The event before is the previous row when its seq is one less (`forEachEventsRow`).
     let wentBack = previous.map { $0.session == row.session && $0.seq == row.seq - 1 && row.at < $0.at } ?? false
     previous = (row.session, row.seq, row.at)
     var values = ExportValuesWriter()

@@ -16,9 +16,12 @@ package struct ExportPages: AsyncSequence, Sendable {
     var export: ExportProgress
     let bytes: Int
 
-    /// The next page with text in it; `nil` after the last. Throws `StoreError`.
+    /// The next page with text in it; `nil` after the last. Throws `StoreError`, or
+    /// `CancellationError` when the task reading it was cancelled.
     package mutating func next() async throws -> [UInt8]? {
       while !export.finished {
+        // A consumer that went away stops the reading, pages the filter emptied included.
+        try Task.checkCancellation()
         let (page, moved) = try await store.offloadedRead { [export, bytes] store throws(StoreError) in
           var moving = export
           let page = try store.exportPage(&moving, bytes: bytes)

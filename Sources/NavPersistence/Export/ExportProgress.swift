@@ -9,8 +9,8 @@ import NavCore
 /// page a read transaction of its own that goes on from here: nothing is held between two
 /// pages (no statement, no transaction, no thread), so a client that reads slowly costs a
 /// suspended task. Pages read after rows were stored see them: each session is exported as it
-/// was when the export reached it, which the append-only log makes a whole prefix of its
-/// history, its chain intact.
+/// was when the export reached it, a whole prefix of its history, its chain intact (a session
+/// only grows, or is forgotten or pruned whole).
 package struct ExportProgress: Sendable {
   package let table: ExportTable
   package let format: ExportFormat

@@ -148,15 +148,4 @@ extension SessionStore {
   ) async throws(StoreError) -> Int {
     try await offloaded { () throws(StoreError) in try self.export(table, format: format, filter: filter, emit) }
   }
-
-  /// Exports a table as text in chunks (see the synchronous `exportEncoded`).
-  @discardableResult
-  @_spi(Internals) public func exportEncoded(
-    _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(),
-    progress: (@Sendable (Int) -> Void)? = nil, write: @escaping @Sendable ([UInt8]) throws -> Void
-  ) async throws(StoreError) -> Int {
-    try await offloaded { () throws(StoreError) in
-      try self.exportEncoded(table, format: format, filter: filter, progress: progress, write: write)
-    }
-  }
 }
