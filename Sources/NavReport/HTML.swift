@@ -1,10 +1,10 @@
 /// Text from the store made safe to place in HTML: in element content and in quoted attribute
 /// values alike, so a screen named `<script>alert(1)</script>` shows as those characters and
 /// runs nothing.
-enum HTML {
+package enum HTML {
   /// The start of a page, through `</head>`: UTF-8, a phone's viewport, the escaped `title`,
   /// and the reports' inline style.
-  static func documentHead(title: String) -> String {
+  package static func documentHead(title: String) -> String {
     "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
       + "<title>\(escape(title))</title><style>\(ReportStyle.css)</style></head>"
@@ -12,7 +12,7 @@ enum HTML {
 
   /// The text with `&`, `<`, `>`, `"` and `'` replaced by entities, and control characters
   /// (which a session id or screen name from another machine may hold) shown as `U+XXXX`.
-  static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var escaped = ""
     escaped.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

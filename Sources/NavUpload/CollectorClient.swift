@@ -229,23 +229,8 @@ package struct CollectorClient: Sendable {
     return URL(string: text + "/" + path) ?? base
   }
 
-  /// `text` as one segment of a URL's path: every byte but RFC 3986's unreserved characters
-  /// percent-encoded once (a `/`, a `%` and a space included), and a segment of dots alone
-  /// (`.`, `..`) encoded too, so that no client or proxy reads it as "this folder" or "up".
-  package static func pathSegment(_ text: String) -> String {
-    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-    let onlyDots = text.utf8.allSatisfy { $0 == UInt8(ascii: ".") }
-    var encoded = ""
-    for byte in text.utf8 {
-      if unreserved.contains(byte), !(onlyDots && byte == UInt8(ascii: ".")) {
-        encoded.append(Character(Unicode.Scalar(byte)))
-      } else {
-        let digits = Array("0123456789ABCDEF")
-        encoded += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
-      }
-    }
-    return encoded
-  }
+  /// `text` as one segment of a URL's path (see `ContractPath.segment(_:)`).
+  package static func pathSegment(_ text: String) -> String { ContractPath.segment(text) }
 
   /// Failures that leave before any byte of the request went out.
   private static let neverReachedAHost: Set<URLError.Code> = [

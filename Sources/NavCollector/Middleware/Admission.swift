@@ -2,8 +2,8 @@ import HTTPTypes
 import Hummingbird
 import NavCore
 
-/// What kind of work a request is, for the limits on requests under way: the probes and the
-/// metrics are never limited, so no number of slow clients can make an orchestrator think a
+/// What kind of work a request is, for the limits on requests under way (the console's pages
+/// are reads): the probes and the metrics are never limited, so no number of slow clients can make an orchestrator think a
 /// serving collector is down or leave its operators without figures; uploads and reads each
 /// have a pool of their own, so neither starves the other.
 enum RequestKind: String, Sendable {
@@ -13,6 +13,8 @@ enum RequestKind: String, Sendable {
     let path = request.uri.path
     if path.hasPrefix("/v1/") {
       self = request.method == .post && path == "/v1/events" ? .upload : .read
+    } else if path.hasPrefix("/console") {
+      self = .read
     } else {
       self = .probe
     }

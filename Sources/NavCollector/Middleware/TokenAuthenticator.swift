@@ -6,6 +6,9 @@ import NavPersistence
 /// the request's context; anything else is a 401 that names no reason (a malformed, unknown,
 /// revoked, expired or wrong token all answer the same). It guards every path under `/v1/`,
 /// routed or not, so that without a valid token a client cannot tell which endpoints exist.
+/// The console's pages (`/console/...` but signing in and its style sheet) take the `read`
+/// token of the console's cookie instead; without one, a page is a redirect to signing in and
+/// anything else a 401.
 /// The scheme's name is matched in any case, as RFC 9110 (11.1) says.
 struct TokenAuthenticator: RouterMiddleware {
   typealias Context = CollectorContext
@@ -14,9 +17,24 @@ struct TokenAuthenticator: RouterMiddleware {
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
-    guard request.uri.path.hasPrefix("/v1/") else { return try await next(request, context) }
-    guard let presented = Self.bearer(request.headers[.authorization]) else { throw CollectorError.unauthorized }
-    guard let token = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
+    let path = request.uri.path
+    let token: AccessToken
+    if path.hasPrefix("/v1/") {
+      guard let presented = Self.bearer(request.headers[.authorization]) else { throw CollectorError.unauthorized }
+      guard let found = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
+      token = found
+    } else if path.hasPrefix("/console"), !ConsoleEndpoints.isOpen(path) {
+      // The console's pages: the read token its cookie holds, or the way to sign in.
+      guard let presented = ConsoleCookie.token(in: request.headers),
+        let found = try await tokens.authenticate(presented), found.role == .read
+      else {
+        guard request.method == .get || request.method == .head else { throw CollectorError.unauthorized }
+        return ConsoleEndpoints.redirect(to: "/console/sign-in")
+      }
+      token = found
+    } else {
+      return try await next(request, context)
+    }
     context.notes.update { $0.app = token.app.rawValue }
     var context = context
     context.token = token

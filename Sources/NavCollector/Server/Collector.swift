@@ -38,7 +38,8 @@ public enum Collector {
     router.add(
       middleware: AdmissionMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
-    router.add(middleware: TokenAuthenticator(tokens: TokenCheck(backend: backend)))
+    let tokens = TokenCheck(backend: backend)
+    router.add(middleware: TokenAuthenticator(tokens: tokens))
     router.add(
       middleware: ClientShareMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
@@ -81,6 +82,9 @@ public enum Collector {
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
     let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout)
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
+    ConsoleEndpoints(
+      backend: backend, tokens: tokens, secure: configuration.tls != nil, timeout: configuration.requestTimeout
+    ).register(on: router)
     return router
   }
 

@@ -34,6 +34,11 @@ struct CollectorError: HTTPResponseError {
       message: "This token's role may not do this; use a token with role \(role).")
   }
 
+  /// A console form posted from another site (a forged sign-in or sign-out).
+  static let forbiddenForm = CollectorError(
+    status: .forbidden, code: "forbidden",
+    message: "The console takes its forms from its own pages only; open the console and send it from there.")
+
   static let notFound = CollectorError(
     status: .notFound, code: "not-found", message: "No such session for this token's app, or no such endpoint.")
 

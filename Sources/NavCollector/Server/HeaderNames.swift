@@ -14,4 +14,11 @@ extension HTTPField.Name {
   static let deviceKey = HTTPField.Name(UploadSignature.keyHeader)!
   /// `NavStore-Signature`: the device's signature of the upload's body.
   static let deviceSignature = HTTPField.Name(UploadSignature.signatureHeader)!
+  /// Where a browser's request comes from (`same-origin`, `cross-site`, ...): the console
+  /// refuses a form posted from another site.
+  static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
+  /// `nosniff`: a console answer is the type it says.
+  static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+  /// `no-referrer`: a console URL (a session id) is not told to another site.
+  static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }

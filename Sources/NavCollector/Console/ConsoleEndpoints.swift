@@ -1,0 +1,195 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NavContract
+import NavCore
+import NavFleet
+import NavPersistence
+@_spi(Internals) import NavReport
+
+/// The support console, under `/console/`: a fleet's sessions in a browser, served by the
+/// collector itself with everything it needs in the binary (no script of its own, one style
+/// sheet). Signing in takes a `read` token (`ConsoleCookie`); every page then shows only that
+/// token's app, and a session of another app is not found, as in the API.
+struct ConsoleEndpoints {
+  let backend: any FleetBackend
+  let tokens: TokenCheck
+  /// Whether the collector serves HTTPS (the cookie is then `Secure`).
+  let secure: Bool
+  /// How long a client may take to send a form, or to read each chunk of a download.
+  let timeout: Duration
+
+  /// The console's own pages' policy: its style sheet, its forms, its frames; nothing else.
+  static let pagePolicy =
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; "
+    + "base-uri 'none'; frame-ancestors 'none'"
+
+  /// Whether `path` is one of the console's paths that need no sign-in: its front door, signing
+  /// in and out, and its style sheet (none of which shows anything of an app).
+  static func isOpen(_ path: String) -> Bool {
+    ["/console", "/console/", "/console/sign-in", "/console/sign-out", "/console/assets/console.css"].contains(path)
+  }
+
+  func register(on router: Router<CollectorContext>) {
+    router.get("console") { _, _ in Self.redirect(to: "/console/sessions") }
+    let console = router.group("console")
+    console.get("assets/console.css") { _, _ in
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "text/css; charset=utf-8", .cacheControl: "max-age=3600", .xContentTypeOptions: "nosniff",
+        ],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleStyle.css)))
+    }
+    console.get("sign-in") { _, _ in Self.html(ConsolePages.signIn(problem: nil)) }
+    console.post("sign-in") { request, _ in try await signIn(request) }
+    console.post("sign-out") { request, _ in
+      try Self.checkSameOrigin(request)
+      var response = Self.redirect(to: "/console/sign-in")
+      response.headers[.setCookie] = ConsoleCookie.signOut(secure: secure)
+      return response
+    }
+    console.get("sessions") { request, context in
+      let token = try context.requireToken(.read)
+      let (page, understood) = try await ConsoleSessionList.page(
+        ConsoleSessionList.Filters(request), app: token.app, backend: backend)
+      return Self.html(page, status: understood ? .ok : .badRequest)
+    }
+    console.get("open") { request, context in
+      let token = try context.requireToken(.read)
+      let text = request.uri.queryParameters["id"].map(String.init) ?? ""
+      guard let id = try? SessionID(text) else {
+        return Self.html(
+          ConsolePages.problem(title: "No such session", app: token.app.rawValue, "That is not a session id."),
+          status: .notFound)
+      }
+      return Self.redirect(to: ConsolePages.sessionPath(id))
+    }
+    console.get("sessions/:id") { _, context in
+      let token = try context.requireToken(.read)
+      let id = try context.sessionInPath()
+      let summary = try await backend.summary(of: id, app: token.app)
+      return Self.html(ConsoleSessionPage.page(summary, app: token.app.rawValue))
+    }
+    console.get("sessions/:id/report") { _, context in try await report(context, download: false) }
+    console.get("sessions/:id/report.html") { _, context in try await report(context, download: true) }
+    console.get("sessions/:id/history.jsonl") { _, context in try await history(context) }
+  }
+
+  /// Signs the browser in with the form's token, when it is a `read` token of this collector.
+  private func signIn(_ request: Request) async throws -> Response {
+    try Self.checkSameOrigin(request)
+    let body = request.body
+    let form: ByteBuffer
+    do {
+      form = try await Deadline.run(timeout) { try await body.collect(upTo: 4096) }
+    } catch is Deadline.Passed {
+      throw CollectorError.requestTimeout(timeout)
+    }
+    let presented = Self.formValue("token", in: String(buffer: form)) ?? ""
+    guard ConsoleCookie.fits(presented), let token = try await tokens.authenticate(presented), token.role == .read
+    else {
+      return Self.html(
+        ConsolePages.signIn(
+          problem: "That is not a read token of this collector, or it was revoked or has expired."),
+        status: .unauthorized)
+    }
+    var response = Self.redirect(to: "/console/sessions")
+    response.headers[.setCookie] = ConsoleCookie.signIn(presented, secure: secure)
+    return response
+  }
+
+  /// A session's report: in the console's frame, or as the file `navstore report` writes.
+  private func report(_ context: CollectorContext, download: Bool) async throws -> Response {
+    let token = try context.requireToken(.read)
+    let id = try context.sessionInPath()
+    let page = try await backend.report(of: id, app: token.app, focus: nil, omitsPayloads: false)
+    var headers = Self.securityHeaders(policy: ReportPage.contentSecurityPolicy)
+    headers[.contentType] = "text/html; charset=utf-8"
+    if download { headers[.contentDisposition] = Self.attachment(ReportFileName.of(id)) }
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
+  }
+
+  /// A session's history as JSON Lines, as `navstore history --json` writes it, streamed.
+  private func history(_ context: CollectorContext) async throws -> Response {
+    let token = try context.requireToken(.read)
+    let id = try context.sessionInPath()
+    let count = try await backend.summary(of: id, app: token.app).eventCount
+    let (backend, app, limit) = (backend, token.app, timeout)
+    let body = ResponseBody { writer in
+      let writer = DeadlineWriter(writer, limit: limit)
+      var start = 1
+      while start <= count {
+        let end = min(count, start + ReadEndpoints.historyChunk - 1)
+        var text = ""
+        for event in try await backend.history(of: id, app: app, from: start, to: end) {
+          text += try WireFormat.canonicalString(event) + "\n"
+        }
+        try await writer.write(ByteBuffer(string: text))
+        start = end + 1
+      }
+      try await writer.finish()
+    }
+    var headers = Self.securityHeaders(policy: Self.pagePolicy)
+    headers[.contentType] = "application/x-ndjson"
+    headers[.contentDisposition] = Self.attachment(
+      ReportFileName.of(id).replacingOccurrences(of: ".html", with: ".jsonl"))
+    return Response(status: .ok, headers: headers, body: body)
+  }
+
+  // MARK: Answers
+
+  /// A console page.
+  static func html(_ page: Markup, status: HTTPResponse.Status = .ok) -> Response {
+    var headers = securityHeaders(policy: pagePolicy)
+    headers[.contentType] = "text/html; charset=utf-8"
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: page.html)))
+  }
+
+  /// To `path`, as a browser follows it with a GET.
+  static func redirect(to path: String) -> Response {
+    var headers = securityHeaders(policy: pagePolicy)
+    headers[.location] = path
+    return Response(status: .seeOther, headers: headers)
+  }
+
+  /// What every console answer says to the browser: its policy, no sniffing, no referrer, and
+  /// no copy kept (a page shows an app's sessions).
+  static func securityHeaders(policy: String) -> HTTPFields {
+    [
+      .contentSecurityPolicy: policy, .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer",
+      .cacheControl: "no-store",
+    ]
+  }
+
+  /// `Content-Disposition` for a download named `file` (its name as the report's, ASCII).
+  static func attachment(_ file: String) -> String { "attachment; filename=\"\(file)\"" }
+
+  /// A form post from another site is refused: the browser says where it comes from
+  /// (`Sec-Fetch-Site`, `Origin`), and a form of the console comes from the console. A client
+  /// that says neither (a script, not a browser) is not a cross-site form.
+  static func checkSameOrigin(_ request: Request) throws {
+    if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
+      throw CollectorError.forbiddenForm
+    }
+    if let origin = request.headers[.origin], origin != "null" {
+      let host = request.head.authority ?? ""
+      guard let url = URL(string: origin), let originHost = url.host else { throw CollectorError.forbiddenForm }
+      let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+      guard originAuthority.lowercased() == host.lowercased() else { throw CollectorError.forbiddenForm }
+    } else if request.headers[.origin] == "null" {
+      throw CollectorError.forbiddenForm
+    }
+  }
+
+  /// The value of `name` in an `application/x-www-form-urlencoded` body.
+  static func formValue(_ name: String, in body: String) -> String? {
+    for pair in body.split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      guard parts.count == 2, parts[0] == name else { continue }
+      return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+    return nil
+  }
+}

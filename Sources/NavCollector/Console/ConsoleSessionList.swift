@@ -1,0 +1,161 @@
+import Hummingbird
+import NavCore
+import NavFleet
+@_spi(Internals) import NavJSON
+import NavPersistence
+
+/// The console's list of an app's sessions: the latest first, a page at a time through the API's
+/// cursor, filtered as `GET /v1/sessions` filters (time range, context fields, a screen shown,
+/// verification), and a box that opens a session by its id.
+struct ConsoleSessionList {
+  /// Sessions on a page.
+  static let pageSize = 50
+
+  /// The filters as the form sends them: empty fields are no filter.
+  struct Filters {
+    var since: String?
+    var until: String?
+    var appVersion: String?
+    var deviceModel: String?
+    var osVersion: String?
+    var screen: String?
+    var failing: Bool?
+    var after: String?
+
+    init(_ request: Request) {
+      var values: [String: String] = [:]
+      for (key, value) in request.uri.queryParameters where !value.isEmpty { values[String(key)] = String(value) }
+      since = values["since"]
+      until = values["until"]
+      appVersion = values["app_version"]
+      deviceModel = values["device_model"]
+      osVersion = values["os_version"]
+      screen = values["screen"]
+      failing = values["failing"].map { $0 == "true" }
+      after = values["after"]
+    }
+
+    /// The query that shows these filters again, with `after` for the next page.
+    func query(after next: String?) -> String {
+      let pairs: [(String, String?)] = [
+        ("since", since), ("until", until), ("app_version", appVersion), ("device_model", deviceModel),
+        ("os_version", osVersion), ("screen", screen), ("failing", failing.map { $0 ? "true" : "false" }),
+        ("after", next),
+      ]
+      return pairs.compactMap { name, value in value.map { name + "=" + ContractPath.segment($0) } }
+        .joined(separator: "&")
+    }
+  }
+
+  /// The page of sessions `filters` ask for; a filter that is not one is said on the page.
+  static func page(_ filters: Filters, app: AppName, backend: any FleetBackend) async throws -> (Markup, Bool) {
+    var query = SessionQuery()
+    query.order = .lastActivity
+    do throws(QueryTimeError) {
+      if let since = filters.since { query.since = try Timestamp(query: since) }
+      if let until = filters.until { query.until = try Timestamp(query: until) }
+    } catch {
+      return (
+        listing(filters, app: app, rows: [], next: nil, problem: "A time is not one: \(error.description)"), false
+      )
+    }
+    query.appVersion = filters.appVersion
+    query.deviceModel = filters.deviceModel
+    query.osVersion = filters.osVersion
+    if let text = filters.after {
+      guard let cursor = SessionCursor(text), cursor.sort == .last else {
+        return (
+          listing(filters, app: app, rows: [], next: nil, problem: "That page no longer exists; start again."), false
+        )
+      }
+      query.after = (cursor.lastAt ?? Timestamp(millisecondsSince1970: 0), cursor.id)
+    }
+    let page = try await backend.sessions(
+      app: app,
+      SessionsPageRequest(
+        filters: query, screen: filters.screen, failing: filters.failing, limit: pageSize, omittingPayloads: true))
+    let rows = page.lines.compactMap { try? JSONParser.parse($0).objectValue }
+    let next = page.resumeAfter.map { SessionCursor(after: $0, sort: .last).text }
+    return (listing(filters, app: app, rows: rows, next: next, problem: nil), true)
+  }
+
+  private static func listing(
+    _ filters: Filters, app: AppName, rows: [[String: JSONValue]], next: String?, problem: String?
+  ) -> Markup {
+    func field(_ name: String, _ label: String, _ value: String?, hint: String = "") -> Markup {
+      """
+      <label for="\(name)">\(label)<input id="\(name)" name="\(name)" value="\(value ?? "")" \
+      placeholder="\(hint)"></label>
+      """
+    }
+    let failing = filters.failing
+    let form: Markup = """
+      <form class="filters" method="get" action="/console/sessions" role="search" aria-label="Filter the sessions">\
+      \(field("since", "Active since", filters.since, hint: "2026-11-20"))\
+      \(field("until", "Active until", filters.until, hint: "2026-11-21T18:00"))\
+      \(field("app_version", "App version", filters.appVersion))\
+      \(field("device_model", "Device", filters.deviceModel))\
+      \(field("os_version", "System version", filters.osVersion))\
+      \(field("screen", "Showed the screen", filters.screen, hint: "checkout"))\
+      <label for="failing">Verification<select id="failing" name="failing">\
+      <option value=""\(failing == nil ? " selected" : "")>any</option>\
+      <option value="false"\(failing == false ? " selected" : "")>verifies</option>\
+      <option value="true"\(failing == true ? " selected" : "")>fails</option></select></label>\
+      <button type="submit">Show</button></form>\
+      <form class="filters" method="get" action="/console/open" aria-label="Open a session by its id">\
+      <label for="open-id">Session id<input id="open-id" name="id" required></label>\
+      <button type="submit">Open</button></form>
+      """
+    let said: Markup = problem.map { #"<p class="problem" role="alert">\#($0)</p>"# } ?? .empty
+    let body: Markup
+    if rows.isEmpty {
+      body = problem == nil ? "<p>No session matches.</p>" : .empty
+    } else {
+      body = """
+        <div class="table-wrap"><table><caption class="skip">Sessions, latest activity first</caption>\
+        <thead><tr><th scope="col">Session</th><th scope="col">Last event</th><th scope="col">Span</th>\
+        <th scope="col">Events</th><th scope="col">Depth</th><th scope="col">Restored from</th>\
+        <th scope="col">App</th><th scope="col">Device</th></tr></thead><tbody>\(rows.map(row))</tbody></table></div>
+        """
+    }
+    let more: Markup =
+      next.map {
+        #"<nav class="pages" aria-label="Pages"><a href="/console/sessions?\#(filters.query(after: $0))">Next page</a></nav>"#
+      }
+      ?? .empty
+    return ConsolePages.page(
+      title: "Sessions", app: app.rawValue, body: "<h1>Sessions</h1>\(form)\(said)\(body)\(more)")
+  }
+
+  /// One session's row, from its line of the sessions export.
+  private static func row(_ line: [String: JSONValue]) -> Markup {
+    func text(_ name: String) -> String { line[name]?.stringValue ?? "" }
+    func number(_ name: String) -> Int {
+      if case .number(let value)? = line[name] { return Int(value) }
+      return 0
+    }
+    let id = (try? SessionID(text("session")))
+    let link: Markup =
+      id.map { #"<a href="\#(ConsolePages.sessionPath($0))">\#($0.rawValue)</a>"# } ?? .text(text("session"))
+    let restored: Markup =
+      (try? SessionID(text("restored_from_session"))).map {
+        #"<a href="\#(ConsolePages.sessionPath($0))">\#($0.rawValue)</a>"#
+      } ?? .empty
+    let app = [text("app_version"), text("os_name"), text("os_version")].filter { !$0.isEmpty }.joined(separator: " ")
+    return """
+      <tr><td class="id">\(link)</td><td>\(text("last_at"))</td><td class="number">\(duration(number("duration_ms")))</td>\
+      <td class="number">\(number("events"))</td><td class="number">\(number("depth"))</td><td class="id">\(restored)</td>\
+      <td>\(app)</td><td>\(text("device_model"))</td></tr>
+      """
+  }
+
+  /// A span in words a person reads at a glance.
+  static func duration(_ milliseconds: Int) -> String {
+    switch milliseconds {
+    case ..<1_000: "\(milliseconds) ms"
+    case ..<60_000: "\(milliseconds / 1_000) s"
+    case ..<3_600_000: "\(milliseconds / 60_000) min \(milliseconds / 1_000 % 60) s"
+    default: "\(milliseconds / 3_600_000) h \(milliseconds / 60_000 % 60) min"
+    }
+  }
+}

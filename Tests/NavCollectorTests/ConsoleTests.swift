@@ -1,0 +1,205 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NavCollector
+import NavContract
+@_spi(Internals) import NavCore
+import NavFleet
+import NavPersistence
+import NavTestSupport
+import Testing
+
+/// The support console through Hummingbird's router: signing in and out with a read token in a
+/// strict cookie, nothing shown without it, forms from other sites refused, another app's
+/// session not found, markup from the store shown as text, and pages under a strict policy.
+@Suite struct ConsoleTests {
+  let folder: TemporaryFolder
+  let store: SQLiteFleet
+  let ingest: String
+  let reader: String
+  let otherReader: String
+
+  init() throws {
+    folder = try TemporaryFolder()
+    store = try SQLiteFleet(path: folder.path("collector.sqlite"))
+    ingest = try store.createToken(app: AppName("shop"), role: .ingest).text
+    reader = try store.createToken(app: AppName("shop"), role: .read).text
+    otherReader = try store.createToken(app: AppName("blog"), role: .read).text
+  }
+
+  /// A session whose id, screen and cause are markup.
+  static let hostileID = #"<b id="x">s</b>"#
+  static let lines = [
+    #"{"session":"s-1","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#,
+    #"{"session":"<b id=\"x\">s</b>","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"<img src=x onerror=alert(1)>","style":"root","withNavigation":true}]}}}"#,
+    #"{"session":"<b id=\"x\">s</b>","seq":2,"at":"2026-11-21T10:00:01.000Z","origin":"user","cause":{"tapped":"<script>alert(2)</script>"},"op":{"op":"push","screen":"cart"}}"#,
+  ]
+
+  func app() -> some ApplicationProtocol { Application(router: Collector.router(fleet: store)) }
+
+  /// Uploads the sessions, then signs in with `token`: the cookie to send.
+  func signedIn(_ client: some TestClientProtocol, as token: String) async throws -> String {
+    try await client.execute(
+      uri: "/v1/events", method: .post,
+      headers: [.authorization: "Bearer \(ingest)", .contentType: "application/x-ndjson"],
+      body: ByteBuffer(string: Self.lines.joined(separator: "\n") + "\n")
+    ) { #expect($0.status == .ok) }
+    return try await client.execute(
+      uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+      body: ByteBuffer(string: "token=" + token)
+    ) { response in
+      #expect(response.status == .seeOther)
+      #expect(response.headers[.location] == "/console/sessions")
+      let cookie = response.headers[.setCookie] ?? ""
+      return String(cookie.split(separator: ";").first ?? "")
+    }
+  }
+
+  @Test func withoutSigningInNothingOfTheAppIsShown() async throws {
+    try await app().test(.router) { client in
+      for path in [
+        "/console/sessions", "/console/sessions/s-1", "/console/sessions/s-1/report",
+        "/console/sessions/s-1/report.html", "/console/sessions/s-1/history.jsonl", "/console/open?id=s-1",
+      ] {
+        try await client.execute(uri: path, method: .get) { response in
+          #expect(response.status == .seeOther, "\(path)")
+          #expect(response.headers[.location] == "/console/sign-in", "\(path)")
+          #expect(response.body.readableBytes == 0)
+        }
+        // A forged or stale cookie is no sign-in either.
+        try await client.execute(uri: path, method: .get, headers: [.cookie: "navstore_console=nvs_0_0"]) {
+          #expect($0.status == .seeOther, "\(path) with a cookie that is no token")
+        }
+      }
+      try await client.execute(uri: "/console/sign-in", method: .get) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body).contains(#"type="password""#))
+      }
+      try await client.execute(uri: "/console/assets/console.css", method: .get) { #expect($0.status == .ok) }
+    }
+  }
+
+  @Test func signingInKeepsTheTokenInAStrictCookieAndSigningOutForgetsIt() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      #expect(cookie == "navstore_console=\(reader)")
+      try await client.execute(
+        uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+        body: ByteBuffer(string: "token=" + reader)
+      ) { response in
+        let attributes = Set(
+          (response.headers[.setCookie] ?? "").split(separator: ";").dropFirst().map {
+            $0.trimmingCharacters(in: .whitespaces)
+          })
+        #expect(attributes.isSuperset(of: ["HttpOnly", "SameSite=Strict", "Path=/console"]))
+        #expect(!attributes.contains("Secure"), "plain HTTP here: a Secure cookie would never come back")
+      }
+      // An ingest token, or none of this collector's, does not sign in.
+      for refused in [ingest, "nvs_0123456789abcdef_" + String(repeating: "0", count: 64), "x y"] {
+        try await client.execute(
+          uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+          body: ByteBuffer(string: "token=" + refused)
+        ) { response in
+          #expect(response.status == .unauthorized)
+          #expect(response.headers[.setCookie] == nil)
+        }
+      }
+      try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body).contains(#"href="/console/sessions/s-1""#))
+      }
+      try await client.execute(uri: "/console/sign-out", method: .post, headers: [.cookie: cookie]) { response in
+        #expect(response.status == .seeOther)
+        #expect(response.headers[.setCookie]?.contains("Max-Age=0") == true)
+      }
+    }
+  }
+
+  @Test func aFormFromAnotherSiteIsRefused() async throws {
+    try await app().test(.router) { client in
+      for (name, value) in [("Origin", "http://evil.example"), ("Sec-Fetch-Site", "cross-site"), ("Origin", "null")] {
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        headers[try #require(HTTPField.Name(name))] = value
+        try await client.execute(
+          uri: "/console/sign-in", method: .post, headers: headers, body: ByteBuffer(string: "token=" + reader)
+        ) { response in
+          #expect(response.status == .forbidden, "\(name): \(value)")
+          #expect(response.headers[.setCookie] == nil)
+        }
+      }
+    }
+  }
+
+  @Test func anotherAppsSessionIsNotFound() async throws {
+    try await app().test(.router) { client in
+      _ = try await signedIn(client, as: reader)
+      let cookie = try await client.execute(
+        uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+        body: ByteBuffer(string: "token=" + otherReader)
+      ) { String(($0.headers[.setCookie] ?? "").split(separator: ";").first ?? "") }
+      for path in ["/console/sessions/s-1", "/console/sessions/s-1/report", "/console/sessions/s-1/history.jsonl"] {
+        try await client.execute(uri: path, method: .get, headers: [.cookie: cookie]) {
+          #expect($0.status == .notFound, "\(path)")
+        }
+      }
+      try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) { response in
+        #expect(!String(buffer: response.body).contains("s-1"))
+      }
+    }
+  }
+
+  @Test func markupFromTheStoreIsShownAsText() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      let page = "/console/sessions/" + ContractPath.segment(Self.hostileID)
+      for path in ["/console/sessions", page, page + "/report"] {
+        try await client.execute(uri: path, method: .get, headers: [.cookie: cookie]) { response in
+          #expect(response.status == .ok, "\(path)")
+          let html = String(buffer: response.body)
+          for raw in [#"<b id="x">"#, "<img src=x", "<script>alert(2)"] {
+            #expect(!html.contains(raw), "\(path) holds \(raw) as markup")
+          }
+          if path == "/console/sessions" { #expect(html.contains("&lt;b id=&quot;x&quot;&gt;s&lt;/b&gt;")) }
+        }
+      }
+    }
+  }
+
+  @Test func pagesRunNothingButTheirOwn() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      try await client.execute(uri: "/console/sessions/s-1", method: .get, headers: [.cookie: cookie]) { response in
+        let policy = response.headers[.contentSecurityPolicy] ?? ""
+        #expect(
+          policy.contains("default-src 'none'") && !policy.contains("unsafe-inline") && !policy.contains("script-src"))
+        #expect(policy.contains("frame-ancestors 'none'"))
+        let html = String(buffer: response.body)
+        #expect(!html.contains("<script") && !html.contains("style="))
+        #expect(html.contains(#"<iframe class="report" src="/console/sessions/s-1/report""#))
+        #expect(response.headers[.cacheControl] == "no-store")
+      }
+      try await client.execute(uri: "/console/sessions/s-1/report", method: .get, headers: [.cookie: cookie]) {
+        response in
+        let policy = response.headers[.contentSecurityPolicy] ?? ""
+        let html = String(buffer: response.body)
+        // The report's one inline script and one style are the ones the policy names by hash.
+        for (open, close, directive) in [("<script>", "</script>", "script-src"), ("<style>", "</style>", "style-src")]
+        {
+          let start = try #require(html.range(of: open))
+          let end = try #require(html.range(of: close, range: start.upperBound..<html.endIndex))
+          let digest = Data(SHA256.hash(data: Data(html[start.upperBound..<end.lowerBound].utf8))).base64EncodedString()
+          #expect(policy.contains("\(directive) 'sha256-\(digest)'"), "\(directive)")
+        }
+        #expect(policy.contains("frame-ancestors 'self'") && !policy.contains("unsafe"))
+      }
+      try await client.execute(uri: "/console/sessions/s-1/history.jsonl", method: .get, headers: [.cookie: cookie]) {
+        response in
+        #expect(response.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
+        #expect(String(buffer: response.body).split(separator: "\n").count == 1)
+      }
+    }
+  }
+}
