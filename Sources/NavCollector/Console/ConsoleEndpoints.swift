@@ -154,11 +154,12 @@ struct ConsoleEndpoints {
     return Response(status: .seeOther, headers: headers)
   }
 
-  /// What every console answer says to the browser: its policy, no sniffing, no referrer, and
-  /// no copy kept (a page shows an app's sessions).
+  /// What every console answer says to the browser: its policy, no sniffing, no referrer to
+  /// another site (a console URL names a session), and no copy kept (a page shows an app's
+  /// sessions).
   static func securityHeaders(policy: String) -> HTTPFields {
     [
-      .contentSecurityPolicy: policy, .xContentTypeOptions: "nosniff", .referrerPolicy: "no-referrer",
+      .contentSecurityPolicy: policy, .xContentTypeOptions: "nosniff", .referrerPolicy: "same-origin",
       .cacheControl: "no-store",
     ]
   }
@@ -166,19 +167,19 @@ struct ConsoleEndpoints {
   /// `Content-Disposition` for a download named `file` (its name as the report's, ASCII).
   static func attachment(_ file: String) -> String { "attachment; filename=\"\(file)\"" }
 
-  /// A form post from another site is refused: the browser says where it comes from
-  /// (`Sec-Fetch-Site`, `Origin`), and a form of the console comes from the console. A client
-  /// that says neither (a script, not a browser) is not a cross-site form.
+  /// A form post from another site is refused. A browser says where a request comes from:
+  /// `Sec-Fetch-Site` (every current browser), else `Origin`; a form of the console comes from
+  /// the console. A client that says neither (a script, not a browser) is not a cross-site form,
+  /// and the cookie's `SameSite=Strict` covers the browsers too old to say.
   static func checkSameOrigin(_ request: Request) throws {
-    if let site = request.headers[.secFetchSite], site != "same-origin", site != "none" {
-      throw CollectorError.forbiddenForm
+    if let site = request.headers[.secFetchSite] {
+      guard site == "same-origin" || site == "none" else { throw CollectorError.forbiddenForm }
+      return
     }
-    if let origin = request.headers[.origin], origin != "null" {
-      let host = request.head.authority ?? ""
-      guard let url = URL(string: origin), let originHost = url.host else { throw CollectorError.forbiddenForm }
-      let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
-      guard originAuthority.lowercased() == host.lowercased() else { throw CollectorError.forbiddenForm }
-    } else if request.headers[.origin] == "null" {
+    guard let origin = request.headers[.origin] else { return }
+    guard let url = URL(string: origin), let originHost = url.host else { throw CollectorError.forbiddenForm }
+    let originAuthority = url.port.map { "\(originHost):\($0)" } ?? originHost
+    guard originAuthority.lowercased() == (request.head.authority ?? "").lowercased() else {
       throw CollectorError.forbiddenForm
     }
   }

@@ -32,7 +32,7 @@ enum ConsolePages {
       body: """
         <h1>Sign in</h1>\(refused)<form class="signin" method="post" action="/console/sign-in">\
         <label for="token">A read token of your app (navstore token create --role read)\
-        <input id="token" name="token" type="password" autocomplete="off" required></label>\
+        <input id="token" name="token" type="password" autocomplete="current-password" required></label>\
         <button type="submit">Sign in</button></form>
         """)
   }

@@ -19,6 +19,6 @@ extension HTTPField.Name {
   static let secFetchSite = HTTPField.Name("Sec-Fetch-Site")!
   /// `nosniff`: a console answer is the type it says.
   static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
-  /// `no-referrer`: a console URL (a session id) is not told to another site.
+  /// `same-origin`: a console URL (a session id) is not told to another site.
   static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
 }
