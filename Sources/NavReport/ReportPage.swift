@@ -6,11 +6,23 @@ import NavPersistence
 /// One session's report as a self-contained HTML page: inline CSS, script and SVG, nothing
 /// fetched from anywhere, so it opens offline and from `file://`, attached to a ticket.
 public enum ReportPage {
+  /// Where a report's links to another session go.
+  package enum SessionLinks: Sendable {
+    /// To that session's report file, beside this one (`navstore report` writes them).
+    case files
+    /// To that session's page in the collector's console, in the whole window.
+    case console
+  }
+
   /// The page's HTML.
-  public static func html(_ report: SessionReport) -> String {
+  public static func html(_ report: SessionReport) -> String { html(report, linking: .files) }
+
+  /// The page's HTML, its links to other sessions going where `linking` says.
+  package static func html(_ report: SessionReport, linking: SessionLinks) -> String {
     let title = "NavStore report: \(report.session.rawValue)"
     var page = HTML.documentHead(title: title)
-    page += "<body data-focus=\"\(report.focus)\"><header><h1>\(HTML.escape(title))</h1>\(facts(report))</header><main>"
+    page +=
+      "<body data-focus=\"\(report.focus)\"><header><h1>\(HTML.escape(title))</h1>\(facts(report, linking: linking))</header><main>"
     page += "<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline-wrap\">\(TimelineSVG.render(report))</div>"
     page +=
       "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
@@ -24,7 +36,7 @@ public enum ReportPage {
     return page
   }
 
-  private static func facts(_ report: SessionReport) -> String {
+  private static func facts(_ report: SessionReport, linking: SessionLinks) -> String {
     var facts = "<dl class=\"facts\">"
     facts += "<dt>Session</dt><dd>\(HTML.escape(report.session.rawValue))</dd>"
     facts +=
@@ -47,9 +59,14 @@ public enum ReportPage {
         "<dt>Verification</dt><dd class=\"verified\">&#10004; verified (hash chain, seqs, snapshots) when this report was made</dd>"
     }
     if let link = report.restoredFrom {
-      facts +=
-        "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) "
-        + "(<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together)</dd>"
+      let its =
+        switch linking {
+        case .files:
+          "<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together"
+        case .console:
+          "<a href=\"/console/sessions/\(HTML.escape(ContractPath.segment(link.session.rawValue)))\" target=\"_top\">its page</a>"
+        }
+      facts += "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) (\(its))</dd>"
     }
     if let context = report.context {
       let rows: [(String, String?)] = [

@@ -35,6 +35,7 @@ import Testing
   static let lines = [
     #"{"session":"s-1","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#,
     #"{"session":"<b id=\"x\">s</b>","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"<img src=x onerror=alert(1)>","style":"root","withNavigation":true}]}}}"#,
+    #"{"session":"s-2","seq":1,"at":"2026-11-21T10:05:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]},"restoredFrom":{"session":"s-1","seq":1}}}"#,
     #"{"session":"<b id=\"x\">s</b>","seq":2,"at":"2026-11-21T10:00:01.000Z","origin":"user","cause":{"tapped":"<script>alert(2)</script>"},"op":{"op":"push","screen":"cart"}}"#,
   ]
 
@@ -194,6 +195,18 @@ import Testing
           #expect(policy.contains("\(directive) 'sha256-\(digest)'"), "\(directive)")
         }
         #expect(policy.contains("frame-ancestors 'self'") && !policy.contains("unsafe"))
+      }
+      // A restored session's report links the session it continues: in the console, to that
+      // session's page in the whole window; in the download, to the file beside it.
+      try await client.execute(uri: "/console/sessions/s-2/report", method: .get, headers: [.cookie: cookie]) {
+        #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1" target="_top">its page</a>"#))
+      }
+      try await client.execute(uri: "/console/sessions/s-2/report.html", method: .get, headers: [.cookie: cookie]) {
+        #expect(String(buffer: $0.body).contains(#"<a href="s-1.html">its report</a>"#))
+        #expect($0.headers[.contentDisposition] == #"attachment; filename="s-2.html""#)
+      }
+      try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) {
+        #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1">s-1</a>"#))
       }
       try await client.execute(uri: "/console/sessions/s-1/history.jsonl", method: .get, headers: [.cookie: cookie]) {
         response in

@@ -104,7 +104,10 @@ struct ConsoleEndpoints {
   private func report(_ context: CollectorContext, download: Bool) async throws -> Response {
     let token = try context.requireToken(.read)
     let id = try context.sessionInPath()
-    let page = try await backend.report(of: id, app: token.app, focus: nil, omitsPayloads: false)
+    let report = try await backend.report(of: id, app: token.app, focus: nil, omitsPayloads: false)
+    // In the console, the session it continues is that session's console page; in a download,
+    // the file `navstore report` would write beside it.
+    let page = download ? ReportPage.html(report) : ReportPage.html(report, linking: .console)
     var headers = Self.securityHeaders(policy: ReportPage.contentSecurityPolicy)
     headers[.contentType] = "text/html; charset=utf-8"
     if download { headers[.contentDisposition] = Self.attachment(ReportFileName.of(id)) }

@@ -3,6 +3,7 @@ import Hummingbird
 import NavCore
 import NavFleet
 import NavPersistence
+import NavReport
 
 /// The contract's read endpoints: a page of sessions, a session's head, history, state and
 /// report, each for the token's app only (another app's session answers as one that does not
@@ -78,7 +79,7 @@ struct ReadEndpoints {
     let id = try context.sessionInPath()
     let at = try query.integer("at", in: 1...Int.max)
     let omitting = try query.boolean("omit_payloads") ?? false
-    let html = try await backend.report(of: id, app: token.app, focus: at, omitsPayloads: omitting)
+    let html = ReportPage.html(try await backend.report(of: id, app: token.app, focus: at, omitsPayloads: omitting))
     return Response(
       status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
       body: ResponseBody(byteBuffer: ByteBuffer(string: html)))

@@ -1,6 +1,7 @@
 import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
+import NavReport
 
 /// What the collector asks of a fleet's store, whatever engine keeps it: SQLite files on the
 /// collector's disk (`SQLiteBackend`) or one PostgreSQL database shared by any number of
@@ -29,8 +30,9 @@ package protocol FleetBackend: Sendable {
   func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent]
   /// A session's state after `seq` (default: its last event).
   func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState
-  /// A session's report page, as `navstore report` writes it.
-  func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> String
+  /// A session's report, as `navstore report` makes it (`ReportPage` writes it as a page).
+  func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
+    -> SessionReport
   /// A page of the app's sessions.
   func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
   /// Throws what an export with `filter` would be refused for before any of it is sent (a

@@ -53,9 +53,9 @@ package struct PostgresBackend: FleetBackend {
   }
 
   package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
-    -> String
+    -> SessionReport
   {
-    ReportPage.html(try await reads.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads))
+    try await reads.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads)
   }
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {

@@ -75,12 +75,12 @@ package struct SQLiteBackend: FleetBackend {
   }
 
   package func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
-    -> String
+    -> SessionReport
   {
     let store = try await store(app)
     return try await FleetError.storingAsync { () async throws(StoreError) in
       try await store.offloadedRead { store throws(StoreError) in
-        ReportPage.html(try SessionReport.load(session, from: store, focus: focus, omitsPayloads: omitsPayloads))
+        try SessionReport.load(session, from: store, focus: focus, omitsPayloads: omitsPayloads)
       }
     }
   }
