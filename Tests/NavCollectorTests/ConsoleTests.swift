@@ -208,6 +208,17 @@ import Testing
       try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) {
         #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1">s-1</a>"#))
       }
+      // The sessions that continue s-1, and those whose id starts with "s-": listed, nothing else.
+      for (query, expected) in [("restored_from=s-1", ["s-2"]), ("id_prefix=s-", ["s-2", "s-1"])] {
+        try await client.execute(uri: "/console/sessions?" + query, method: .get, headers: [.cookie: cookie]) {
+          let html = String(buffer: $0.body)
+          let listed = html.components(separatedBy: #"<tr><td class="id"><a href="/console/sessions/"#).dropFirst().map
+          {
+            String($0.prefix { $0 != "\"" })
+          }
+          #expect(listed == expected, "\(query)")
+        }
+      }
       try await client.execute(uri: "/console/sessions/s-1/history.jsonl", method: .get, headers: [.cookie: cookie]) {
         response in
         #expect(response.headers[.contentDisposition]?.hasPrefix("attachment;") == true)

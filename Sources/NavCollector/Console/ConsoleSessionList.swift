@@ -6,7 +6,8 @@ import NavPersistence
 
 /// The console's list of an app's sessions: the latest first, a page at a time through the API's
 /// cursor, filtered as `GET /v1/sessions` filters (time range, context fields, a screen shown,
-/// verification), and a box that opens a session by its id.
+/// verification), by the start of their id, or by the session they continue; and a box that
+/// opens a session by its id.
 struct ConsoleSessionList {
   /// Sessions on a page.
   static let pageSize = 50
@@ -20,6 +21,8 @@ struct ConsoleSessionList {
     var osVersion: String?
     var screen: String?
     var failing: Bool?
+    var idPrefix: String?
+    var restoredFrom: String?
     var after: String?
 
     init(_ request: Request) {
@@ -32,13 +35,16 @@ struct ConsoleSessionList {
       osVersion = values["os_version"]
       screen = values["screen"]
       failing = values["failing"].map { $0 == "true" }
+      idPrefix = values["id_prefix"]
+      restoredFrom = values["restored_from"]
       after = values["after"]
     }
 
     /// The query that shows these filters again, with `after` for the next page.
     func query(after next: String?) -> String {
       let pairs: [(String, String?)] = [
-        ("since", since), ("until", until), ("app_version", appVersion), ("device_model", deviceModel),
+        ("id_prefix", idPrefix), ("restored_from", restoredFrom), ("since", since), ("until", until),
+        ("app_version", appVersion), ("device_model", deviceModel),
         ("os_version", osVersion), ("screen", screen), ("failing", failing.map { $0 ? "true" : "false" }),
         ("after", next),
       ]
@@ -58,6 +64,13 @@ struct ConsoleSessionList {
       return (
         listing(filters, app: app, rows: [], next: nil, problem: "A time is not one: \(error.description)"), false
       )
+    }
+    query.idPrefix = filters.idPrefix
+    if let text = filters.restoredFrom {
+      guard let id = try? SessionID(text) else {
+        return (listing(filters, app: app, rows: [], next: nil, problem: "That is not a session id."), false)
+      }
+      query.continuing = id
     }
     query.appVersion = filters.appVersion
     query.deviceModel = filters.deviceModel
@@ -91,6 +104,8 @@ struct ConsoleSessionList {
     let failing = filters.failing
     let form: Markup = """
       <form class="filters" method="get" action="/console/sessions" role="search" aria-label="Filter the sessions">\
+      \(field("id_prefix", "Id starts with", filters.idPrefix))\
+      \(field("restored_from", "Restored from", filters.restoredFrom, hint: "a session id"))\
       \(field("since", "Active since", filters.since, hint: "2026-11-20"))\
       \(field("until", "Active until", filters.until, hint: "2026-11-21T18:00"))\
       \(field("app_version", "App version", filters.appVersion))\

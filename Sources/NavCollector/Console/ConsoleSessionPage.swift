@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 import NavPersistence
 
@@ -33,7 +34,9 @@ enum ConsoleSessionPage {
         <ul class="actions"><li><a href="\(ConsolePages.sessionPath(id, "/history.jsonl"))" download>\
         Download its history (JSON Lines)</a></li>\
         <li><a href="\(ConsolePages.sessionPath(id, "/report.html"))" download>Download its report (HTML)</a></li>\
-        <li><a href="\(report)">Open the report alone</a></li></ul>\
+        <li><a href="\(report)">Open the report alone</a></li>\
+        <li><a href="/console/sessions?restored_from=\(ContractPath.segment(id.rawValue))">\
+        Sessions that continue it</a></li></ul>\
         <iframe class="report" src="\(report)" title="The report of session \(id.rawValue)"></iframe>
         """)
   }

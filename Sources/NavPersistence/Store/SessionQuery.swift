@@ -25,6 +25,10 @@ package struct SessionQuery: Hashable, Sendable {
   package var userID: String?
   /// Sessions that began by restoring another (`true`), or that did not (`false`).
   package var restored: Bool?
+  /// Sessions whose id begins with these characters (compared as the id's UTF-8 bytes).
+  package var idPrefix: String?
+  /// Sessions that began by restoring this one: the sessions that continue it.
+  package var continuing: SessionID?
   package var order: Order = .id
   /// Only the sessions after this one in the order: with `.lastActivity`, last active earlier,
   /// or at the same time with a smaller id; with `.id`, a greater id (the time is not read).
@@ -44,7 +48,7 @@ package struct SessionQuery: Hashable, Sendable {
   /// Whether no filter is set.
   package var filtersNothing: Bool {
     since == nil && until == nil && appVersion == nil && osName == nil && osVersion == nil && deviceModel == nil
-      && locale == nil && userID == nil && restored == nil
+      && locale == nil && userID == nil && restored == nil && idPrefix == nil && continuing == nil
   }
 
   /// Whether `session` passes every filter that is set.
@@ -52,6 +56,8 @@ package struct SessionQuery: Hashable, Sendable {
     if let since, let last = session.lastAt, last < since { return false }
     if let until, let first = session.firstAt, first > until { return false }
     if let restored, restored != (session.restoredFrom != nil) { return false }
+    if let idPrefix, !session.id.rawValue.utf8.starts(with: idPrefix.utf8) { return false }
+    if let continuing, session.restoredFrom?.session != continuing { return false }
     let context = session.context
     let wanted: [(String?, String?)] = [
       (appVersion, context?.appVersion), (osName, context?.osName), (osVersion, context?.osVersion),
