@@ -39,7 +39,9 @@ import Testing
     #"{"session":"<b id=\"x\">s</b>","seq":2,"at":"2026-11-21T10:00:01.000Z","origin":"user","cause":{"tapped":"<script>alert(2)</script>"},"op":{"op":"push","screen":"cart"}}"#,
   ]
 
-  func app() -> some ApplicationProtocol { Application(router: Collector.router(fleet: store)) }
+  func app(_ configuration: CollectorConfiguration = CollectorConfiguration()) -> some ApplicationProtocol {
+    Application(router: Collector.router(fleet: store, configuration: configuration))
+  }
 
   /// Uploads the sessions, then signs in with `token`: the cookie to send.
   func signedIn(_ client: some TestClientProtocol, as token: String) async throws -> String {
@@ -206,7 +208,7 @@ import Testing
         #expect($0.headers[.contentDisposition] == #"attachment; filename="s-2.html""#)
       }
       try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) {
-        #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1">s-1</a>"#))
+        #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1"><bdi>s-1</bdi></a>"#))
       }
       // The sessions that continue s-1, and those whose id starts with "s-": listed, nothing else.
       for (query, expected) in [("restored_from=s-1", ["s-2"]), ("id_prefix=s-", ["s-2", "s-1"])] {
@@ -223,6 +225,49 @@ import Testing
         response in
         #expect(response.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
         #expect(String(buffer: response.body).split(separator: "\n").count == 1)
+      }
+    }
+  }
+
+  @Test func twoCookiesOfTheNameAreNoSignIn() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      // One planted beside the console's own (by a sibling site, or over plain HTTP).
+      try await client.execute(
+        uri: "/console/sessions", method: .get, headers: [.cookie: cookie + "; navstore_console=" + otherReader]
+      ) { #expect($0.status == .seeOther) }
+      try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) {
+        #expect($0.status == .ok)
+      }
+    }
+  }
+
+  @Test func aSignInFormIsSmallAndQuickOrNone() async throws {
+    try await app().test(.router) { client in
+      try await client.execute(
+        uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+        body: ByteBuffer(string: "token=" + String(repeating: "a", count: 5_000))
+      ) { #expect($0.status == .contentTooLarge) }
+    }
+  }
+
+  @Test func behindATrustedProxyThatEndedTLSTheCookieIsSecure() async throws {
+    var trusting = CollectorConfiguration()
+    trusting.trustedProxies = [try #require(IPNetwork("127.0.0.1")), try #require(IPNetwork("::1"))]
+    for (configuration, secure) in [(trusting, true), (CollectorConfiguration(), false)] {
+      try await app(configuration).test(.live) { client in
+        try await client.execute(
+          uri: "/console/sign-in", method: .post,
+          headers: [.contentType: "application/x-www-form-urlencoded", HTTPField.Name("X-Forwarded-Proto")!: "https"],
+          body: ByteBuffer(string: "token=" + reader)
+        ) { response in
+          #expect(response.status == .seeOther)
+          let attributes = (response.headers[.setCookie] ?? "").split(separator: ";").map {
+            $0.trimmingCharacters(in: .whitespaces)
+          }
+          #expect(attributes.contains("Secure") == secure, "a proxy trusted: \(secure)")
+          #expect((response.headers[.strictTransportSecurity] != nil) == secure)
+        }
       }
     }
   }

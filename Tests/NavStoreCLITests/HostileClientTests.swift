@@ -199,6 +199,33 @@ import Testing
     #expect(server.stop(SIGTERM) == 0)
   }
 
+  /// Console sign-ins carry no token yet, so no client share or rate holds them: they have a
+  /// pool of their own (4), each form must arrive within 5 s, and meanwhile reads are served.
+  @Test func signInFormsThatNeverArriveHoldTheirOwnPoolForFiveSeconds() throws {
+    let reader = try token("read")
+    let server = try serve(["--request-timeout", "60"])
+    var held: [RawConnection] = []
+    for _ in 0..<4 {
+      let connection = try RawConnection(port: server.port)
+      connection.send(
+        "POST /console/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+          + "Content-Length: 100\r\n\r\ntoken=")
+      held.append(connection)
+    }
+    Thread.sleep(forTimeInterval: 0.5)
+    let fifth = try RawConnection(port: server.port)
+    fifth.send("POST /console/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\ntoken=")
+    #expect(fifth.answer(within: 5).status == 503, "a fifth sign-in while four are read")
+    let started = ContinuousClock.now
+    let sessions = try DrillHTTP.get(server.url + "/v1/sessions", token: reader, timeout: 5)
+    #expect(sessions.status == 200 && ContinuousClock.now - started < .seconds(2), "reads go on")
+    for connection in held {
+      let answer = connection.answer(within: 10)
+      #expect(answer.status == 408, "a form that never arrives: \(answer.status.map(String.init) ?? "none")")
+    }
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
   @Test func sigtermEndsTheProcessWithinTheDrainTimeWhateverIsUnderWay() throws {
     let ingest = try token("ingest")
     let server = try serve(["--drain-timeout", "2", "--request-timeout", "120", "--idle-timeout", "120"])

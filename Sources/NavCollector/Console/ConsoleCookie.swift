@@ -11,17 +11,20 @@ enum ConsoleCookie {
   /// How long a sign-in lasts: a working day.
   static let lifetimeSeconds = 8 * 3600
 
-  /// The token the request's cookies carry, if any.
+  /// The token the request's cookies carry, if they carry one. Two cookies of the name (one
+  /// planted by another site of the domain, or over plain HTTP, beside the console's own) are
+  /// no sign-in: nothing tells which is the console's.
   static func token(in headers: HTTPFields) -> String? {
+    var found: [String] = []
     for header in headers[values: .cookie] {
       for pair in header.split(separator: ";") {
         let parts = pair.split(separator: "=", maxSplits: 1)
         guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else { continue }
-        let value = parts[1].trimmingCharacters(in: .whitespaces)
-        return value.isEmpty ? nil : value
+        found.append(parts[1].trimmingCharacters(in: .whitespaces))
       }
     }
-    return nil
+    guard found.count == 1, let value = found.first, !value.isEmpty else { return nil }
+    return value
   }
 
   /// The `Set-Cookie` that signs the browser in with `token`.

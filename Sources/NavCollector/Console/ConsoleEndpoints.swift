@@ -17,18 +17,26 @@ struct ConsoleEndpoints {
   let tokens: TokenCheck
   /// Whether the collector serves HTTPS (the cookie is then `Secure`).
   let secure: Bool
+  /// The proxies trusted to say what the client used: a sign-in through one that says
+  /// `X-Forwarded-Proto: https` gets a `Secure` cookie too (TLS ended at the proxy).
+  let clientAddress: ClientAddress
   /// How long a client may take to send a form, or to read each chunk of a download.
   let timeout: Duration
+
+  /// The largest sign-in form, and how long it may take to arrive.
+  static let formBytes = 4096
+  static let formTimeout = Duration.seconds(5)
 
   /// The console's own pages' policy: its style sheet, its forms, its frames; nothing else.
   static let pagePolicy =
     "default-src 'none'; style-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; "
     + "base-uri 'none'; frame-ancestors 'none'"
 
-  /// Whether `path` is one of the console's paths that need no sign-in: its front door, signing
-  /// in and out, and its style sheet (none of which shows anything of an app).
-  static func isOpen(_ path: String) -> Bool {
-    ["/console", "/console/", "/console/sign-in", "/console/sign-out", "/console/assets/console.css"].contains(path)
+  /// Whether the path of `segments` is one of the console's that need no sign-in: its front
+  /// door, signing in and out, and its style sheet (none of which shows anything of an app).
+  static func isOpen(_ segments: [Substring]) -> Bool {
+    [["console"], ["console", "sign-in"], ["console", "sign-out"], ["console", "assets", "console.css"]].contains(
+      segments.map(String.init))
   }
 
   func register(on router: Router<CollectorContext>) {
@@ -43,11 +51,11 @@ struct ConsoleEndpoints {
         body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleStyle.css)))
     }
     console.get("sign-in") { _, _ in Self.html(ConsolePages.signIn(problem: nil)) }
-    console.post("sign-in") { request, _ in try await signIn(request) }
-    console.post("sign-out") { request, _ in
+    console.post("sign-in") { request, context in try await signIn(request, secure: isSecure(request, context)) }
+    console.post("sign-out") { request, context in
       try Self.checkSameOrigin(request)
       var response = Self.redirect(to: "/console/sign-in")
-      response.headers[.setCookie] = ConsoleCookie.signOut(secure: secure)
+      response.headers[.setCookie] = ConsoleCookie.signOut(secure: isSecure(request, context))
       return response
     }
     console.get("sessions") { request, context in
@@ -77,15 +85,29 @@ struct ConsoleEndpoints {
     console.get("sessions/:id/history.jsonl") { _, context in try await history(context) }
   }
 
+  /// Whether the browser reached the console over HTTPS: the collector's own, or a trusted
+  /// proxy's that says so.
+  private func isSecure(_ request: Request, _ context: CollectorContext) -> Bool {
+    secure
+      || (clientAddress.isTrusted(peer: context.peerAddress?.ipAddress)
+        && request.headers[.xForwardedProto]?.lowercased() == "https")
+  }
+
   /// Signs the browser in with the form's token, when it is a `read` token of this collector.
-  private func signIn(_ request: Request) async throws -> Response {
+  private func signIn(_ request: Request, secure: Bool) async throws -> Response {
     try Self.checkSameOrigin(request)
+    // A token fits in a few hundred bytes, and a browser sends its form at once: a larger or
+    // slower body is no sign-in (nobody holds a place in the pool for long).
+    if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.formBytes {
+      throw CollectorError.tooLarge("A sign-in form is at most \(Self.formBytes) bytes")
+    }
     let body = request.body
     let form: ByteBuffer
+    let limit = min(timeout, Self.formTimeout)
     do {
-      form = try await Deadline.run(timeout) { try await body.collect(upTo: 4096) }
+      form = try await Deadline.run(limit) { try await body.collect(upTo: Self.formBytes) }
     } catch is Deadline.Passed {
-      throw CollectorError.requestTimeout(timeout)
+      throw CollectorError.requestTimeout(limit)
     }
     let presented = Self.formValue("token", in: String(buffer: form)) ?? ""
     guard ConsoleCookie.fits(presented), let token = try await tokens.authenticate(presented), token.role == .read
@@ -97,6 +119,9 @@ struct ConsoleEndpoints {
     }
     var response = Self.redirect(to: "/console/sessions")
     response.headers[.setCookie] = ConsoleCookie.signIn(presented, secure: secure)
+    // Over HTTPS, the browser is told to come back over HTTPS only, so the cookie is never
+    // asked for over plain HTTP.
+    if secure { response.headers[.strictTransportSecurity] = "max-age=31536000" }
     return response
   }
 

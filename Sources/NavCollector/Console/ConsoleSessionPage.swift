@@ -14,7 +14,7 @@ enum ConsoleSessionPage {
     facts += "<dt>Depth now</dt><dd>\(summary.depth)</dd>"
     if let link = summary.restoredFrom {
       facts += """
-        <dt>Restored from</dt><dd><a href="\(ConsolePages.sessionPath(link.session))">\(link.session.rawValue)</a> \
+        <dt>Restored from</dt><dd><a href="\(ConsolePages.sessionPath(link.session))"><bdi>\(link.session.rawValue)</bdi></a> \
         after its event \(link.seq)</dd>
         """
     }
@@ -30,7 +30,7 @@ enum ConsoleSessionPage {
     return ConsolePages.page(
       title: "Session \(id.rawValue)", app: app,
       body: """
-        <h1>Session \(id.rawValue)</h1><dl class="facts">\(facts)</dl>\
+        <h1>Session <bdi>\(id.rawValue)</bdi></h1><dl class="facts">\(facts)</dl>\
         <ul class="actions"><li><a href="\(ConsolePages.sessionPath(id, "/history.jsonl"))" download>\
         Download its history (JSON Lines)</a></li>\
         <li><a href="\(ConsolePages.sessionPath(id, "/report.html"))" download>Download its report (HTML)</a></li>\

@@ -34,7 +34,8 @@ enum ConsoleStyle {
     table { border-collapse: collapse; width: 100%; font-size: .95rem; }
     th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
     th { color: var(--muted); font-weight: 600; }
-    td.id { overflow-wrap: anywhere; max-width: 22rem; }
+    td.id { overflow-wrap: anywhere; max-width: 22rem; unicode-bidi: isolate; }
+    bdi { unicode-bidi: isolate; }
     td.number { text-align: right; font-variant-numeric: tabular-nums; }
     tbody tr:nth-child(even) { background: var(--row); }
     nav.pages { margin: 1rem 0; }

@@ -8,14 +8,22 @@ import NavCore
 /// have a pool of their own, so neither starves the other.
 enum RequestKind: String, Sendable {
   case probe, upload, read
+  /// Signing in to the console: no token yet, so neither a client's share nor its rate applies;
+  /// a small pool of its own keeps such requests from filling the reads'.
+  case signIn = "sign-in"
+
+  /// The most sign-ins read at once.
+  static let signInsAtOnce = 4
 
   init(_ request: Request) {
-    let path = request.uri.path
-    if path.hasPrefix("/v1/") {
-      self = request.method == .post && path == "/v1/events" ? .upload : .read
-    } else if path.hasPrefix("/console") {
-      self = .read
-    } else {
+    // By the path's segments, as the router matches them (`//v1//events` is `/v1/events`).
+    let segments = request.uri.path.split(separator: "/")
+    switch segments.first {
+    case "v1":
+      self = request.method == .post && segments == ["v1", "events"] ? .upload : .read
+    case "console":
+      self = request.method == .post && segments == ["console", "sign-in"] ? .signIn : .read
+    default:
       self = .probe
     }
   }
@@ -60,7 +68,12 @@ struct AdmissionMiddleware: RouterMiddleware {
   ) async throws -> Response {
     let kind = RequestKind(request)
     guard kind != .probe else { return try await next(request, context) }
-    let limit = kind == .upload ? uploads.total : reads.total
+    let limit =
+      switch kind {
+      case .upload: uploads.total
+      case .read: reads.total
+      case .signIn, .probe: RequestKind.signInsAtOnce
+      }
     guard
       let slot = open.slot(for: kind.rawValue, maximum: limit, left: { [metrics] in metrics.openRequests(kind, -1) })
     else {

@@ -86,5 +86,8 @@ struct ClientAddress {
     return IPNetwork.text(of: client)
   }
 
+  /// Whether the connection's peer is one of the trusted proxies.
+  func isTrusted(peer: String?) -> Bool { peer.flatMap { IPNetwork.bytes(of: $0) }.map(isTrusted) ?? false }
+
   private func isTrusted(_ address: [UInt8]) -> Bool { trustedProxies.contains { $0.contains(address) } }
 }

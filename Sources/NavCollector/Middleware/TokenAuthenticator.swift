@@ -17,13 +17,14 @@ struct TokenAuthenticator: RouterMiddleware {
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
-    let path = request.uri.path
+    // By the path's segments, as the router matches them (`//console/x` is `/console/x`).
+    let segments = request.uri.path.split(separator: "/")
     let token: AccessToken
-    if path.hasPrefix("/v1/") {
+    if segments.first == "v1" {
       guard let presented = Self.bearer(request.headers[.authorization]) else { throw CollectorError.unauthorized }
       guard let found = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
       token = found
-    } else if path.hasPrefix("/console"), !ConsoleEndpoints.isOpen(path) {
+    } else if segments.first == "console", !ConsoleEndpoints.isOpen(segments) {
       // The console's pages: the read token its cookie holds, or the way to sign in.
       guard let presented = ConsoleCookie.token(in: request.headers),
         let found = try await tokens.authenticate(presented), found.role == .read

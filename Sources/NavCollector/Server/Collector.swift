@@ -83,7 +83,8 @@ public enum Collector {
     let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout)
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     ConsoleEndpoints(
-      backend: backend, tokens: tokens, secure: configuration.tls != nil, timeout: configuration.requestTimeout
+      backend: backend, tokens: tokens, secure: configuration.tls != nil,
+      clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), timeout: configuration.requestTimeout
     ).register(on: router)
     return router
   }

@@ -21,4 +21,6 @@ extension HTTPField.Name {
   static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
   /// `same-origin`: a console URL (a session id) is not told to another site.
   static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+  /// `https` when a trusted proxy ended TLS for the client.
+  static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }
