@@ -99,7 +99,8 @@ struct ConsoleEndpoints {
     // A token fits in a few hundred bytes, and a browser sends its form at once: a larger or
     // slower body is no sign-in (nobody holds a place in the pool for long).
     if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.formBytes {
-      throw CollectorError.tooLarge("A sign-in form is at most \(Self.formBytes) bytes")
+      throw CollectorError(
+        status: .contentTooLarge, code: "too-large", message: "A sign-in form is at most \(Self.formBytes) bytes.")
     }
     let body = request.body
     let form: ByteBuffer

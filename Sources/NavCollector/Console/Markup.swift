@@ -17,20 +17,16 @@ struct Markup: Sendable, Equatable, CustomStringConvertible, ExpressibleByString
 
   private init(raw: String) { html = raw }
 
-  /// Markups one after another.
-  init(joining parts: some Sequence<Markup>) { html = parts.map(\.html).joined() }
-
   /// Nothing.
   static let empty = Markup(raw: "")
 
   /// `text`, escaped.
   static func text(_ text: String) -> Markup { Markup(raw: HTML.escape(text)) }
 
-  static func + (left: Markup, right: Markup) -> Markup { Markup(raw: left.html + right.html) }
-
   static func += (left: inout Markup, right: Markup) { left.html += right.html }
 
-  /// Interpolations: text is escaped; markup, whole numbers and booleans go in as they are.
+  /// Interpolations: text is escaped; markup (one or several) and whole numbers go in as they
+  /// are.
   struct Interpolation: StringInterpolationProtocol {
     typealias StringLiteralType = StaticString
     fileprivate var html = ""
@@ -40,8 +36,6 @@ struct Markup: Sendable, Equatable, CustomStringConvertible, ExpressibleByString
     mutating func appendLiteral(_ literal: StaticString) { html += "\(literal)" }
 
     mutating func appendInterpolation(_ text: String) { html += HTML.escape(text) }
-
-    mutating func appendInterpolation(_ text: Substring) { html += HTML.escape(String(text)) }
 
     mutating func appendInterpolation(_ markup: Markup) { html += markup.html }
 
