@@ -6,7 +6,7 @@ import NavPersistence
 /// below: a triangle for the user's gestures, a circle for the app's own changes, so shape, not
 /// only colour, tells them apart; a dashed band across the lanes while the app was in the
 /// background. An inline SVG, scaled to the page's width.
-enum TimelineSVG {
+package enum TimelineSVG {
   /// One bar: a screen on top from one event until the next change, placed by the time since
   /// the first event shown, counting only the clock going forward.
   struct Bar: Equatable {
@@ -144,7 +144,9 @@ enum TimelineSVG {
     return svg + "</svg>"
   }
 
-  static func duration(_ milliseconds: Int64) -> String {
+  /// A span in words a person reads at a glance (`850 ms`, `49.9 s`, `11.2 min`): the report's,
+  /// and the console's list.
+  package static func duration(_ milliseconds: Int64) -> String {
     if milliseconds < 1_000 { return "\(milliseconds) ms" }
     let seconds = Double(milliseconds) / 1_000
     if seconds < 120 { return format(seconds) + " s" }

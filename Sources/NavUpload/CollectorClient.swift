@@ -83,7 +83,7 @@ package struct CollectorClient: Sendable {
   /// The head the collector holds for `session`, `nil` when it holds none.
   package func head(of session: SessionID) async throws -> SessionHead? {
     let (status, body) = try await send(
-      path: "v1/sessions/\(Self.pathSegment(session.rawValue))/head", method: "GET", body: nil)
+      path: "v1/sessions/\(ContractPath.segment(session.rawValue))/head", method: "GET", body: nil)
     if status == 404 { return nil }
     guard status == 200, let head = try? ContractJSON.decode(SessionHead.self, from: body) else {
       throw Failure(status: status, message: String(decoding: body, as: UTF8.self))
@@ -228,9 +228,6 @@ package struct CollectorClient: Sendable {
     while text.hasSuffix("/") { text.removeLast() }
     return URL(string: text + "/" + path) ?? base
   }
-
-  /// `text` as one segment of a URL's path (see `ContractPath.segment(_:)`).
-  package static func pathSegment(_ text: String) -> String { ContractPath.segment(text) }
 
   /// Failures that leave before any byte of the request went out.
   private static let neverReachedAHost: Set<URLError.Code> = [

@@ -1,4 +1,5 @@
 import Foundation
+import NavContract
 import NavCore
 import NavFleet
 import NavPersistence
@@ -182,7 +183,7 @@ import Testing
     let first = try navstore(["push", "--db", "device.sqlite", "--to", server.url, "--token", ingest])
     #expect(first.status == 0 && first.stdout.contains("pushed 27 events of 9 sessions"), "\(first.stdout)")
     for id in ids {
-      let path = server.url + "/v1/sessions/" + CollectorClient.pathSegment(id)
+      let path = server.url + "/v1/sessions/" + ContractPath.segment(id)
       let head = try DrillHTTP.get(path + "/head", token: reader)
       #expect(head.status == 200 && head.text.contains(#""session":\#(JSONValue.string(id).canonicalString)"#), "\(id)")
       #expect(try DrillHTTP.get(path + "/history", token: reader).text.split(separator: "\n").count == 3, "\(id)")

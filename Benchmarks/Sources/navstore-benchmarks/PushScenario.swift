@@ -56,23 +56,9 @@ enum PushScenario {
   {
     let token = try UploadScenario.output(
       navstore, ["token", "create", "--app", "default", "--role", "ingest", "--db", store])
-    let server = Process()
-    server.executableURL = navstore
-    server.arguments = ["serve", "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000", "--db", store]
-    let ready = Pipe()
-    server.standardOutput = ready
-    server.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try server.run()
-    defer {
-      server.terminate()
-      server.waitUntilExit()
-    }
-    guard let url = try UploadScenario.readyLine(ready.fileHandleForReading) else {
-      throw BenchmarkError("navstore serve did not say where it listens")
-    }
     var said = ""
-    let seconds = try time {
-      said = try UploadScenario.output(navstore, ["push", "--to", url, "--token", token, "--db", source])
+    let seconds = try UploadScenario.withCollector(navstore: navstore, database: ["--db", store]) { _, url in
+      try time { said = try UploadScenario.output(navstore, ["push", "--to", url, "--token", token, "--db", source]) }
     }
     guard said.hasPrefix("pushed \(events) events of \(sessions) sessions"), said.contains("\(events) accepted") else {
       throw BenchmarkError("the push said '\(said)', not all \(events) events of \(sessions) sessions accepted")

@@ -92,6 +92,17 @@ enum UploadScenario {
     let app = store.firstIndex(of: "--app").map { store[$0 + 1] } ?? "default"
     let database = Array(store.prefix(2))
     let token = try output(navstore, ["token", "create", "--app", app, "--role", "ingest"] + database)
+    return try withCollector(navstore: navstore, database: database) { server, base in
+      guard let url = URL(string: "\(base)/v1/events") else {
+        throw BenchmarkError("navstore serve did not say where it listens")
+      }
+      return try sendBatches(batches, expecting: total, to: url, token: token, folder: folder, server: server)
+    }
+  }
+
+  /// Runs `body` with a collector on the store `database` names, started (not timed), and its
+  /// address; stops it after.
+  static func withCollector<T>(navstore: URL, database: [String], _ body: (Process, String) throws -> T) throws -> T {
     let server = Process()
     server.executableURL = navstore
     server.arguments = ["serve", "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000"] + database
@@ -103,10 +114,16 @@ enum UploadScenario {
       server.terminate()
       server.waitUntilExit()
     }
-    guard let url = try readyLine(ready.fileHandleForReading).flatMap({ URL(string: "\($0)/v1/events") }) else {
+    guard let base = try readyLine(ready.fileHandleForReading) else {
       throw BenchmarkError("navstore serve did not say where it listens")
     }
+    return try body(server, base)
+  }
 
+  /// Every client's batches sent at once to `url`, timed; the collector's peak memory after.
+  private static func sendBatches(
+    _ batches: [[URL]], expecting total: Int, to url: URL, token: String, folder: URL, server: Process
+  ) throws -> (seconds: Double, peakMiB: Double) {
     let clients = batches.enumerated().map { client, files in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

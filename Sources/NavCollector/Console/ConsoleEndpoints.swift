@@ -145,21 +145,8 @@ struct ConsoleEndpoints {
     let token = try context.requireToken(.read)
     let id = try context.sessionInPath()
     let count = try await backend.summary(of: id, app: token.app).eventCount
-    let (backend, app, limit) = (backend, token.app, timeout)
-    let body = ResponseBody { writer in
-      let writer = DeadlineWriter(writer, limit: limit)
-      var start = 1
-      while start <= count {
-        let end = min(count, start + ReadEndpoints.historyChunk - 1)
-        var text = ""
-        for event in try await backend.history(of: id, app: app, from: start, to: end) {
-          text += try WireFormat.canonicalString(event) + "\n"
-        }
-        try await writer.write(ByteBuffer(string: text))
-        start = end + 1
-      }
-      try await writer.finish()
-    }
+    let body = ReadEndpoints.historyBody(
+      of: id, app: token.app, from: 1, to: count, backend: backend, writeTimeout: timeout)
     var headers = Self.securityHeaders(policy: Self.pagePolicy)
     headers[.contentType] = "application/x-ndjson"
     headers[.contentDisposition] = Self.attachment(

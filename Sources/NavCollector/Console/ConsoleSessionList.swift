@@ -3,6 +3,7 @@ import NavCore
 import NavFleet
 @_spi(Internals) import NavJSON
 import NavPersistence
+import NavReport
 
 /// The console's list of an app's sessions: the latest first, a page at a time through the API's
 /// cursor, filtered as `GET /v1/sessions` filters (time range, context fields, a screen shown,
@@ -158,19 +159,9 @@ struct ConsoleSessionList {
       } ?? .empty
     let app = [text("app_version"), text("os_name"), text("os_version")].filter { !$0.isEmpty }.joined(separator: " ")
     return """
-      <tr><td class="id">\(link)</td><td>\(text("last_at"))</td><td class="number">\(duration(number("duration_ms")))</td>\
+      <tr><td class="id">\(link)</td><td>\(text("last_at"))</td><td class="number">\(TimelineSVG.duration(Int64(number("duration_ms"))))</td>\
       <td class="number">\(number("events"))</td><td class="number">\(number("depth"))</td><td class="id">\(restored)</td>\
       <td>\(app)</td><td>\(text("device_model"))</td></tr>
       """
-  }
-
-  /// A span in words a person reads at a glance.
-  static func duration(_ milliseconds: Int) -> String {
-    switch milliseconds {
-    case ..<1_000: "\(milliseconds) ms"
-    case ..<60_000: "\(milliseconds / 1_000) s"
-    case ..<3_600_000: "\(milliseconds / 60_000) min \(milliseconds / 1_000 % 60) s"
-    default: "\(milliseconds / 3_600_000) h \(milliseconds / 60_000 % 60) min"
-    }
   }
 }

@@ -41,13 +41,22 @@ struct ReadEndpoints {
     guard from <= summary.eventCount else {
       throw CollectorError.badQuery("from: the session has events up to seq \(summary.eventCount)")
     }
-    // Streamed a chunk of events at a time: a long session costs a chunk of memory.
-    let limit = writeTimeout
-    let body = ResponseBody { writer in
-      let writer = DeadlineWriter(writer, limit: limit)
+    let body = Self.historyBody(of: id, app: app, from: from, to: to, backend: backend, writeTimeout: writeTimeout)
+    return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
+  }
+
+  /// A session's events `from` through `to` as JSON Lines, as `navstore history --json` writes
+  /// them, read a chunk at a time as the client takes them (a long session costs a chunk of
+  /// memory), each chunk written within `writeTimeout`. The API's history and the console's
+  /// download both send it.
+  static func historyBody(
+    of id: SessionID, app: AppName, from: Int, to: Int, backend: any FleetBackend, writeTimeout: Duration
+  ) -> ResponseBody {
+    ResponseBody { writer in
+      let writer = DeadlineWriter(writer, limit: writeTimeout)
       var start = from
       while start <= to {
-        let end = min(to, start + Self.historyChunk - 1)
+        let end = min(to, start + historyChunk - 1)
         var text = ""
         for event in try await backend.history(of: id, app: app, from: start, to: end) {
           text += try WireFormat.canonicalString(event) + "\n"
@@ -57,7 +66,6 @@ struct ReadEndpoints {
       }
       try await writer.finish()
     }
-    return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
   }
 
   func state(_ request: Request, context: CollectorContext) async throws -> Response {
