@@ -51,6 +51,13 @@ struct PostgresCollectorTests {
     var method: HTTPRequest.Method = .get
     var token: String? = "read"
     var body: String? = nil
+    /// The token goes in the console's cookie, not as a bearer.
+    var console = false
+  }
+
+  /// Today at noon (UTC) and `seconds` after: a session in the console overview's window.
+  static func today(_ seconds: Int) -> String {
+    String(Timestamp.now.rfc3339.prefix(10)) + "T12:00:" + (seconds < 10 ? "0" : "") + "\(seconds).000Z"
   }
 
   static func line(_ session: String, _ seq: Int, _ op: String, hash: String? = nil) -> String {
@@ -74,6 +81,14 @@ struct PostgresCollectorTests {
         line("e", 1, home, hash: String(repeating: "0", count: 64)),
         #"{"session":"f","at":"2026-11-21T10:00:00.000Z","op":{"op":"fly"}}"#, "",
         line("b", 2, #"{"op":"background"}"#), line("b", 3, #"{"op":"foreground"}"#),
+      ],
+      // Today's, for the console's overview.
+      [
+        #"{"session":"n","seq":1,"at":"\#(today(1))","op":\#(home)}"#,
+        #"{"session":"n","seq":2,"at":"\#(today(4))","op":{"op":"push","screen":"cart"}}"#,
+        #"{"session":"n","seq":3,"at":"\#(today(9))","op":{"op":"push","screen":"pay"}}"#,
+        #"{"session":"n","seq":4,"at":"\#(today(11))","op":{"op":"pop"}}"#,
+        #"{"session":"n","seq":4,"at":"\#(today(12))","op":{"op":"fly"}}"#,
       ],
     ]
     var requests = uploads.map {
@@ -116,6 +131,16 @@ struct PostgresCollectorTests {
     }
     requests.append(Request(uri: "/v1/sessions", token: "blog"))
     requests.append(Request(uri: "/v1/sessions", token: "ingest"))
+    // The console's pages, on either store.
+    for path in [
+      "/console/sessions", "/console/sessions?screen=cart", "/console/sessions?failing=true",
+      "/console/sessions?id_prefix=a", "/console/sessions?restored_from=a", "/console/sessions?since=nonsense",
+      "/console/sessions/a", "/console/sessions/n", "/console/sessions/nobody", "/console/sessions/a/report",
+      "/console/sessions/n/history.jsonl", "/console/fleet", "/console/fleet?days=30", "/console/fleet?days=2",
+    ] {
+      requests.append(Request(uri: path, console: true))
+    }
+    requests.append(Request(uri: "/console/sessions/a", token: "blog", console: true))
     return requests
   }()
 
@@ -138,6 +163,11 @@ struct PostgresCollectorTests {
     }
     // The uploads and reads above ran: the answers are not all refusals.
     #expect(answers.filter { $0.status == 200 }.count > 20)
+    // Today's session is in the console's overview on both: its screens, and the line refused.
+    let fleet = try #require(Self.requests.firstIndex { $0.uri == "/console/fleet" })
+    #expect(got[fleet].status == 200)
+    #expect(got[fleet].body.contains("<title>pay: "))
+    #expect(got[fleet].body.contains("<title>invalid: "))
   }
 
   /// A database that does not answer (nothing listens on its port): the probes say so, uploads
@@ -177,7 +207,10 @@ struct PostgresCollectorTests {
       var answers: [(status: Int, body: String)] = []
       for request in requests {
         var headers: HTTPFields = [.contentType: "application/x-ndjson"]
-        if let name = request.token, let token = tokens[name] { headers[.authorization] = "Bearer \(token)" }
+        if let name = request.token, let token = tokens[name] {
+          headers[request.console ? .cookie : .authorization] =
+            request.console ? "navstore_console=\(token)" : "Bearer \(token)"
+        }
         let body = request.body.map { ByteBuffer(string: $0) }
         answers.append(
           try await client.execute(uri: request.uri, method: request.method, headers: headers, body: body) { response in
@@ -241,6 +274,10 @@ struct PostgresCollectorTests {
   /// An answer's body without the request id, which differs by nature.
   static func withoutRequestID(_ body: String) -> String {
     body.replacingOccurrences(of: #""requestID":"[0-9a-f]+""#, with: "", options: .regularExpression)
+      // The console names the app (each test's is its own in the shared database), and when
+      // its collector started counting rejections.
+      .replacingOccurrences(of: #"<span class="app">[^<]*</span>"#, with: "", options: .regularExpression)
+      .replacingOccurrences(of: #"started at [0-9TZ:.-]+"#, with: "", options: .regularExpression)
   }
 
   /// A loopback port nothing listens on (bound, then closed).

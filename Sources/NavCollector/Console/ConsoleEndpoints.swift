@@ -22,6 +22,10 @@ struct ConsoleEndpoints {
   let clientAddress: ClientAddress
   /// How long a client may take to send a form, or to read each chunk of a download.
   let timeout: Duration
+  /// The lines rejected by app, for the overview.
+  let rejections: RejectionTally
+  /// The overviews of the last minute.
+  let overviews = FleetOverviewCache()
 
   /// The largest sign-in form, and how long it may take to arrive.
   static let formBytes = 4096
@@ -63,6 +67,24 @@ struct ConsoleEndpoints {
       let (page, understood) = try await ConsoleSessionList.page(
         ConsoleSessionList.Filters(request), app: token.app, backend: backend)
       return Self.html(page, status: understood ? .ok : .badRequest)
+    }
+    console.get("fleet") { request, context in
+      let token = try context.requireToken(.read)
+      guard let days = ConsoleFleetPage.window(request.uri.queryParameters["days"].map(String.init)) else {
+        return Self.html(
+          ConsolePages.problem(
+            title: "The fleet at a glance", app: token.app.rawValue,
+            "The window is one of \(ConsoleFleetPage.windows.sorted().map(String.init).joined(separator: ", ")) days."),
+          status: .badRequest)
+      }
+      let backend = backend
+      let overview = try await overviews.overview(app: token.app, days: days) {
+        try await FleetOverview.make(app: token.app, dayCount: days, now: .now, backend: backend)
+      }
+      return Self.html(
+        ConsoleFleetPage.page(
+          overview, days: days, app: token.app.rawValue, rejections: rejections.counts(of: token.app),
+          rejectionsSince: rejections.since))
     }
     console.get("open") { request, context in
       let token = try context.requireToken(.read)

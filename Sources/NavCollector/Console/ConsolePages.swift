@@ -10,7 +10,8 @@ enum ConsolePages {
       if let app {
         """
         <header class="bar"><a class="brand" href="/console/sessions">NavStore console</a>\
-        <span class="app">app \(app)</span>\
+        <span class="app">app \(app)</span><nav class="sections" aria-label="The console">\
+        <a href="/console/sessions">Sessions</a><a href="/console/fleet">Fleet</a></nav>\
         <form method="post" action="/console/sign-out"><button type="submit">Sign out</button></form></header>
         """
       } else {

@@ -42,6 +42,18 @@ enum ConsoleStyle {
     dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
     dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
     ul.actions { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; padding: 0; list-style: none; }
+    header.bar nav.sections { display: flex; gap: 1rem; }
+    p.note { color: var(--muted); font-size: .9rem; margin: .2rem 0 .6rem; }
+    form.inline { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: .6rem; }
+    form.inline label { display: flex; flex-direction: column; gap: .2rem; color: var(--muted); font-size: .9rem; }
+    section.plot { margin: 1.6rem 0; max-width: 60rem; }
+    section.plot h2 { font-size: 1.1rem; margin: 0 0 .2rem; }
+    svg.chart { width: 100%; height: auto; display: block; }
+    svg.chart .bar { fill: var(--accent); } svg.chart .bar:hover { fill: var(--fg); }
+    svg.chart text { fill: var(--fg); font-size: 13px; } svg.chart text.axis { fill: var(--muted); font-size: 12px; }
+    svg.chart .axis-line { stroke: var(--line); }
+    details.figures { margin-top: .4rem; } details.figures summary { cursor: pointer; color: var(--accent); }
+    ul.sessions { padding-left: 1.2rem; } ul.sessions li { overflow-wrap: anywhere; }
     iframe.report { width: 100%; height: 80vh; border: 1px solid var(--line); border-radius: 4px; }
     @media (max-width: 40rem) { main { padding: .6rem; } th, td { padding: .3rem .4rem; } }
     """

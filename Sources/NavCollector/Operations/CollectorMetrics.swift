@@ -9,6 +9,8 @@ import Prometheus
 /// process's memory, CPU time and descriptors and each app store's files.
 final class CollectorMetrics: Sendable {
   let registry = PrometheusCollectorRegistry()
+  /// The lines rejected, by app and reason, for the console's overview.
+  let rejections = RejectionTally()
   private let openAll: Gauge
   private let openUploads: Gauge
   private let openReads: Gauge
@@ -57,7 +59,8 @@ final class CollectorMetrics: Sendable {
   }
 
   /// An upload's lines, by outcome and reason, and the time its transaction took.
-  func upload(_ outcome: UploadOutcome, commit duration: Duration) {
+  func upload(_ outcome: UploadOutcome, app: AppName, commit duration: Duration) {
+    rejections.note(outcome, app: app)
     var counts: [String: Int] = [:]
     for line in outcome.lines {
       let key: String =

@@ -84,7 +84,8 @@ public enum Collector {
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     ConsoleEndpoints(
       backend: backend, tokens: tokens, secure: configuration.tls != nil,
-      clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), timeout: configuration.requestTimeout
+      clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), timeout: configuration.requestTimeout,
+      rejections: metrics.rejections
     ).register(on: router)
     return router
   }

@@ -45,7 +45,7 @@ struct EventsEndpoint {
     let signer = try claimedKey?.verified(digest: read.digest)
     let started = ContinuousClock.now
     let outcome = try await store(read.lines, app: token.app, signedBy: signer)
-    metrics.upload(outcome, commit: ContinuousClock.now - started)
+    metrics.upload(outcome, app: token.app, commit: ContinuousClock.now - started)
     return try JSONResponse.ok(contract: Self.answer(outcome))
   }
 

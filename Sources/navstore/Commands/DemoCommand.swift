@@ -17,6 +17,7 @@ struct DemoCommand: ParsableCommand {
       Examples:
         navstore demo
         navstore demo --db /tmp/demo.sqlite --no-wait
+        navstore demo --start 2026-12-01T08:00:00Z
       """)
 
   @Option(name: .customLong("db"), help: "The demo store.")
@@ -25,10 +26,17 @@ struct DemoCommand: ParsableCommand {
   @Flag(help: "Replay without waiting between steps.")
   var noWait = false
 
+  @Option(
+    help: ArgumentHelp(
+      "When the first session starts: a date, or a date and time (UTC unless it names an offset).",
+      discussion: "2026-11-21T09:00:00Z unless given: the same store on every run.", valueName: "time"),
+    transform: timeArgument)
+  var start: Timestamp = DemoApp.defaultStart
+
   func run() throws {
     try clearPreviousDemo()
     let store = try StoreOption.open(path: path, forWriting: true)
-    let sessions = try DemoApp.sessions()
+    let sessions = try DemoApp(firstSessionStart: start).sessions()
     for session in sessions {
       _ = try storeCall { () throws(StoreError) in try store.append(contentsOf: session.events) }
     }

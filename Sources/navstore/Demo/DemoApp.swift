@@ -2,12 +2,16 @@ import NavCore
 
 /// The sessions of a small sample app: a home screen, a numbers list presented in a sheet with
 /// navigation, number details pushed several deep, a nested onboarding flow, a tabs section,
-/// user back-swipes and swipe-dismissals, and deep links. Deterministic: the same every run.
-enum DemoApp {
-  /// 2026-11-21T09:00:00.000Z.
-  static let firstSessionStart = Timestamp(millisecondsSince1970: 1_795_251_600_000)
+/// user back-swipes and swipe-dismissals, and deep links. Deterministic: the same every run from
+/// the same start.
+struct DemoApp {
+  /// 2026-11-21T09:00:00.000Z: the start unless another is asked for.
+  static let defaultStart = Timestamp(millisecondsSince1970: 1_795_251_600_000)
 
-  static func sessions() throws -> [DemoSessionBuilder] {
+  /// When the first session starts; the others follow within the hour.
+  var firstSessionStart = DemoApp.defaultStart
+
+  func sessions() throws -> [DemoSessionBuilder] {
     var sessions = [try numbers(), try onboarding(), try tabs()]
     var random = SplitMix(seed: 42)
     for index in 0..<5 {
@@ -16,15 +20,15 @@ enum DemoApp {
     return sessions
   }
 
-  private static func start(_ minutes: Int) -> Timestamp {
+  private func start(_ minutes: Int) -> Timestamp {
     Timestamp(millisecondsSince1970: firstSessionStart.millisecondsSince1970 + Int64(minutes) * 60_000)
   }
 
-  private static var homeStack: AnyCoordinator { .stack([.root(DemoScreen.home, withNavigation: true)]) }
+  private var homeStack: AnyCoordinator { .stack([.root(DemoScreen.home, withNavigation: true)]) }
 
   /// What a demo session ran on: two versions of the app, on phones and a tablet, in three
   /// places.
-  private static func context(
+  private func context(
     _ version: String, build: String, os: (String, String), device: String, locale: String, timeZone: String,
     user: String
   ) -> SessionContext {
@@ -34,7 +38,7 @@ enum DemoApp {
   }
 
   /// Home, the numbers sheet, details several deep, a back-swipe, a swipe-dismiss, a deep link.
-  static func numbers() throws -> DemoSessionBuilder {
+  func numbers() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-numbers", startingAt: start(0))
     let device = context(
       "2.3.1", build: "412", os: ("iOS", "17.5.1"), device: "iPhone15,2", locale: "fr_FR", timeZone: "Europe/Paris",
@@ -63,7 +67,7 @@ enum DemoApp {
   }
 
   /// A nested onboarding coordinator presented as a cover, with its own stack.
-  static func onboarding() throws -> DemoSessionBuilder {
+  func onboarding() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-onboarding", startingAt: start(7))
     let flow: CoordinatorPath = [.route(1)]
     let device = context(
@@ -87,7 +91,7 @@ enum DemoApp {
   }
 
   /// A tabs section: a post in the feed, a search in another tab, a settings sheet.
-  static func tabs() throws -> DemoSessionBuilder {
+  func tabs() throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-tabs", startingAt: start(15))
     let tabs: CoordinatorPath = [.route(0)]
     let feed: CoordinatorPath = [.route(0), .tab(0)]
@@ -129,7 +133,7 @@ enum DemoApp {
   }
 
   /// Shorter sessions of people browsing numbers, varied by a seeded generator.
-  static func browsing(index: Int, using random: inout SplitMix) throws -> DemoSessionBuilder {
+  func browsing(index: Int, using random: inout SplitMix) throws -> DemoSessionBuilder {
     var session = try DemoSessionBuilder("demo-browse-\(index + 1)", startingAt: start(30 + index * 11))
     let device = context(
       index.isMultiple(of: 2) ? "2.3.1" : "2.3.0", build: index.isMultiple(of: 2) ? "412" : "405",
