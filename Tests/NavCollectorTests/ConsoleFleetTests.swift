@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
-@testable import NavCollector
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
@@ -13,6 +12,8 @@ import NavFleet
 import NavTestSupport
 import PropertyBased
 import Testing
+
+@testable import NavCollector
 
 /// The console's overview of a fleet: its figures are the exports' (events per day from the
 /// events table, views from the screen-views table), it reads no more than its limits and says
@@ -209,7 +210,7 @@ import Testing
     try await app.test(.router) { client in
       try await client.execute(uri: "/console/fleet", method: .get) { response in
         #expect(response.status == .seeOther)
-        #expect(response.headers[.location] == "/console/sign-in")
+        #expect(response.headers[.location] == "/console/sign-in?next=%2Fconsole%2Ffleet")
       }
       try await client.execute(
         uri: "/v1/events", method: .post,

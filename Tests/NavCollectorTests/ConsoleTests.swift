@@ -66,10 +66,12 @@ import Testing
       for path in [
         "/console/sessions", "/console/sessions/s-1", "/console/sessions/s-1/report",
         "/console/sessions/s-1/report.html", "/console/sessions/s-1/history.jsonl", "/console/open?id=s-1",
+        "/console/fleet",
       ] {
         try await client.execute(uri: path, method: .get) { response in
           #expect(response.status == .seeOther, "\(path)")
-          #expect(response.headers[.location] == "/console/sign-in", "\(path)")
+          // To sign in, and from there back to the page.
+          #expect(response.headers[.location] == "/console/sign-in?next=" + ContractPath.segment(path), "\(path)")
           #expect(response.body.readableBytes == 0)
         }
         // A forged or stale cookie is no sign-in either.
@@ -82,6 +84,45 @@ import Testing
         #expect(String(buffer: response.body).contains(#"type="password""#))
       }
       try await client.execute(uri: "/console/assets/console.css", method: .get) { #expect($0.status == .ok) }
+    }
+  }
+
+  /// A ticket's link followed before signing in lands on its page once signed in; a `next` that
+  /// leaves the console (another site, `//host`, a backslash) or signs out lands on the list.
+  @Test func signingInReturnsToThePageAskedForAndOnlyToTheConsole() async throws {
+    try await app().test(.router) { client in
+      let asked = "/console/sessions?screen=cart&since=2026-11-20"
+      let redirect = try await client.execute(uri: asked, method: .get) { $0.headers[.location] ?? "" }
+      let form = try await client.execute(uri: redirect, method: .get) { String(buffer: $0.body) }
+      #expect(
+        form.contains(#"<input type="hidden" name="next" value="/console/sessions?screen=cart&amp;since=2026-11-20">"#))
+      let cases = [
+        (ContractPath.segment(asked), asked),
+        (ContractPath.segment("/console/sessions/s-1"), "/console/sessions/s-1"),
+        (ContractPath.segment("//evil.example/console/"), "/console/sessions"),
+        (ContractPath.segment("https://evil.example/console/"), "/console/sessions"),
+        (ContractPath.segment("/console/\\evil.example"), "/console/sessions"),
+        (ContractPath.segment("/console/sign-out"), "/console/sessions"),
+        (ContractPath.segment("/consolex"), "/console/sessions"),
+        (ContractPath.segment("/console/x\r\nSet-Cookie: a=b"), "/console/sessions"),
+      ]
+      for (next, landing) in cases {
+        try await client.execute(
+          uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+          body: ByteBuffer(string: "next=\(next)&token=" + reader)
+        ) { response in
+          #expect(response.status == .seeOther)
+          #expect(response.headers[.location] == landing, "next=\(next)")
+        }
+      }
+      // A refused sign-in keeps where it was going.
+      try await client.execute(
+        uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+        body: ByteBuffer(string: "next=\(ContractPath.segment(asked))&token=" + ingest)
+      ) { response in
+        #expect(response.status == .unauthorized)
+        #expect(String(buffer: response.body).contains(#"name="next" value="/console/sessions?screen=cart"#))
+      }
     }
   }
 

@@ -12,10 +12,10 @@ enum ConsoleChart {
   /// Columns over time, one per bar, oldest at the left; every label is under its column when
   /// they fit, else every few.
   static func columns(_ bars: [Bar], title: String, unit: String) -> Markup {
-    let (width, height, base, top) = (720, 200, 170, 24)
+    let (width, height, base, top) = (480, 160, 132, 22)
     let highest = max(bars.map(\.value).max() ?? 0, 1)
     let slot = bars.isEmpty ? width : width / bars.count
-    let every = max(1, (bars.count * 64 + width - 1) / width)
+    let every = max(1, (bars.count * 48 + width - 1) / width)
     var parts: [Markup] = []
     for (index, bar) in bars.enumerated() {
       let tall = bar.value == 0 ? 0 : max(2, bar.value * (base - top) / highest)
@@ -44,18 +44,18 @@ enum ConsoleChart {
 
   /// Horizontal bars, largest first, each labelled with what it is and its size in words.
   static func bars(_ bars: [Bar], title: String) -> Markup {
-    let (width, row, labelWidth, valueWidth) = (720, 28, 260, 120)
+    let (width, row, labelWidth, valueWidth) = (480, 26, 170, 80)
     let highest = max(bars.map(\.value).max() ?? 0, 1)
     let room = width - labelWidth - valueWidth
     var parts: [Markup] = []
     for (index, bar) in bars.enumerated() {
       let y = index * row
       let long = bar.value == 0 ? 0 : max(2, bar.value * room / highest)
-      let shown = bar.label.count > 30 ? String(bar.label.prefix(29)) + "…" : bar.label
+      let shown = bar.label.count > 22 ? String(bar.label.prefix(21)) + "…" : bar.label
       parts.append(
         """
         <text class="label" x="\(labelWidth - 8)" y="\(y + 18)" text-anchor="end">\(shown)<title>\(bar.label)</title></text>\
-        <rect class="bar" x="\(labelWidth)" y="\(y + 5)" width="\(long)" height="\(row - 10)">\
+        <rect class="bar" x="\(labelWidth)" y="\(y + 5)" width="\(long)" height="\(row - 9)">\
         <title>\(bar.label): \(bar.said)</title></rect>\
         <text class="value" x="\(labelWidth + long + 6)" y="\(y + 18)">\(bar.said)</text>
         """)

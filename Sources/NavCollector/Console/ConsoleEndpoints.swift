@@ -54,7 +54,9 @@ struct ConsoleEndpoints {
         ],
         body: ResponseBody(byteBuffer: ByteBuffer(string: ConsoleStyle.css)))
     }
-    console.get("sign-in") { _, _ in Self.html(ConsolePages.signIn(problem: nil)) }
+    console.get("sign-in") { request, _ in
+      Self.html(ConsolePages.signIn(problem: nil, next: request.uri.queryParameters["next"].map(String.init)))
+    }
     console.post("sign-in") { request, context in try await signIn(request, secure: isSecure(request, context)) }
     console.post("sign-out") { request, context in
       try Self.checkSameOrigin(request)
@@ -132,15 +134,17 @@ struct ConsoleEndpoints {
     } catch is Deadline.Passed {
       throw CollectorError.requestTimeout(limit)
     }
-    let presented = Self.formValue("token", in: String(buffer: form)) ?? ""
+    let fields = String(buffer: form)
+    let presented = Self.formValue("token", in: fields) ?? ""
+    let next = ConsolePages.returnPath(Self.formValue("next", in: fields))
     guard ConsoleCookie.fits(presented), let token = try await tokens.authenticate(presented), token.role == .read
     else {
       return Self.html(
         ConsolePages.signIn(
-          problem: "That is not a read token of this collector, or it was revoked or has expired."),
+          problem: "That is not a read token of this collector, or it was revoked or has expired.", next: next),
         status: .unauthorized)
     }
-    var response = Self.redirect(to: "/console/sessions")
+    var response = Self.redirect(to: next ?? "/console/sessions")
     response.headers[.setCookie] = ConsoleCookie.signIn(presented, secure: secure)
     // Over HTTPS, the browser is told to come back over HTTPS only, so the cookie is never
     // asked for over plain HTTP.

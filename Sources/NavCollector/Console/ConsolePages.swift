@@ -25,13 +25,15 @@ enum ConsolePages {
       """
   }
 
-  /// Signing in with a `read` token; `problem` says why the last try was refused.
-  static func signIn(problem: String?) -> Markup {
+  /// Signing in with a `read` token; `problem` says why the last try was refused, and `next` is
+  /// the console's page to go to once signed in (a ticket's link followed before signing in).
+  static func signIn(problem: String?, next: String? = nil) -> Markup {
     let refused: Markup = problem.map { #"<p class="problem" role="alert">\#($0)</p>"# } ?? .empty
+    let then: Markup = returnPath(next).map { #"<input type="hidden" name="next" value="\#($0)">"# } ?? .empty
     return page(
       title: "Sign in", app: nil,
       body: """
-        <h1>Sign in</h1>\(refused)<form class="signin" method="post" action="/console/sign-in">\
+        <h1>Sign in</h1>\(refused)<form class="signin" method="post" action="/console/sign-in">\(then)\
         <label for="token">A read token of your app (navstore token create --role read)\
         <input id="token" name="token" type="password" autocomplete="current-password" required></label>\
         <button type="submit">Sign in</button></form>
@@ -46,6 +48,22 @@ enum ConsolePages {
       body:
         #"<h1>\#(title)</h1><p class="problem" role="alert">\#(message)</p><p><a href="/console/sessions">All sessions</a></p>"#
     )
+  }
+
+  /// `path` when it is a console page to send a browser to after signing in: a path of the
+  /// console's own (never another site's, nor `//host`), not signing in or out, in printable
+  /// ASCII; `nil` otherwise.
+  static func returnPath(_ path: String?) -> String? {
+    guard let path, path.utf8.count <= 2048, path.hasPrefix("/console/"),
+      path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
+      !path.hasPrefix("/console/sign-in"), !path.hasPrefix("/console/sign-out")
+    else { return nil }
+    return path
+  }
+
+  /// Where a browser that is not signed in is sent from `path`: signing in, and then back.
+  static func signInPath(returningTo path: String) -> String {
+    returnPath(path).map { "/console/sign-in?next=" + ContractPath.segment($0) } ?? "/console/sign-in"
   }
 
   /// The path of a session's page, and of what hangs from it (`/report`, ...).

@@ -129,7 +129,7 @@ struct ConsoleSessionList {
     } else {
       body = """
         <div class="table-wrap"><table><caption class="skip">Sessions, latest activity first</caption>\
-        <thead><tr><th scope="col">Session</th><th scope="col">Last event</th><th scope="col">Span</th>\
+        <thead><tr><th scope="col">Session</th><th scope="col">Last event (UTC)</th><th scope="col">Span</th>\
         <th scope="col">Events</th><th scope="col">Depth</th><th scope="col">Restored from</th>\
         <th scope="col">App</th><th scope="col">Device</th></tr></thead><tbody>\(rows.map(row))</tbody></table></div>
         """
@@ -141,6 +141,14 @@ struct ConsoleSessionList {
       ?? .empty
     return ConsolePages.page(
       title: "Sessions", app: app.rawValue, body: "<h1>Sessions</h1>\(form)\(said)\(body)\(more)")
+  }
+
+  /// A time of the export (`2026-11-21T10:00:00.000Z`) as a person reads it in a narrow column
+  /// (`2026-11-21 10:00:00`, UTC as the heading says), the exact time kept for the machine.
+  private static func time(_ text: String) -> Markup {
+    guard text.count >= 19 else { return .text(text) }
+    let shown = text.prefix(10) + " " + text.dropFirst(11).prefix(8)
+    return #"<time datetime="\#(text)">\#(String(shown))</time>"#
   }
 
   /// One session's row, from its line of the sessions export.
@@ -159,7 +167,7 @@ struct ConsoleSessionList {
       } ?? .empty
     let app = [text("app_version"), text("os_name"), text("os_version")].filter { !$0.isEmpty }.joined(separator: " ")
     return """
-      <tr><td class="id">\(link)</td><td>\(text("last_at"))</td><td class="number">\(TimelineSVG.duration(Int64(number("duration_ms"))))</td>\
+      <tr><td class="id">\(link)</td><td>\(time(text("last_at")))</td><td class="number">\(TimelineSVG.duration(Int64(number("duration_ms"))))</td>\
       <td class="number">\(number("events"))</td><td class="number">\(number("depth"))</td><td class="id">\(restored)</td>\
       <td>\(app)</td><td>\(text("device_model"))</td></tr>
       """

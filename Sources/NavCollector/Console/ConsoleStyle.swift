@@ -48,13 +48,15 @@ enum ConsoleStyle {
     form.inline label { display: flex; flex-direction: column; gap: .2rem; color: var(--muted); font-size: .9rem; }
     section.plot { margin: 1.6rem 0; max-width: 60rem; }
     section.plot h2 { font-size: 1.1rem; margin: 0 0 .2rem; }
-    svg.chart { width: 100%; height: auto; display: block; }
+    svg.chart { width: 100%; max-width: 40rem; height: auto; display: block; }
     svg.chart .bar { fill: var(--accent); } svg.chart .bar:hover { fill: var(--fg); }
     svg.chart text { fill: var(--fg); font-size: 13px; } svg.chart text.axis { fill: var(--muted); font-size: 12px; }
     svg.chart .axis-line { stroke: var(--line); }
     details.figures { margin-top: .4rem; } details.figures summary { cursor: pointer; color: var(--accent); }
     ul.sessions { padding-left: 1.2rem; } ul.sessions li { overflow-wrap: anywhere; }
     iframe.report { width: 100%; height: 80vh; border: 1px solid var(--line); border-radius: 4px; }
-    @media (max-width: 40rem) { main { padding: .6rem; } th, td { padding: .3rem .4rem; } }
+    @media (max-width: 40rem) { main { padding: .6rem; } th, td { padding: .3rem .4rem; }
+      form.filters { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .4rem .6rem; }
+      form.filters label { font-size: .8rem; } form.filters input, form.filters select { padding: .25rem .4rem; } }
     """
 }

@@ -30,7 +30,9 @@ struct TokenAuthenticator: RouterMiddleware {
         let found = try await tokens.authenticate(presented), found.role == .read
       else {
         guard request.method == .get || request.method == .head else { throw CollectorError.unauthorized }
-        return ConsoleEndpoints.redirect(to: "/console/sign-in")
+        // Back to this page once signed in: a ticket's link still lands where it points.
+        let asked = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        return ConsoleEndpoints.redirect(to: ConsolePages.signInPath(returningTo: asked))
       }
       token = found
     } else {
