@@ -27,7 +27,8 @@ public enum ReportPage {
     page +=
       "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
     page += "Marks: &#9650; the user's gestures, &#9679; the app's own changes. A dashed band: the app in the "
-    page += "background, when no screen was seen.</p></section>"
+    page += "background, when no screen was seen. A dashed outline: the screen still on top at the last event, "
+    page += "drawn on past it.</p></section>"
     page += explorer(report)
     page += eventTable(report)
     page += "</main>"

@@ -23,6 +23,7 @@ enum ReportStyle {
     svg.timeline .lane { stroke: var(--line); }
     svg.timeline .bar rect { stroke: var(--bg); stroke-width: 1; }
     svg.timeline.dense .bar rect { stroke: none; }
+    svg.timeline .bar.open rect { stroke: var(--fg); stroke-width: 1.5; stroke-dasharray: 4 3; }
     svg.timeline .bar-label { fill: #ffffff; font-size: 11px; pointer-events: none; }
     svg.timeline .away rect { fill: var(--row); stroke: var(--line); stroke-dasharray: 4 3; }
     svg.timeline .away .bar-label { fill: var(--fg); font-style: italic; }

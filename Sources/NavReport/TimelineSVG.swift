@@ -76,7 +76,11 @@ package enum TimelineSVG {
     let bars = bars(of: report.events, offsets: offsets)
     let layers = (bars.map(\.layer).max() ?? 0) + 1
     guard let first = report.events.first, let lastOffset = offsets.last else { return "" }
-    let span = max(1, Double(lastOffset))
+    // The screen on top at the last event is still there: the axis goes on a little past it, so
+    // that the screen a session ended on (a deep link's, say) is a bar, not a line of no width.
+    let endsOnScreen = report.events.last?.phase == .foreground && !bars.isEmpty
+    let axisEnd = lastOffset + (endsOnScreen ? max(lastOffset / 10, 1_000) : 0)
+    let span = max(1, Double(axisEnd))
     let plot = width - left - 10
     func x(_ offset: Int64) -> Double { left + Double(offset) / span * plot }
     func y(layer: Int) -> Double { 10 + Double(layers - 1 - layer) * laneHeight }
@@ -106,17 +110,22 @@ package enum TimelineSVG {
       }
       svg += "</g>"
     }
-    for bar in bars {
+    for (index, bar) in bars.enumerated() {
+      let open = endsOnScreen && index == bars.count - 1
       let barX = x(bar.start)
-      let barWidth = max(1.5, x(bar.end) - barX)
-      svg += "<g class=\"bar layer\(min(bar.layer, 5))\" data-seq=\"\(bar.firstSeq)\" data-ms=\"\(bar.milliseconds)\">"
-      svg += "<title>\(HTML.escape(bar.screen)): \(bar.milliseconds) ms from seq \(bar.firstSeq)</title>"
+      let barWidth = max(1.5, x(open ? axisEnd : bar.end) - barX)
+      svg +=
+        "<g class=\"bar layer\(min(bar.layer, 5))\(open ? " open" : "")\" data-seq=\"\(bar.firstSeq)\" data-ms=\"\(bar.milliseconds)\">"
+      svg +=
+        "<title>\(HTML.escape(bar.screen)): \(bar.milliseconds) ms from seq \(bar.firstSeq)"
+        + "\(open ? ", still on top at the last event" : "")</title>"
       svg +=
         "<rect x=\"\(format(barX))\" y=\"\(format(y(layer: bar.layer) + 3))\" width=\"\(format(barWidth))\" height=\"\(Int(laneHeight - 8))\" rx=\"3\"/>"
-      if barWidth > 60 {
+      // A label as long as the bar has room for: a narrow bar shows the start of its screen's name.
+      if barWidth >= 16 {
         svg +=
           "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">"
-          + "\(HTML.escape(ReportText.shortened(bar.screen, to: Int(barWidth / 7))))</text>"
+          + "\(HTML.escape(ReportText.shortened(bar.screen, to: max(2, Int((barWidth - 4) / 7)))))</text>"
       }
       svg += "</g>"
     }
@@ -140,7 +149,7 @@ package enum TimelineSVG {
     }
     svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
     svg +=
-      "<text class=\"axis\" x=\"\(Int(width - 10))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
+      "<text class=\"axis\" x=\"\(format(x(lastOffset)))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
     return svg + "</svg>"
   }
 

@@ -102,6 +102,40 @@ import Testing
     #expect(html.contains("the session ended (signedOut)"))
   }
 
+  /// A deep link's screen, arrived at the session's last event, is a bar a reader sees: the axis
+  /// runs on past the last event and the bar with it, outlined as still on top; the time it
+  /// says is still the session's (0 ms after the last event).
+  @Test func theScreenASessionEndsOnIsDrawnWithWidth() throws {
+    try append("d", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
+    try append("d", .push(.string("list")), at: 30_000)
+    try append("d", .presentCover(.string("offer"), withNavigation: false), at: 60_000, cause: .string("deepLink"))
+    let (_, html) = try page("d")
+    let bars = try matches(#"<g class="bar [^"]*"[^>]*>"#, in: html)
+    #expect(bars.count == 3)
+    #expect(bars.last?.contains("open") == true && bars.dropLast().allSatisfy { !$0.contains("open") })
+    #expect(try matches(#"data-ms="(\d+)""#, in: html) == ["30000", "30000", "0"])
+    let widths = try matches(#"<rect x="[^"]*" y="[^"]*" width="([0-9.]+)""#, in: html).compactMap { Double($0) }
+    #expect(widths.count == 3 && widths[2] > 60, "the cover's bar: \(widths)")
+    #expect(html.contains("offer: 0 ms from seq 3, still on top at the last event"))
+    // A session that ended leaves nothing on top: no bar runs on.
+    try append("d", .end(reason: "closed"), at: 61_000)
+    let (_, ended) = try page("d")
+    #expect(!ended.contains("class=\"bar layer1 open\"") && !ended.contains(" open\""))
+  }
+
+  /// Short visits among long ones still say which screen they were, as far as the bar has room.
+  @Test func narrowBarsAreLabelledAsFarAsTheyHaveRoom() throws {
+    try append("n", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
+    try append("n", .push(.string("checkout")), at: 100_000)
+    try append("n", .pop(), at: 104_000)
+    try append("n", .push(.string("confirmation")), at: 200_000)
+    let (_, html) = try page("n")
+    let labels = try matches(#"<text class="bar-label"[^>]*>([^<]*)</text>"#, in: html)
+    // checkout's bar is about 17 px wide: the start of its name.
+    #expect(labels.contains("home") && labels.contains { $0.hasPrefix("c") && $0.hasSuffix("…") }, "\(labels)")
+    #expect(labels.count == 4, "\(labels)")
+  }
+
   @Test func nothingInThePageReferencesTheNetwork() throws {
     try seedSession()
     let (_, html) = try page()
