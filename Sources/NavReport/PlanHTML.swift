@@ -15,13 +15,15 @@ enum PlanHTML {
     }
     let steps = plan.scheduled(delayMilliseconds: delayMilliseconds)
     let total = TimelineSVG.duration(Int64(plan.duration(delayMilliseconds: delayMilliseconds)))
+    // The times are marked for the page's script, which times them again for another delay.
     var html =
       "<p class=\"plan-summary\">\(steps.count) step\(steps.count == 1 ? "" : "s") under \(host.rawValue), "
-      + "\(total) in all, \(delayMilliseconds) ms apart</p><ol class=\"plan\" start=\"0\">"
+      + "<span class=\"plan-total\">\(total)</span> in all, <span class=\"plan-delay\">\(delayMilliseconds)</span> ms apart</p>"
+      + "<ol class=\"plan\" start=\"0\">"
     for step in steps {
       let visible = step.state.visibleScreen
       html +=
-        "<li><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(HTML.escape(visible?.name ?? "?"))</span>"
+        "<li data-step=\"\(step.step)\"><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(HTML.escape(visible?.name ?? "?"))</span>"
         + " <span class=\"path\">\(HTML.escape(visible?.path ?? ""))</span></li>"
     }
     return html + "</ol>"

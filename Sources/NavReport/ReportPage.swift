@@ -63,7 +63,8 @@ public enum ReportPage {
       let its =
         switch linking {
         case .files:
-          "<a href=\"\(HTML.escape(ReportFileName.of(link.session)))\">its report</a>, when the two were made together"
+          "<a href=\"\(HTML.escape(ReportFileName.of(link.session)))#seq=\(link.seq)\">its report</a>, at that event, "
+            + "when it is beside this one (<code>navstore report --with-ancestors</code> writes both)"
         case .console:
           "<a href=\"/console/sessions/\(HTML.escape(ContractPath.segment(link.session.rawValue)))\" target=\"_top\">its page</a>"
         }
@@ -110,23 +111,26 @@ public enum ReportPage {
       + HostProfile.allCases.map {
         "<option value=\"\($0.rawValue)\"\($0 == .default ? " selected" : "")>\($0.rawValue)</option>"
       }.joined()
-      + "</select></label></div><div class=\"explorer\"><div><h3 id=\"state-caption\">After seq \(report.focus)</h3>"
+      + "</select></label><label>Delay between steps (ms) <input type=\"number\" id=\"delay\" min=\"0\" max=\"86400000\" "
+      + "step=\"50\" value=\"\(report.planDelayMilliseconds)\"></label>"
+      + "</div><div class=\"explorer\"><div><h3 id=\"state-caption\">After seq \(report.focus)</h3>"
     html +=
       "<div class=\"panel\" id=\"state\" data-seq=\"\(report.focus)\">"
       + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? "") + "</div></div>"
     html +=
       "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
-      + (focusState.map { plan($0, host: .default) } ?? "") + "</div></div></div></section>"
+      + (focusState.map { plan($0, host: .default, delay: report.planDelayMilliseconds) } ?? "")
+      + "</div></div></div></section>"
     return html
   }
 
   /// The restore plan of `state`, unless it is too large for a page.
-  private static func plan(_ state: AnyCoordinator, host: HostProfile) -> String {
+  private static func plan(_ state: AnyCoordinator, host: HostProfile, delay: Int) -> String {
     guard state.routeCount <= SessionReport.plannedStateRouteLimit else {
       return "<p class=\"note\">This state has \(state.routeCount) routes: its plan is not drawn here. "
         + "<code>navstore plan</code> prints it.</p>"
     }
-    return PlanHTML.render(state, host: host)
+    return PlanHTML.render(state, host: host, delayMilliseconds: delay)
   }
 
   private static func eventTable(_ report: SessionReport) -> String {
@@ -153,7 +157,9 @@ public enum ReportPage {
     var html = "<script type=\"application/json\" id=\"states\">\(report.states.json)</script>"
     for (reference, state) in report.plannedStates.sorted(by: { $0.key < $1.key }) {
       for host in HostProfile.allCases {
-        html += "<template id=\"plan-\(reference)-\(host.rawValue)\">\(PlanHTML.render(state, host: host))</template>"
+        html +=
+          "<template id=\"plan-\(reference)-\(host.rawValue)\">"
+          + "\(PlanHTML.render(state, host: host, delayMilliseconds: report.planDelayMilliseconds))</template>"
       }
     }
     return html

@@ -1,6 +1,6 @@
 /// The page's script, inline: choosing an event (a click, Enter or Space on its row, the
 /// slider, or `#seq=N` in the link) shows the state after it and its restore plan under the
-/// chosen host profile. The states are in the page as one table of shared nodes
+/// chosen host profile, timed for the delay between steps chosen. The states are in the page as one table of shared nodes
 /// (`ReportStates`), which the script draws as the same nested lists `StateTreeHTML` writes,
 /// with text set as text (never parsed as HTML); the plans are templates. Nothing is fetched.
 /// Without the script the page still shows the opening state and plan, and the whole table.
@@ -15,6 +15,7 @@ enum ReportScript {
       var host = document.getElementById("host");
       var statePanel = document.getElementById("state");
       var planPanel = document.getElementById("plan");
+      var delay = document.getElementById("delay");
       var caption = document.getElementById("state-caption");
       var current = null;
       var table = JSON.parse(document.getElementById("states").textContent);
@@ -92,6 +93,28 @@ enum ReportScript {
         if (!current) { return; }
         fill(planPanel, "plan-" + current.getAttribute("data-state") + "-" + host.value,
           "This page carries the restore plans of some states only; a report made at seq " + current.getAttribute("data-seq") + " has this one.");
+        retime();
+      }
+      // A span as the page says it: 850 ms, 49.9 s, 11.2 min, 2 h.
+      function tenths(value) { var t = Math.round(value * 10); return t % 10 === 0 ? String(t / 10) : (Math.floor(t / 10) + "." + (t % 10)); }
+      function duration(ms) {
+        if (ms < 1000) { return ms + " ms"; }
+        var s = ms / 1000; if (s < 120) { return tenths(s) + " s"; }
+        var m = s / 60; if (m < 120) { return tenths(m) + " min"; }
+        return tenths(m / 60) + " h";
+      }
+      // The plan timed for the delay chosen: steps 0 and 1 at once, step k at (k - 1) delays.
+      function retime() {
+        var ms = parseInt(delay.value, 10);
+        if (!(ms >= 0 && ms <= 86400000)) { return; }
+        var steps = planPanel.querySelectorAll("li[data-step]");
+        var at = function (k) { return k < 2 ? 0 : (k - 1) * ms; };
+        steps.forEach(function (item) {
+          item.querySelector(".time").textContent = at(parseInt(item.getAttribute("data-step"), 10)) + " ms";
+        });
+        var total = planPanel.querySelector(".plan-total"), apart = planPanel.querySelector(".plan-delay");
+        if (total) { total.textContent = duration(at(steps.length - 1)); }
+        if (apart) { apart.textContent = String(ms); }
       }
       function show(seq) {
         var row = bySeq[String(seq)];
@@ -108,6 +131,7 @@ enum ReportScript {
       }
       slider.addEventListener("input", function () { show(slider.value); });
       host.addEventListener("change", showPlan);
+      delay.addEventListener("input", retime);
       rows.forEach(function (row) {
         row.addEventListener("click", function () { show(row.getAttribute("data-seq")); });
         row.addEventListener("keydown", function (event) {

@@ -48,6 +48,9 @@ public struct SessionReport: Sendable {
   package var focus: Int
   /// Whether screens' payloads and causes were left out.
   package var omitsPayloads: Bool
+  /// The time between a restore plan's steps, as the app plays them (`NavigationModel`'s
+  /// `delayMilliseconds`); the page's reader can change it.
+  package var planDelayMilliseconds = StepPlan<JSONValue>.defaultDelayMilliseconds
 
   /// One event as the page shows it.
   package struct Event: Sendable {

@@ -175,6 +175,18 @@ def walk(binary, driver, base, token, work, downloads, out, store):
     driver.find_element(By.LINK_TEXT, "demo-tabs").click()
     wait.until(expected_conditions.url_contains("/console/sessions/demo-tabs"))
 
+    # Its restore plan, timed again for the delay the app uses.
+    driver.switch_to.frame(driver.find_element(By.CSS_SELECTOR, "iframe.report"))
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-script") == "ran")
+    delay = driver.find_element(By.ID, "delay")
+    delay.clear()
+    delay.send_keys("1000")
+    times = [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#plan li[data-step] .time")]
+    expected = [f"{0 if step < 2 else (step - 1) * 1000} ms" for step in range(len(times))]
+    if len(times) < 3 or times != expected:
+        fail(f"{store}: the plan at a delay of 1000 ms: {times}")
+    driver.switch_to.default_content()
+
     # Download its history, import it into a new store, which verifies.
     path = os.path.join(downloads, "demo-tabs.jsonl")
     if os.path.exists(path):

@@ -64,12 +64,62 @@ import Testing
   @Test(arguments: [
     ["report"], ["report", "--all"], ["report", "s-1", "--all", "--out", "x"],
     ["report", "--all", "--out", "x", "--at", "3"],
-    ["report", "s-1", "--at", "0"],
+    ["report", "s-1", "--at", "0"], ["report", "--all", "--out", "x", "--with-ancestors"],
+    ["report", "s-1", "--delay-ms", "-1"], ["report", "s-1", "--delay-ms", "86400001"],
   ])
   func aMisusedReportIsRefusedBeforeItRuns(_ arguments: [String]) throws {
     let result = try NavStoreProcess.run(arguments + ["--db", "d.sqlite"], in: folder)
     #expect(result.status == 64)
     #expect(result.stderrLines.count == 1)
+  }
+
+  /// A chain of restores: each page links the one before, at the event it was restored from;
+  /// `--with-ancestors` writes them all beside it, so every link opens; a session no longer
+  /// held ends the chain with a line that says so.
+  @Test func withAncestorsWritesThePagesItsLinksOpen() throws {
+    let start = #"{"routes":[{"screen":"home","style":"root","withNavigation":true}]}"#
+    let lines = [
+      #"{"session":"r1","seq":1,"at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"demo-tabs","seq":15}}}"#,
+      #"{"session":"r2","seq":1,"at":"2026-11-21T11:10:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"r1","seq":1}}}"#,
+      #"{"session":"r3","seq":1,"at":"2026-11-21T11:20:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"gone","seq":4}}}"#,
+    ]
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("chain.jsonl"))
+    #expect(try navstore("import", "chain.jsonl", "--db", "d.sqlite").status == 0)
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("pages"), withIntermediateDirectories: true)
+
+    let alone = try navstore("report", "r2", "--db", "d.sqlite", "--out", "pages/alone.html")
+    #expect(alone.status == 0 && alone.stdoutLines.last?.contains("--with-ancestors") == true, "\(alone.stdout)")
+    let result = try navstore("report", "r2", "--with-ancestors", "--db", "d.sqlite", "--out", "pages/r2.html")
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdoutLines == [
+        "wrote pages/r2.html (1 of 1 events)", "wrote pages/r1.html, the session it continues, opening at seq 1",
+        "wrote pages/demo-tabs.html, the session it continues, opening at seq 15",
+      ])
+    for (page, link) in [("r2", "r1.html#seq=1"), ("r1", "demo-tabs.html#seq=15")] {
+      let html = try String(contentsOf: folder.appendingPathComponent("pages/\(page).html"), encoding: .utf8)
+      #expect(html.contains("href=\"\(link)\""), "\(page) links \(link)")
+    }
+    let tabs = try String(contentsOf: folder.appendingPathComponent("pages/demo-tabs.html"), encoding: .utf8)
+    #expect(tabs.contains("data-focus=\"15\""))
+
+    let broken = try navstore("report", "r3", "--with-ancestors", "--db", "d.sqlite", "--out", "pages/r3.html")
+    #expect(broken.status == 0)
+    #expect(
+      broken.stdoutLines.last == "it continues gone, which this store does not hold (forgotten, or never uploaded)")
+  }
+
+  /// The restore plans timed for the app's delay, and the page's field set to it.
+  @Test func delayMillisecondsTimesThePlans() throws {
+    let result = try navstore("report", "demo-tabs", "--db", "d.sqlite", "--delay-ms", "400", "--out", "tabs.html")
+    #expect(result.status == 0, "\(result.stderr)")
+    let html = try String(contentsOf: folder.appendingPathComponent("tabs.html"), encoding: .utf8)
+    #expect(html.contains(#"id="delay" min="0" max="86400000" step="50" value="400""#))
+    #expect(html.contains(#"<span class="plan-delay">400</span> ms apart"#))
+    #expect(!html.contains(#"<span class="plan-delay">650</span>"#))
+    // Step 3 of a plan is two delays in.
+    #expect(html.contains(#"<li data-step="3"><span class="time">800 ms</span>"#))
   }
 
   @Test func anUnknownSessionOrSeqIsOneClearError() throws {

@@ -16,12 +16,15 @@ struct ReportCommand: AsyncParsableCommand {
       verifies, a timeline of the screens on top (a lane per presentation layer; the user's \
       gestures marked apart from the app's changes), the events, the state after any chosen \
       event, and the restore plan to it under a chosen host profile. A long session shows \
-      2,000 events around --at (default: the last). --all writes one page per session and an \
-      index.html into --out. --omit-payloads leaves screens' payloads and causes out.
+      2,000 events around --at (default: the last). A session restored from another links that \
+      session's page; --with-ancestors writes it (and its own ancestors') beside it. --all writes \
+      one page per session and an index.html into --out. --delay-ms times the restore plans as \
+      the app plays them. --omit-payloads leaves screens' payloads and causes out.
 
       Examples:
         navstore report demo-onboarding --out onboarding.html
         navstore report demo-tabs --at 5
+        navstore report 2f9c-after-update --with-ancestors --delay-ms 400
         navstore report --all --out reports
       """)
 
@@ -42,12 +45,25 @@ struct ReportCommand: AsyncParsableCommand {
   @Flag(help: "Leave screens' payloads and causes out (screen names stay).")
   var omitPayloads = false
 
+  @Flag(help: "Also write the page of each session it continues (restored from), beside it, where its link points.")
+  var withAncestors = false
+
+  @Option(
+    name: .customLong("delay-ms"), parsing: .unconditional,
+    help: "Milliseconds between a restore plan's steps: the app's delay (the page can change it).")
+  var delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds
+
   func validate() throws {
     if all, session != nil { throw ValidationError("give a session or --all, not both") }
     if !all, session == nil { throw ValidationError("name a session, or give --all") }
     if all, out == nil { throw ValidationError("--all needs --out DIR, the folder the pages go to") }
     if all, at != nil { throw ValidationError("--at chooses one session's seq; it does not go with --all") }
+    if all, withAncestors { throw ValidationError("--all writes every session's page; --with-ancestors is for one") }
     if let at, at < 1 { throw ValidationError("--at: seqs start at 1 (got \(at))") }
+    guard (0...PlanningOptions.longestDelay).contains(delayMilliseconds) else {
+      throw ValidationError(
+        "--delay-ms must be from 0 to \(PlanningOptions.longestDelay) (one day), not \(delayMilliseconds)")
+    }
   }
 
   func run() async throws {
@@ -60,10 +76,9 @@ struct ReportCommand: AsyncParsableCommand {
             try await fleet.report(of: summary.id, app: app, focus: nil, omitsPayloads: omitting)
           }
         } else if let session {
-          let report = try await fleetCall { () async throws(FleetError) in
-            try await fleet.report(of: session, app: app, focus: at, omitsPayloads: omitting)
+          try await writeOne(session) { id, focus throws(FleetError) in
+            try await fleet.report(of: id, app: app, focus: focus, omitsPayloads: omitting)
           }
-          try write(report)
         }
       }
       return
@@ -80,17 +95,60 @@ struct ReportCommand: AsyncParsableCommand {
       return
     }
     guard let session else { return }
-    let report = try storeCall { () throws(StoreError) in
-      try SessionReport.load(session, from: opened, focus: at, omitsPayloads: omitPayloads)
+    let omitting = omitPayloads
+    try await writeOne(session) { id, focus throws(FleetError) in
+      try FleetError.storing { () throws(StoreError) in
+        try SessionReport.load(id, from: opened, focus: focus, omitsPayloads: omitting)
+      }
     }
-    try write(report)
   }
 
-  /// Writes one session's page where `--out` says (or a name made from its id).
-  private func write(_ report: SessionReport) throws(CLIError) {
+  /// The sessions `--with-ancestors` follows back at most (a chain of restores that long is a
+  /// loop someone made by hand).
+  static let ancestorLimit = 1_000
+
+  /// Writes `session`'s page where `--out` says (or a name made from its id), and with
+  /// `--with-ancestors` the page of each session it continues, beside it, opening at the event it
+  /// was restored from, so that the page's links open.
+  private func writeOne(
+    _ session: SessionID, load: (SessionID, _ focus: Int?) async throws(FleetError) -> SessionReport
+  ) async throws(CLIError) {
+    let report = try await fleetCall { () async throws(FleetError) in try await load(session, at) }
     let path = out ?? ReportFileName.of(report.session)
-    try write(ReportPage.html(report), to: path)
+    try write(page(report), to: path)
     print("wrote \(path) (\(report.events.count) of \(report.eventCount) events)")
+    guard withAncestors else {
+      if let link = report.restoredFrom {
+        print("it continues \(link.session): --with-ancestors writes that session's page beside it, where it links")
+      }
+      return
+    }
+    let folder = (path as NSString).deletingLastPathComponent
+    var seen: Set<SessionID> = [session]
+    var link = report.restoredFrom
+    while let next = link, seen.insert(next.session).inserted, seen.count <= Self.ancestorLimit {
+      let ancestor: SessionReport
+      do throws(FleetError) {
+        ancestor = try await load(next.session, next.seq)
+      } catch {
+        if case .store(.unknownSession) = error {
+          print("it continues \(next.session), which this store does not hold (forgotten, or never uploaded)")
+          return
+        }
+        throw CLIError(error.terminalMessage)
+      }
+      let file = (folder as NSString).appendingPathComponent(ReportFileName.of(next.session))
+      try write(page(ancestor), to: file)
+      print("wrote \(file), the session it continues, opening at seq \(next.seq)")
+      link = ancestor.restoredFrom
+    }
+  }
+
+  /// A session's page, its restore plans timed for `--delay-ms`.
+  private func page(_ report: SessionReport) -> String {
+    var timed = report
+    timed.planDelayMilliseconds = delayMilliseconds
+    return ReportPage.html(timed)
   }
 
   /// Writes a page for each of `summaries` (made by `load`) and an index into `folder`.
@@ -121,7 +179,7 @@ struct ReportCommand: AsyncParsableCommand {
         continue
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)
-      try write(ReportPage.html(report), to: (folder as NSString).appendingPathComponent(file))
+      try write(page(report), to: (folder as NSString).appendingPathComponent(file))
       entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
     }
     progress.finish()
