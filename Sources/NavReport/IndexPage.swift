@@ -1,8 +1,9 @@
 import NavCore
 import NavPersistence
 
-/// The index of `navstore report --all`: every session with its events, span, depth and
-/// verification, linking to its page.
+/// The index of `navstore report --all`: every session, the latest first, with its events,
+/// span, depth, the session it continues, its app and its verification, linking to its page;
+/// a box finds sessions by any text of their row.
 @_spi(Internals) public enum IndexPage {
   /// One session's line.
   public struct Entry: Sendable {
@@ -31,26 +32,54 @@ import NavPersistence
     }
   }
 
-  /// The page's HTML.
+  /// The page's HTML: the latest sessions first, each with the session it continues (linked
+  /// when its page is in the index), and a box that finds sessions by any text of their row.
   public static func html(_ entries: [Entry]) -> String {
     var page = HTML.documentHead(title: "NavStore sessions")
     page += "<body><header><h1>NavStore sessions</h1>"
     let unreported = entries.count { $0.file == nil }
     page +=
-      "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"); each links to its report"
+      "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"), the latest activity first; each links "
+      + "to its report"
       + (unreported == 0 ? "" : ", except \(unreported) whose report could not be made (the reason is in its row)")
-      + ".</p></header>"
+      + ".</p>"
+    // Shown by the script, which does the finding: without it, the box would do nothing.
     page +=
-      "<main><div class=\"table-wrap\"><table><thead><tr><th>Session</th><th>Events</th><th>First event</th>"
-      + "<th>Span</th><th>Depth</th><th>Verification</th></tr></thead><tbody>"
-    for entry in entries {
+      "<p class=\"find\" id=\"find-box\" hidden><label>Find a session (any text of its row) "
+      + "<input type=\"search\" id=\"find\"></label> <span id=\"found\" role=\"status\"></span></p>"
+    page += "</header>"
+    page +=
+      "<main><div class=\"table-wrap\"><table id=\"sessions\"><thead><tr><th>Session</th><th>Last event</th><th>Events</th>"
+      + "<th>Span</th><th>Depth</th><th>Restored from</th><th>App</th><th>Verification</th></tr></thead><tbody>"
+    let files = Dictionary(entries.compactMap { entry in entry.file.map { (entry.summary.id, $0) } }) { first, _ in
+      first
+    }
+    let latestFirst = entries.sorted {
+      let (left, right) = ($0.summary, $1.summary)
+      let (leftAt, rightAt) = (left.lastAt?.millisecondsSince1970 ?? .min, right.lastAt?.millisecondsSince1970 ?? .min)
+      if leftAt != rightAt { return leftAt > rightAt }
+      return left.id.rawValue < right.id.rawValue
+    }
+    for entry in latestFirst {
       let summary = entry.summary
       // The forward time, as the exports count it: never negative when the clock went back.
       let span = TimelineSVG.duration(summary.durationMilliseconds)
       let name = HTML.escape(summary.id.rawValue)
       page += "<tr><td>" + (entry.file.map { "<a href=\"\(HTML.escape($0))\">\(name)</a>" } ?? name) + "</td>"
       page +=
-        "<td>\(summary.eventCount)</td><td>\(summary.firstAt?.rfc3339 ?? "")</td><td>\(span)</td><td>\(summary.depth)</td>"
+        "<td>\(summary.lastAt?.rfc3339 ?? "")</td><td>\(summary.eventCount)</td><td>\(span)</td><td>\(summary.depth)</td>"
+      if let link = summary.restoredFrom {
+        let ancestor = HTML.escape(link.session.rawValue)
+        page +=
+          "<td>"
+          + (files[link.session].map { "<a href=\"\(HTML.escape($0))#seq=\(link.seq)\">\(ancestor)</a>" } ?? ancestor)
+          + " after seq \(link.seq)</td>"
+      } else {
+        page += "<td></td>"
+      }
+      let app = [summary.context?.appVersion, summary.context?.osName, summary.context?.osVersion]
+        .compactMap { $0 }.joined(separator: " ")
+      page += "<td>\(HTML.escape(app))</td>"
       if let problem = entry.problem {
         page += "<td class=\"failed\">&#10008; no report: \(HTML.escape(problem))</td>"
       } else {
@@ -59,6 +88,28 @@ import NavPersistence
       }
       page += "</tr>"
     }
-    return page + "</tbody></table></div></main></body></html>"
+    return page + "</tbody></table></div></main><script>\(script)</script></body></html>"
   }
+
+  /// Finding: the rows whose text holds what is typed (in any case) stay, the others hide.
+  package static let script = """
+    (function () {
+      "use strict";
+      var box = document.getElementById("find-box"), field = document.getElementById("find");
+      var found = document.getElementById("found");
+      var rows = Array.prototype.slice.call(document.querySelectorAll("#sessions tbody tr"));
+      var texts = rows.map(function (row) { return row.textContent.toLowerCase(); });
+      box.hidden = false;
+      field.addEventListener("input", function () {
+        var wanted = field.value.trim().toLowerCase(), shown = 0;
+        rows.forEach(function (row, index) {
+          var keep = wanted === "" || texts[index].indexOf(wanted) !== -1;
+          row.hidden = !keep;
+          if (keep) { shown += 1; }
+        });
+        found.textContent = wanted === "" ? "" : shown + " of " + rows.length;
+      });
+      document.documentElement.setAttribute("data-script", "ran");
+    })();
+    """
 }

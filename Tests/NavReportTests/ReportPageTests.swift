@@ -136,6 +136,26 @@ import Testing
     #expect(labels.count == 4, "\(labels)")
   }
 
+  /// The index: the latest activity first, each session's ancestor linked when its page is in
+  /// the index (at the seq restored from) and named when not, and a finding box the script shows.
+  @Test func theIndexIsLatestFirstWithTheSessionsEachContinues() throws {
+    let home = AnyCoordinator.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])
+    try append("a-old", .start(home), at: 0)
+    try append("a-old", .push(.string("list")), at: 90_000)
+    try append("b-new", .start(home, restoredFrom: SessionLink(session: try SessionID("a-old"), seq: 2)), at: 120_000)
+    try append("c-mid", .start(home, restoredFrom: SessionLink(session: try SessionID("gone"), seq: 3)), at: 100_000)
+    let entries = try store.sessions().map {
+      IndexPage.Entry(summary: $0, verified: true, file: $0.id.rawValue + ".html")
+    }
+    #expect(entries.map(\.summary.id.rawValue) == ["a-old", "b-new", "c-mid"], "the store lists by id")
+    let html = IndexPage.html(entries)
+    let order = try matches(#"<tr><td><a href="[^"]*">([^<]*)</a>"#, in: html)
+    #expect(order == ["b-new", "c-mid", "a-old"])
+    #expect(html.contains(#"<td><a href="a-old.html#seq=2">a-old</a> after seq 2</td>"#))
+    #expect(html.contains("<td>gone after seq 3</td>"))
+    #expect(html.contains(#"<p class="find" id="find-box" hidden>"#) && html.contains(IndexPage.script))
+  }
+
   @Test func nothingInThePageReferencesTheNetwork() throws {
     try seedSession()
     let (_, html) = try page()
