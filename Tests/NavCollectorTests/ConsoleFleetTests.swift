@@ -17,7 +17,8 @@ import Testing
 
 /// The console's overview of a fleet: its figures are the exports' (events per day from the
 /// events table, views from the screen-views table), it reads no more than its limits and says
-/// so, it names the sessions that fail verification, and it shows an app only its own.
+/// so, it names the sessions that fail verification, and it shows an app only its own. And the
+/// verification the session list shows, within its page's budget.
 @Suite struct ConsoleFleetTests {
   /// 2026-11-10T00:00:00Z: the first day of the sessions below.
   static let firstDay: Int64 = 1_794_268_800_000
@@ -193,6 +194,38 @@ import Testing
       overview, days: 30, app: "shop", rejections: [], rejectionsSince: now
     ).description
     #expect(page.contains(#"href="\#(ConsolePages.sessionPath(damaged))""#))
+  }
+
+  @Test func theListSaysWhetherEachSessionVerifiesWithinItsBudget() async throws {
+    var rng = SeededRandom(seed: 3)
+    let folder = try TemporaryFolder()
+    let sessions = Self.sessions(count: 3, using: &rng).map { Array($0.prefix(4)) }
+    let backend = try await Self.backend(folder, with: sessions)
+    let damaged = try #require(sessions.first?.last)
+    let path = SQLiteFleet.path(of: try AppName("shop"), inFleetAt: folder.path("collector.sqlite"))
+    try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute(
+      "DROP TRIGGER events_are_append_only_update; "
+        + "UPDATE events SET at = at + 1 WHERE session_id = '\(damaged.session.rawValue)' AND seq = \(damaged.seq ?? 0)"
+    )
+    let rows: [[String: JSONValue]] = sessions.map {
+      ["session": .string($0[0].session.rawValue), "events": .number(Double($0.count))]
+    }
+    let ids = sessions.map { $0[0].session.rawValue }
+    let shop = try AppName("shop")
+    let all = try await ConsoleSessionList.verification(of: rows, filteredBy: nil, app: shop, backend: backend)
+    #expect(all == [ids[0]: .fails(seq: damaged.seq), ids[1]: .verifies, ids[2]: .verifies])
+    // A budget for the first two only: the third is not replayed, and says so.
+    let budget = sessions[0].count + sessions[1].count
+    let some = try await ConsoleSessionList.verification(
+      of: rows, filteredBy: nil, app: shop, backend: backend, eventLimit: budget)
+    #expect(some == [ids[0]: .fails(seq: damaged.seq), ids[1]: .verifies, ids[2]: .unchecked])
+    // Filtered by verification, what the filter found stands for the rows past the budget.
+    let failing = try await ConsoleSessionList.verification(
+      of: rows, filteredBy: true, app: shop, backend: backend, eventLimit: 0)
+    #expect(failing.count == 3 && failing.values.allSatisfy { $0 == .fails(seq: nil) })
+    let verifying = try await ConsoleSessionList.verification(
+      of: rows, filteredBy: false, app: shop, backend: backend)
+    #expect(verifying.count == 3 && verifying.values.allSatisfy { $0 == .verifies })
   }
 
   @Test func thePageNeedsASignInAndShowsOnlyTheTokensApp() async throws {

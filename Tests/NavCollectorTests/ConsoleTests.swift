@@ -245,7 +245,7 @@ import Testing
         #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-1" target="_top">its page</a>"#))
       }
       try await client.execute(uri: "/console/sessions/s-2/report.html", method: .get, headers: [.cookie: cookie]) {
-        #expect(String(buffer: $0.body).contains(#"<a href="s-1.html">its report</a>"#))
+        #expect(String(buffer: $0.body).contains(#"<a href="s-1.html#seq=1">its report</a>"#))
         #expect($0.headers[.contentDisposition] == #"attachment; filename="s-2.html""#)
       }
       try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) {

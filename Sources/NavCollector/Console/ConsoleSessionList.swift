@@ -63,13 +63,17 @@ struct ConsoleSessionList {
       if let until = filters.until { query.until = try Timestamp(query: until) }
     } catch {
       return (
-        listing(filters, app: app, rows: [], next: nil, problem: "A time is not one: \(error.description)"), false
+        listing(
+          filters, app: app, rows: [], checks: [:], next: nil, problem: "A time is not one: \(error.description)"),
+        false
       )
     }
     query.idPrefix = filters.idPrefix
     if let text = filters.restoredFrom {
       guard let id = try? SessionID(text) else {
-        return (listing(filters, app: app, rows: [], next: nil, problem: "That is not a session id."), false)
+        return (
+          listing(filters, app: app, rows: [], checks: [:], next: nil, problem: "That is not a session id."), false
+        )
       }
       query.continuing = id
     }
@@ -79,7 +83,9 @@ struct ConsoleSessionList {
     if let text = filters.after {
       guard let cursor = SessionCursor(text), cursor.sort == .last else {
         return (
-          listing(filters, app: app, rows: [], next: nil, problem: "That page no longer exists; start again."), false
+          listing(
+            filters, app: app, rows: [], checks: [:], next: nil, problem: "That page no longer exists; start again."),
+          false
         )
       }
       query.after = (cursor.lastAt ?? Timestamp(millisecondsSince1970: 0), cursor.id)
@@ -90,11 +96,55 @@ struct ConsoleSessionList {
         filters: query, screen: filters.screen, failing: filters.failing, limit: pageSize, omittingPayloads: true))
     let rows = page.lines.compactMap { try? JSONParser.parse($0).objectValue }
     let next = page.resumeAfter.map { SessionCursor(after: $0, sort: .last).text }
-    return (listing(filters, app: app, rows: rows, next: next, problem: nil), true)
+    let checks = try await verification(of: rows, filteredBy: filters.failing, app: app, backend: backend)
+    return (listing(filters, app: app, rows: rows, checks: checks, next: next, problem: nil), true)
+  }
+
+  /// What a row's verification column says.
+  enum Check: Equatable {
+    case verifies
+    /// Fails, at this seq when it was replayed here.
+    case fails(seq: Int?)
+    /// Not replayed here: the page's budget was spent (the session's own page says).
+    case unchecked
+  }
+
+  /// Events a page replays at most to fill its verification column, and how long it may take.
+  static let verifiedEventLimit = 20_000
+  static let verificationTime = Duration.seconds(2)
+
+  /// Each row's verification: replayed while the page's budget lasts (the latest rows first, as
+  /// listed), and known already for the rows a verification filter let through.
+  static func verification(
+    of rows: [[String: JSONValue]], filteredBy failing: Bool?, app: AppName, backend: any FleetBackend,
+    eventLimit: Int = verifiedEventLimit
+  ) async throws(FleetError) -> [String: Check] {
+    var checks: [String: Check] = [:]
+    var replayed = 0
+    let started = ContinuousClock.now
+    for row in rows {
+      guard let text = row["session"]?.stringValue, let id = try? SessionID(text) else { continue }
+      // Listed as verifying, it was replayed by the filter: nothing to add.
+      if failing == false {
+        checks[text] = .verifies
+        continue
+      }
+      let events = if case .number(let count)? = row["events"] { Int(count) } else { 0 }
+      guard replayed + events <= eventLimit, ContinuousClock.now - started < verificationTime else {
+        // Filtered by verification, the filter already replayed it.
+        checks[text] = failing.map { $0 ? .fails(seq: nil) : .verifies } ?? .unchecked
+        continue
+      }
+      replayed += events
+      let result = try await backend.verify(id, app: app)
+      checks[text] = result.failure.map { .fails(seq: $0.seq) } ?? .verifies
+    }
+    return checks
   }
 
   private static func listing(
-    _ filters: Filters, app: AppName, rows: [[String: JSONValue]], next: String?, problem: String?
+    _ filters: Filters, app: AppName, rows: [[String: JSONValue]], checks: [String: Check], next: String?,
+    problem: String?
   ) -> Markup {
     func field(_ name: String, _ label: String, _ value: String?, hint: String = "") -> Markup {
       """
@@ -131,7 +181,8 @@ struct ConsoleSessionList {
         <div class="table-wrap"><table><caption class="skip">Sessions, latest activity first</caption>\
         <thead><tr><th scope="col">Session</th><th scope="col">Last event (UTC)</th><th scope="col">Span</th>\
         <th scope="col">Events</th><th scope="col">Depth</th><th scope="col">Restored from</th>\
-        <th scope="col">App</th><th scope="col">Device</th></tr></thead><tbody>\(rows.map(row))</tbody></table></div>
+        <th scope="col">App</th><th scope="col">Device</th><th scope="col">Verification</th></tr></thead><tbody>\
+        \(rows.map { row($0, check: checks[$0["session"]?.stringValue ?? ""] ?? .unchecked) })</tbody></table></div>
         """
     }
     let more: Markup =
@@ -143,6 +194,17 @@ struct ConsoleSessionList {
       title: "Sessions", app: app.rawValue, body: "<h1>Sessions</h1>\(form)\(said)\(body)\(more)")
   }
 
+  /// A verification in words, with a sign that is not only a colour.
+  private static func said(_ check: Check) -> Markup {
+    switch check {
+    case .verifies: #"<span class="ok">&#10004; verifies</span>"#
+    case .fails(let seq?): #"<span class="bad">&#10008; fails at seq \#(seq)</span>"#
+    case .fails(nil): #"<span class="bad">&#10008; fails</span>"#
+    case .unchecked:
+      #"<span class="muted" title="Too long to replay on this page: its own page says">not checked here</span>"#
+    }
+  }
+
   /// A time of the export (`2026-11-21T10:00:00.000Z`) as a person reads it in a narrow column
   /// (`2026-11-21 10:00:00`, UTC as the heading says), the exact time kept for the machine.
   private static func time(_ text: String) -> Markup {
@@ -152,7 +214,7 @@ struct ConsoleSessionList {
   }
 
   /// One session's row, from its line of the sessions export.
-  private static func row(_ line: [String: JSONValue]) -> Markup {
+  private static func row(_ line: [String: JSONValue], check: Check) -> Markup {
     func text(_ name: String) -> String { line[name]?.stringValue ?? "" }
     func number(_ name: String) -> Int {
       if case .number(let value)? = line[name] { return Int(value) }
@@ -169,7 +231,7 @@ struct ConsoleSessionList {
     return """
       <tr><td class="id">\(link)</td><td>\(time(text("last_at")))</td><td class="number">\(TimelineSVG.duration(Int64(number("duration_ms"))))</td>\
       <td class="number">\(number("events"))</td><td class="number">\(number("depth"))</td><td class="id">\(restored)</td>\
-      <td>\(app)</td><td>\(text("device_model"))</td></tr>
+      <td>\(app)</td><td>\(text("device_model"))</td><td>\(said(check))</td></tr>
       """
   }
 }

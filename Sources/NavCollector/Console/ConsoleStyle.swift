@@ -36,6 +36,7 @@ enum ConsoleStyle {
     th { color: var(--muted); font-weight: 600; }
     td.id { overflow-wrap: anywhere; max-width: 22rem; unicode-bidi: isolate; }
     bdi { unicode-bidi: isolate; }
+    .ok { color: var(--ok); } .bad { color: var(--bad); font-weight: 600; } .muted { color: var(--muted); }
     td.number { text-align: right; font-variant-numeric: tabular-nums; }
     tbody tr:nth-child(even) { background: var(--row); }
     nav.pages { margin: 1rem 0; }

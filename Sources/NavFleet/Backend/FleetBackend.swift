@@ -33,6 +33,9 @@ package protocol FleetBackend: Sendable {
   /// A session's report, as `navstore report` makes it (`ReportPage` writes it as a page).
   func report(of session: SessionID, app: AppName, focus: Int?, omitsPayloads: Bool) async throws(FleetError)
     -> SessionReport
+  /// Whether a session's stored history is intact (hash chain, seqs, snapshots), and where it
+  /// fails when not: a replay of the whole session.
+  func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult
   /// A page of the app's sessions.
   func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
   /// Throws what an export with `filter` would be refused for before any of it is sent (a

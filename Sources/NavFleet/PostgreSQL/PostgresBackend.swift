@@ -58,6 +58,10 @@ package struct PostgresBackend: FleetBackend {
     try await reads.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads)
   }
 
+  package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
+    try await reads.verify(session, app: app)
+  }
+
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
     let fleet = reads
     let order = request.filters.order

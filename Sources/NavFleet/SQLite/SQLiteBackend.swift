@@ -85,6 +85,13 @@ package struct SQLiteBackend: FleetBackend {
     }
   }
 
+  package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
+    let store = try await store(app)
+    let results = try await FleetError.storingAsync { () async throws(StoreError) in try await store.verify([session]) }
+    guard let result = results.first else { throw .store(.unknownSession(session)) }
+    return result
+  }
+
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
     let store = try await store(app)
     let order = request.filters.order
@@ -112,11 +119,7 @@ package struct SQLiteBackend: FleetBackend {
           }
         }
       },
-      verifies: { (session) async throws(FleetError) -> Bool in
-        try await FleetError.storingAsync { () async throws(StoreError) in
-          try await store.verify([session]).allSatisfy(\.isIntact)
-        }
-      })
+      verifies: { (session) async throws(FleetError) -> Bool in try await verify(session, app: app).isIntact })
   }
 
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {
