@@ -251,7 +251,7 @@ import Testing
         body: ByteBuffer(string: lines.joined(separator: "\n"))
       ) { #expect($0.status == .ok) }
       let mine = try await client.execute(
-        uri: "/console/fleet?days=7", method: .get, headers: [.cookie: "navstore_console=\(reader)"]
+        uri: "/console/fleet?days=7", method: .get, headers: [.cookie: "navstore_console=" + ConsoleTests.pass(reader)]
       ) { response in
         #expect(response.status == .ok)
         #expect(response.headers[.contentSecurityPolicy] == ConsoleEndpoints.pagePolicy)
@@ -262,12 +262,13 @@ import Testing
       #expect(mine.contains("<title>invalid: 1 line</title>"))
       #expect(mine.contains(#"<option value="7" selected>"#))
       let theirs = try await client.execute(
-        uri: "/console/fleet", method: .get, headers: [.cookie: "navstore_console=\(otherReader)"]
+        uri: "/console/fleet", method: .get, headers: [.cookie: "navstore_console=" + ConsoleTests.pass(otherReader)]
       ) { String(buffer: $0.body) }
       #expect(!theirs.contains("home") && !theirs.contains("invalid"))
       #expect(theirs.contains("No line was rejected."))
       try await client.execute(
-        uri: "/console/fleet?days=365", method: .get, headers: [.cookie: "navstore_console=\(reader)"]
+        uri: "/console/fleet?days=365", method: .get,
+        headers: [.cookie: "navstore_console=" + ConsoleTests.pass(reader)]
       ) { #expect($0.status == .badRequest) }
     }
   }

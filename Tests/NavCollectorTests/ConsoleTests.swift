@@ -39,6 +39,9 @@ import Testing
     #"{"session":"<b id=\"x\">s</b>","seq":2,"at":"2026-11-21T10:00:01.000Z","origin":"user","cause":{"tapped":"<script>alert(2)</script>"},"op":{"op":"push","screen":"cart"}}"#,
   ]
 
+  /// The console pass a sign-in with `token` makes now.
+  static func pass(_ token: String) -> String { ConsolePass(signingIn: token, at: .now)?.text ?? "" }
+
   func app(_ configuration: CollectorConfiguration = CollectorConfiguration()) -> some ApplicationProtocol {
     Application(router: Collector.router(fleet: store, configuration: configuration))
   }
@@ -129,7 +132,7 @@ import Testing
   @Test func signingInKeepsTheTokenInAStrictCookieAndSigningOutForgetsIt() async throws {
     try await app().test(.router) { client in
       let cookie = try await signedIn(client, as: reader)
-      #expect(cookie == "navstore_console=\(reader)")
+      #expect(cookie.hasPrefix("navstore_console=nvc_"))
       try await client.execute(
         uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
         body: ByteBuffer(string: "token=" + reader)
@@ -159,6 +162,48 @@ import Testing
         #expect(response.status == .seeOther)
         #expect(response.headers[.setCookie]?.contains("Max-Age=0") == true)
       }
+    }
+  }
+
+  /// The cookie holds a pass, never the token: it names the token's id and when it ends, under a
+  /// MAC keyed by the token's stored secret hash. A pass changed anywhere, ended, made to last
+  /// longer than a sign-in, or whose token was revoked signs nothing in.
+  @Test func theCookieHoldsAPassThatEndsAndCannotBeForged() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      let value = String(cookie.dropFirst("navstore_console=".count))
+      let secret = String(reader.split(separator: "_")[2])
+      #expect(!cookie.contains(secret) && value.hasPrefix("nvc_"))
+      let pass = try #require(ConsolePass(value))
+      #expect(reader.contains(pass.tokenID))
+      let ends = pass.endsAt.millisecondsSince1970 - Timestamp.now.millisecondsSince1970
+      #expect(ends > 7 * 3600 * 1000 && ends <= 8 * 3600 * 1000)
+      func page(_ value: String) async throws -> HTTPResponse.Status {
+        try await client.execute(
+          uri: "/console/sessions", method: .get, headers: [.cookie: "navstore_console=" + value]
+        ) { $0.status }
+      }
+      #expect(try await page(value) == .ok)
+      let parts = value.split(separator: "_").map(String.init)
+      let flipped = parts[3].last == "0" ? "1" : "0"
+      let forged = [
+        // Another MAC, another end, another token's id with this MAC, the token itself.
+        "nvc_\(parts[1])_\(parts[2])_" + parts[3].dropLast() + flipped,
+        "nvc_\(parts[1])_\(Int64(parts[2])! - 1)_\(parts[3])",
+        "nvc_\(ingest.split(separator: "_")[1])_\(parts[2])_\(parts[3])",
+        reader, "nvc_\(parts[1])_\(parts[2])",
+      ]
+      for value in forged { #expect(try await page(value) == .seeOther, "\(value)") }
+      // Made with the right key, but ended, or ending later than a sign-in now would.
+      let hour: Int64 = 3_600_000
+      let now = Timestamp.now.millisecondsSince1970
+      let ended = try #require(ConsolePass(signingIn: reader, at: Timestamp(millisecondsSince1970: now - 9 * hour)))
+      let far = try #require(ConsolePass(signingIn: reader, at: Timestamp(millisecondsSince1970: now + 2 * hour)))
+      #expect(try await page(ended.text) == .seeOther)
+      #expect(try await page(far.text) == .seeOther)
+      // Revoking the token ends its passes at once.
+      _ = try store.revokeToken(pass.tokenID)
+      #expect(try await page(value) == .seeOther)
     }
   }
 
@@ -275,7 +320,8 @@ import Testing
       let cookie = try await signedIn(client, as: reader)
       // One planted beside the console's own (by a sibling site, or over plain HTTP).
       try await client.execute(
-        uri: "/console/sessions", method: .get, headers: [.cookie: cookie + "; navstore_console=" + otherReader]
+        uri: "/console/sessions", method: .get,
+        headers: [.cookie: cookie + "; navstore_console=" + ConsoleTests.pass(otherReader)]
       ) { #expect($0.status == .seeOther) }
       try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) {
         #expect($0.status == .ok)

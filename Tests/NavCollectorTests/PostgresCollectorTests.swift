@@ -209,7 +209,7 @@ struct PostgresCollectorTests {
         var headers: HTTPFields = [.contentType: "application/x-ndjson"]
         if let name = request.token, let token = tokens[name] {
           headers[request.console ? .cookie : .authorization] =
-            request.console ? "navstore_console=\(token)" : "Bearer \(token)"
+            request.console ? "navstore_console=" + ConsoleTests.pass(token) : "Bearer \(token)"
         }
         let body = request.body.map { ByteBuffer(string: $0) }
         answers.append(

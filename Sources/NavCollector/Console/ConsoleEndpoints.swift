@@ -137,7 +137,8 @@ struct ConsoleEndpoints {
     let fields = String(buffer: form)
     let presented = Self.formValue("token", in: fields) ?? ""
     let next = ConsolePages.returnPath(Self.formValue("next", in: fields))
-    guard ConsoleCookie.fits(presented), let token = try await tokens.authenticate(presented), token.role == .read
+    guard let token = try await tokens.authenticate(presented), token.role == .read,
+      let pass = ConsolePass(signingIn: presented, at: .now)
     else {
       return Self.html(
         ConsolePages.signIn(
@@ -145,7 +146,7 @@ struct ConsoleEndpoints {
         status: .unauthorized)
     }
     var response = Self.redirect(to: next ?? "/console/sessions")
-    response.headers[.setCookie] = ConsoleCookie.signIn(presented, secure: secure)
+    response.headers[.setCookie] = ConsoleCookie.signIn(pass, secure: secure)
     // Over HTTPS, the browser is told to come back over HTTPS only, so the cookie is never
     // asked for over plain HTTP.
     if secure { response.headers[.strictTransportSecurity] = "max-age=31536000" }

@@ -6,9 +6,9 @@ import NavPersistence
 /// the request's context; anything else is a 401 that names no reason (a malformed, unknown,
 /// revoked, expired or wrong token all answer the same). It guards every path under `/v1/`,
 /// routed or not, so that without a valid token a client cannot tell which endpoints exist.
-/// The console's pages (`/console/...` but signing in and its style sheet) take the `read`
-/// token of the console's cookie instead; without one, a page is a redirect to signing in and
-/// anything else a 401.
+/// The console's pages (`/console/...` but signing in and its style sheet) take the pass of the
+/// console's cookie instead (`ConsolePass`, made from a `read` token); without one, a page is a
+/// redirect to signing in and anything else a 401.
 /// The scheme's name is matched in any case, as RFC 9110 (11.1) says.
 struct TokenAuthenticator: RouterMiddleware {
   typealias Context = CollectorContext
@@ -25,9 +25,9 @@ struct TokenAuthenticator: RouterMiddleware {
       guard let found = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
       token = found
     } else if segments.first == "console", !ConsoleEndpoints.isOpen(segments) {
-      // The console's pages: the read token its cookie holds, or the way to sign in.
-      guard let presented = ConsoleCookie.token(in: request.headers),
-        let found = try await tokens.authenticate(presented), found.role == .read
+      // The console's pages: the read token its cookie's pass signs in with, or the way to sign in.
+      guard let pass = ConsoleCookie.pass(in: request.headers),
+        let found = try await tokens.authenticate(consolePass: pass), found.role == .read
       else {
         guard request.method == .get || request.method == .head else { throw CollectorError.unauthorized }
         // Back to this page once signed in: a ticket's link still lands where it points.

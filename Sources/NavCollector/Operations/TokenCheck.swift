@@ -23,6 +23,17 @@ struct TokenCheck: Sendable {
     return token
   }
 
+  /// The token the console's pass `text` signs in with, `nil` when none; a store that cannot be
+  /// read is a 503.
+  func authenticate(consolePass text: String) async throws -> AccessToken? {
+    guard let pass = ConsolePass(text) else { return nil }
+    do {
+      return try await backend.authenticate(pass)
+    } catch {
+      throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
+    }
+  }
+
   /// Writes the token's last use, at most once a minute per token: a use that cannot be written
   /// is not the request's failure. The request runs meanwhile (`TokenAuthenticator`), so no
   /// task outlives the request that wrote it; the one request a minute that writes it answers

@@ -128,6 +128,21 @@ extension PostgresFleet {
     return token
   }
 
+  /// The token a console pass signs in with at `time` (see `ConsolePass`), `nil` when it signs
+  /// in with none (forged, ended, or its token revoked, expired or gone).
+  package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> AccessToken?
+  {
+    let stored = try await database { () async throws -> TokenRow? in
+      let rows = try await self.client.query(
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(pass.tokenID)", logger: self.logger)
+      for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
+      return nil
+    }
+    guard let stored, let token = stored.token else { return nil }
+    return pass.token(token, secretHash: stored.secretHash, at: time)
+  }
+
   /// Notes that the token `id` authenticated a request at `time`, at most once a minute.
   package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) {
     let now = time.millisecondsSince1970

@@ -19,6 +19,10 @@ package struct SQLiteBackend: FleetBackend {
     try await fleet.authenticate(presented)
   }
 
+  package func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken? {
+    try await fleet.authenticate(pass)
+  }
+
   package func noteTokenUse(_ id: String) async throws(FleetError) { try await fleet.noteTokenUse(id) }
 
   package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?)

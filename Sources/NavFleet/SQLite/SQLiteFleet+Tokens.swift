@@ -109,6 +109,24 @@ extension SQLiteFleet {
     try await offloaded { () throws(FleetError) in try self.authenticate(presented) }
   }
 
+  /// The token a console pass signs in with at `time` (see `ConsolePass`), `nil` when it signs
+  /// in with none (forged, ended, or its token revoked, expired or gone).
+  package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) throws(FleetError) -> AccessToken?
+  {
+    guard hasCollectorTables else { return nil }
+    let stored = try FleetError.storing { () throws(StoreError) in
+      try main.withReadConnection { connection throws(SQLiteError) in try Self.storedToken(pass.tokenID, on: connection)
+      }
+    }
+    guard let stored else { return nil }
+    return pass.token(stored.token, secretHash: stored.secretHash, at: time)
+  }
+
+  /// The token a console pass signs in with now, off the caller's thread.
+  package func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken? {
+    try await offloaded { () throws(FleetError) in try self.authenticate(pass) }
+  }
+
   /// Notes a token's use (see the synchronous `noteTokenUse(_:at:)`), off the caller's thread.
   package func noteTokenUse(_ id: String) async throws(FleetError) {
     try await offloaded { () throws(FleetError) in try self.noteTokenUse(id) }
