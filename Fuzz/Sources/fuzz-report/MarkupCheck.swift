@@ -11,7 +11,8 @@ private let knownElements: Set<String> = [
 private let knownAttributes: Set<String> = [
   "aria-labelledby", "charset", "class", "content", "cx", "cy", "d", "data-focus", "data-ms", "data-seq", "data-state",
   "data-time", "height", "href", "id", "lang", "max", "min", "name", "r", "role", "rx", "start", "step", "tabindex",
-  "text-anchor", "type", "value", "viewBox", "width", "x", "x1", "x2", "y", "y1", "y2", "selected",
+  "text-anchor", "type", "value", "viewBox", "width", "x", "x1", "x2", "y", "y1", "y2", "selected", "data-step",
+  "hidden",
 ]
 /// Elements without a closing tag.
 private let voidElements: Set<String> = ["meta", "input"]
