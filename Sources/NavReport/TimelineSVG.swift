@@ -76,9 +76,11 @@ package enum TimelineSVG {
     let bars = bars(of: report.events, offsets: offsets)
     let layers = (bars.map(\.layer).max() ?? 0) + 1
     guard let first = report.events.first, let lastOffset = offsets.last else { return "" }
-    // The screen on top at the last event is still there: the axis goes on a little past it, so
-    // that the screen a session ended on (a deep link's, say) is a bar, not a line of no width.
-    let endsOnScreen = report.events.last?.phase == .foreground && !bars.isEmpty
+    // The screen on top at the session's last event is still there: the axis goes on a little
+    // past it, so that the screen a session ended on (a deep link's, say) is a bar, not a line
+    // of no width. A window of a longer session ends on no such screen.
+    let endsOnScreen =
+      report.events.last?.phase == .foreground && report.events.last?.seq == report.eventCount && !bars.isEmpty
     let axisEnd = lastOffset + (endsOnScreen ? max(lastOffset / 10, 1_000) : 0)
     let span = max(1, Double(axisEnd))
     let plot = width - left - 10

@@ -147,7 +147,8 @@ import Testing
     let folder = try TemporaryFolder()
     let sessions = Self.sessions(count: 9, using: &rng)
     let backend = try await Self.backend(folder, with: sessions)
-    let now = Timestamp(millisecondsSince1970: Self.firstDay + 9 * Self.day + 3_600_000)
+    // Days after the last session's, so that the window holds every event.
+    let now = Timestamp(millisecondsSince1970: Self.firstDay + 12 * Self.day)
     var limits = FleetOverview.Limits()
     limits.sessions = 3
     let few = try await FleetOverview.make(

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-@testable import NavCollector
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
@@ -11,6 +10,8 @@ import NavPersistence
 import NavTestSupport
 import PropertyBased
 import Testing
+
+@testable import NavCollector
 
 /// The console's pages are markup the console wrote, whatever the store holds: a collector fed
 /// sessions whose ids, screens, causes, app versions and devices are hostile text serves pages
@@ -87,7 +88,10 @@ import Testing
         ("fleet", "/console/fleet"),
         // A page to return to that the console takes (printable ASCII): its quotes and brackets
         // go into the form's hidden field.
-        ("sign-in", "/console/sign-in?next=" + ContractPath.segment("/console/sessions?screen=" + returnable(texts.screen))),
+        (
+          "sign-in",
+          "/console/sign-in?next=" + ContractPath.segment("/console/sessions?screen=" + returnable(texts.screen))
+        ),
         ("since", "/console/sessions?since=" + ContractPath.segment(texts.cause)),
       ]
       var skeletons: [String: [String]] = [:]
@@ -145,7 +149,9 @@ import Testing
       let got = try await Self.skeletons(of: hostile)
       for (page, tags) in expected {
         #expect(got[page] == tags, "\(page) with \(words)")
-        #expect(!(got[page] ?? []).contains { $0.hasPrefix("UNREAD") }, "\(page): \((got[page] ?? []).filter { $0.hasPrefix("UNREAD") })")
+        #expect(
+          !(got[page] ?? []).contains { $0.hasPrefix("UNREAD") },
+          "\(page): \((got[page] ?? []).filter { $0.hasPrefix("UNREAD") })")
       }
     }
   }

@@ -108,6 +108,9 @@ import Testing
         (ContractPath.segment("/console/sign-out"), "/console/sessions"),
         (ContractPath.segment("/consolex"), "/console/sessions"),
         (ContractPath.segment("/console/x\r\nSet-Cookie: a=b"), "/console/sessions"),
+        (ContractPath.segment("/console/../metrics"), "/console/sessions"),
+        (ContractPath.segment("/console/%2E%2e/v1/sessions"), "/console/sessions"),
+        (ContractPath.segment("/console/sessions/./x"), "/console/sessions"),
       ]
       for (next, landing) in cases {
         try await client.execute(
@@ -184,13 +187,16 @@ import Testing
         ) { $0.status }
       }
       #expect(try await page(value) == .ok)
+      // Another read token of the same app: a pass moved to its id signs nothing in.
+      let secondReader = try store.createToken(app: AppName("shop"), role: .read).text
+      #expect(try await page(ConsoleTests.pass(secondReader)) == .ok)
       let parts = value.split(separator: "_").map(String.init)
       let flipped = parts[3].last == "0" ? "1" : "0"
       let forged = [
         // Another MAC, another end, another token's id with this MAC, the token itself.
         "nvc_\(parts[1])_\(parts[2])_" + parts[3].dropLast() + flipped,
         "nvc_\(parts[1])_\(Int64(parts[2])! - 1)_\(parts[3])",
-        "nvc_\(ingest.split(separator: "_")[1])_\(parts[2])_\(parts[3])",
+        "nvc_\(secondReader.split(separator: "_")[1])_\(parts[2])_\(parts[3])",
         reader, "nvc_\(parts[1])_\(parts[2])",
       ]
       for value in forged { #expect(try await page(value) == .seeOther, "\(value)") }

@@ -127,11 +127,11 @@ import Testing
   @Test func narrowBarsAreLabelledAsFarAsTheyHaveRoom() throws {
     try append("n", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
     try append("n", .push(.string("checkout")), at: 100_000)
-    try append("n", .pop(), at: 104_000)
+    try append("n", .pop(), at: 106_000)
     try append("n", .push(.string("confirmation")), at: 200_000)
     let (_, html) = try page("n")
     let labels = try matches(#"<text class="bar-label"[^>]*>([^<]*)</text>"#, in: html)
-    // checkout's bar is about 17 px wide: the start of its name.
+    // checkout's bar is about 24 px wide (6 s of 220 s over 880 px): the start of its name.
     #expect(labels.contains("home") && labels.contains { $0.hasPrefix("c") && $0.hasSuffix("…") }, "\(labels)")
     #expect(labels.count == 4, "\(labels)")
   }
@@ -231,6 +231,9 @@ import Testing
     // Too many events to mark one by one: the timeline gives their counts.
     #expect(html.contains(">0 user gestures (&#9650;) and 2000 app changes (&#9679;): too many to mark"))
     #expect(!html.contains("class=\"mark "))
+    // A window that stops before the session's end runs no bar on past it; one at the end does.
+    #expect(!html.contains(" open\"") && !html.contains(", still on top at the last event</title>"))
+    #expect(ReportPage.html(last).contains(", still on top at the last event</title>"))
     #expect(throws: StoreError.self) { try SessionReport.load(try SessionID("long"), from: store, focus: 2_501) }
   }
 

@@ -82,6 +82,7 @@ import Testing
       #"{"session":"r1","seq":1,"at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"demo-tabs","seq":15}}}"#,
       #"{"session":"r2","seq":1,"at":"2026-11-21T11:10:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"r1","seq":1}}}"#,
       #"{"session":"r3","seq":1,"at":"2026-11-21T11:20:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"gone","seq":4}}}"#,
+      #"{"session":"r4","seq":1,"at":"2026-11-21T11:30:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"demo-tabs","seq":99}}}"#,
     ]
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("chain.jsonl"))
     #expect(try navstore("import", "chain.jsonl", "--db", "d.sqlite").status == 0)
@@ -108,6 +109,13 @@ import Testing
     #expect(broken.status == 0)
     #expect(
       broken.stdoutLines.last == "it continues gone, which this store does not hold (forgotten, or never uploaded)")
+    // Restored from events the device never uploaded: the page opens at the last it did.
+    let short = try navstore("report", "r4", "--with-ancestors", "--db", "d.sqlite", "--out", "pages/r4.html")
+    #expect(short.status == 0, "\(short.stderr)")
+    #expect(
+      short.stdoutLines.last?.hasPrefix(
+        "wrote pages/demo-tabs.html, the session it continues, opening at its last seq 15") == true,
+      "\(short.stdout)")
   }
 
   /// The restore plans timed for the app's delay, and the page's field set to it.

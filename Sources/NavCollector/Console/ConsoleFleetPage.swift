@@ -80,20 +80,31 @@ enum ConsoleFleetPage {
 
   /// The sessions active in the window that fail verification, linked, and the list of them all.
   private static func failing(_ overview: FleetOverview, days: Int) -> Markup {
-    let all = "/console/sessions?failing=true&since=" + overview.since.rfc3339.prefix(10)
-    let list: Markup =
-      overview.failing.isEmpty
-      ? "<p>Every session active in this window that was checked verifies.</p>"
-      : """
-      <ul class="sessions">\(overview.failing.map { #"<li><a href="\#(ConsolePages.sessionPath($0))"><bdi>\#($0.rawValue)</bdi></a></li>"# })</ul>\
-      \(overview.moreFailing ? #"<p><a href="\#(all)">All the failing sessions</a></p>"# as Markup : .empty)
+    let all: Markup = """
+      <p><a href="\("/console/sessions?failing=true&since=" + overview.since.rfc3339.prefix(10))">\
+      The sessions list, filtered to those that fail</a> checks them all, a page at a time.</p>
       """
+    let list: Markup
+    if !overview.failingChecked {
+      list = "<p>Not checked: the overview's time ran out first.</p>\(all)"
+    } else if overview.failing.isEmpty {
+      list =
+        overview.moreFailing
+        ? "<p>None of the sessions checked fails; the check stopped before the window's end.</p>\(all)"
+        : "<p>Every session active in this window verifies.</p>"
+    } else {
+      let items: [Markup] = overview.failing.map {
+        #"<li><a href="\#(ConsolePages.sessionPath($0))"><bdi>\#($0.rawValue)</bdi></a></li>"#
+      }
+      list = #"<ul class="sessions">\#(items)</ul>\#(overview.moreFailing ? all : .empty)"#
+    }
     return """
       <section class="plot"><h2>Sessions that fail verification</h2>\
       <p class="note">Active in the window, latest first: their stored history does not replay to the \
       same hashes and states.</p>\(list)</section>
       """
   }
+
 }
 
 extension Markup {

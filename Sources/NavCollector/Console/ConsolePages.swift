@@ -1,3 +1,4 @@
+import Foundation
 import NavContract
 import NavCore
 
@@ -51,12 +52,17 @@ enum ConsolePages {
   }
 
   /// `path` when it is a console page to send a browser to after signing in: a path of the
-  /// console's own (never another site's, nor `//host`), not signing in or out, in printable
-  /// ASCII; `nil` otherwise.
+  /// console's own (never another site's, nor `//host`, nor one that climbs out with `..`), not
+  /// signing in or out, in printable ASCII; `nil` otherwise.
   static func returnPath(_ path: String?) -> String? {
     guard let path, path.utf8.count <= 2048, path.hasPrefix("/console/"),
       path.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }),
       !path.hasPrefix("/console/sign-in"), !path.hasPrefix("/console/sign-out")
+    else { return nil }
+    // No `.` or `..` segment, however written: a browser resolves them, out of the console.
+    let segments = (path.split(separator: "?", maxSplits: 1).first ?? "").split(
+      separator: "/", omittingEmptySubsequences: false)
+    guard !segments.contains(where: { [".", ".."].contains(($0.removingPercentEncoding ?? String($0)).lowercased()) })
     else { return nil }
     return path
   }

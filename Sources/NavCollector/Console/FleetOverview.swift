@@ -29,6 +29,8 @@ struct FleetOverview: Sendable {
   static let viewsForMedian = 3
   /// Screens in each ranking.
   static let screensShown = 10
+  /// Events read from the store at a time.
+  static let chunkEvents = 64
 
   /// One day of the window (UTC).
   struct Day: Sendable, Equatable {
@@ -62,6 +64,8 @@ struct FleetOverview: Sendable {
   /// `failingShown`; `moreFailing` when the list goes on.
   var failing: [SessionID] = []
   var moreFailing = false
+  /// Whether the failing sessions were looked for (not when the overview's time ran out first).
+  var failingChecked = true
   /// The sessions read, and whether they are all of the window's.
   var sessionsRead = 0
   var complete = true
@@ -98,17 +102,31 @@ struct FleetOverview: Sendable {
           overview.complete = false
           break reading
         }
-        let history = try await backend.history(of: id, app: app, from: 1, to: events)
         overview.sessionsRead += 1
         eventsRead += events
-        overview.count(history)
-        do {
-          for view in try ScreenTimes.views(of: history) { views[view.screen, default: []].append(view.milliseconds) }
-        } catch {
-          // A history that no longer replays shows among the failing sessions; its screens
-          // count as far as they went.
-          continue
+        // A piece at a time: memory holds a few dozen events, whatever a session's size.
+        var screens = ScreenTimes()
+        var replays = true
+        for from in stride(from: 1, through: events, by: chunkEvents) {
+          let chunk = try await backend.history(of: id, app: app, from: from, to: min(events, from + chunkEvents - 1))
+          overview.count(chunk, startingTheSession: from == 1)
+          if replays {
+            do throws(StoreError) {
+              try screens.take(chunk)
+            } catch {
+              // A history that no longer replays is among the failing sessions; its screens
+              // count as far as they went.
+              replays = false
+            }
+          }
+          if ContinuousClock.now - started >= limits.time, from + chunkEvents <= events {
+            overview.complete = false
+            for view in screens.views { views[view.screen, default: []].append(view.milliseconds) }
+            break reading
+          }
         }
+        if replays { try? screens.finish() }
+        for view in screens.views { views[view.screen, default: []].append(view.milliseconds) }
       }
       guard let last = page.resumeAfter else { break }
       query.after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
@@ -117,10 +135,23 @@ struct FleetOverview: Sendable {
     var failingQuery = SessionQuery()
     failingQuery.order = .lastActivity
     failingQuery.since = since
-    let failing = try await backend.sessions(
-      app: app,
-      SessionsPageRequest(
-        filters: failingQuery, screen: nil, failing: true, limit: failingShown, omittingPayloads: true))
+    // The failing sessions in what is left of the time (a second at least): the list's own
+    // filter, which bounds its rows and replays too.
+    let request = SessionsPageRequest(
+      filters: failingQuery, screen: nil, failing: true, limit: failingShown, omittingPayloads: true)
+    let failing: SessionsPage
+    do {
+      failing = try await Deadline.run(max(.seconds(1), limits.time - (ContinuousClock.now - started))) {
+        try await backend.sessions(app: app, request)
+      }
+    } catch is Deadline.Passed {
+      overview.failingChecked = false
+      return overview
+    } catch let error as FleetError {
+      throw error
+    } catch {
+      throw .store(.caller(CallerError(error)))
+    }
     overview.failing = failing.lines.compactMap {
       (try? JSONParser.parse($0).objectValue)?["session"]?.stringValue.flatMap { try? SessionID($0) }
     }
@@ -128,14 +159,14 @@ struct FleetOverview: Sendable {
     return overview
   }
 
-  /// Counts a session's first event on its day, and each event on its own, within the window.
-  private mutating func count(_ history: [AnyEvent]) {
+  /// Counts each event on its day, within the window, and a session's first on the sessions'.
+  private mutating func count(_ history: [AnyEvent], startingTheSession: Bool) {
     guard let first = days.first?.number else { return }
     func index(_ time: Timestamp) -> Int? {
       let offset = time.millisecondsSince1970 / Day.milliseconds - first
       return offset >= 0 && offset < Int64(days.count) ? Int(offset) : nil
     }
-    if let start = history.first, let day = index(start.at) { days[day].sessions += 1 }
+    if startingTheSession, let start = history.first, let day = index(start.at) { days[day].sessions += 1 }
     for event in history {
       if let day = index(event.at) { days[day].events += 1 }
     }
@@ -159,14 +190,23 @@ struct FleetOverview: Sendable {
 
 /// Overviews made in the last minute, by app and window: a console reloaded, or many support
 /// engineers on one app, cost one overview's work a minute. Callers asking while one is being
-/// made wait for it.
+/// made wait for it; its minute starts when it is made.
 actor FleetOverviewCache {
   private struct Key: Hashable {
     let app: AppName
     let days: Int
   }
 
-  private var made: [Key: (at: ContinuousClock.Instant, task: Task<FleetOverview, any Error>)] = [:]
+  private struct Entry {
+    /// Which making this is, so that a failure forgets only its own.
+    let number: Int
+    let task: Task<FleetOverview, any Error>
+    /// When it was made; `nil` while it is being made.
+    var madeAt: ContinuousClock.Instant?
+  }
+
+  private var entries: [Key: Entry] = [:]
+  private var made = 0
   /// How long an overview is shown before it is made again.
   static let lifetime = Duration.seconds(60)
 
@@ -176,16 +216,20 @@ actor FleetOverviewCache {
     app: AppName, days: Int, make: @escaping @Sendable () async throws -> FleetOverview
   ) async throws -> FleetOverview {
     let now = ContinuousClock.now
-    made = made.filter { now - $0.value.at < Self.lifetime }
+    entries = entries.filter { $0.value.madeAt.map { now - $0 < Self.lifetime } ?? true }
     let key = Key(app: app, days: days)
-    if let entry = made[key] { return try await entry.task.value }
+    if let entry = entries[key] { return try await entry.task.value }
+    made += 1
+    let number = made
     let task = Task { try await make() }
-    made[key] = (now, task)
+    entries[key] = Entry(number: number, task: task)
     do {
-      return try await task.value
+      let overview = try await task.value
+      if entries[key]?.number == number { entries[key]?.madeAt = .now }
+      return overview
     } catch {
       // A failure is not kept: the next request tries again.
-      made[key] = nil
+      if entries[key]?.number == number { entries[key] = nil }
       throw error
     }
   }

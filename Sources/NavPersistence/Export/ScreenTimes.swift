@@ -9,19 +9,32 @@ package struct ScreenTime: Hashable, Sendable {
   package let milliseconds: Int64
 }
 
-/// The views of sessions whose events are in hand (a collector's overview), by the same rules as
+/// The views of sessions read a piece at a time (a collector's overview), by the same rules as
 /// the `screen-views` export, so that a figure on a page and a query over an export agree.
-package enum ScreenTimes {
-  /// The views of `events`, which are whole sessions in (session, seq) order.
-  package static func views(of events: [AnyEvent]) throws(StoreError) -> [ScreenTime] {
-    var replay = ScreenViewReplay(table: .screenViews, since: nil, omitsPayloads: true)
-    var views: [ScreenTime] = []
-    func take(_ row: ExportRow) {
-      guard case .text(let screen) = row.values[1], case .integer(let milliseconds) = row.values[5] else { return }
-      views.append(ScreenTime(screen: screen, milliseconds: milliseconds))
-    }
-    for event in events { try replay.apply(event, take) }
-    try replay.finishSession(take)
-    return views
+package struct ScreenTimes {
+  private var replay = ScreenViewReplay(table: .screenViews, since: nil, omitsPayloads: true)
+  /// The views found so far.
+  package private(set) var views: [ScreenTime] = []
+
+  package init() {}
+
+  /// Takes the next events of whole sessions, in (session, seq) order. A history that no longer
+  /// replays throws, keeping the views found before the event that broke it.
+  package mutating func take(_ events: some Sequence<AnyEvent>) throws(StoreError) {
+    var found: [ScreenTime] = []
+    defer { views += found }
+    for event in events { try replay.apply(event) { row in Self.note(row, in: &found) } }
+  }
+
+  /// Ends the session in progress (its last view lasts up to its last event).
+  package mutating func finish() throws(StoreError) {
+    var found: [ScreenTime] = []
+    defer { views += found }
+    try replay.finishSession { row in Self.note(row, in: &found) }
+  }
+
+  private static func note(_ row: ExportRow, in found: inout [ScreenTime]) {
+    guard case .text(let screen) = row.values[1], case .integer(let milliseconds) = row.values[5] else { return }
+    found.append(ScreenTime(screen: screen, milliseconds: milliseconds))
   }
 }

@@ -128,18 +128,29 @@ struct ReportCommand: AsyncParsableCommand {
     var link = report.restoredFrom
     while let next = link, seen.insert(next.session).inserted, seen.count <= Self.ancestorLimit {
       let ancestor: SessionReport
+      var shortBy = false
       do throws(FleetError) {
         ancestor = try await load(next.session, next.seq)
       } catch {
-        if case .store(.unknownSession) = error {
+        switch error {
+        case .store(.unknownSession):
           print("it continues \(next.session), which this store does not hold (forgotten, or never uploaded)")
           return
+        case .store(.seqBeyondHistory):
+          // The device restored from events it never uploaded: the page opens at its last.
+          ancestor = try await fleetCall { () async throws(FleetError) in try await load(next.session, nil) }
+          shortBy = true
+        default:
+          throw CLIError(error.terminalMessage)
         }
-        throw CLIError(error.terminalMessage)
       }
       let file = (folder as NSString).appendingPathComponent(ReportFileName.of(next.session))
       try write(page(ancestor), to: file)
-      print("wrote \(file), the session it continues, opening at seq \(next.seq)")
+      print(
+        shortBy
+          ? "wrote \(file), the session it continues, opening at its last seq \(ancestor.eventCount): "
+            + "this store holds none of it after that, and it was restored from seq \(next.seq)"
+          : "wrote \(file), the session it continues, opening at seq \(next.seq)")
       link = ancestor.restoredFrom
     }
   }
