@@ -135,14 +135,18 @@ struct FleetOverview: Sendable {
     var failingQuery = SessionQuery()
     failingQuery.order = .lastActivity
     failingQuery.since = since
-    // The failing sessions in what is left of the time (a second at least): the list's own
-    // filter, which bounds its rows and replays too.
-    let request = SessionsPageRequest(
+    // The failing sessions in what is left of the time (a second at least) and of the events:
+    // the list's own filter, which bounds its rows and replays too.
+    var request = SessionsPageRequest(
       filters: failingQuery, screen: nil, failing: true, limit: failingShown, omittingPayloads: true)
+    // The events left of the overview's budget, a tenth of it at least: the whole overview
+    // replays about its budget's worth.
+    request.replayedEventLimit = max(limits.events / 10, limits.events - eventsRead)
+    let failingRequest = request
     let failing: SessionsPage
     do {
       failing = try await Deadline.run(max(.seconds(1), limits.time - (ContinuousClock.now - started))) {
-        try await backend.sessions(app: app, request)
+        try await backend.sessions(app: app, failingRequest)
       }
     } catch is Deadline.Passed {
       overview.failingChecked = false

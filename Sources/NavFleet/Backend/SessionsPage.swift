@@ -10,6 +10,9 @@ package struct SessionsPageRequest: Sendable {
   package var failing: Bool?
   package var limit: Int
   package var omittingPayloads: Bool
+  /// Events replayed at most for the screen and verification filters (a caller with a budget
+  /// of its own gives less).
+  package var replayedEventLimit = SessionsPage.replayedEventLimit
 
   package init(filters: SessionQuery, screen: String?, failing: Bool?, limit: Int, omittingPayloads: Bool) {
     self.filters = filters
@@ -24,8 +27,8 @@ package struct SessionsPageRequest: Sendable {
 /// there may be more.
 ///
 /// A page's work is bounded, whatever the filters and the app's size: at most `examinedLimit`
-/// sessions' rows are read, and at most `replayedEventLimit` events replayed for the filters a
-/// row cannot tell (a screen shown, verification). When either runs out before the page is
+/// sessions' rows are read, and at most `replayedEventLimit` events (or the request's own limit)
+/// replayed for the filters a row cannot tell (a screen shown, verification). When either runs out before the page is
 /// full, the page is answered as it is, and `resumeAfter` says where to go on.
 package struct SessionsPage: Sendable {
   package var lines: [String] = []
@@ -73,7 +76,7 @@ package struct SessionsPage: Sendable {
       if filters.order == .lastActivity, let since = filters.since, let lastAt = summary.lastAt, lastAt < since {
         break
       }
-      guard page.lines.count < request.limit, examined < examinedLimit, replayed < replayedEventLimit else {
+      guard page.lines.count < request.limit, examined < examinedLimit, replayed < request.replayedEventLimit else {
         page.resumeAfter = last
         break
       }
