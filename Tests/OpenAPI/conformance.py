@@ -237,7 +237,7 @@ def main():
         with open(os.path.join(work, "long.jsonl"), "wb") as file:
             file.write(long_lines("openapi-long", 40000))
         navstore(binary, "import", "long.jsonl", "--db", "collector.sqlite", cwd=work)
-        roomy, base = serve(binary, work, "--rate", "10000", "--burst", "10000")
+        roomy, base = serve(binary, work, "--rate", "10000", "--burst", "10000", "--wrong-tokens", "10000")
         servers.append(roomy)
         checker = Checker(document)
         every_status(checker, base, ingest, read, other, revoked)

@@ -24,6 +24,8 @@ struct ConsoleEndpoints {
   let timeout: Duration
   /// The lines rejected by app, for the overview.
   let rejections: RejectionTally
+  /// The tokens that were none, by client address: a sign-in counts as the API's requests do.
+  let guesses: GuessLimit
   /// The overviews of the last minute.
   let overviews = FleetOverviewCache()
 
@@ -57,7 +59,9 @@ struct ConsoleEndpoints {
     console.get("sign-in") { request, _ in
       Self.html(ConsolePages.signIn(problem: nil, next: request.uri.queryParameters["next"].map(String.init)))
     }
-    console.post("sign-in") { request, context in try await signIn(request, secure: isSecure(request, context)) }
+    console.post("sign-in") { request, context in
+      try await signIn(request, address: context.notes.current.client, secure: isSecure(request, context))
+    }
     console.post("sign-out") { request, context in
       try Self.checkSameOrigin(request)
       var response = Self.redirect(to: "/console/sign-in")
@@ -118,7 +122,7 @@ struct ConsoleEndpoints {
   }
 
   /// Signs the browser in with the form's token, when it is a `read` token of this collector.
-  private func signIn(_ request: Request, secure: Bool) async throws -> Response {
+  private func signIn(_ request: Request, address: String?, secure: Bool) async throws -> Response {
     try Self.checkSameOrigin(request)
     // A token fits in a few hundred bytes, and a browser sends its form at once: a larger or
     // slower body is no sign-in (nobody holds a place in the pool for long).
@@ -137,7 +141,10 @@ struct ConsoleEndpoints {
     let fields = String(buffer: form)
     let presented = Self.formValue("token", in: fields) ?? ""
     let next = ConsolePages.returnPath(Self.formValue("next", in: fields))
-    guard let token = try await tokens.authenticate(presented), token.role == .read,
+    try guesses.check(address)
+    let found = try await tokens.authenticate(presented)
+    if found == nil { guesses.noteNone(address) }
+    guard let token = found, token.role == .read,
       let pass = ConsolePass(signingIn: presented, at: .now)
     else {
       return Self.html(

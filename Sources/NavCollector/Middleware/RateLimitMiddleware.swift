@@ -43,6 +43,17 @@ final class TokenBuckets: Sendable {
     }
   }
 
+  /// The seconds until `key`'s bucket holds a request again, `nil` when it holds one now: a
+  /// look that takes nothing.
+  func wait(_ key: String, now: ContinuousClock.Instant = .now) -> Double? {
+    let burst = Double(rate.burst)
+    return buckets.withLock { buckets in
+      guard let bucket = buckets[key] else { return nil }
+      let available = min(burst, bucket.available + rate.perSecond * (now - bucket.at).inSeconds)
+      return available >= 1 ? nil : (1 - available) / rate.perSecond
+    }
+  }
+
   /// How many keys are held (for tests).
   var count: Int { buckets.withLock { $0.count } }
 

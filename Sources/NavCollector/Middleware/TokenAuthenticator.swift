@@ -9,10 +9,14 @@ import NavPersistence
 /// The console's pages (`/console/...` but signing in and its style sheet) take the pass of the
 /// console's cookie instead (`ConsolePass`, made from a `read` token); without one, a page is a
 /// redirect to signing in and anything else a 401.
-/// The scheme's name is matched in any case, as RFC 9110 (11.1) says.
+/// A client address that presents tokens that are none faster than its `GuessLimit` is refused
+/// with a 429 before the store is asked. The scheme's name is matched in any case, as RFC 9110
+/// (11.1) says.
 struct TokenAuthenticator: RouterMiddleware {
   typealias Context = CollectorContext
   let tokens: TokenCheck
+  /// The tokens that were none, by client address.
+  let guesses: GuessLimit
 
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
@@ -20,15 +24,24 @@ struct TokenAuthenticator: RouterMiddleware {
     // By the path's segments, as the router matches them (`//console/x` is `/console/x`).
     let segments = request.uri.path.split(separator: "/")
     let token: AccessToken
+    let address = context.notes.current.client
     if segments.first == "v1" {
       guard let presented = Self.bearer(request.headers[.authorization]) else { throw CollectorError.unauthorized }
-      guard let found = try await tokens.authenticate(presented) else { throw CollectorError.unauthorized }
+      try guesses.check(address)
+      guard let found = try await tokens.authenticate(presented) else {
+        guesses.noteNone(address)
+        throw CollectorError.unauthorized
+      }
       token = found
     } else if segments.first == "console", !ConsoleEndpoints.isOpen(segments) {
       // The console's pages: the read token its cookie's pass signs in with, or the way to sign in.
-      guard let pass = ConsoleCookie.pass(in: request.headers),
-        let found = try await tokens.authenticate(consolePass: pass), found.role == .read
-      else {
+      var found: AccessToken?
+      if let pass = ConsoleCookie.pass(in: request.headers) {
+        try guesses.check(address)
+        found = try await tokens.authenticate(consolePass: pass)
+        if found == nil { guesses.noteNone(address) }
+      }
+      guard let found, found.role == .read else {
         guard request.method == .get || request.method == .head else { throw CollectorError.unauthorized }
         // Back to this page once signed in: a ticket's link still lands where it points.
         let asked = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")

@@ -39,7 +39,8 @@ public enum Collector {
       middleware: AdmissionMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
     let tokens = TokenCheck(backend: backend)
-    router.add(middleware: TokenAuthenticator(tokens: tokens))
+    let guesses = GuessLimit(rate: configuration.guessRate, metrics: metrics)
+    router.add(middleware: TokenAuthenticator(tokens: tokens, guesses: guesses))
     router.add(
       middleware: ClientShareMiddleware(
         uploads: configuration.openUploads, reads: configuration.openReads, metrics: metrics))
@@ -85,7 +86,7 @@ public enum Collector {
     ConsoleEndpoints(
       backend: backend, tokens: tokens, secure: configuration.tls != nil,
       clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), timeout: configuration.requestTimeout,
-      rejections: metrics.rejections
+      rejections: metrics.rejections, guesses: guesses
     ).register(on: router)
     return router
   }

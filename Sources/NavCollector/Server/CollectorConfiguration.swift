@@ -74,6 +74,10 @@ public struct CollectorConfiguration: Sendable {
   /// Each token's rate, all its clients together: the ceiling of a fleet that shares one
   /// ingest token; past it, 429.
   public var tokenRate: RequestRate
+  /// Each client address's rate of tokens that are none (wrong, unknown, revoked, expired), at
+  /// the API and at the console's sign-in: past it, the address's requests are 429 without a
+  /// look at the store, until its bucket refills. Guessing costs the store nothing then.
+  public var guessRate: RequestRate
 
   /// A configuration; the contract's address and limits unless given.
   public init(
@@ -82,7 +86,8 @@ public struct CollectorConfiguration: Sendable {
     openUploads: OpenRequestLimit = OpenRequestLimit(total: 64, perClient: 4),
     openReads: OpenRequestLimit = OpenRequestLimit(total: 16, perClient: 4),
     clientRate: RequestRate = RequestRate(perSecond: 50, burst: 100),
-    tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000)
+    tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000),
+    guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20)
   ) {
     self.host = host
     self.port = port
@@ -95,5 +100,6 @@ public struct CollectorConfiguration: Sendable {
     self.openReads = openReads
     self.clientRate = clientRate
     self.tokenRate = tokenRate
+    self.guessRate = guessRate
   }
 }

@@ -122,9 +122,9 @@ extension PostgresFleet {
       for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
       return nil
     }
-    guard let stored, let token = stored.token, PresentedToken.constantTimeEqual(stored.secretHash, parts.secretHash),
-      token.isValid(at: time)
-    else { return nil }
+    // The secret is hashed and compared whether or not the id is known (see SQLiteFleet's).
+    let matches = PresentedToken.constantTimeEqual(stored?.secretHash ?? PresentedToken.noHash, parts.secretHash)
+    guard let stored, let token = stored.token, matches, token.isValid(at: time) else { return nil }
     return token
   }
 

@@ -97,9 +97,10 @@ extension SQLiteFleet {
     let stored = try FleetError.storing { () throws(StoreError) in
       try main.withReadConnection { connection throws(SQLiteError) in try Self.storedToken(parts.id, on: connection) }
     }
-    guard let stored, PresentedToken.constantTimeEqual(stored.secretHash, parts.secretHash),
-      stored.token.isValid(at: time)
-    else { return nil }
+    // The secret is hashed and compared whether or not the id is known, so that the time of a
+    // refusal does not tell a real id from an unknown one.
+    let matches = PresentedToken.constantTimeEqual(stored?.secretHash ?? PresentedToken.noHash, parts.secretHash)
+    guard let stored, matches, stored.token.isValid(at: time) else { return nil }
     return stored.token
   }
 

@@ -38,6 +38,10 @@ struct PresentedToken {
   /// The whole token's text, shown once to whoever made it.
   var text: String { Self.prefix + id + "_" + String(decoding: secret, as: UTF8.self) }
 
+  /// What an unknown id is compared against: no secret hashes to 32 zero bytes that anyone
+  /// knows of, and comparing costs the same.
+  static let noHash = [UInt8](repeating: 0, count: 32)
+
   /// What the collector keeps of the secret: its SHA-256.
   var secretHash: [UInt8] { Array(SHA256.hash(data: secret)) }
 

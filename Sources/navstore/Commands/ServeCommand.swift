@@ -104,6 +104,12 @@ struct ServeCommand: AsyncParsableCommand {
       "Each token's sustained requests per second, all its devices together; past it and twice as many at once, 429.")
   var tokenRate = Int(CollectorConfiguration().tokenRate.perSecond)
 
+  @Option(
+    help:
+      "How many tokens that are none (wrong, unknown, revoked) a client address may present at once; past it, one a second, and its requests are 429 meanwhile."
+  )
+  var wrongTokens = CollectorConfiguration().guessRate.burst
+
   @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
   var logFormat: LogFormat = .text
 
@@ -142,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
       ("--request-timeout", requestTimeout), ("--drain-timeout", drainTimeout), ("--max-open-uploads", maxOpenUploads),
       ("--max-open-reads", maxOpenReads), ("--max-open-per-client", maxOpenPerClient),
       ("--max-open-requests", maxOpenRequests ?? 1), ("--rate", rate), ("--burst", burst), ("--token-rate", tokenRate),
+      ("--wrong-tokens", wrongTokens),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
     }
@@ -214,7 +221,8 @@ struct ServeCommand: AsyncParsableCommand {
       openUploads: OpenRequestLimit(total: uploads, perClient: maxOpenPerClient),
       openReads: OpenRequestLimit(total: maxOpenReads, perClient: maxOpenPerClient),
       clientRate: RequestRate(perSecond: Double(rate), burst: burst),
-      tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2))
+      tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2),
+      guessRate: RequestRate(perSecond: 1, burst: wrongTokens))
     let app: any ApplicationProtocol
     do {
       app = try Collector.application(backend: backend, configuration: configuration, logger: logger) { url in
