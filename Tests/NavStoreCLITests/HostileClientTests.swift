@@ -52,6 +52,9 @@ import Testing
     let other = try Self.gzip(lines[2] + "\n" + lines[3] + "\n")
     let empty = try Gzip.compress([])
     let starts = SessionLines.make(prefix: "many", sessions: 5_000, events: 1).joined(separator: "\n")
+    let tooMany = SessionLines.make(prefix: "more", sessions: 10_000, events: 1).joined(separator: "\n")
+    // 64 MiB of lines that inflate from about 64 KiB: the limits hold while it inflates.
+    let bomb = try Gzip.compress([UInt8](repeating: UInt8(ascii: "\n"), count: 64 << 20))
     let shapes: [(name: String, body: [UInt8], gzip: Bool, status: Int)] = [
       ("eight zero bytes after a member", one + [UInt8](repeating: 0, count: 8), true, 400),
       ("garbage after a member", one + Array("garbage".utf8), true, 400),
@@ -64,6 +67,8 @@ import Testing
       ("more lines than a request may have", Array(String(repeating: "\n", count: 5_001).utf8), false, 413),
       ("two members, one body", one + other, true, 200),
       ("5,000 sessions in one request", try Gzip.compress(Array(starts.utf8)), true, 200),
+      ("10,000 sessions in one request", try Gzip.compress(Array(tooMany.utf8)), true, 413),
+      ("a gzip bomb of 64 MiB", bomb, true, 413),
     ]
     for shape in shapes {
       let started = ContinuousClock.now
