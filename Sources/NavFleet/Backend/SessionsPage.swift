@@ -28,8 +28,9 @@ package struct SessionsPageRequest: Sendable {
 ///
 /// A page's work is bounded, whatever the filters and the app's size: at most `examinedLimit`
 /// sessions' rows are read, and at most `replayedEventLimit` events (or the request's own limit)
-/// replayed for the filters a row cannot tell (a screen shown, verification). When either runs out before the page is
-/// full, the page is answered as it is, and `resumeAfter` says where to go on.
+/// replayed for the filters a row cannot tell (a screen shown, verification). When either runs
+/// out before the page is full, the page is answered as it is, and `resumeAfter` says where to
+/// go on.
 package struct SessionsPage: Sendable {
   package var lines: [String] = []
   package var resumeAfter: SessionSummary?
