@@ -53,7 +53,7 @@ enum ConsoleFleetPage {
       \(section("Events per day", "By the day the device recorded them.", events, unit: "events", columns: ("Day", "Events")))\
       \(section("The most visited screens", "Views of each screen, as the screen-views export counts them.", visited, columns: ("Screen", "Views")))\
       \(section("The slowest screens", "The median time a view stayed on screen in the foreground, for screens with at least \(FleetOverview.viewsForMedian) views.", slowest, columns: ("Screen", "Median view")))\
-      \(failing(overview, days: days))\
+      \(failing(overview))\
       \(section("Rejected upload lines", "By reason, as this collector counted them since it started at \(rejectionsSince.rfc3339) (each collector counts its own).", rejected, columns: ("Reason", "Lines"), empty: "No line was rejected."))
       """
     return ConsolePages.page(title: "Fleet", app: app, body: body)
@@ -79,7 +79,7 @@ enum ConsoleFleetPage {
   }
 
   /// The sessions active in the window that fail verification, linked, and the list of them all.
-  private static func failing(_ overview: FleetOverview, days: Int) -> Markup {
+  private static func failing(_ overview: FleetOverview) -> Markup {
     let all: Markup = """
       <p><a href="\("/console/sessions?failing=true&since=" + overview.since.rfc3339.prefix(10))">\
       The sessions list, filtered to those that fail</a> checks them all, a page at a time.</p>

@@ -116,12 +116,7 @@ extension PostgresFleet {
     -> AccessToken?
   {
     guard let parts = PresentedToken(presented) else { return nil }
-    let stored = try await database { () async throws -> TokenRow? in
-      let rows = try await self.client.query(
-        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(parts.id)", logger: self.logger)
-      for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
-      return nil
-    }
+    let stored = try await storedToken(parts.id)
     // The secret is hashed and compared whether or not the id is known (see SQLiteFleet's).
     let matches = PresentedToken.constantTimeEqual(stored?.secretHash ?? PresentedToken.noHash, parts.secretHash)
     guard let stored, let token = stored.token, matches, token.isValid(at: time) else { return nil }
@@ -133,14 +128,19 @@ extension PostgresFleet {
   package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) async throws(FleetError)
     -> AccessToken?
   {
-    let stored = try await database { () async throws -> TokenRow? in
+    let stored = try await storedToken(pass.tokenID)
+    guard let stored, let token = stored.token else { return nil }
+    return pass.token(token, secretHash: stored.secretHash, at: time)
+  }
+
+  /// The `tokens` row whose id is `id`, as stored.
+  private func storedToken(_ id: String) async throws(FleetError) -> TokenRow? {
+    try await database { () async throws -> TokenRow? in
       let rows = try await self.client.query(
-        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(pass.tokenID)", logger: self.logger)
+        "SELECT \(unescaped: TokenRow.selectList) FROM tokens WHERE id = \(id)", logger: self.logger)
       for try await row in rows.decode(TokenRow.Columns.self) { return TokenRow(row) }
       return nil
     }
-    guard let stored, let token = stored.token else { return nil }
-    return pass.token(token, secretHash: stored.secretHash, at: time)
   }
 
   /// Notes that the token `id` authenticated a request at `time`, at most once a minute.

@@ -36,9 +36,9 @@ package struct ConsolePass: Sendable, Equatable {
   package init?(_ text: String) {
     guard text.hasPrefix(Self.prefix) else { return nil }
     let parts = text.dropFirst(Self.prefix.count).split(separator: "_", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 16, parts[0].utf8.allSatisfy(Self.isLowercaseHex),
+    guard parts.count == 3, parts[0].count == 16, parts[0].utf8.allSatisfy(PresentedToken.isLowercaseHex),
       parts[1].count <= 16, let ends = Int64(parts[1]), ends > 0,
-      parts[2].count == 64, parts[2].utf8.allSatisfy(Self.isLowercaseHex)
+      parts[2].count == 64, parts[2].utf8.allSatisfy(PresentedToken.isLowercaseHex)
     else { return nil }
     tokenID = String(parts[0])
     endsAt = Timestamp(millisecondsSince1970: ends)
@@ -67,9 +67,5 @@ package struct ConsolePass: Sendable, Equatable {
     let message = "navstore console pass 1\n\(tokenID)\n\(endsAt.millisecondsSince1970)"
     let code = HMAC<SHA256>.authenticationCode(for: Array(message.utf8), using: SymmetricKey(data: key))
     return Array(HashChain.hex(Array(code)).utf8)
-  }
-
-  private static func isLowercaseHex(_ byte: UInt8) -> Bool {
-    (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 }

@@ -53,7 +53,8 @@ struct PresentedToken {
     return difference == 0
   }
 
-  private static func isLowercaseHex(_ byte: UInt8) -> Bool {
+  /// Whether `byte` is one of the digits a token (or a console pass) is written in.
+  static func isLowercaseHex(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
   }
 }
