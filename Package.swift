@@ -18,6 +18,9 @@ let package = Package(
   // collector's server stack too, without building any of it.
   traits: [
     .trait(name: "Collector", description: "The navstore executable's collector and CLI packages."),
+    .trait(
+      name: "Fuzzing",
+      description: "fuzz-upload runs libFuzzer's driver (Fuzz/run.sh builds it so); without it, it replays files."),
     .default(enabledTraits: ["Collector"]),
   ],
   dependencies: [
@@ -77,10 +80,13 @@ let package = Package(
     .target(name: "NavUpload", dependencies: ["NavCore", "NavContract", "NavPersistence", "CZlib"]),
     // The collector's store: apps, tokens and uploads taken in, over the store files. Only the
     // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
+    // An upload's body read into lines and each line's outcome decided: the collector's
+    // parsing, apart from the server's packages so that the fuzz target builds it alone.
+    .target(name: "NavIngest", dependencies: ["NavCore", "NavContract", "NavPersistence", "CZlib"]),
     .target(
       name: "NavFleet",
       dependencies: [
-        "NavCore", "NavContract", "NavPersistence", "NavReport",
+        "NavCore", "NavContract", "NavPersistence", "NavReport", "NavIngest",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
@@ -100,6 +106,7 @@ let package = Package(
         "NavContract",
         "NavPersistence",
         "NavFleet",
+        "NavIngest",
         "NavReport",
         "CZlib",
         .product(name: "Crypto", package: "swift-crypto"),
@@ -131,6 +138,11 @@ let package = Package(
         .product(name: "Atomics", package: "swift-atomics", condition: .collector),
       ]
     ),
+    // The upload parsing's libFuzzer target (Fuzz/README.md). Built with the Fuzzing trait and
+    // the sanitizers by Fuzz/run.sh; a plain build replays the inputs it is given.
+    .executableTarget(
+      name: "fuzz-upload", dependencies: ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"],
+      path: "Fuzz/Upload"),
     .target(
       name: "NavTestSupport",
       dependencies: [
@@ -177,7 +189,7 @@ let package = Package(
     .testTarget(
       name: "NavFleetTests",
       dependencies: [
-        "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavFleet", "NavPersistence", "NavCore", "NavTestSupport", "fuzz-upload",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
       ]

@@ -7,7 +7,7 @@ EVENTS.jsonl is the demo store's events in the wire format:
     navstore demo --db demo.sqlite
     navstore export --db demo.sqlite --table events --format jsonl > EVENTS.jsonl
 """
-import hashlib, json, os, pathlib, re, sys
+import gzip, hashlib, json, os, pathlib, re, sys
 
 here = pathlib.Path(__file__).parent
 events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
@@ -16,6 +16,11 @@ def write(target, text):
     folder = here / "Corpus" / target
     folder.mkdir(parents=True, exist_ok=True)
     data = text.encode()
+    (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
+
+def write_bytes(target, data):
+    folder = here / "Corpus" / target
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / hashlib.sha1(data).hexdigest()[:16]).write_bytes(data)
 
 def compact(value):
@@ -65,6 +70,24 @@ for session_events in list(by_session.values())[:2]:
     for name in ("home", "numbersList", "numberDetail", "settings"):
         text = text.replace('"' + name + '"', json.dumps(name + hostile))
     write("report", text.replace(session_events[0]["session"], "index"))
+
+# Uploads: a byte of flags (bit 0: the body is the gzip stream itself), a byte choosing the size
+# of the pieces it is read in, then the body, within the target's limits (8 KiB, 48 lines of at
+# most 512 bytes): a session's lines as sent, gzip'd, without seq and hash, with CRLF and blank
+# lines, two gzip members one after another, a session sent twice in one body, and a line over
+# the limit.
+for index, session_events in enumerate(list(by_session.values())[:4]):
+    lines = [compact(event) for event in session_events[:16]]
+    body = ("\n".join(lines) + "\n").encode()
+    write_bytes("upload", bytes([0, 6]) + body)
+    write_bytes("upload", bytes([1, 40]) + gzip.compress(body, mtime=0))
+    bare = [compact({k: v for k, v in e.items() if k not in ("seq", "hash")}) for e in session_events[:16]]
+    write_bytes("upload", bytes([0, 255]) + ("\r\n\r\n".join(bare) + "\r\n").encode())
+    if index == 0:
+        half = len(body) // 2
+        write_bytes("upload", bytes([1, 3]) + gzip.compress(body[:half], mtime=0) + gzip.compress(body[half:], mtime=0))
+        write_bytes("upload", bytes([0, 17]) + body + body)
+        write_bytes("upload", bytes([2, 9]) + body + b'{"session":"' + b"x" * 600 + b'"}\n')
 
 # Store files and checkpoints come from the CLI, and were made once by hand:
 #   Corpus/store-file/: `navstore init` and the demo store, each `VACUUM INTO` a single file in

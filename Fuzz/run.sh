@@ -13,13 +13,26 @@ cd "$(dirname "$0")"
 seconds=${1:?usage: bash run.sh SECONDS [TARGET ...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file report)
+[ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file report upload)
 
 # Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 for target in "${targets[@]}"; do
-  swift build "${flags[@]}" --product "fuzz-$target" >&2
+  if [ "$target" = upload ]; then
+    # The collector's parsing is no product of NavStore, so its target is NavStore's own,
+    # built with the Fuzzing trait alone (none of the server's packages) into a folder here.
+    (cd .. && swift build "${flags[@]}" --traits Fuzzing --scratch-path Fuzz/.build-upload --product fuzz-upload) >&2
+  else
+    swift build "${flags[@]}" --product "fuzz-$target" >&2
+  fi
 done
+
+binary() {
+  case $1 in
+    upload) echo .build-upload/release/fuzz-upload ;;
+    *) echo ".build/release/fuzz-$1" ;;
+  esac
+}
 
 max_len() {
   case $1 in
@@ -37,7 +50,7 @@ for target in "${targets[@]}"; do
   mkdir -p ".work/corpus/$target"
   log=".work/$target.log"
   # Each run starts from the committed seeds and what earlier runs found. Leaks are checked.
-  if ! ".build/release/fuzz-$target" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
+  if ! "$(binary "$target")" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".work/artifacts/$target-" \
     ".work/corpus/$target" "Corpus/$target" >"$log" 2>&1; then
     status=1

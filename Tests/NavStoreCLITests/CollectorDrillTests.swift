@@ -158,15 +158,17 @@ import Testing
   }
 
   /// Eight clients upload in batches of 50 while the collector is killed (SIGKILL) at a random
-  /// moment, four times; after each kill, every line a 200 acknowledged is in the store, which
-  /// verifies. A fifth run, not killed, completes the uploads: the store equals a local import.
+  /// moment, four times (`NAVSTORE_COLLECTOR_KILLS=N` for N, the long form by hand); after each
+  /// kill, every line a 200 acknowledged is in the store, which verifies. A last run, not killed,
+  /// completes the uploads: the store equals a local import.
   @Test func everyAcknowledgedLineSurvivesACollectorKilledMidUpload() throws {
+    let kills = ProcessInfo.processInfo.environment["NAVSTORE_COLLECTOR_KILLS"].flatMap(Int.init) ?? 4
     let ingest = try token("ingest")
     let clients = (0..<8).map { SessionLines.make(prefix: "kill-\($0)", sessions: 10, events: 100) }
     let all = folder.path("all.jsonl")
     try clients.joined().joined(separator: "\n").write(toFile: all, atomically: false, encoding: .utf8)
     var random = SeededRandom(seed: 31)
-    for round in 0..<5 {
+    for round in 0...kills {
       // The eight clients share one token and sign nothing, so each is the token: its share of
       // the uploads under way is raised to hold them all (these clients do not resend a 429).
       let server = try serve(["--rate", "10000", "--burst", "10000", "--max-open-per-client", "8"])
@@ -189,12 +191,12 @@ import Testing
           }
         }
       }
-      if round < 4 {
+      if round < kills {
         Thread.sleep(forTimeInterval: Double(random.next() % 400 + 50) / 1_000)
         _ = server.stop(SIGKILL)
       }
       group.wait()
-      if round == 4 { #expect(server.stop(SIGTERM) == 0) } else { _ = server.stop(SIGKILL) }
+      if round == kills { #expect(server.stop(SIGTERM) == 0) } else { _ = server.stop(SIGKILL) }
       let stored = try navstore([
         "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
       ])

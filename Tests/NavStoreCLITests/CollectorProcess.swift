@@ -8,13 +8,23 @@ final class CollectorProcess {
   let url: String
 
   /// Starts `navstore serve --db DB` in `folder` on `host` and `port` (0: one the system picks), with
-  /// `options` (`--idle-timeout 1`, ...); its log (standard error) goes to `log` when given.
+  /// `options` (`--idle-timeout 1`, ...); its log (standard error) goes to `log` when given. With
+  /// `fileSizeLimitKiB`, no file it writes may grow past that size (`ulimit -f`, the signal that
+  /// would kill it ignored): a write past it fails with `EFBIG`, as on a full disk.
   init(
     db: String, in folder: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: [String] = [],
-    log: String? = nil
+    log: String? = nil, fileSizeLimitKiB: Int? = nil
   ) throws {
-    process.executableURL = NavStoreProcess.binary
-    process.arguments = ["serve", "--db", db, "--listen", "\(host):\(port)"] + options
+    let arguments = ["serve", "--db", db, "--listen", "\(host):\(port)"] + options
+    if let fileSizeLimitKiB {
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments =
+        ["-c", "trap '' XFSZ; ulimit -f \(fileSizeLimitKiB); exec \"$0\" \"$@\"", NavStoreProcess.binary.path]
+        + arguments
+    } else {
+      process.executableURL = NavStoreProcess.binary
+      process.arguments = arguments
+    }
     process.currentDirectoryURL = folder
     let output = Pipe()
     process.standardOutput = output

@@ -176,7 +176,7 @@ enum UploadScenario {
       .appendingPathComponent("navstore")
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
       throw BenchmarkError(
-        "scenarios 10, 11 and 12 need navstore beside the benchmarks: swift build -c release --product navstore")
+        "scenarios 10 and 12 need navstore beside the benchmarks: swift build -c release --product navstore")
     }
     return url
   }

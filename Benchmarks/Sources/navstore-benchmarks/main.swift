@@ -20,7 +20,7 @@ let usage = """
   usage: navstore-benchmarks [--quick] [--runs N] [--only SCENARIO] [--json FILE]
     --quick          smaller sizes, for CI (and 3 rounds unless --runs)
     --runs N         rounds of ours against the anchor, after a warm-up (default 5)
-    --only SCENARIO  run one scenario (1 to 12) alone
+    --only SCENARIO  run one scenario (1 to 12; 11 is collector-load's now) alone
     --json FILE      where the results go as JSON (default: benchmarks.json)
   """
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -40,6 +40,9 @@ while position < arguments.count {
     guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...12).contains(scenario)
     else {
       refuse("--only needs a scenario number from 1 to 12")
+    }
+    if scenario == 11 {
+      refuse("scenario 11, the upload into PostgreSQL, is now collector-load's (swift run -c release collector-load)")
     }
     position += 2
   case "--json":
@@ -125,11 +128,6 @@ if wanted(10) {
   results.append(
     try UploadScenario.run(
       sessions: sizes.uploadSessions, eventsPerSession: sizes.uploadEventsPerSession, rounds: rounds))
-}
-if wanted(11) {
-  print("11 upload into PostgreSQL...")
-  results += try PostgresUploadScenario.run(
-    sessions: sizes.uploadSessions, eventsPerSession: sizes.uploadEventsPerSession, rounds: rounds)
 }
 if wanted(12) {
   print("12 push a backfill...")

@@ -4,7 +4,7 @@ import NavPersistence
 
 /// The sessions an upload's lines are decided against, as an engine holds them for the length of
 /// one upload's transaction.
-protocol IngestSessions {
+package protocol IngestSessions {
   /// How many events the session has now (stored, and decided earlier in this upload).
   mutating func eventCount(of session: SessionID) throws(StoreError) -> Int
   /// The device key its stored `start` names (`nil`: none, or no event stored).
@@ -19,16 +19,16 @@ protocol IngestSessions {
 /// import reads them, a session's device checked against the upload's signer, each event
 /// appended by the store's rules, and a session's later lines refused (`gap`) once one of its
 /// lines was.
-enum UploadDecision {
+package enum UploadDecision {
   /// A non-blank line of an upload: its event, or why it is none.
-  enum Line {
+  package enum Line {
     case event(number: Int, AnyEvent)
     case invalid(number: Int, LineRejection)
   }
 
   /// The upload's non-blank lines, read, numbered from `first` (an import's batch goes on from
   /// the lines before it).
-  static func read(_ lines: [ArraySlice<UInt8>], numberedFrom first: Int = 1) -> [Line] {
+  package static func read(_ lines: [ArraySlice<UInt8>], numberedFrom first: Int = 1) -> [Line] {
     var read: [Line] = []
     for (index, bytes) in lines.enumerated() {
       let number = index + first
@@ -44,7 +44,7 @@ enum UploadDecision {
   }
 
   /// The sessions `lines` name, in the order they first appear.
-  static func sessions(in lines: [Line]) -> [SessionID] {
+  package static func sessions(in lines: [Line]) -> [SessionID] {
     var seen: Set<SessionID> = []
     var named: [SessionID] = []
     for case .event(_, let event) in lines where seen.insert(event.session).inserted { named.append(event.session) }
@@ -52,7 +52,7 @@ enum UploadDecision {
   }
 
   /// Decides every line against `sessions`. Throws only what is not a line's fault (storage).
-  static func decide<Sessions: IngestSessions>(
+  package static func decide<Sessions: IngestSessions>(
     _ lines: [Line], signedBy signer: DeviceKey?, in sessions: inout Sessions
   ) throws(StoreError) -> UploadOutcome {
     var outcome = UploadOutcome()

@@ -1,0 +1,111 @@
+import NavContract
+import NavCore
+import NavIngest
+import NavPersistence
+import NavUpload
+
+/// An upload's body as the collector reads it, and its lines' outcomes as the collector decides
+/// them, against properties that must hold whatever the bytes:
+/// - the body read in pieces of any size gives the lines it gives read whole, and a gzip of it
+///   (as a device sends it) gives the same lines;
+/// - what is read keeps the limits: no line over its bytes, no more lines than allowed, no
+///   newline inside a line, no carriage return ending one;
+/// - each non-blank line has one outcome, in order; only accepted lines are stored (a rejected
+///   line writes nothing); every session the upload leaves verifies, and the head the answer
+///   gives is the session's stored length; sent again, the upload stores lines only where its
+///   lines carry no seq (the next number is taken) or where an earlier line now fills a gap.
+///
+/// The input's first byte chooses how the body is read (bit 0: the bytes are the gzip stream
+/// itself; else plain, and gzip'd here for the round trip), its second the size of the pieces.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+  guard bytes.count >= 2 else { return 0 }
+  let (flags, piece, body) = (bytes[0], Int(bytes[1]) + 1, Array(bytes.dropFirst(2)))
+  let limits = UploadLimits(lineBytes: 512, requestLines: 48, requestBytes: 8_192)
+
+  let gzipStream = flags & 1 == 1
+  let whole = read(body, gzip: gzipStream, limits: limits, piece: body.count + 1)
+  let pieces = read(body, gzip: gzipStream, limits: limits, piece: piece)
+  guard whole == pieces else { violated("read in pieces of \(piece), the body gives other lines") }
+  if !gzipStream, let compressed = try? Gzip.compress(body) {
+    let inflated = read(compressed, gzip: true, limits: limits, piece: piece)
+    guard inflated == whole else { violated("the gzip of a body gives other lines than the body") }
+  }
+  guard let lines = whole else { return 0 }
+  for line in lines {
+    guard line.count <= limits.lineBytes else { violated("a line over the line limit was read") }
+    guard !line.contains(UInt8(ascii: "\n")) else { violated("a line holds a newline") }
+    guard line.last != UInt8(ascii: "\r") else { violated("a line ends with a carriage return") }
+  }
+  guard lines.count <= limits.requestLines else { violated("more lines than the limit were read") }
+  guard lines.reduce(0, { $0 + $1.count }) <= limits.requestBytes else { violated("more bytes than the limit were read") }
+  checkOutcomes(lines.map { $0[...] })
+  return 0
+}
+
+/// `body` through `UploadBody` (and the inflater when `gzip`), `piece` bytes at a time: the lines,
+/// or nil when the read was refused.
+private func read(_ body: [UInt8], gzip: Bool, limits: UploadLimits, piece: Int) -> [[UInt8]]? {
+  var reader = UploadBody(limits: limits)
+  do {
+    let inflater = gzip ? try GzipInflater(windowBytes: 256) : nil
+    var start = 0
+    while start < body.count {
+      let end = min(start + piece, body.count)
+      if let inflater {
+        try body[start..<end].withUnsafeBytes { input in try inflater.inflate(input) { try reader.take($0) } }
+      } else {
+        try reader.take(body[start..<end])
+      }
+      start = end
+    }
+    try inflater?.finish()
+    try reader.finish()
+  } catch {
+    return nil
+  }
+  return reader.lines.map(Array.init)
+}
+
+/// The lines ingested twice into an empty store, with the outcomes' properties.
+private func checkOutcomes(_ lines: [ArraySlice<UInt8>]) {
+  let store: SessionStore
+  do {
+    store = try SessionStore(path: ":memory:")
+  } catch {
+    violated("cannot open an in-memory store: \(error)")
+  }
+  var storedBefore = 0
+  for round in 1...2 {
+    let outcome: UploadOutcome
+    do {
+      outcome = try store.ingest(lines)
+    } catch {
+      // Only a store that cannot write may throw, and an in-memory store always can.
+      violated("round \(round): ingest threw \(error)")
+    }
+    let numbers = outcome.lines.map(\.number)
+    guard numbers == numbers.sorted(), Set(numbers).count == numbers.count,
+      numbers.allSatisfy({ (1...lines.count).contains($0) })
+    else { violated("round \(round): outcomes are not one per line, in order") }
+    guard let results = try? store.verify() else { violated("round \(round): the store cannot be verified") }
+    guard results.allSatisfy({ $0.failure == nil }) else { violated("round \(round): a session does not verify") }
+    let stored = results.reduce(0) { $0 + $1.eventCount }
+    guard stored == storedBefore + outcome.accepted else {
+      violated("round \(round): \(stored - storedBefore) events stored for \(outcome.accepted) accepted lines")
+    }
+    for result in results {
+      if let head = outcome.heads[result.session], head.seq != result.eventCount {
+        violated("round \(round): the answer's head of a session is not its stored length")
+      }
+    }
+    storedBefore = stored
+  }
+}
+
+/// A property the code broke: libFuzzer keeps the input as a crash, and the message says which.
+/// Trapping is the point; this executable is a test tool, never part of the product.
+func violated(_ property: String) -> Never {
+  fatalError("fuzz property violated: \(property)")
+}

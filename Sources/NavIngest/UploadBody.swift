@@ -1,0 +1,65 @@
+import NavContract
+
+/// An upload's body as lines, taken piece by piece as it streams in (inflated first when it is
+/// gzip), with the contract's limits enforced while reading: a line, a request's lines and
+/// bytes, and the body as sent. Past any of them the read stops at once, so a small gzip that
+/// inflates to a gigabyte costs one window of memory and the work of one request's bytes, not
+/// the gigabyte's. The collector feeds it from the connection; the fuzz target from its input.
+package struct UploadBody {
+  /// What stopped the read.
+  package enum Failure: Error, Equatable {
+    case tooLarge(String)
+    /// Said to be gzip, and not gzip (or not all of it).
+    case notGzip(GzipInflater.Failure)
+    /// The connection failed, or ended, before the whole body arrived.
+    case clientWentAway
+  }
+
+  private let limits: UploadLimits
+  package private(set) var lines: [ArraySlice<UInt8>] = []
+  private var current: [UInt8] = []
+  private var total = 0
+
+  package init(limits: UploadLimits) { self.limits = limits }
+
+  /// The most bytes a body may have as sent: the request's limit, and for gzip a 64th more for
+  /// its framing (deflate adds at most a few bytes in a thousand to data it cannot shrink).
+  package static func wireBytes(_ limits: UploadLimits, gzip: Bool) -> Int {
+    gzip ? limits.requestBytes + limits.requestBytes / 64 + 1_024 : limits.requestBytes
+  }
+
+  /// Takes the next bytes of the (inflated) body.
+  package mutating func take(_ bytes: some RandomAccessCollection<UInt8>) throws(Failure) {
+    total += bytes.count
+    guard total <= limits.requestBytes else {
+      throw .tooLarge("The request is over \(limits.requestBytes) bytes (after decompression)")
+    }
+    var start = bytes.startIndex
+    while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      current.append(contentsOf: bytes[start..<newline])
+      try endLine()
+      start = bytes.index(after: newline)
+    }
+    current.append(contentsOf: bytes[start...])
+    guard current.count <= limits.lineBytes else {
+      throw .tooLarge("Line \(lines.count + 1) is over \(limits.lineBytes) bytes")
+    }
+  }
+
+  /// The end of the body: a last line without a newline counts.
+  package mutating func finish() throws(Failure) {
+    if !current.isEmpty { try endLine() }
+  }
+
+  private mutating func endLine() throws(Failure) {
+    if current.last == UInt8(ascii: "\r") { current.removeLast() }
+    guard current.count <= limits.lineBytes else {
+      throw .tooLarge("Line \(lines.count + 1) is over \(limits.lineBytes) bytes")
+    }
+    lines.append(current[...])
+    current = []
+    guard lines.count <= limits.requestLines else {
+      throw .tooLarge("The request has more than \(limits.requestLines) lines")
+    }
+  }
+}
