@@ -198,7 +198,7 @@ let package = Package(
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [
-        "NavCollector", "NavFleet", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavCollector", "NavFleet", "NavIngest", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
@@ -207,7 +207,7 @@ let package = Package(
     .testTarget(
       name: "NavUploadTests",
       dependencies: [
-        "NavUpload", "NavCollector", "NavFleet", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),

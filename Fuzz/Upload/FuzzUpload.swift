@@ -39,7 +39,9 @@ public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard line.last != UInt8(ascii: "\r") else { violated("a line ends with a carriage return") }
   }
   guard lines.count <= limits.requestLines else { violated("more lines than the limit were read") }
-  guard lines.reduce(0, { $0 + $1.count }) <= limits.requestBytes else { violated("more bytes than the limit were read") }
+  guard lines.reduce(0, { $0 + $1.count }) <= limits.requestBytes else {
+    violated("more bytes than the limit were read")
+  }
   checkOutcomes(lines.map { $0[...] })
   return 0
 }

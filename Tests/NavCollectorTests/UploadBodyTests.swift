@@ -1,5 +1,6 @@
 import NIOCore
 import NavContract
+import NavIngest
 import NavTestSupport
 import NavUpload
 import PropertyBased

@@ -32,7 +32,9 @@ import Testing
             let answer = try? DrillHTTP.post(
               url + "/v1/events", token: token, body: Data(batch.joined(separator: "\n").utf8))
           else { return refusals.add(status: -1, retryAfter: nil) }
-          guard answer.status == 200 else { return refusals.add(status: answer.status, retryAfter: answer.header("Retry-After")) }
+          guard answer.status == 200 else {
+            return refusals.add(status: answer.status, retryAfter: answer.header("Retry-After"))
+          }
           acknowledged.add(batch, answer: answer.body)
         }
       }
@@ -42,7 +44,9 @@ import Testing
   }
 
   private func storedKeys() throws -> Set<String> {
-    let stored = try navstore(["export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill"])
+    let stored = try navstore([
+      "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
+    ])
     return Set(
       stored.stdout.split(whereSeparator: \.isNewline).dropFirst().map {
         $0.split(separator: ",").prefix(2).joined(separator: ",")
@@ -83,7 +87,8 @@ import Testing
     #expect(again.stop(SIGTERM) == 0)
 
     // Nothing twice: the store is what a local import of the same lines makes.
-    try clients.joined().joined(separator: "\n").write(toFile: folder.path("all.jsonl"), atomically: false, encoding: .utf8)
+    try clients.joined().joined(separator: "\n").write(
+      toFile: folder.path("all.jsonl"), atomically: false, encoding: .utf8)
     #expect(try navstore(["import", folder.path("all.jsonl"), "--db", "local.sqlite"]).status == 0)
     let local = try navstore(["export", "--table", "events", "--format", "csv", "--db", "local.sqlite"])
     let collected = try navstore([

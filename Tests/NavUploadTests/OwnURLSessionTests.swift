@@ -1,6 +1,7 @@
 import Foundation
 import NavCollector
 import NavCore
+import NavIngest
 import NavPersistence
 import NavTestSupport
 import NavUpload

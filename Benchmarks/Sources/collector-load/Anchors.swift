@@ -30,7 +30,9 @@ enum PostgresCopyAnchor {
     try tables.map { table in
       let file = folder.appendingPathComponent("rows-\(table.name).csv")
       let columns = table.columns.dropFirst("app, ".count)
-      try psql(url, "\\copy (SELECT \(columns) FROM \(table.name) WHERE app = '\(app)' ORDER BY 1, 2, 3) TO '\(file.path)' CSV")
+      try psql(
+        url, "\\copy (SELECT \(columns) FROM \(table.name) WHERE app = '\(app)' ORDER BY 1, 2, 3) TO '\(file.path)' CSV"
+      )
       return file
     }
   }
@@ -61,7 +63,8 @@ enum PostgresCopyAnchor {
   /// `psql` on `url` with one command or a script, stopping at the first error, in one
   /// transaction; its output when asked for.
   @discardableResult
-  static func psql(_ url: String, _ command: String? = nil, file: String? = nil, output: Bool = false) throws -> String {
+  static func psql(_ url: String, _ command: String? = nil, file: String? = nil, output: Bool = false) throws -> String
+  {
     try Shell.tool(
       "psql",
       [url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-1"] + (command.map { ["-c", $0] } ?? [])

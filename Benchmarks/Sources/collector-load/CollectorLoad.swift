@@ -118,7 +118,8 @@ struct CollectorLoad: AsyncParsableCommand {
       if environment["NAVSTORE_REQUIRE_POSTGRES"] == "1" {
         throw LoadError("NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no database")
       }
-      print("postgres: skipped, NAVSTORE_POSTGRES_URL names no database (Scripts/throwaway-postgres.sh start prints one)")
+      print(
+        "postgres: skipped, NAVSTORE_POSTGRES_URL names no database (Scripts/throwaway-postgres.sh start prints one)")
       return nil
     }
     try navstore.run(["init", "--db", url])

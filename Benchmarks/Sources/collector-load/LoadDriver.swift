@@ -67,7 +67,9 @@ struct LoadDriver {
   }
 
   /// One upload, sent again after each refusal's `Retry-After` until it is answered otherwise.
-  private func send(_ upload: SimulatedDevices.Upload, appointedAt appointed: ContinuousClock.Instant, into outcome: inout Outcome)
+  private func send(
+    _ upload: SimulatedDevices.Upload, appointedAt appointed: ContinuousClock.Instant, into outcome: inout Outcome
+  )
     async throws
   {
     var request = HTTPClientRequest(url: "\(base)/v1/events")
@@ -80,7 +82,7 @@ struct LoadDriver {
     request.body = .bytes(ByteBuffer(bytes: upload.body))
     var sentAt = appointed
     for _ in 0..<1_000 {
-      let status: Int
+      var status = -1
       var wait = 1.0
       do {
         let response = try await client.execute(request, timeout: .seconds(60))
@@ -93,12 +95,12 @@ struct LoadDriver {
             outcome.refusalsWithoutRetryAfter += 1
           }
         } else if status == 200 {
-          let object = try JSONSerialization.jsonObject(with: Data(buffer: answer)) as? [String: Any]
+          let object = try JSONSerialization.jsonObject(with: Data(answer.readableBytesView)) as? [String: Any]
           outcome.acknowledgedLines += (object?["accepted"] as? Int ?? 0) + (object?["duplicates"] as? Int ?? 0)
           outcome.rejectedLines += (object?["rejected"] as? [Any])?.count ?? 0
         }
       } catch {
-        status = -1
+        // The connection failed (status stays -1): sent again after a second.
       }
       let elapsed = ContinuousClock.now - sentAt
       _ = outcome.latency.record(UInt64(max(1, elapsed.microseconds)))

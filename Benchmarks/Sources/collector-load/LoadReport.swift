@@ -118,7 +118,8 @@ struct LoadReport: Codable {
     }
     let crossChecks = stores.compactMap { store in store.wrk.map { (store.store, $0) } }
     if !crossChecks.isEmpty {
-      text += "\n| store | wrk, 64 connections, plain bodies | lines/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n"
+      text +=
+        "\n| store | wrk, 64 connections, plain bodies | lines/s | p50 ms | p99 ms | non-2xx |\n|---|---:|---:|---:|---:|---:|\n"
       for (kind, wrk) in crossChecks {
         text += String(
           format: "| %@ | %d s | %.0f | %.1f | %.1f | %d |\n", kind.rawValue, wrk.seconds, wrk.linesPerSecond, wrk.p50,
@@ -146,17 +147,20 @@ struct LoadReport: Codable {
       let name = store.store.rawValue
       if let anchor = store.anchor {
         lines.append(
-          String(format: "- %@: throughput at 64 devices %.2fx the anchor (target 0.5x): %@", name, anchor.ratio,
+          String(
+            format: "- %@: throughput at 64 devices %.2fx the anchor (target 0.5x): %@", name, anchor.ratio,
             anchor.ratio >= 0.5 ? "met" : "NOT met"))
       }
       if let paced = store.levels.first(where: { $0.label.hasPrefix("paced") }) {
         lines.append(
-          String(format: "- %@: p99 at half the highest throughput %.1f ms (target under 50 ms): %@", name, paced.p99,
+          String(
+            format: "- %@: p99 at half the highest throughput %.1f ms (target under 50 ms): %@", name, paced.p99,
             paced.p99 < 50 ? "met" : "NOT met"))
       }
       let peak = max(store.levels.map(\.peakMiB).max() ?? 0, store.soak?.peakMiB ?? 0)
       lines.append(
-        String(format: "- %@: the collector's peak memory %.0f MiB (target under 128 MiB): %@", name, peak,
+        String(
+          format: "- %@: the collector's peak memory %.0f MiB (target under 128 MiB): %@", name, peak,
           peak < 128 ? "met" : "NOT met"))
       let refused = store.levels.reduce(0) { $0 + $1.refusals }
       lines.append("- \(name): \(refused) answers were 429 or 503, every one with Retry-After unless listed below")

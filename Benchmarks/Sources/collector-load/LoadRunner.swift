@@ -38,7 +38,10 @@ struct LoadRunner {
         label: "paced at half the highest (\(Int(saturation / 2)) lines/s)"))
     result.wrk = try WrkCrossCheck.run(store: &store, navstore: navstore, folder: folder, seconds: plan.wrkSeconds)
     if let wrk = result.wrk {
-      print(String(format: "  wrk, 64 connections: %.0f lines/s, p50 %.1f ms, p99 %.1f ms", wrk.linesPerSecond, wrk.p50, wrk.p99))
+      print(
+        String(
+          format: "  wrk, 64 connections: %.0f lines/s, p50 %.1f ms, p99 %.1f ms", wrk.linesPerSecond, wrk.p50, wrk.p99)
+      )
     }
     result.anchor = try await anchorPairs()
     if plan.soakLines > 0 { result.soak = try await soak() }
@@ -136,7 +139,9 @@ struct LoadRunner {
         }
       }
       result.pairs.append(.init(ours: ours, anchor: anchor))
-      print("  pair \(pair + 1): ours \(String(format: "%.2f", ours)) s, \(result.name) \(String(format: "%.2f", anchor)) s")
+      print(
+        "  pair \(pair + 1): ours \(String(format: "%.2f", ours)) s, \(result.name) \(String(format: "%.2f", anchor)) s"
+      )
     }
     return result
   }
@@ -177,7 +182,9 @@ struct LoadRunner {
     }
     result.peakMiB = collector.peakMiB
     let stored = try store.storedEvents(place.database, app: place.app, navstore: navstore)
-    if stored != result.lines { failures.append("\(store.kind) memory run: \(stored) events stored of \(result.lines)") }
+    if stored != result.lines {
+      failures.append("\(store.kind) memory run: \(stored) events stored of \(result.lines)")
+    }
     return result
   }
 }

@@ -29,7 +29,9 @@ struct StoreUnderTest {
     switch kind {
     case .sqlite:
       // The previous run's file is done with: a long run would otherwise fill the disk.
-      if let last { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: last.database[1] + suffix) } }
+      if let last {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: last.database[1] + suffix) }
+      }
       let path = folder.appendingPathComponent("collector-\(number).sqlite").path
       place = (["--db", path], "default")
     case .postgres:
@@ -46,7 +48,8 @@ struct StoreUnderTest {
       let text = try Shell.tool("sqlite3", [database[1], "SELECT count(*) FROM events"], output: true)
       return Int(text) ?? -1
     case .postgres:
-      let text = try PostgresCopyAnchor.psql(url ?? "", "SELECT count(*) FROM events WHERE app = '\(app)'", output: true)
+      let text = try PostgresCopyAnchor.psql(
+        url ?? "", "SELECT count(*) FROM events WHERE app = '\(app)'", output: true)
       return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
   }

@@ -24,7 +24,7 @@ enum WrkCrossCheck {
     let place = store.fresh()
     let token = try navstore.token(app: place.app, role: "ingest", database: place.database)
     let template = try SessionTemplate(events: linesPerRequest)
-    let body = try template.unsignedLines(session: "SESSIONPLACEHOLDER").joined()
+    let body = template.unsignedLines(session: "SESSIONPLACEHOLDER").joined()
     let script = folder.appendingPathComponent("upload.lua")
     try Data(lua(body: body, token: token).utf8).write(to: script)
     let collector = try CollectorProcess(

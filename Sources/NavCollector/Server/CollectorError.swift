@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NavContract
 import NavCore
+import NavIngest
 
 /// A refusal as the collector's contract words it: a status, and a JSON body
 /// `{"error": CODE, "message": TEXT}` whose one sentence says what to do.
