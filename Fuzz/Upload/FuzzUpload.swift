@@ -58,7 +58,7 @@ private func read(_ body: [UInt8], gzip: Bool, limits: UploadLimits, piece: Int)
       if let inflater {
         try body[start..<end].withUnsafeBytes { input in try inflater.inflate(input) { try reader.take($0) } }
       } else {
-        try reader.take(body[start..<end])
+        try body[start..<end].withUnsafeBytes { try reader.take($0) }
       }
       start = end
     }

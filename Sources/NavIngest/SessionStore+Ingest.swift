@@ -34,7 +34,7 @@ extension SessionStore {
 }
 
 /// A SQLite store's write transaction, as an upload's lines are decided against it.
-private struct TransactionSessions: IngestSessions {
+struct TransactionSessions: IngestSessions {
   let transaction: StoreTransaction
 
   func eventCount(of session: SessionID) throws(StoreError) -> Int { try transaction.eventCount(of: session) }

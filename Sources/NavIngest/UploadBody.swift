@@ -28,8 +28,10 @@ package struct UploadBody {
     gzip ? limits.requestBytes + limits.requestBytes / 64 + 1_024 : limits.requestBytes
   }
 
-  /// Takes the next bytes of the (inflated) body.
-  package mutating func take(_ bytes: some RandomAccessCollection<UInt8>) throws(Failure) {
+  /// Takes the next bytes of the (inflated) body. A buffer, not any collection of bytes: called
+  /// from another module, a generic reader went through the collection's witnesses for each
+  /// byte, which made it the collector's hottest code.
+  package mutating func take(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     total += bytes.count
     guard total <= limits.requestBytes else {
       throw .tooLarge("The request is over \(limits.requestBytes) bytes (after decompression)")

@@ -32,6 +32,17 @@ final class CollectorProcess: @unchecked Sendable {
   /// The resident memory now, in MiB.
   var residentMiB: Double { Self.statusMiB(pid: process.processIdentifier, field: "VmRSS:") }
 
+  /// The processor time the collector has used (user and system), in seconds.
+  var cpuSeconds: Double {
+    let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+    // The fields after the command's name, which is in parentheses: utime and stime are the
+    // 12th and 13th of them, in clock ticks (100 a second on Linux).
+    guard let end = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / 100
+  }
+
   /// SIGTERM, and the wait for the process to end.
   func stop() {
     sampler.stop()

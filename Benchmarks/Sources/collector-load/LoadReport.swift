@@ -19,10 +19,12 @@ struct LevelResult: Codable {
   let peakMiB: Double
   let readerMiBPerSecond: Double
   let exports: Int
+  /// The collector's processor time over the run (user and system, both cores together).
+  let collectorCPUSeconds: Double
 
   init(
     label: String, devices: Int, readers: Int, outcome: LoadDriver.Outcome, lines: Int, peakMiB: Double,
-    readerBytes: Int, exports: Int
+    readerBytes: Int, exports: Int, collectorCPUSeconds: Double
   ) {
     self.label = label
     self.devices = devices
@@ -40,6 +42,7 @@ struct LevelResult: Codable {
     self.peakMiB = peakMiB
     readerMiBPerSecond = Double(readerBytes) / 1_048_576 / Swift.max(outcome.seconds, 1e-9)
     self.exports = exports
+    self.collectorCPUSeconds = collectorCPUSeconds
   }
 
   /// Answers that were 429 or 503.
@@ -47,8 +50,10 @@ struct LevelResult: Codable {
 
   var summary: String {
     String(
-      format: "%4d devices%@, %@: %.0f lines/s, p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, %d refused, peak %.0f MiB",
-      devices, readers > 0 ? " + \(readers) readers" : "", label, linesPerSecond, p50, p99, p999, refusals, peakMiB)
+      format:
+        "%4d devices%@, %@: %.0f lines/s, p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, %d refused, peak %.0f MiB, collector CPU %.0f%% of the run",
+      devices, readers > 0 ? " + \(readers) readers" : "", label, linesPerSecond, p50, p99, p999, refusals, peakMiB,
+      100 * collectorCPUSeconds / Swift.max(seconds, 1e-9))
   }
 }
 

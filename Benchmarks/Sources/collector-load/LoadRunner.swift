@@ -64,6 +64,7 @@ struct LoadRunner {
       navstore: navstore.navstore, database: place.database, options: Self.serveOptions)
     let driver = LoadDriver(client: client, base: collector.base, ingestToken: ingest)
     let tally = ExportReaders.Tally()
+    let cpuBefore = collector.cpuSeconds
     let outcome: LoadDriver.Outcome
     do {
       outcome = try await withThrowingTaskGroup(of: Void.self) { group in
@@ -78,10 +79,11 @@ struct LoadRunner {
       throw error
     }
     let peak = collector.peakMiB
+    let cpu = collector.cpuSeconds - cpuBefore
     collector.stop()
     let result = LevelResult(
       label: label, devices: count, readers: readers, outcome: outcome, lines: devices.lineCount, peakMiB: peak,
-      readerBytes: tally.bytes, exports: tally.exports)
+      readerBytes: tally.bytes, exports: tally.exports, collectorCPUSeconds: cpu)
     print("  \(result.summary)")
     try check(outcome, lines: devices.lineCount, place: place, what: "\(count) devices, \(label)")
     return result

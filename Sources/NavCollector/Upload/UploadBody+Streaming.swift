@@ -39,7 +39,7 @@ extension UploadBody {
       buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
       guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
       guard let inflater else {
-        try reader.take(buffer.readableBytesView)
+        try buffer.withUnsafeReadableBytes { try reader.take($0) }
         continue
       }
       do {

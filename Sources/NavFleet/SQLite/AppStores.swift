@@ -20,6 +20,8 @@ actor AppStores {
 
   private struct Opened: Sendable {
     let store: SessionStore
+    /// Where its uploads wait to be written together.
+    let uploads: IngestQueue
     let identity: FileIdentity
     var walIdentity: FileIdentity?
     var broken: String?
@@ -39,7 +41,8 @@ actor AppStores {
     self.logger = logger
     if let identity = FileIdentity.of(fleet.path) {
       opened[.default] = Opened(
-        store: fleet.main, identity: identity, walIdentity: FileIdentity.of(fleet.path + "-wal"))
+        store: fleet.main, uploads: IngestQueue(store: fleet.main), identity: identity,
+        walIdentity: FileIdentity.of(fleet.path + "-wal"))
     }
   }
 
@@ -49,12 +52,21 @@ actor AppStores {
   ///
   /// A store not yet open is opened (and migrated) on the store's queue, off the actor: the
   /// callers for other apps go on meanwhile, and those for the same app wait for that opening.
-  func store(for app: AppName) async throws -> SessionStore {
+  func store(for app: AppName) async throws -> SessionStore { try await entry(for: app).store }
+
+  /// The upload queue of `app`'s store, checked against its file as `store(for:)` does. Throws
+  /// `Broken`.
+  func uploads(for app: AppName) async throws -> IngestQueue { try await entry(for: app).uploads }
+
+  /// `app`'s opened store, opening it first when no caller has. The callers that arrive while it
+  /// opens are given the opening's own entry: `opened` is set only once the first caller is back
+  /// on the actor, which may be after them.
+  private func entry(for app: AppName) async throws -> Opened {
     if let entry = opened[app] {
       try check(app)
-      return entry.store
+      return entry
     }
-    if let opening = opening[app] { return try await opening.value.store }
+    if let opening = opening[app] { return try await opening.value }
     let task = Task { [fleet] in try await Self.open(app, in: fleet) }
     opening[app] = task
     let result = await task.result
@@ -63,7 +75,7 @@ actor AppStores {
     case .success(let entry):
       unopened[app] = nil
       opened[app] = entry
-      return entry.store
+      return entry
     case .failure(let error):
       throw unopenable(app, (error as? Broken)?.reason ?? "\(error)")
     }
@@ -79,7 +91,9 @@ actor AppStores {
       }
       do {
         let store = try fleet.store(of: app)
-        return Opened(store: store, identity: identity, walIdentity: FileIdentity.of(path + "-wal"))
+        return Opened(
+          store: store, uploads: IngestQueue(store: store), identity: identity,
+          walIdentity: FileIdentity.of(path + "-wal"))
       } catch {
         throw Broken(app: app, reason: "the store file of app '\(app)' at \(path) cannot be opened: \(error)")
       }

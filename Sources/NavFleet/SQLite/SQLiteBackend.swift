@@ -28,9 +28,15 @@ package struct SQLiteBackend: FleetBackend {
   package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?)
     async throws(FleetError) -> UploadOutcome
   {
-    let store = try await store(app)
+    let uploads: IngestQueue
+    do {
+      uploads = try await stores.uploads(for: app)
+    } catch {
+      throw Self.unusable(error, app: app)
+    }
+    // Written with the uploads that wait beside it, in one transaction (group commit).
     let outcome = try await FleetError.storingAsync { () async throws(StoreError) in
-      try await store.ingest(lines, signedBy: signer)
+      try await uploads.ingest(lines, signedBy: signer)
     }
     // Acknowledged only if the file it went to is still the one at the store's path.
     do {

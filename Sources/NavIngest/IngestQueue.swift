@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import NavContract
+import NavCore
+import NavPersistence
+
+/// The uploads of one SQLite store, written together: uploads that arrive while one transaction
+/// is being written wait for the next, and go in it one after another (group commit).
+///
+/// A store has one writer, so uploads are written one at a time whatever happens; what costs is
+/// each transaction's commit (its write-ahead log synced to disk). Written one transaction each,
+/// 64 devices' batches of 20 lines made 64 commits where one would do. Each upload's lines are
+/// read (parsed) by its own caller before it waits, so the reading of several uploads goes on
+/// at once; the writer decides and appends them in the order they arrived, exactly as one
+/// transaction each would, and each upload gets its own outcome once the transaction holding
+/// it is committed: nothing is acknowledged before it is durable. A transaction takes waiting
+/// uploads up to `linesPerTransaction` lines (always one at least). When it fails (a full
+/// disk), nothing of it is kept and each of its uploads is told so.
+package final class IngestQueue: @unchecked Sendable {
+  /// An upload waiting for the writer.
+  private struct Waiting {
+    let lines: [UploadDecision.Line]
+    let count: Int
+    let signer: DeviceKey?
+    let answer: CheckedContinuation<Result<UploadOutcome, StoreError>, Never>
+  }
+
+  private let store: SessionStore
+  private let linesPerTransaction: Int
+  private let writer: DispatchQueue
+  private let lock = NSLock()
+  private var waiting: [Waiting] = []
+  private var writing = false
+
+  /// The queue of `store`, whose transactions take up to `linesPerTransaction` lines.
+  package init(store: SessionStore, linesPerTransaction: Int = 10_000) {
+    self.store = store
+    self.linesPerTransaction = max(1, linesPerTransaction)
+    writer = DispatchQueue(label: "NavIngest.IngestQueue")
+  }
+
+  /// Stores an upload's lines as `SessionStore.ingest(_:signedBy:)` does, in a transaction it
+  /// may share with the uploads that wait beside it.
+  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
+    -> UploadOutcome
+  {
+    let read = UploadDecision.read(lines)
+    let result = await withCheckedContinuation { answer in
+      let leads = lock.withLock { () -> Bool in
+        waiting.append(Waiting(lines: read, count: max(1, lines.count), signer: signer, answer: answer))
+        if writing { return false }
+        writing = true
+        return true
+      }
+      if leads { writer.async { self.writeWhileWaiting() } }
+    }
+    return try result.get()
+  }
+
+  /// Writes the waiting uploads, a transaction at a time, until none waits.
+  private func writeWhileWaiting() {
+    while true {
+      let group = lock.withLock { () -> [Waiting] in
+        var taken = 0
+        var lines = 0
+        while taken < waiting.count, taken == 0 || lines + waiting[taken].count <= linesPerTransaction {
+          lines += waiting[taken].count
+          taken += 1
+        }
+        let group = Array(waiting.prefix(taken))
+        waiting.removeFirst(taken)
+        if group.isEmpty { writing = false }
+        return group
+      }
+      if group.isEmpty { return }
+      let results = write(group)
+      for (upload, result) in zip(group, results) { upload.answer.resume(returning: result) }
+    }
+  }
+
+  /// One transaction deciding each upload in turn; every upload's outcome once it commits.
+  private func write(_ group: [Waiting]) -> [Result<UploadOutcome, StoreError>] {
+    do {
+      let outcomes = try store.withTransaction { transaction throws(StoreError) in
+        var sessions = TransactionSessions(transaction: transaction)
+        var outcomes: [UploadOutcome] = []
+        for upload in group {
+          outcomes.append(try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions))
+        }
+        return outcomes
+      }
+      return outcomes.map { .success($0) }
+    } catch {
+      return group.map { _ in .failure(error) }
+    }
+  }
+}
