@@ -9,7 +9,8 @@ import NavUpload
 /// - the body read in pieces of any size gives the lines it gives read whole, and a gzip of it
 ///   (as a device sends it) gives the same lines;
 /// - what is read keeps the limits: no line over its bytes, no more lines than allowed, no
-///   newline inside a line, no carriage return ending one;
+///   newline inside a line; and the lines are the body's, each followed in it by its end (LF or
+///   CRLF; the last may end with a lone CR, or nothing);
 /// - each non-blank line has one outcome, in order; only accepted lines are stored (a rejected
 ///   line writes nothing); every session the upload leaves verifies, and the head the answer
 ///   gives is the session's stored length; sent again, the upload stores lines only where its
@@ -36,8 +37,8 @@ public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   for line in lines {
     guard line.count <= limits.lineBytes else { violated("a line over the line limit was read") }
     guard !line.contains(UInt8(ascii: "\n")) else { violated("a line holds a newline") }
-    guard line.last != UInt8(ascii: "\r") else { violated("a line ends with a carriage return") }
   }
+  if !gzipStream, !reassembles(lines, into: body) { violated("the lines and their ends are not the body") }
   guard lines.count <= limits.requestLines else { violated("more lines than the limit were read") }
   guard lines.reduce(0, { $0 + $1.count }) <= limits.requestBytes else {
     violated("more bytes than the limit were read")
@@ -68,6 +69,30 @@ private func read(_ body: [UInt8], gzip: Bool, limits: UploadLimits, piece: Int)
     return nil
   }
   return reader.lines.map(Array.init)
+}
+
+/// Whether `body` is `lines` one after another, each followed by LF or CRLF, the last also by a
+/// lone CR or nothing, with nothing left over but the empty lines a body's end does not count.
+private func reassembles(_ lines: [[UInt8]], into body: [UInt8]) -> Bool {
+  let (cr, lf) = (UInt8(ascii: "\r"), UInt8(ascii: "\n"))
+  var position = 0
+  for (index, line) in lines.enumerated() {
+    guard body.count - position >= line.count, body[position..<position + line.count].elementsEqual(line) else {
+      return false
+    }
+    position += line.count
+    let isLast = index == lines.count - 1
+    if position < body.count, body[position] == lf {
+      position += 1
+    } else if position + 1 < body.count, body[position] == cr, body[position + 1] == lf {
+      position += 2
+    } else if isLast, position + 1 == body.count, body[position] == cr {
+      position += 1
+    } else if !(isLast && position == body.count) {
+      return false
+    }
+  }
+  return position == body.count
 }
 
 /// The lines ingested twice into an empty store, with the outcomes' properties.

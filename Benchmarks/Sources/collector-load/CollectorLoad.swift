@@ -90,7 +90,7 @@ struct CollectorLoad: AsyncParsableCommand {
           guard let url = try Self.postgresURL(navstore: navstore) else { continue }
           store = .postgres(url: url, folder: folder, run: run)
         }
-        print("\(kind.rawValue):")
+        say("\(kind.rawValue):")
         var runner = LoadRunner(store: store, navstore: navstore, client: client, folder: folder, plan: plan)
         report.stores.append(try await runner.runAll())
       }
@@ -99,12 +99,12 @@ struct CollectorLoad: AsyncParsableCommand {
       throw error
     }
     try await client.shutdown()
-    print("")
-    print(report.markdown)
+    say("")
+    say(report.markdown)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(report).write(to: URL(fileURLWithPath: json))
-    print("\nwritten to \(json)")
+    say("\nwritten to \(json)")
     if !report.failures.isEmpty {
       throw LoadError("the run found \(report.failures.count) problem(s):\n" + report.failures.joined(separator: "\n"))
     }
@@ -118,13 +118,19 @@ struct CollectorLoad: AsyncParsableCommand {
       if environment["NAVSTORE_REQUIRE_POSTGRES"] == "1" {
         throw LoadError("NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no database")
       }
-      print(
+      say(
         "postgres: skipped, NAVSTORE_POSTGRES_URL names no database (Scripts/throwaway-postgres.sh start prints one)")
       return nil
     }
     try navstore.run(["init", "--db", url])
     return url
   }
+}
+
+/// Writes `text` and a newline to standard output at once (not buffered), so that a long run's
+/// progress shows in a log as it goes.
+func say(_ text: String) {
+  FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
 /// The sizes of a run.

@@ -38,7 +38,7 @@ struct LoadRunner {
         label: "paced at half the highest (\(Int(saturation / 2)) lines/s)"))
     result.wrk = try WrkCrossCheck.run(store: &store, navstore: navstore, folder: folder, seconds: plan.wrkSeconds)
     if let wrk = result.wrk {
-      print(
+      say(
         String(
           format: "  wrk, 64 connections: %.0f lines/s, p50 %.1f ms, p99 %.1f ms", wrk.linesPerSecond, wrk.p50, wrk.p99)
       )
@@ -55,7 +55,10 @@ struct LoadRunner {
     devices count: Int, readers: Int = 0, pace: Double? = nil, label: String, prepared: SimulatedDevices? = nil
   ) async throws -> LevelResult {
     let place = store.fresh()
-    let devices = try prepared ?? SimulatedDevices(devices: count, lines: plan.lines, run: place.app + "r\(count)")
+    // A device sends at most 50 requests a second (serve's default rate): a few devices get
+    // fewer lines, 2,000 each (10 devices' worth at least), so that a level takes seconds.
+    let lines = min(plan.lines, max(count, 10) * 2_000)
+    let devices = try prepared ?? SimulatedDevices(devices: count, lines: lines, run: place.app + "r\(count)")
     let ingest = try navstore.token(app: place.app, role: "ingest", database: place.database)
     let readTokens = try (0..<readers).map { _ in
       try navstore.token(app: place.app, role: "read", database: place.database)
@@ -84,7 +87,7 @@ struct LoadRunner {
     let result = LevelResult(
       label: label, devices: count, readers: readers, outcome: outcome, lines: devices.lineCount, peakMiB: peak,
       readerBytes: tally.bytes, exports: tally.exports, collectorCPUSeconds: cpu)
-    print("  \(result.summary)")
+    say("  \(result.summary)")
     try check(outcome, lines: devices.lineCount, place: place, what: "\(count) devices, \(label)")
     return result
   }
@@ -141,7 +144,7 @@ struct LoadRunner {
         }
       }
       result.pairs.append(.init(ours: ours, anchor: anchor))
-      print(
+      say(
         "  pair \(pair + 1): ours \(String(format: "%.2f", ours)) s, \(result.name) \(String(format: "%.2f", anchor)) s"
       )
     }
@@ -178,7 +181,7 @@ struct LoadRunner {
       result.seconds += outcome.seconds
       result.residentMiB.append(.init(lines: result.lines, residentMiB: collector.residentMiB))
       partNumber += 1
-      print(
+      say(
         "  memory run: \(result.lines) lines, \(Int(Double(lines) / outcome.seconds)) lines/s, resident \(String(format: "%.0f", collector.residentMiB)) MiB"
       )
     }
