@@ -13,8 +13,8 @@ import NavUpload
 ///   CRLF; the last may end with a lone CR, or nothing);
 /// - each non-blank line has one outcome, in order; only accepted lines are stored (a rejected
 ///   line writes nothing); every session the upload leaves verifies, and the head the answer
-///   gives is the session's stored length; sent again, the upload stores lines only where its
-///   lines carry no seq (the next number is taken) or where an earlier line now fills a gap.
+///   gives is the session's stored length; sent again, it stores exactly the lines its second
+///   answer says it accepted.
 ///
 /// The input's first byte chooses how the body is read (bit 0: the bytes are the gzip stream
 /// itself; else plain, and gzip'd here for the round trip), its second the size of the pieces.

@@ -8,14 +8,17 @@ import NavPersistence
 /// is being written wait for the next, and go in it one after another (group commit).
 ///
 /// A store has one writer, so uploads are written one at a time whatever happens; what costs is
-/// each transaction's commit (its write-ahead log synced to disk). Written one transaction each,
-/// 64 devices' batches of 20 lines made 64 commits where one would do. Each upload's lines are
+/// each transaction's own work (beginning it, writing the same pages of its tables and indexes
+/// to the write-ahead log again, committing). Written one transaction each, 64 devices' batches
+/// of 20 lines made 64 transactions where one would do. Each upload's lines are
 /// read (parsed) by its own caller before it waits, so the reading of several uploads goes on
 /// at once; the writer decides and appends them in the order they arrived, exactly as one
 /// transaction each would, and each upload gets its own outcome once the transaction holding
 /// it is committed: nothing is acknowledged before it is durable. A transaction takes waiting
-/// uploads up to `linesPerTransaction` lines (always one at least). When it fails (a full
-/// disk), nothing of it is kept and each of its uploads is told so.
+/// uploads up to `linesPerTransaction` lines (always one at least). When a transaction of
+/// several uploads fails, nothing of it is kept and each upload is written again in a
+/// transaction of its own, so that one upload's failure (a session whose stored history cannot
+/// be read) is its own alone; a full disk fails each of them.
 package final class IngestQueue: @unchecked Sendable {
   /// An upload waiting for the writer.
   private struct Waiting {
@@ -31,6 +34,11 @@ package final class IngestQueue: @unchecked Sendable {
   private let lock = NSLock()
   private var waiting: [Waiting] = []
   private var writing = false
+  private var transactions = 0
+
+  /// The transactions written so far (each attempt, committed or not): how the tests see that
+  /// uploads were grouped.
+  package var transactionCount: Int { lock.withLock { transactions } }
 
   /// The queue of `store`, whose transactions take up to `linesPerTransaction` lines.
   package init(store: SessionStore, linesPerTransaction: Int = 10_000) {
@@ -80,6 +88,7 @@ package final class IngestQueue: @unchecked Sendable {
 
   /// One transaction deciding each upload in turn; every upload's outcome once it commits.
   private func write(_ group: [Waiting]) -> [Result<UploadOutcome, StoreError>] {
+    lock.withLock { transactions += 1 }
     do {
       let outcomes = try store.withTransaction { transaction throws(StoreError) in
         var sessions = TransactionSessions(transaction: transaction)
@@ -91,7 +100,8 @@ package final class IngestQueue: @unchecked Sendable {
       }
       return outcomes.map { .success($0) }
     } catch {
-      return group.map { _ in .failure(error) }
+      guard group.count > 1 else { return [.failure(error)] }
+      return group.flatMap { write([$0]) }
     }
   }
 }

@@ -34,6 +34,8 @@ import Testing
     }
     let results = try await store.verify()
     #expect(results.count == 96 && results.allSatisfy { $0.failure == nil && $0.eventCount == 10 })
+    // Sent at once, the uploads waited for the writer and shared transactions.
+    #expect(queue.transactionCount < 48, "\(queue.transactionCount) transactions for 48 uploads")
   }
 
   /// The same session sent by several uploads at once: its lines are stored once, the first

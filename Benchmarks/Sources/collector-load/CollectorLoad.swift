@@ -20,7 +20,7 @@ struct CollectorLoad: AsyncParsableCommand {
       PostgreSQL is NAVSTORE_POSTGRES_URL (Scripts/throwaway-postgres.sh start prints one).
 
       Examples:
-        swift run -c release collector-load                 # full run: about 20 minutes
+        swift run -c release collector-load                 # full run: about 30 minutes
         swift run -c release collector-load --quick         # CI's: about a minute
         swift run -c release collector-load --stores sqlite --devices 64 --lines 200000
       """)

@@ -20,7 +20,12 @@ struct LoadDriver {
 
   /// What one run saw.
   struct Outcome {
+    /// Each answer's latency, refusals included (microseconds).
     var latency = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+    /// Each batch's time from its first sending (or its appointed time) to its 200, refusals'
+    /// waits included (microseconds).
+    var untilAcknowledged = Histogram<UInt64>(
+      highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     /// Answers by status; transport failures under 0.
     var statuses: [Int: Int] = [:]
     /// 429 and 503 answers without a `Retry-After`.
@@ -32,6 +37,7 @@ struct LoadDriver {
 
     mutating func add(_ other: Outcome) {
       latency.add(other.latency)
+      untilAcknowledged.add(other.untilAcknowledged)
       statuses.merge(other.statuses, uniquingKeysWith: +)
       refusalsWithoutRetryAfter += other.refusalsWithoutRetryAfter
       acknowledgedLines += other.acknowledgedLines
@@ -105,7 +111,10 @@ struct LoadDriver {
       let elapsed = ContinuousClock.now - sentAt
       _ = outcome.latency.record(UInt64(max(1, elapsed.microseconds)))
       outcome.statuses[status, default: 0] += 1
-      if status == 200 { return }
+      if status == 200 {
+        _ = outcome.untilAcknowledged.record(UInt64(max(1, (ContinuousClock.now - appointed).microseconds)))
+        return
+      }
       if status != 429 && status != 503 && status != -1 {
         throw LoadError("an upload was answered \(status)")
       }

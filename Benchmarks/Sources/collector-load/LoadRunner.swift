@@ -55,9 +55,9 @@ struct LoadRunner {
     devices count: Int, readers: Int = 0, pace: Double? = nil, label: String, prepared: SimulatedDevices? = nil
   ) async throws -> LevelResult {
     let place = store.fresh()
-    // A device sends at most 50 requests a second (serve's default rate): a few devices get
-    // fewer lines, 2,000 each (10 devices' worth at least), so that a level takes seconds.
-    let lines = min(plan.lines, max(count, 10) * 2_000)
+    // A device sends at most 50 requests a second (serve's default rate): below 10 devices,
+    // 20,000 lines a device (1,000 batches), so that a level takes seconds, not minutes.
+    let lines = count < 10 ? min(plan.lines, count * 20_000) : plan.lines
     let devices = try prepared ?? SimulatedDevices(devices: count, lines: lines, run: place.app + "r\(count)")
     let ingest = try navstore.token(app: place.app, role: "ingest", database: place.database)
     let readTokens = try (0..<readers).map { _ in
@@ -176,6 +176,9 @@ struct LoadRunner {
       let outcome = try await driver.run(devices)
       if outcome.acknowledgedLines != lines {
         failures.append("\(store.kind) memory run: \(outcome.acknowledgedLines) lines acknowledged of \(lines)")
+      }
+      if outcome.refusalsWithoutRetryAfter > 0 {
+        failures.append("\(store.kind) memory run: \(outcome.refusalsWithoutRetryAfter) refusals without Retry-After")
       }
       result.lines += lines
       result.seconds += outcome.seconds

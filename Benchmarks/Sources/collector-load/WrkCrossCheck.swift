@@ -40,13 +40,20 @@ enum WrkCrossCheck {
     guard let requests = number(after: "Requests/sec:", in: text) else {
       throw LoadError("wrk said no request rate:\n\(text)")
     }
+    // Every answered request stored a new session of 20 lines (none was a resend).
+    let answered = Int(number(before: "requests in", in: text) ?? 0)
+    let stored = try store.storedEvents(place.database, app: place.app, navstore: navstore)
+    guard stored >= answered * linesPerRequest * 9 / 10 else {
+      throw LoadError("wrk's \(answered) requests stored \(stored) events, not \(linesPerRequest) each")
+    }
     return Result(
       seconds: seconds, requestsPerSecond: requests, linesPerSecond: requests * Double(linesPerRequest),
       p50: milliseconds(percentile: "50%", in: text) ?? -1, p99: milliseconds(percentile: "99%", in: text) ?? -1,
       non2xx: Int(number(after: "Non-2xx or 3xx responses:", in: text) ?? 0))
   }
 
-  /// Each request a session of its own: the thread's number and a counter in its id.
+  /// Each request a session of its own: the thread's number (given by `setup`, since every
+  /// thread's Lua starts from the same random seed) and a counter in its id.
   static func lua(body: String, token: String) -> String {
     let quoted = body.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
       .replacingOccurrences(of: "\n", with: "\\n")
@@ -55,11 +62,15 @@ enum WrkCrossCheck {
       wrk.headers["Content-Type"] = "application/x-ndjson"
       wrk.headers["Authorization"] = "Bearer \(token)"
       local template = "\(quoted)"
+      local threads = 0
+      function setup(thread)
+        thread:set("number", threads)
+        threads = threads + 1
+      end
       local counter = 0
-      local prefix = "wrk-" .. tostring(math.random(1, 1000000000)) .. "-"
       request = function()
         counter = counter + 1
-        local body = template:gsub("SESSIONPLACEHOLDER", prefix .. counter)
+        local body = template:gsub("SESSIONPLACEHOLDER", "wrk-" .. number .. "-" .. counter)
         return wrk.format(nil, nil, nil, body)
       end
 
@@ -69,6 +80,13 @@ enum WrkCrossCheck {
   static func number(after label: String, in text: String) -> Double? {
     guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
     return line.components(separatedBy: label).last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+  }
+
+  /// The number just before `label` on its line (`12345 requests in 15.00s`).
+  static func number(before label: String, in text: String) -> Double? {
+    guard let line = text.split(separator: "\n").first(where: { $0.contains(label) }) else { return nil }
+    let head = line.components(separatedBy: label).first ?? ""
+    return head.split(separator: " ").last.flatMap { Double($0) }
   }
 
   /// A percentile line of `--latency` (`99%   12.34ms`), in milliseconds.
