@@ -10,10 +10,10 @@ import NavPersistence
 /// A store has one writer, so uploads are written one at a time whatever happens; what costs is
 /// each transaction's own work (beginning it, writing the same pages of its tables and indexes
 /// to the write-ahead log again, committing). Written one transaction each, 64 devices' batches
-/// of 20 lines made 64 transactions where one would do. Each upload's lines are
-/// read (parsed) by its own caller before it waits, so the reading of several uploads goes on
-/// at once; the writer decides and appends them in the order they arrived, exactly as one
-/// transaction each would, and each upload gets its own outcome once the transaction holding
+/// of 20 lines made 64 transactions where one would do. Each upload's lines are read (parsed)
+/// for its own caller before it waits, on the store's dispatch queue, so the reading of several
+/// uploads goes on at once; the writer decides and appends them in the order they arrived,
+/// exactly as one transaction each would, and each upload gets its own outcome once the transaction holding
 /// it is committed: nothing is acknowledged before it is durable. A transaction takes waiting
 /// uploads up to `linesPerTransaction` lines (always one at least). When a transaction of
 /// several uploads fails, nothing of it is kept and each upload is written again in a
@@ -52,7 +52,9 @@ package final class IngestQueue: @unchecked Sendable {
   package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
     -> UploadOutcome
   {
-    let read = UploadDecision.read(lines)
+    // Parsed on the store's dispatch queue, as the store's own work is: a large upload's
+    // decoding must not hold one of the few threads that run the server's tasks.
+    let read = await SessionStore.offloaded { () throws(Never) in UploadDecision.read(lines) }.get()
     let result = await withCheckedContinuation { answer in
       let leads = lock.withLock { () -> Bool in
         waiting.append(Waiting(lines: read, count: max(1, lines.count), signer: signer, answer: answer))
