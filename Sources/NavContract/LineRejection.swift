@@ -38,18 +38,18 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// Why the collector did not store a line of an upload: the reason, the line's session and seq
 /// when known, and a sentence for the person reading it.
-public struct LineRejection: Hashable, Sendable {
+package struct LineRejection: Hashable, Sendable {
   /// Why.
-  public var reason: RejectionReason
+  package var reason: RejectionReason
   /// The line's session, when it could be read.
-  public var session: SessionID?
+  package var session: SessionID?
   /// The seq the line had or would have taken, when known.
-  public var seq: Int?
+  package var seq: Int?
   /// One sentence for the person reading the answer.
-  public var message: String
+  package var message: String
 
   /// A rejection.
-  public init(reason: RejectionReason, session: SessionID? = nil, seq: Int? = nil, message: String) {
+  package init(reason: RejectionReason, session: SessionID? = nil, seq: Int? = nil, message: String) {
     self.reason = reason
     self.session = session
     self.seq = seq

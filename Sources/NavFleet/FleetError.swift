@@ -6,7 +6,7 @@ import NavPersistence
 ///
 /// Each front end words it for its own audience: the collector as an HTTP status and the
 /// contract's JSON body, `navstore` as one line.
-public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The store refused or failed (see `StoreError`).
   case store(StoreError)
   /// No app of this name (a read-only store makes none).
@@ -31,7 +31,7 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The PostgreSQL database's schema was written by a newer NavStore; it was left untouched.
   case newerDatabaseSchema(address: String, found: Int, supported: Int)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .store(let error): error.description
     case .unknownApp(let app): "no app '\(app)' in the store"
@@ -51,7 +51,7 @@ public enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// Whether the failure is the store's or its disk's rather than the request's (see
   /// `StoreError.isStorageFailure`).
-  public var isStorageFailure: Bool {
+  package var isStorageFailure: Bool {
     switch self {
     case .store(let error): error.isStorageFailure
     case .database, .unusableStore: true

@@ -4,27 +4,27 @@ import NavPersistence
 
 /// What the store did with each line of an upload, and where each session named stands after
 /// it: the collector's answer to `POST /v1/events`.
-public struct UploadOutcome: Hashable, Sendable {
+package struct UploadOutcome: Hashable, Sendable {
   /// One line's outcome.
-  public struct Line: Hashable, Sendable {
+  package struct Line: Hashable, Sendable {
     /// The line's number in the upload, from 1.
-    public var number: Int
+    package var number: Int
     /// What became of it.
-    public var outcome: LineOutcome
+    package var outcome: LineOutcome
   }
 
   /// Each non-blank line's outcome, in order.
-  public var lines: [Line] = []
+  package var lines: [Line] = []
   /// The head of every session the upload named, after it (seq 0 and no hash for a session
   /// that has no event).
-  public var heads: [SessionID: SessionHead] = [:]
+  package var heads: [SessionID: SessionHead] = [:]
 
   /// How many lines were stored now.
-  public var accepted: Int { lines.count { $0.outcome == .accepted } }
+  package var accepted: Int { lines.count { $0.outcome == .accepted } }
   /// How many lines were stored already.
-  public var duplicates: Int { lines.count { $0.outcome == .duplicate } }
+  package var duplicates: Int { lines.count { $0.outcome == .duplicate } }
   /// The rejected lines, with why.
-  public var rejected: [(line: Int, rejection: LineRejection)] {
+  package var rejected: [(line: Int, rejection: LineRejection)] {
     lines.compactMap { line in
       if case .rejected(let rejection) = line.outcome { (line.number, rejection) } else { nil }
     }
@@ -32,7 +32,7 @@ public struct UploadOutcome: Hashable, Sendable {
 }
 
 /// What became of one line of an upload.
-public enum LineOutcome: Hashable, Sendable {
+package enum LineOutcome: Hashable, Sendable {
   /// Stored now.
   case accepted
   /// The same event (session, seq and content) was stored already: a resend.

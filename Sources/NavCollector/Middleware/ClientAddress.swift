@@ -2,14 +2,14 @@ import Foundation
 
 /// An IP network, `10.0.0.0/8` or `2001:db8::/32`, or one address (`127.0.0.1`, `::1`): what
 /// `serve --trusted-proxy` names.
-public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
+package struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
   /// The network's address, 4 bytes or 16.
   let address: [UInt8]
   /// How many leading bits of an address must equal the network's.
   let prefixLength: Int
 
   /// The network `text` names, or `nil` when it names none.
-  public init?(_ text: String) {
+  package init?(_ text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
     guard (1...2).contains(parts.count), let address = IPNetwork.bytes(of: String(parts[0])) else { return nil }
     let bits = address.count * 8
@@ -36,7 +36,7 @@ public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     return true
   }
 
-  public var description: String {
+  package var description: String {
     IPNetwork.text(of: address) + (prefixLength == address.count * 8 ? "" : "/\(prefixLength)")
   }
 

@@ -6,14 +6,14 @@ import NavCore
 /// milliseconds), `level`, `message`, then the metadata's keys (`route`, `status`,
 /// `request_id`, `cause`, ...), each a string. What journald, Loki, Elasticsearch and
 /// CloudWatch read without a parser of their own: `navstore serve --log-format json`.
-public struct JSONLogHandler: LogHandler {
-  public var logLevel: Logger.Level
-  public var metadata: Logger.Metadata = [:]
+package struct JSONLogHandler: LogHandler {
+  package var logLevel: Logger.Level
+  package var metadata: Logger.Metadata = [:]
   private let label: String
   private let write: @Sendable (String) -> Void
 
   /// A handler for the logger `label`, at `level` and above.
-  public init(label: String, level: Logger.Level = .info) {
+  package init(label: String, level: Logger.Level = .info) {
     self.init(label: label, level: level) { line in
       FileHandle.standardError.write(Data(line.utf8))
     }
@@ -26,12 +26,12 @@ public struct JSONLogHandler: LogHandler {
     self.write = write
   }
 
-  public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+  package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
     get { metadata[key] }
     set { metadata[key] = newValue }
   }
 
-  public func log(event: LogEvent) {
+  package func log(event: LogEvent) {
     var object: [String: JSONValue] = [
       "time": .string(Timestamp.now.rfc3339), "level": .string(event.level.rawValue),
       "message": .string(event.message.description), "logger": .string(label),

@@ -11,10 +11,10 @@ import NavPersistence
 
 /// The collector: devices upload their sessions to it, support and analysts read a fleet's
 /// sessions from it. `docs/spec/collector.md` is its contract.
-public enum Collector {
+package enum Collector {
   /// The collector's router over `fleet` (every app's sessions in store files, and the tokens
   /// that reach them). `logger` gets what is not one request's: a store file found removed, say.
-  public static func router(
+  package static func router(
     fleet: SQLiteFleet, configuration: CollectorConfiguration = CollectorConfiguration(),
     logger: Logger = Logger(label: "navstore.collector")
   ) -> Router<CollectorContext> {
@@ -94,7 +94,7 @@ public enum Collector {
   /// The collector as a Hummingbird application listening as `configuration` says (HTTPS when
   /// it names a certificate); `onReady` gets the address it listens on, once it does. Throws
   /// when the certificate or its key cannot be read.
-  public static func application(
+  package static func application(
     fleet: SQLiteFleet, configuration: CollectorConfiguration, logger: Logger,
     onReady: @escaping @Sendable (String) async -> Void = { _ in }
   ) throws -> some ApplicationProtocol {
@@ -161,15 +161,15 @@ public enum Collector {
 }
 
 /// A certificate or key file that cannot be used to serve HTTPS.
-public struct TLSFilesError: Error, CustomStringConvertible {
+package struct TLSFilesError: Error, CustomStringConvertible {
   /// The file.
-  public let file: String
+  package let file: String
   /// What it should be.
-  public let what: String
+  package let what: String
   /// What reading it said.
-  public let underlying: String
+  package let underlying: String
 
-  public var description: String { "'\(file)' is not \(what) that can be read (\(underlying))" }
+  package var description: String { "'\(file)' is not \(what) that can be read (\(underlying))" }
 }
 
 /// A 200 with a JSON body, as the contract writes them (canonical JSON and a newline).

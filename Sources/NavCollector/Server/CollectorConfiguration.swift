@@ -2,14 +2,14 @@ import NavContract
 
 /// A certificate chain and its private key, as PEM files: what a collector serving HTTPS
 /// presents.
-public struct TLSFiles: Hashable, Sendable {
+package struct TLSFiles: Hashable, Sendable {
   /// The certificate, then any intermediates, in PEM.
-  public var certificateChain: String
+  package var certificateChain: String
   /// The certificate's private key, in PEM.
-  public var privateKey: String
+  package var privateKey: String
 
   /// The two files.
-  public init(certificateChain: String, privateKey: String) {
+  package init(certificateChain: String, privateKey: String) {
     self.certificateChain = certificateChain
     self.privateKey = privateKey
   }
@@ -18,69 +18,69 @@ public struct TLSFiles: Hashable, Sendable {
 /// How many requests of one kind may be under way at once: in all, and for one client (a
 /// device, when requests are signed by one; otherwise a token). Past either, the request is
 /// refused before any work.
-public struct OpenRequestLimit: Hashable, Sendable {
+package struct OpenRequestLimit: Hashable, Sendable {
   /// The most under way at once, all clients together; past it, 503.
-  public var total: Int
+  package var total: Int
   /// The most under way at once for one client; past it, 429.
-  public var perClient: Int
+  package var perClient: Int
 
   /// A limit.
-  public init(total: Int, perClient: Int) {
+  package init(total: Int, perClient: Int) {
     self.total = total
     self.perClient = perClient
   }
 }
 
 /// A rate: requests a second, and how many may come at once above it.
-public struct RequestRate: Hashable, Sendable {
+package struct RequestRate: Hashable, Sendable {
   /// The sustained rate.
-  public var perSecond: Double
+  package var perSecond: Double
   /// The most requests at once above the rate (the bucket's size).
-  public var burst: Int
+  package var burst: Int
 
   /// A rate.
-  public init(perSecond: Double, burst: Int) {
+  package init(perSecond: Double, burst: Int) {
     self.perSecond = perSecond
     self.burst = burst
   }
 }
 
 /// How a collector listens and what it accepts.
-public struct CollectorConfiguration: Sendable {
+package struct CollectorConfiguration: Sendable {
   /// The address to listen on: a host name, an IPv4 address or an IPv6 address (no brackets).
-  public var host: String
+  package var host: String
   /// The port (0: one the system picks, which the ready line names).
-  public var port: Int
+  package var port: Int
   /// The certificate to serve HTTPS with; `nil` serves plain HTTP.
-  public var tls: TLSFiles?
+  package var tls: TLSFiles?
   /// The proxies whose `X-Forwarded-For` names the client (the request log's `client`).
-  public var trustedProxies: [IPNetwork]
+  package var trustedProxies: [IPNetwork]
   /// What an upload may hold.
-  public var limits: UploadLimits
+  package var limits: UploadLimits
   /// How long a connection may stay without a byte in either direction before it is closed: a
   /// client that stops sending does not hold a connection forever.
-  public var idleTimeout: Duration
+  package var idleTimeout: Duration
   /// How long an upload's body may take to arrive, and how long a client may take to read each
   /// chunk of a streamed answer: a client that sends a byte a second, or stops reading an
   /// export, holds a connection this long at most. Past it, an upload is a 408.
-  public var requestTimeout: Duration
+  package var requestTimeout: Duration
   /// Uploads under way at once. The probes and the metrics are never counted or refused.
-  public var openUploads: OpenRequestLimit
+  package var openUploads: OpenRequestLimit
   /// Reads (every endpoint under `/v1/` but uploads) under way at once.
-  public var openReads: OpenRequestLimit
+  package var openReads: OpenRequestLimit
   /// Each client's rate (a device's when its requests are signed, a token's otherwise); past
   /// it, 429.
-  public var clientRate: RequestRate
+  package var clientRate: RequestRate
   /// Each token's rate, all its clients together: the ceiling of a fleet that shares one
   /// ingest token; past it, 429.
-  public var tokenRate: RequestRate
+  package var tokenRate: RequestRate
   /// Each client address's rate of tokens that are none (wrong, unknown, revoked, expired), at
   /// the API and at the console's sign-in: past it, the address's requests are 429 without a
   /// look at the store, until its bucket refills. Guessing costs the store nothing then.
-  public var guessRate: RequestRate
+  package var guessRate: RequestRate
 
   /// A configuration; the contract's address and limits unless given.
-  public init(
+  package init(
     host: String = "127.0.0.1", port: Int = 8740, tls: TLSFiles? = nil, trustedProxies: [IPNetwork] = [],
     limits: UploadLimits = .contract, idleTimeout: Duration = .seconds(30), requestTimeout: Duration = .seconds(60),
     openUploads: OpenRequestLimit = OpenRequestLimit(total: 64, perClient: 4),

@@ -7,11 +7,11 @@ import NavPersistence
 /// What a request carries through the collector's middleware: Hummingbird's own, the address
 /// of the connection's peer, the token it was authenticated with (`nil` on the endpoints that
 /// need none), and the notes its log line is made of.
-public struct CollectorContext: RequestContext {
+package struct CollectorContext: RequestContext {
   /// Hummingbird's own.
-  public var coreContext: CoreRequestContextStorage
+  package var coreContext: CoreRequestContextStorage
   /// The token the request presented, once authenticated.
-  public var token: AccessToken?
+  package var token: AccessToken?
   /// The address of the connection's peer: the client, or the proxy in front of the collector.
   let peerAddress: SocketAddress?
   /// What the request's log line and metrics say besides its status: who asked and why it
@@ -19,7 +19,7 @@ public struct CollectorContext: RequestContext {
   let notes = RequestNotes()
 
   /// A context for a new request.
-  public init(source: ApplicationRequestContextSource) {
+  package init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     token = nil
     peerAddress = source.channel.remoteAddress

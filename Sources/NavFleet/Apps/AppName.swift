@@ -4,18 +4,18 @@
 /// only. 1 to 64 characters of `a-z`, `0-9`, `.`, `_` and `-`, the first a letter or a digit,
 /// so that a name is also a file name on every system. `default` is the app of a store's own
 /// file, and of every session written before stores held several apps.
-public struct AppName: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct AppName: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The name.
-  public let rawValue: String
+  package let rawValue: String
 
   /// The app of a store's own file.
-  public static let `default` = AppName(checked: "default")
+  package static let `default` = AppName(checked: "default")
 
   /// The longest name, in characters.
   static let maximumLength = 64
 
   /// A name, checked.
-  public init(_ rawValue: String) throws(AppNameError) {
+  package init(_ rawValue: String) throws(AppNameError) {
     let scalars = rawValue.unicodeScalars
     guard (1...Self.maximumLength).contains(scalars.count) else {
       throw AppNameError(name: rawValue, reason: "it must have 1 to \(Self.maximumLength) characters")
@@ -35,19 +35,19 @@ public struct AppName: Hashable, Sendable, Comparable, CustomStringConvertible {
   private init(checked: String) { rawValue = checked }
 
   /// Whether this is the app of the store's own file.
-  public var isDefault: Bool { self == .default }
+  package var isDefault: Bool { self == .default }
 
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 
-  public static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
+  package static func < (lhs: AppName, rhs: AppName) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// Why a text is not an app name.
-public struct AppNameError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct AppNameError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The text refused.
-  public var name: String
+  package var name: String
   /// What is wrong with it.
-  public var reason: String
+  package var reason: String
 
-  public var description: String { "'\(name)' is not an app name: \(reason)" }
+  package var description: String { "'\(name)' is not an app name: \(reason)" }
 }

@@ -8,30 +8,30 @@ import PostgresNIO
 ///
 /// A password may also come from `PGPASSWORD`, so that it is in no command line. Its text is
 /// never printed: `description` leaves it out.
-public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
+package struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
   /// The user to connect as.
-  public var user: String
+  package var user: String
   /// The password, if one is needed.
   var password: String?
   /// The host name or address (`nil` with a socket).
-  public var host: String?
+  package var host: String?
   /// The port.
-  public var port: Int
+  package var port: Int
   /// The folder of the server's Unix socket, instead of a host.
-  public var socketFolder: String?
+  package var socketFolder: String?
   /// The database.
-  public var database: String
+  package var database: String
   /// Whether to use TLS: `disable`, `prefer` or `require`.
-  public var sslMode: String
+  package var sslMode: String
 
   /// Whether `text` names a PostgreSQL database rather than a store file.
-  public static func isAddress(_ text: String) -> Bool {
+  package static func isAddress(_ text: String) -> Bool {
     text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
   }
 
   /// The address `text` is; throws a sentence saying what is wrong with it. `environment`
   /// supplies `PGPASSWORD` when the address names no password.
-  public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+  package init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment)
     throws(FleetError)
   {
     guard Self.isAddress(text), let url = URLComponents(string: text) else {
@@ -69,7 +69,7 @@ public struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The address without its password: what logs and messages show.
-  public var description: String {
+  package var description: String {
     let place =
       if let socketFolder { "?host=\(socketFolder)" } else { "" }
     let server = host.map { "\($0.contains(":") ? "[\($0)]" : $0):\(port)" } ?? ""

@@ -4,7 +4,7 @@ import PostgresNIO
 
 extension PostgresFleet {
   /// Makes `app` when the database does not have it yet.
-  public func createApp(_ app: AppName, at time: Timestamp = Timestamp.now) async throws(FleetError) {
+  package func createApp(_ app: AppName, at time: Timestamp = Timestamp.now) async throws(FleetError) {
     try await transaction { connection in
       try await connection.run(
         """
@@ -35,7 +35,7 @@ extension PostgresFleet {
   }
 
   /// Every app, by name.
-  public func apps() async throws(FleetError) -> [AppName] {
+  package func apps() async throws(FleetError) -> [AppName] {
     return try await database {
       var apps: [AppName] = []
       for try await name in try await self.client.query("SELECT name FROM apps ORDER BY name", logger: self.logger)
@@ -50,7 +50,7 @@ extension PostgresFleet {
 
   /// Makes a token for `app` with `role` (and the app, when it is new), and returns its text,
   /// shown this once: the database keeps its id and the SHA-256 of its secret.
-  public func createToken(
+  package func createToken(
     app: AppName, role: TokenRole, label: String? = nil, expiresAt: Timestamp? = nil, at time: Timestamp = Timestamp.now
   ) async throws(FleetError) -> (text: String, token: AccessToken) {
     if let label {
@@ -80,7 +80,7 @@ extension PostgresFleet {
   }
 
   /// Every token, revoked ones included, oldest first.
-  public func tokens() async throws(FleetError) -> [AccessToken] {
+  package func tokens() async throws(FleetError) -> [AccessToken] {
     return try await database {
       var tokens: [AccessToken] = []
       let rows = try await self.client.query(
@@ -95,7 +95,7 @@ extension PostgresFleet {
   /// Revokes the token `id`: it authenticates nothing from now on (a token revoked before keeps
   /// its first revocation time). Throws `unknownToken` when there is none.
   @discardableResult
-  public func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) -> AccessToken {
+  package func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) -> AccessToken {
     let revoked = try await transaction { connection -> AccessToken? in
       let rows = try await connection.query(
         """
@@ -112,7 +112,7 @@ extension PostgresFleet {
   /// The token `presented` is, when it is one of this database's, not revoked and not expired
   /// at `time`; `nil` otherwise, whatever the reason. The secret's hash is compared in constant
   /// time, after a lookup by the public id only.
-  public func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) async throws(FleetError)
+  package func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) async throws(FleetError)
     -> AccessToken?
   {
     guard let parts = PresentedToken(presented) else { return nil }

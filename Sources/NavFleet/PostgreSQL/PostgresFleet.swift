@@ -12,9 +12,9 @@ import Synchronization
 /// (`SessionAppender`, `UploadDecision`, `HistoryAudit`); the schema is
 /// `migrations/postgresql/`. Its connections are a pool of at most `connections`, which lives
 /// while `run()` runs: run it in a task for as long as the fleet is used (`withFleet` does).
-public final class PostgresFleet: Sendable {
+package final class PostgresFleet: Sendable {
   /// Where the database is (its description leaves the password out).
-  public let address: PostgresAddress
+  package let address: PostgresAddress
   /// The pool.
   let client: PostgresClient
   let logger: Logger
@@ -31,12 +31,12 @@ public final class PostgresFleet: Sendable {
 
   /// The pool's default size: enough for a collector on a few cores, well under PostgreSQL's
   /// default 100 connections for several collectors.
-  public static let defaultConnections = 16
+  package static let defaultConnections = 16
 
   /// A fleet over the database at `address`, through at most `connections` connections (named
   /// `applicationName` in the server's views), each call waiting at most `operationTimeout`
   /// for the database.
-  public init(
+  package init(
     address: PostgresAddress, connections: Int = defaultConnections,
     snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, operationTimeout: Duration = .seconds(10),
     applicationName: String = "navstore", logger: Logger = Logger(label: "navstore.postgres")
@@ -53,10 +53,10 @@ public final class PostgresFleet: Sendable {
   }
 
   /// Keeps the pool's connections until the task running it is cancelled.
-  public func run() async { await client.run() }
+  package func run() async { await client.run() }
 
   /// Runs `body` with a fleet over `address`, its pool running meanwhile, and closes it after.
-  public static func withFleet<T>(
+  package static func withFleet<T>(
     address: PostgresAddress, connections: Int = defaultConnections,
     logger: Logger = Logger(label: "navstore.postgres"),
     _ body: (PostgresFleet) async throws -> T
@@ -72,7 +72,7 @@ public final class PostgresFleet: Sendable {
   /// Connects once, outside the pool, and closes: a database that refuses or cannot be reached
   /// fails this at once with what the connection said, where the pool would keep trying until
   /// a call's deadline. What a command or a collector's start asks first.
-  public func probe() async throws(FleetError) {
+  package func probe() async throws(FleetError) {
     do {
       let connection = try await PostgresConnection.connect(
         on: PostgresClient.defaultEventLoopGroup.any(), configuration: try address.connectionConfiguration(), id: 0,

@@ -138,13 +138,13 @@ enum PostgresSchema {
 
 extension PostgresFleet {
   /// Creates the fleet's schema in the database, or migrates an older one; returns its version.
-  public func migrate() async throws(FleetError) -> Int { try await PostgresSchema.migrate(self) }
+  package func migrate() async throws(FleetError) -> Int { try await PostgresSchema.migrate(self) }
 
   /// The database's schema version, without changing it (0: none).
-  public func schemaVersion() async throws(FleetError) -> Int { try await PostgresSchema.version(of: self) }
+  package func schemaVersion() async throws(FleetError) -> Int { try await PostgresSchema.version(of: self) }
 
   /// Throws unless the database has this build's schema (`navstore init` makes or migrates it).
-  public func requireSchema() async throws(FleetError) {
+  package func requireSchema() async throws(FleetError) {
     let version = try await schemaVersion()
     if version > PostgresSchema.supported {
       throw .newerDatabaseSchema(address: address.description, found: version, supported: PostgresSchema.supported)

@@ -6,11 +6,11 @@ extension SQLiteFleet {
   /// The file that keeps `app`'s sessions: the main file for the default app; for another,
   /// `NAME.sqlite` in a folder beside the main file named after it (`collector.sqlite` keeps the
   /// app `shop` in `collector.apps/shop.sqlite`).
-  public func path(of app: AppName) -> String { Self.path(of: app, inFleetAt: path) }
+  package func path(of app: AppName) -> String { Self.path(of: app, inFleetAt: path) }
 
   /// The file that keeps `app`'s sessions for the collector whose main file is at `path` (see
   /// `path(of:)`): where a backup of a whole collector puts each app's copy.
-  public static func path(of app: AppName, inFleetAt path: String) -> String {
+  package static func path(of app: AppName, inFleetAt path: String) -> String {
     guard !app.isDefault else { return path }
     return appsFolder(beside: path) + "/" + app.rawValue + ".sqlite"
   }
@@ -24,7 +24,7 @@ extension SQLiteFleet {
   /// The store of `app`'s sessions, opened as the main one is: the main store for the default
   /// app; for another, the app's own file. A writable collector creates the file of an app it
   /// has not seen (and lists the app in `apps()`); a read-only one throws `unknownApp` for it.
-  public func store(of app: AppName) throws(FleetError) -> SessionStore {
+  package func store(of app: AppName) throws(FleetError) -> SessionStore {
     guard !app.isDefault else { return main }
     let appPath = path(of: app)
     if main.options.access == .readOnly {
@@ -52,7 +52,7 @@ extension SQLiteFleet {
   }
 
   /// Every app the collector holds: `default` first, then the others by name.
-  public func apps() throws(FleetError) -> [AppName] {
+  package func apps() throws(FleetError) -> [AppName] {
     guard hasCollectorTables else { return [.default] }
     return try FleetError.storing { () throws(StoreError) in
       try main.withReadConnection { connection throws(SQLiteError) in
@@ -69,7 +69,7 @@ extension SQLiteFleet {
   }
 
   /// Every app the collector holds (see the synchronous `apps()`), off the caller's thread.
-  public func apps() async throws(FleetError) -> [AppName] {
+  package func apps() async throws(FleetError) -> [AppName] {
     try await offloaded { () throws(FleetError) in try self.apps() }
   }
 

@@ -7,7 +7,7 @@ extension SQLiteFleet {
   /// never kept: the collector keeps its id and the SHA-256 of its secret. The app is created
   /// when it is new (see `store(of:)`). `label` says who holds it; past `expiresAt` it
   /// authenticates nothing.
-  public func createToken(
+  package func createToken(
     app: AppName, role: TokenRole, label: String? = nil, expiresAt: Timestamp? = nil, at time: Timestamp = Timestamp.now
   ) throws(FleetError) -> (text: String, token: AccessToken) {
     if let label {
@@ -55,7 +55,7 @@ extension SQLiteFleet {
   }
 
   /// Every token, revoked ones included, oldest first.
-  public func tokens() throws(FleetError) -> [AccessToken] {
+  package func tokens() throws(FleetError) -> [AccessToken] {
     guard hasCollectorTables else { return [] }
     return try FleetError.storing { () throws(StoreError) in
       try main.withReadConnection { connection throws(SQLiteError) in
@@ -74,7 +74,7 @@ extension SQLiteFleet {
   /// Revokes the token whose id is `id`: it authenticates nothing from now on. A token revoked
   /// before keeps its first revocation time. Throws `unknownToken` when there is none.
   @discardableResult
-  public func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) throws(FleetError) -> AccessToken {
+  package func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) throws(FleetError) -> AccessToken {
     let revoked = try FleetError.storing { () throws(StoreError) in
       try main.withWriteConnection { connection throws(SQLiteError) in
         try connection.statement("UPDATE collector_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?")
@@ -90,7 +90,7 @@ extension SQLiteFleet {
   /// at `time`; `nil` otherwise (malformed, unknown, revoked, expired or wrong secret alike, so
   /// a caller learns nothing more). The secret's hash is compared in constant time, after a
   /// lookup by the public id only.
-  public func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) throws(FleetError)
+  package func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) throws(FleetError)
     -> AccessToken?
   {
     guard hasCollectorTables, let parts = PresentedToken(presented) else { return nil }
@@ -106,7 +106,7 @@ extension SQLiteFleet {
 
   /// The token `presented` is (see the synchronous `authenticate(_:at:)`), off the caller's
   /// thread.
-  public func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
+  package func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
     try await offloaded { () throws(FleetError) in try self.authenticate(presented) }
   }
 

@@ -10,9 +10,9 @@ import NavPersistence
 /// (`collector.sqlite` keeps the app `shop` in `collector.apps/shop.sqlite`), so one app's
 /// writes never wait for another's. Safe to share between threads and tasks, as `SessionStore`
 /// is.
-public final class SQLiteFleet: Sendable {
+package final class SQLiteFleet: Sendable {
   /// The main file's store: the default app's sessions.
-  public let main: SessionStore
+  package let main: SessionStore
   /// Whether the main file has the collector's tables: only a read-only open of a file no
   /// collector ever used has none, and then it has no app but the default and no token.
   let hasCollectorTables: Bool
@@ -20,7 +20,7 @@ public final class SQLiteFleet: Sendable {
   /// Opens (and for writers, creates and migrates) the collector's store whose main file is at
   /// `path`. A collector's file from before the collector's tables had their own has its apps
   /// and tokens moved into them, losing none.
-  public init(path: String, options: StoreOptions = StoreOptions()) throws(FleetError) {
+  package init(path: String, options: StoreOptions = StoreOptions()) throws(FleetError) {
     main = try FleetError.storing { () throws(StoreError) in
       try CollectorSchema.openStore(path: path, options: options)
     }
@@ -29,12 +29,12 @@ public final class SQLiteFleet: Sendable {
   }
 
   /// The main file's path.
-  public var path: String { main.path }
+  package var path: String { main.path }
 
   /// Opens the device-style store at `path` as `SessionStore(path:options:)` does, after moving
   /// a collector's apps and tokens out of the tables the store's schema 13 removes, when the
   /// file still has them: how `navstore` opens every store it is given.
-  public static func openStore(path: String, options: StoreOptions = StoreOptions()) throws(StoreError)
+  package static func openStore(path: String, options: StoreOptions = StoreOptions()) throws(StoreError)
     -> SessionStore
   {
     try CollectorSchema.openStore(path: path, options: options)

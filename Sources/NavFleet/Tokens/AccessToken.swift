@@ -1,7 +1,7 @@
 import NavCore
 
 /// What a collector's token may do, in its app only.
-public enum TokenRole: String, Hashable, Sendable, CaseIterable {
+package enum TokenRole: String, Hashable, Sendable, CaseIterable {
   /// A device: uploads its app's sessions and reads their heads.
   case ingest
   /// Support, QA and analysts: reads the app's sessions, histories, states, reports and
@@ -12,30 +12,30 @@ public enum TokenRole: String, Hashable, Sendable, CaseIterable {
 /// A collector's token as the store keeps it: which app it reaches, with which role, who holds
 /// it, until when, when it was last used, and whether it was revoked. The secret is never kept,
 /// only its SHA-256.
-public struct AccessToken: Hashable, Sendable {
+package struct AccessToken: Hashable, Sendable {
   /// The token's public part: 16 hex digits, shown by listings and used to revoke it.
-  public var id: String
+  package var id: String
   /// The app it reaches.
-  public var app: AppName
+  package var app: AppName
   /// What it may do there.
-  public var role: TokenRole
+  package var role: TokenRole
   /// When it was made.
-  public var createdAt: Timestamp
+  package var createdAt: Timestamp
   /// When it was revoked, if it was: a revoked token authenticates nothing.
-  public var revokedAt: Timestamp?
+  package var revokedAt: Timestamp?
   /// Who or what holds it, in the operator's words (`ios-app 4.2`, `support team`).
-  public var label: String? = nil
+  package var label: String? = nil
   /// When it stops authenticating, if it does.
-  public var expiresAt: Timestamp? = nil
+  package var expiresAt: Timestamp? = nil
   /// When it last authenticated a request (noted to the minute), if it ever did.
-  public var lastUsedAt: Timestamp? = nil
+  package var lastUsedAt: Timestamp? = nil
 
   /// The id of `text` when it is a whole token (`nvs_ID_SECRET`): what an operator who pasted
   /// the token where its id was asked meant. `nil` otherwise.
-  public static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
+  package static func id(ofWhole text: String) -> String? { PresentedToken(text)?.id }
 
   /// Whether it authenticates requests at `time`: not revoked, not expired.
-  public func isValid(at time: Timestamp) -> Bool {
+  package func isValid(at time: Timestamp) -> Bool {
     revokedAt == nil && expiresAt.map { time < $0 } ?? true
   }
 }
