@@ -47,28 +47,19 @@ public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   return 0
 }
 
-/// `body` through `UploadBody` (and the inflater when `gzip`), `piece` bytes at a time: the lines,
+/// `body` through the collector's own reader (`UploadBody`, inflating when `gzip`), `piece` bytes at a time: the lines,
 /// or nil when the read was refused.
 private func read(_ body: [UInt8], gzip: Bool, limits: UploadLimits, piece: Int) -> [[UInt8]]? {
-  var reader = UploadBody(limits: limits)
   do {
-    let inflater = gzip ? try GzipInflater(windowBytes: 256) : nil
-    var start = 0
-    while start < body.count {
-      let end = min(start + piece, body.count)
-      if let inflater {
-        try body[start..<end].withUnsafeBytes { input in try inflater.inflate(input) { try reader.take($0) } }
-      } else {
-        try body[start..<end].withUnsafeBytes { try reader.take($0) }
-      }
-      start = end
+    // Small windows, so that the inflater hands out many of them.
+    var reader = try UploadBody(limits: limits, gzip: gzip, windowBytes: 256)
+    for start in stride(from: 0, to: body.count, by: piece) {
+      try body[start..<min(start + piece, body.count)].withUnsafeBytes { try reader.take($0) }
     }
-    try inflater?.finish()
-    try reader.finish()
+    return try reader.finish().map(Array.init)
   } catch {
     return nil
   }
-  return reader.lines.map(Array.init)
 }
 
 /// Whether `body` is `lines` one after another, each followed by LF or CRLF, the last also by a

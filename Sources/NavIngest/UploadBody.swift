@@ -16,11 +16,46 @@ package struct UploadBody {
   }
 
   private let limits: UploadLimits
-  package private(set) var lines: [ArraySlice<UInt8>] = []
+  /// The body's inflater when it is gzip.
+  private let inflater: GzipInflater?
+  private var lines: [ArraySlice<UInt8>] = []
   private var current: [UInt8] = []
   private var total = 0
 
-  package init(limits: UploadLimits) { self.limits = limits }
+  /// A reader of a body that is gzip (inflated `windowBytes` at a time as it arrives) or not.
+  package init(limits: UploadLimits, gzip: Bool, windowBytes: Int = 64 * 1024) throws(Failure) {
+    self.limits = limits
+    do {
+      inflater = gzip ? try GzipInflater(windowBytes: windowBytes) : nil
+    } catch {
+      throw .notGzip(error)
+    }
+  }
+
+  /// Takes the next piece of the body as sent: inflated first when it is gzip. Throws `Failure`,
+  /// or `CancellationError` once the task is cancelled mid-inflation (the request's deadline).
+  package mutating func take(_ piece: UnsafeRawBufferPointer) throws {
+    guard let inflater else { return try takeLines(piece) }
+    do {
+      try inflater.inflate(piece) { window in try takeLines(window) }
+    } catch let failure as GzipInflater.Failure {
+      throw Failure.notGzip(failure)
+    }
+  }
+
+  /// The body's end, once every piece was taken: its lines. A gzip body must end where a
+  /// member ends; a last line without a newline counts.
+  package mutating func finish() throws(Failure) -> [ArraySlice<UInt8>] {
+    if let inflater {
+      do {
+        try inflater.finish()
+      } catch {
+        throw .notGzip(error)
+      }
+    }
+    if !current.isEmpty { try endLine() }
+    return lines
+  }
 
   /// The most bytes a body may have as sent: the request's limit, and for gzip a 64th more for
   /// its framing (deflate adds at most a few bytes in a thousand to data it cannot shrink).
@@ -28,10 +63,10 @@ package struct UploadBody {
     gzip ? limits.requestBytes + limits.requestBytes / 64 + 1_024 : limits.requestBytes
   }
 
-  /// Takes the next bytes of the (inflated) body. A buffer, not any collection of bytes: called
-  /// from another module, a generic reader went through the collection's witnesses for each
-  /// byte, which made it the collector's hottest code.
-  package mutating func take(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
+  /// Takes the next bytes of the (inflated) body. A buffer, not any collection of bytes: a
+  /// generic reader called from another module went through the collection's witnesses for
+  /// each byte, which made it the collector's hottest code.
+  private mutating func takeLines(_ bytes: UnsafeRawBufferPointer) throws(Failure) {
     total += bytes.count
     guard total <= limits.requestBytes else {
       throw .tooLarge("The request is over \(limits.requestBytes) bytes (after decompression)")
@@ -49,11 +84,6 @@ package struct UploadBody {
     guard kept <= limits.lineBytes else {
       throw .tooLarge("Line \(lines.count + 1) is over \(limits.lineBytes) bytes")
     }
-  }
-
-  /// The end of the body: a last line without a newline counts.
-  package mutating func finish() throws(Failure) {
-    if !current.isEmpty { try endLine() }
   }
 
   private mutating func endLine() throws(Failure) {

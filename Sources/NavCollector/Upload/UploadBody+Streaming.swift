@@ -13,13 +13,7 @@ extension UploadBody {
     _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
   ) async throws -> (lines: [ArraySlice<UInt8>], digest: [UInt8]) {
     var hasher = SHA256()
-    var reader = UploadBody(limits: limits)
-    let inflater: GzipInflater?
-    do {
-      inflater = gzip ? try GzipInflater() : nil
-    } catch {
-      throw Failure.notGzip(error)
-    }
+    var reader = try UploadBody(limits: limits, gzip: gzip)
     let wireLimit = wireBytes(limits, gzip: gzip)
     var sent = 0
     var chunks = body.makeAsyncIterator()
@@ -38,31 +32,13 @@ extension UploadBody {
       sent += buffer.readableBytes
       buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
       guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
-      guard let inflater else {
-        try buffer.withUnsafeReadableBytes { try reader.take($0) }
-        continue
-      }
-      do {
-        try buffer.withUnsafeReadableBytes { input in
-          try inflater.inflate(input) { window in try reader.take(window) }
-        }
-      } catch let failure as GzipInflater.Failure {
-        throw Failure.notGzip(failure)
-      }
+      try buffer.withUnsafeReadableBytes { try reader.take($0) }
       // A long body's inflation gives the other requests their turn on the shared threads.
-      await Task.yield()
+      if gzip { await Task.yield() }
     }
     // A body cut off by the deadline, or by a client that left, is not a body that ended.
     try Task.checkCancellation()
     if let declaredLength, sent != declaredLength { throw Failure.clientWentAway }
-    if let inflater {
-      do {
-        try inflater.finish()
-      } catch {
-        throw Failure.notGzip(error)
-      }
-    }
-    try reader.finish()
-    return (reader.lines, Array(hasher.finalize()))
+    return (try reader.finish(), Array(hasher.finalize()))
   }
 }
