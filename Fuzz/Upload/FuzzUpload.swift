@@ -47,8 +47,8 @@ public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   return 0
 }
 
-/// `body` through the collector's own reader (`UploadBody`, inflating when `gzip`), `piece` bytes at a time: the lines,
-/// or nil when the read was refused.
+/// `body` through the collector's own reader (`UploadBody`, inflating when `gzip`), `piece`
+/// bytes at a time: the lines, or nil when the read was refused.
 private func read(_ body: [UInt8], gzip: Bool, limits: UploadLimits, piece: Int) -> [[UInt8]]? {
   do {
     // Small windows, so that the inflater hands out many of them.
