@@ -174,23 +174,8 @@ import Testing
       let server = try serve(["--rate", "10000", "--burst", "10000", "--max-open-per-client", "8"])
       let url = server.url
       let acknowledged = Acknowledged()
-      let group = DispatchGroup()
-      for lines in clients {
-        group.enter()
-        Thread.detachNewThread {
-          defer { group.leave() }
-          // Each run sends everything again: what is stored comes back as duplicates.
-          for start in stride(from: 0, to: lines.count, by: 50) {
-            let batch = Array(lines[start..<min(start + 50, lines.count)])
-            guard
-              let answer = try? DrillHTTP.post(
-                url + "/v1/events", token: ingest, body: Data(batch.joined(separator: "\n").utf8)),
-              answer.status == 200
-            else { return }
-            acknowledged.add(batch, answer: answer.body)
-          }
-        }
-      }
+      // Each run sends everything again: what is stored comes back as duplicates.
+      let group = DrillUploads.start(clients, to: url, token: ingest, acknowledged: acknowledged)
       if round < kills {
         Thread.sleep(forTimeInterval: Double(random.next() % 400 + 50) / 1_000)
         _ = server.stop(SIGKILL)
@@ -217,6 +202,37 @@ import Testing
       "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
     ])
     #expect(collected.stdout == local.stdout, "the last, unkilled run completed every upload")
+  }
+}
+
+/// Clients uploading over plain HTTP, as the drills run them.
+enum DrillUploads {
+  /// Each client sends its lines in batches of 50, one request at a time, on a thread of its
+  /// own, until all are sent or one is answered otherwise than 200 (or not at all): the lines of
+  /// each 200 go to `acknowledged`, each client's first other answer to `refusals`. The group
+  /// is left when every client has stopped.
+  static func start(
+    _ clients: [[String]], to url: String, token: String, acknowledged: Acknowledged, refusals: Refusals = Refusals()
+  ) -> DispatchGroup {
+    let group = DispatchGroup()
+    for lines in clients {
+      group.enter()
+      Thread.detachNewThread {
+        defer { group.leave() }
+        for start in stride(from: 0, to: lines.count, by: 50) {
+          let batch = Array(lines[start..<min(start + 50, lines.count)])
+          guard
+            let answer = try? DrillHTTP.post(
+              url + "/v1/events", token: token, body: Data(batch.joined(separator: "\n").utf8))
+          else { return refusals.add(status: -1, retryAfter: nil) }
+          guard answer.status == 200 else {
+            return refusals.add(status: answer.status, retryAfter: answer.header("Retry-After"))
+          }
+          acknowledged.add(batch, answer: answer.body)
+        }
+      }
+    }
+    return group
   }
 }
 

@@ -17,29 +17,10 @@ import Testing
     folder = try TemporaryFolder()
   }
 
-  /// Four devices, each sending its sessions in batches of 50 in turn, until each is refused or
-  /// done; what each 200 acknowledged is noted.
+  /// The clients' uploads (`DrillUploads`), waited for: their refusals.
   private func upload(_ clients: [[String]], to url: String, token: String, acknowledged: Acknowledged) -> Refusals {
     let refusals = Refusals()
-    let group = DispatchGroup()
-    for lines in clients {
-      group.enter()
-      Thread.detachNewThread {
-        defer { group.leave() }
-        for start in stride(from: 0, to: lines.count, by: 50) {
-          let batch = Array(lines[start..<min(start + 50, lines.count)])
-          guard
-            let answer = try? DrillHTTP.post(
-              url + "/v1/events", token: token, body: Data(batch.joined(separator: "\n").utf8))
-          else { return refusals.add(status: -1, retryAfter: nil) }
-          guard answer.status == 200 else {
-            return refusals.add(status: answer.status, retryAfter: answer.header("Retry-After"))
-          }
-          acknowledged.add(batch, answer: answer.body)
-        }
-      }
-    }
-    group.wait()
+    DrillUploads.start(clients, to: url, token: token, acknowledged: acknowledged, refusals: refusals).wait()
     return refusals
   }
 
