@@ -26,17 +26,21 @@ let package = Package(
       dependencies: [
         "RawSQLiteAnchor",
         "GRDBAnchor",
+        "BenchmarkProcesses",
         .product(name: "NavPersistence", package: "NavStore"),
         .product(name: "NavCore", package: "NavStore"),
       ]
     ),
     .target(name: "ZlibGzip", linkerSettings: [.linkedLibrary("z")]),
+    // Running navstore and its collector as child processes, for both executables below.
+    .target(name: "BenchmarkProcesses"),
     // The load driver is an executable of its own: its HTTP client (AsyncHTTPClient, on SwiftNIO)
     // stays out of navstore-benchmarks, whose children's memory the other scenarios measure.
     .executableTarget(
       name: "collector-load",
       dependencies: [
         "ZlibGzip",
+        "BenchmarkProcesses",
         .product(name: "NavCore", package: "NavStore"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Histogram", package: "hdrhistogram-swift"),

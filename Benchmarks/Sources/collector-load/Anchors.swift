@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 
 /// What the collector's throughput is held against, on the same lines in the same run: for

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AsyncHTTPClient
+import BenchmarkProcesses
 import Foundation
 
 @main

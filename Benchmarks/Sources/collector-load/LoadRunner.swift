@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import BenchmarkProcesses
 import Foundation
 
 /// One store's runs, each into a fresh place with a collector of its own.
@@ -130,8 +131,9 @@ struct LoadRunner {
           let level = try await level(
             devices: LoadPlan.pairedDevices, label: "pair \(pair + 1) against the anchor", prepared: devices)
           ours = level.seconds
-          if rows.isEmpty, store.kind == .postgres, let url = place(lastOf: level) {
-            rows = try PostgresCopyAnchor.dump(app: url.app, url: url.url, folder: folder)
+          // The rows of the app this upload went to (`store.last`), for `\copy`.
+          if rows.isEmpty, store.kind == .postgres, let last = store.last, last.database.count == 2 {
+            rows = try PostgresCopyAnchor.dump(app: last.app, url: last.database[1], folder: folder)
           }
         } else if store.kind == .sqlite {
           anchor = try ImportAnchor.seconds(lines: file, into: store.fresh().database, navstore: navstore)
@@ -149,12 +151,6 @@ struct LoadRunner {
       )
     }
     return result
-  }
-
-  /// The PostgreSQL place the last run wrote into.
-  private func place(lastOf level: LevelResult) -> (app: String, url: String)? {
-    guard let last = store.last, last.database.count == 2 else { return nil }
-    return (last.app, last.database[1])
   }
 
   /// One collector taking `plan.soakLines` lines from 64 devices, a million at a time (each a

@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 
 /// A store the collector runs on, giving each run a fresh, empty place: a new SQLite file, or a

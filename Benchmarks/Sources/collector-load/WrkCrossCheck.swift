@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 
 /// `wrk` (Debian's package), a load generator that is not ours, against the same collector:

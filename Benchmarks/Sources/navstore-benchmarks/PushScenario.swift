@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 
 /// 12. A backfill: `navstore push` of a store's sessions (demo-shaped: 1 to 100 events each) to
@@ -7,7 +8,7 @@ import Foundation
 /// collector's start and its token are not timed, the processes' starts are.
 enum PushScenario {
   static func run(sessions: Int, rounds: Int) throws -> Measurement {
-    let navstore = try UploadScenario.builtNavstore()
+    let navstore = try NavstoreCommands.beside()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-push")
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,9 +22,7 @@ enum PushScenario {
     let all = folder.appendingPathComponent("sessions.jsonl")
     try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: all)
     let source = folder.appendingPathComponent("device.sqlite").path
-    guard try UploadScenario.runToEnd(navstore, ["import", all.path, "--db", source]) == 0 else {
-      throw BenchmarkError("navstore import of the source store failed")
-    }
+    try navstore.run(["import", all.path, "--db", source])
 
     func fresh(_ name: String) -> String {
       let path = folder.appendingPathComponent(name).path
@@ -39,10 +38,7 @@ enum PushScenario {
         },
         {
           let store = fresh("imported.sqlite")
-          return try time {
-            let status = try UploadScenario.runToEnd(navstore, ["import", all.path, "--db", store])
-            guard status == 0 else { throw BenchmarkError("navstore import exited \(status)") }
-          }
+          return try time { try navstore.run(["import", all.path, "--db", store]) }
         },
       ])
     return Measurement(
@@ -52,13 +48,15 @@ enum PushScenario {
   }
 
   /// One timed push of `source` to a collector on `store`; checks that every event was taken.
-  static func push(from source: String, sessions: Int, events: Int, navstore: URL, into store: String) throws -> Double
+  static func push(from source: String, sessions: Int, events: Int, navstore: NavstoreCommands, into store: String)
+    throws -> Double
   {
-    let token = try UploadScenario.output(
-      navstore, ["token", "create", "--app", "default", "--role", "ingest", "--db", store])
+    let token = try navstore.token(app: "default", role: "ingest", database: ["--db", store])
+    let collector = try UploadScenario.collector(navstore, on: store)
+    defer { collector.stop() }
     var said = ""
-    let seconds = try UploadScenario.withCollector(navstore: navstore, database: ["--db", store]) { _, url in
-      try time { said = try UploadScenario.output(navstore, ["push", "--to", url, "--token", token, "--db", source]) }
+    let seconds = try time {
+      said = try navstore.run(["push", "--to", collector.base, "--token", token, "--db", source], output: true)
     }
     guard said.hasPrefix("pushed \(events) events of \(sessions) sessions"), said.contains("\(events) accepted") else {
       throw BenchmarkError("the push said '\(said)', not all \(events) events of \(sessions) sessions accepted")

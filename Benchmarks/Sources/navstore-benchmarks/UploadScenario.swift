@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 import NavCore
 
@@ -14,7 +15,7 @@ enum UploadScenario {
   static let batchLines = 1_000
 
   static func run(sessions: Int, eventsPerSession: Int, rounds: Int) throws -> Measurement {
-    let navstore = try builtNavstore()
+    let navstore = try NavstoreCommands.beside()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-bench-upload")
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -29,16 +30,12 @@ enum UploadScenario {
         {
           let store = folder.appendingPathComponent("collector.sqlite").path
           for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-          return try upload(batches, expecting: total, navstore: navstore, folder: folder, into: ["--db", store])
-            .seconds
+          return try upload(batches, expecting: total, navstore: navstore, folder: folder, into: store).seconds
         },
         {
           let store = folder.appendingPathComponent("imported.sqlite").path
           for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
-          return try time {
-            let status = try runToEnd(navstore, ["import", all.path, "--db", store])
-            guard status == 0 else { throw BenchmarkError("navstore import exited \(status)") }
-          }
+          return try time { try navstore.run(["import", all.path, "--db", store]) }
         },
       ])
     return Measurement(
@@ -83,46 +80,32 @@ enum UploadScenario {
     }
   }
 
-  /// One timed upload: a collector on the store `store` names (`--db ...`, and `--app` for a
-  /// database of several), an ingest token, then every client's batches at once; the
-  /// collector's peak memory is read after the clock, and the collector stopped.
-  static func upload(_ batches: [[URL]], expecting total: Int, navstore: URL, folder: URL, into store: [String])
+  /// One timed upload: a collector on the store file `store`, an ingest token, then every
+  /// client's batches at once; the collector's peak memory is read after the clock, and the
+  /// collector stopped.
+  static func upload(
+    _ batches: [[URL]], expecting total: Int, navstore: NavstoreCommands, folder: URL, into store: String
+  )
     throws -> (seconds: Double, peakMiB: Double)
   {
-    let app = store.firstIndex(of: "--app").map { store[$0 + 1] } ?? "default"
-    let database = Array(store.prefix(2))
-    let token = try output(navstore, ["token", "create", "--app", app, "--role", "ingest"] + database)
-    return try withCollector(navstore: navstore, database: database) { server, base in
-      guard let url = URL(string: "\(base)/v1/events") else {
-        throw BenchmarkError("navstore serve did not say where it listens")
-      }
-      return try sendBatches(batches, expecting: total, to: url, token: token, folder: folder, server: server)
-    }
-  }
-
-  /// Runs `body` with a collector on the store `database` names, started (not timed), and its
-  /// address; stops it after.
-  static func withCollector<T>(navstore: URL, database: [String], _ body: (Process, String) throws -> T) throws -> T {
-    let server = Process()
-    server.executableURL = navstore
-    server.arguments = ["serve", "--listen", "127.0.0.1:0", "--rate", "1000000", "--burst", "1000000"] + database
-    let ready = Pipe()
-    server.standardOutput = ready
-    server.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try server.run()
-    defer {
-      server.terminate()
-      server.waitUntilExit()
-    }
-    guard let base = try readyLine(ready.fileHandleForReading) else {
+    let token = try navstore.token(app: "default", role: "ingest", database: ["--db", store])
+    let collector = try collector(navstore, on: store)
+    defer { collector.stop() }
+    guard let url = URL(string: "\(collector.base)/v1/events") else {
       throw BenchmarkError("navstore serve did not say where it listens")
     }
-    return try body(server, base)
+    return try sendBatches(batches, expecting: total, to: url, token: token, folder: folder, server: collector)
+  }
+
+  /// A collector on the store file `store`, started (not timed), with rates no client reaches.
+  static func collector(_ navstore: NavstoreCommands, on store: String) throws -> CollectorProcess {
+    try CollectorProcess(
+      navstore: navstore.navstore, database: ["--db", store], options: ["--rate", "1000000", "--burst", "1000000"])
   }
 
   /// Every client's batches sent at once to `url`, timed; the collector's peak memory after.
   private static func sendBatches(
-    _ batches: [[URL]], expecting total: Int, to url: URL, token: String, folder: URL, server: Process
+    _ batches: [[URL]], expecting total: Int, to url: URL, token: String, folder: URL, server: CollectorProcess
   ) throws -> (seconds: Double, peakMiB: Double) {
     let clients = batches.enumerated().map { client, files in
       let process = Process()
@@ -160,69 +143,13 @@ enum UploadScenario {
       }
     }
     guard stored == total else { throw BenchmarkError("the collector accepted \(stored) lines of \(total)") }
-    return (seconds, peakMiB(of: server.processIdentifier))
-  }
-
-  /// A running process's peak resident memory (`VmHWM`), in MiB.
-  static func peakMiB(of process: Int32) -> Double {
-    let status = (try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-    return Double(line.split(separator: " ").dropFirst().first ?? "0").map { $0 / 1024 } ?? 0
-  }
-
-  /// The `navstore` built beside this benchmark (`swift build -c release --product navstore`).
-  static func builtNavstore() throws -> URL {
-    let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("navstore")
-    guard FileManager.default.isExecutableFile(atPath: url.path) else {
-      throw BenchmarkError(
-        "scenarios 10 and 12 need navstore beside the benchmarks: swift build -c release --product navstore")
-    }
-    return url
+    return (seconds, server.peakMiB)
   }
 
   /// `data` compressed by the system's gzip (default level), in the file `path.gz`.
   static func gzip(_ data: Data, _ path: URL) throws -> URL {
     try data.write(to: path)
-    let status = try runToEnd(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-f", path.path])
-    guard status == 0 else { throw BenchmarkError("gzip exited \(status)") }
+    try Shell.tool("gzip", ["-f", path.path])
     return path.appendingPathExtension("gz")
-  }
-
-  static func runToEnd(_ executable: URL, _ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
-
-  static func output(_ executable: URL, _ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw BenchmarkError("navstore \(arguments[0]) failed") }
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  }
-
-  /// The address in `listening on URL`, the collector's first line.
-  static func readyLine(_ handle: FileHandle) throws -> String? {
-    var text = ""
-    while !text.contains("\n") {
-      let chunk = handle.availableData
-      if chunk.isEmpty { return nil }
-      text += String(decoding: chunk, as: UTF8.self)
-    }
-    let line = text.split(separator: "\n").first.map(String.init) ?? ""
-    return line.hasPrefix("listening on ") ? String(line.dropFirst("listening on ".count)) : nil
   }
 }
