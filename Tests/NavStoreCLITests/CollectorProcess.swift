@@ -44,9 +44,20 @@ final class CollectorProcess {
   /// The process's peak resident memory so far (`VmHWM`), in KiB; -1 if it cannot be read.
   var peakKiB: Int { PeakMemory.kibibytes(ofProcess: process.processIdentifier) }
 
-  /// Sends `signal` and waits for the process to end; its exit status.
+  /// Sends `signal` and waits for the process to end; its exit status. A process still there a
+  /// minute later (far past any drain time the tests give) is killed and reported as -1, so a
+  /// collector that missed its signal fails the test that stopped it instead of hanging the run.
   func stop(_ signal: Int32) -> Int32 {
     kill(process.processIdentifier, signal)
+    let deadline = ContinuousClock.now + .seconds(60)
+    while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+    guard !process.isRunning else {
+      FileHandle.standardError.write(
+        Data("serve (pid \(process.processIdentifier)) outlived signal \(signal) by a minute\n".utf8))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      return -1
+    }
     process.waitUntilExit()
     return process.terminationStatus
   }

@@ -61,7 +61,9 @@ enum DrillHTTP {
         data: data, status: http?.statusCode, error: error, headers: http?.allHeaderFields as? [String: String])
       done.signal()
     }.resume()
-    done.wait()
+    // URLSession's own timeout is for a quiet connection; this bounds the whole exchange, so a
+    // callback that never comes is an error in the test that waited, not a hung suite.
+    guard done.wait(timeout: .now() + timeout + 10) == .success else { throw URLError(.timedOut) }
     return try result.answer()
   }
 
