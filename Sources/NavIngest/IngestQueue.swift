@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import NavContract
 import NavCore
 import NavPersistence
@@ -19,32 +17,33 @@ import NavPersistence
 /// several uploads fails, nothing of it is kept and each upload is written again in a
 /// transaction of its own, so that one upload's failure (a session whose stored history cannot
 /// be read) is its own alone; a full disk fails each of them.
-package final class IngestQueue: @unchecked Sendable {
-  /// An upload waiting for the writer.
-  private struct Waiting {
+package final class IngestQueue: Sendable {
+  /// An upload read and waiting for the writer.
+  private struct Upload: Sendable {
     let lines: [UploadDecision.Line]
-    let count: Int
     let signer: DeviceKey?
-    let answer: CheckedContinuation<Result<UploadOutcome, StoreError>, Never>
   }
 
-  private let store: SessionStore
-  private let linesPerTransaction: Int
-  private let writer: DispatchQueue
-  private let lock = NSLock()
-  private var waiting: [Waiting] = []
-  private var writing = false
-  private var transactions = 0
+  private let groups: GroupCommit<Upload, UploadOutcome, StoreError>
 
   /// The transactions written so far (each attempt, committed or not): how the tests see that
   /// uploads were grouped.
-  package var transactionCount: Int { lock.withLock { transactions } }
+  package var transactionCount: Int { groups.attempts }
 
   /// The queue of `store`, whose transactions take up to `linesPerTransaction` lines.
   package init(store: SessionStore, linesPerTransaction: Int = 10_000) {
-    self.store = store
-    self.linesPerTransaction = max(1, linesPerTransaction)
-    writer = DispatchQueue(label: "NavIngest.IngestQueue")
+    groups = GroupCommit(unitsPerGroup: linesPerTransaction) { uploads throws(StoreError) in
+      try await store.offloaded { () throws(StoreError) in
+        try store.withTransaction { transaction throws(StoreError) in
+          var sessions = TransactionSessions(transaction: transaction)
+          var outcomes: [UploadOutcome] = []
+          for upload in uploads {
+            outcomes.append(try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions))
+          }
+          return outcomes
+        }
+      }
+    }
   }
 
   /// Stores an upload's lines as `SessionStore.ingest(_:signedBy:)` does, in a transaction it
@@ -55,55 +54,6 @@ package final class IngestQueue: @unchecked Sendable {
     // Parsed on the store's dispatch queue, as the store's own work is: a large upload's
     // decoding must not hold one of the few threads that run the server's tasks.
     let read = await SessionStore.offloaded { () throws(Never) in UploadDecision.read(lines) }.get()
-    let result = await withCheckedContinuation { answer in
-      let leads = lock.withLock { () -> Bool in
-        waiting.append(Waiting(lines: read, count: max(1, lines.count), signer: signer, answer: answer))
-        if writing { return false }
-        writing = true
-        return true
-      }
-      if leads { writer.async { self.writeWhileWaiting() } }
-    }
-    return try result.get()
-  }
-
-  /// Writes the waiting uploads, a transaction at a time, until none waits.
-  private func writeWhileWaiting() {
-    while true {
-      let group = lock.withLock { () -> [Waiting] in
-        var taken = 0
-        var lines = 0
-        while taken < waiting.count, taken == 0 || lines + waiting[taken].count <= linesPerTransaction {
-          lines += waiting[taken].count
-          taken += 1
-        }
-        let group = Array(waiting.prefix(taken))
-        waiting.removeFirst(taken)
-        if group.isEmpty { writing = false }
-        return group
-      }
-      if group.isEmpty { return }
-      let results = write(group)
-      for (upload, result) in zip(group, results) { upload.answer.resume(returning: result) }
-    }
-  }
-
-  /// One transaction deciding each upload in turn; every upload's outcome once it commits.
-  private func write(_ group: [Waiting]) -> [Result<UploadOutcome, StoreError>] {
-    lock.withLock { transactions += 1 }
-    do {
-      let outcomes = try store.withTransaction { transaction throws(StoreError) in
-        var sessions = TransactionSessions(transaction: transaction)
-        var outcomes: [UploadOutcome] = []
-        for upload in group {
-          outcomes.append(try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions))
-        }
-        return outcomes
-      }
-      return outcomes.map { .success($0) }
-    } catch {
-      guard group.count > 1 else { return [.failure(error)] }
-      return group.flatMap { write([$0]) }
-    }
+    return try await groups.submit(Upload(lines: read, signer: signer), units: lines.count).get()
   }
 }

@@ -21,7 +21,7 @@ package protocol IngestSessions {
 /// lines was.
 package enum UploadDecision {
   /// A non-blank line of an upload: its event, or why it is none.
-  package enum Line {
+  package enum Line: Sendable {
     case event(number: Int, AnyEvent)
     case invalid(number: Int, LineRejection)
   }

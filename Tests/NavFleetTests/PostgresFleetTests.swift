@@ -181,6 +181,52 @@ struct PostgresFleetTests {
     }
   }
 
+  /// 48 uploads at once, each its own sessions' lines in a batch of 20: they share
+  /// transactions (group commit), yet each gets its own outcome and heads, and every session
+  /// verifies.
+  @Test func uploadsAtOnceShareTransactionsAndEachIsTakenWhole() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    let uploads = (0..<48).map { SessionLines.bytes(prefix: "g\($0)", sessions: 2, events: 10) }
+    let outcomes = try await withThrowingTaskGroup(of: (Int, UploadOutcome).self) { group in
+      for (number, lines) in uploads.enumerated() {
+        group.addTask { (number, try await fleet.ingest(lines, app: app)) }
+      }
+      var outcomes: [Int: UploadOutcome] = [:]
+      for try await (number, outcome) in group { outcomes[number] = outcome }
+      return outcomes
+    }
+    for number in uploads.indices {
+      let outcome = try #require(outcomes[number])
+      #expect(outcome.accepted == 20 && outcome.rejected.isEmpty, "upload \(number)")
+      #expect(Set(outcome.heads.keys.map(\.rawValue)) == ["g\(number)-0", "g\(number)-1"])
+      #expect(outcome.heads.values.allSatisfy { $0.seq == 10 })
+      for session in outcome.heads.keys {
+        #expect(try await fleet.verify(session, app: app).isIntact, "\(session)")
+        #expect(try await fleet.head(of: session, app: app) == outcome.heads[session])
+      }
+    }
+    let transactions = fleet.groups.withLock { $0[app]?.attempts ?? 0 }
+    #expect(transactions >= 1 && transactions < 48, "\(transactions) transactions for 48 uploads at once")
+  }
+
+  /// The same session sent by six uploads at once, which may be written by groups running side
+  /// by side: its lines are stored once, by whichever upload is written first.
+  @Test func aSessionSentSixTimesAtOnceIsStoredOnce() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    let lines = SessionLines.bytes(prefix: "same", sessions: 1, events: 25)
+    let outcomes = try await withThrowingTaskGroup(of: UploadOutcome.self) { group in
+      for _ in 0..<6 { group.addTask { try await fleet.ingest(lines, app: app) } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(outcomes.map(\.accepted).sorted() == [0, 0, 0, 0, 0, 25])
+    #expect(outcomes.allSatisfy { $0.accepted + $0.duplicates == 25 && $0.rejected.isEmpty })
+    let session = try #require(outcomes.first?.heads.keys.first)
+    #expect(try await fleet.verify(session, app: app).isIntact)
+    #expect(try await fleet.head(of: session, app: app).seq == 25)
+  }
+
   /// Tampering done with `psql` (the append-only trigger switched off first, as an attacker with
   /// the database's password would) is named by `verify`, at the event.
   @Test func tamperingWithPsqlIsFoundAtTheEvent() async throws {

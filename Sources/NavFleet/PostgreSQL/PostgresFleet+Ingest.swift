@@ -12,42 +12,87 @@ extension PostgresFleet {
   /// `accepted` or `duplicate` is committed once this returns. Throws only what is not a line's
   /// fault (the database unreachable or failing), and then nothing of the upload is kept.
   ///
+  /// Uploads that arrive while others are written wait and go in one transaction together (group
+  /// commit, `uploadGroups`), each decided in its order of arrival with its own outcome, exactly
+  /// as one transaction each would decide them.
+  ///
   /// `numberedFrom` numbers the lines from there (an import's later batches); `allOrNothing`
-  /// (an import's) keeps nothing of the lines when one of them is rejected, and throws
-  /// `rejectedLine` naming the first.
+  /// (an import's, written alone) keeps nothing of the lines when one of them is rejected, and
+  /// throws `rejectedLine` naming the first.
   package func ingest(
     _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey? = nil, numberedFrom first: Int = 1,
     allOrNothing: Bool = false
   ) async throws(FleetError) -> UploadOutcome {
-    let read = UploadDecision.read(lines, numberedFrom: first)
+    let upload = PendingUpload(lines: UploadDecision.read(lines, numberedFrom: first), signer: signer)
+    guard allOrNothing else { return try await uploadGroups(of: app).submit(upload, units: lines.count).get() }
+    let outcomes = try await store([upload], in: app, allOrNothing: true)
+    precondition(outcomes.count == 1, "one outcome for each upload stored")
+    return outcomes[0]
+  }
+
+  /// The uploads of `app` waiting to be written together: a quarter of the pool's connections
+  /// (up to four) write at once, so that their round trips overlap and the rest of the pool is
+  /// left to the reads, each transaction up to 2,000 lines (an upload larger than that alone),
+  /// so that a group stays well within a call's deadline. A group failing by a store's rule is
+  /// written again upload by upload; one failing otherwise (the database out of reach) fails
+  /// its uploads, and those waiting behind it, at once.
+  private func uploadGroups(of app: AppName) -> GroupCommit<PendingUpload, UploadOutcome, FleetError> {
+    let (writers, address) = (min(4, max(1, connections / 4)), address.description)
+    return groups.withLock { groups in
+      if let known = groups[app] { return known }
+      let made = GroupCommit<PendingUpload, UploadOutcome, FleetError>(
+        writers: writers, unitsPerGroup: 2_000,
+        retriesAlone: { error in if case .store = error { true } else { false } }
+      ) { [weak self] uploads throws(FleetError) in
+        guard let self else { throw .database(address: address, reason: "the collector closed its pool") }
+        return try await self.store(uploads, in: app, allOrNothing: false)
+      }
+      groups[app] = made
+      return made
+    }
+  }
+
+  /// Writes `uploads` into `app` in one transaction, each decided in turn against the sessions
+  /// they name (all held at once): one outcome for each upload, in order.
+  private func store(_ uploads: [PendingUpload], in app: AppName, allOrNothing: Bool) async throws(FleetError)
+    -> [UploadOutcome]
+  {
+    let read = uploads.flatMap(\.lines)
     let named = UploadDecision.sessions(in: read)
     let interval = snapshotInterval
     guard !named.isEmpty else {
+      // No line names a session: each upload's lines are all rejected, with nothing to hold.
       var none = HeldSessions(app: app, appenders: [:], owners: [:])
-      let outcome = try FleetError.storing { () throws(StoreError) in
-        try UploadDecision.decide(read, signedBy: signer, in: &none)
+      let outcomes = try FleetError.storing { () throws(StoreError) in
+        try uploads.map { upload throws(StoreError) in
+          try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &none)
+        }
       }
-      try Self.refuseRejected(outcome, if: allOrNothing)
-      return outcome
+      for outcome in outcomes { try Self.refuseRejected(outcome, if: allOrNothing) }
+      return outcomes
     }
     let month = Self.month(of: .now)
     try await ensurePartitions(of: month)
     let logger = logger
     let heads = heads
-    let (held, outcome) = try await transaction { connection -> (HeldSessions, UploadOutcome) in
+    let (held, outcomes) = try await transaction { connection -> (HeldSessions, [UploadOutcome]) in
       var sessions = try await Self.hold(
         named, of: app, claims: read, on: connection, heads: heads, snapshotInterval: interval, logger: logger)
-      let outcome = try UploadDecision.decide(read, signedBy: signer, in: &sessions)
-      try Self.refuseRejected(outcome, if: allOrNothing)
+      var outcomes: [UploadOutcome] = []
+      for upload in uploads {
+        let outcome = try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions)
+        try Self.refuseRejected(outcome, if: allOrNothing)
+        outcomes.append(outcome)
+      }
       try await Self.write(sessions, month: month, on: connection, logger: logger)
-      return (sessions, outcome)
+      return (sessions, outcomes)
     }
     for appender in held.appenders.values where !appender.written.isEmpty {
       if let state = appender.state {
         heads.note(app: app, session: appender.session, totals: appender.totals, state: state)
       }
     }
-    return outcome
+    return outcomes
   }
 
   /// An import keeps nothing of a batch with a line it cannot take: its first rejected line is
@@ -237,7 +282,13 @@ extension PostgresFleet {
   }
 }
 
-/// The sessions of one upload, held (locked and read) for its transaction.
+/// An upload's lines, read, and the device that signed it: what waits to be written.
+struct PendingUpload: Sendable {
+  let lines: [UploadDecision.Line]
+  let signer: DeviceKey?
+}
+
+/// The sessions of one transaction's uploads, held (locked and read) for it.
 struct HeldSessions: IngestSessions, Sendable {
   let app: AppName
   var appenders: [SessionID: SessionAppender]
@@ -248,7 +299,13 @@ struct HeldSessions: IngestSessions, Sendable {
 
   func eventCount(of session: SessionID) -> Int { appenders[session]?.totals.count ?? 0 }
 
-  func storedOwner(of session: SessionID) -> DeviceKey? { owners[session] ?? nil }
+  func storedOwner(of session: SessionID) -> DeviceKey? {
+    if let stored = owners[session] { return stored }
+    // A session an earlier upload of this transaction started: its start's key, as a
+    // transaction of its own would have read back.
+    guard let appender = appenders[session], appender.stored.count == 0 else { return nil }
+    return appender.written.first?.event.operation.context?.deviceKey
+  }
 
   mutating func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
     // Edited in place in the dictionary: a copy would copy the session's state on each event.

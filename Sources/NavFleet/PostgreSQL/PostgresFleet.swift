@@ -25,9 +25,13 @@ package final class PostgresFleet: Sendable {
   let heads: HeadStates
   /// The months whose partitions this process knows exist.
   let partitions = Mutex<Set<Int>>([])
+  /// Each app's uploads waiting to be written together (made at an app's first upload).
+  let groups = Mutex<[AppName: GroupCommit<PendingUpload, UploadOutcome, FleetError>]>([:])
 
   /// How long one call may wait for the database (a connection, its queries, the commit).
   let operationTimeout: Duration
+  /// The pool's size.
+  let connections: Int
 
   /// The pool's default size: enough for a collector on a few cores, well under PostgreSQL's
   /// default 100 connections for several collectors.
@@ -43,6 +47,7 @@ package final class PostgresFleet: Sendable {
   ) {
     self.address = address
     self.operationTimeout = operationTimeout
+    self.connections = max(1, connections)
     self.logger = logger
     self.snapshotInterval = max(1, snapshotInterval)
     self.heads = HeadStates(capacity: 4_096)

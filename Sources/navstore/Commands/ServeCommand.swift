@@ -172,6 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    MallocArenas.limit(to: 2, environment: ProcessInfo.processInfo.environment)
     let logger = makeLogger()
     if let database = try location.postgresAddress() {
       let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
