@@ -59,6 +59,12 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether a store's own rule refused or failed the work (`store`), rather than the database
+  /// or the request: a failure that may belong to one upload of several written together.
+  package var isStoreRule: Bool {
+    if case .store = self { true } else { false }
+  }
+
   /// Runs store work, its failure as a `FleetError`.
   package static func storing<T>(_ body: () throws(StoreError) -> T) throws(FleetError) -> T {
     do {

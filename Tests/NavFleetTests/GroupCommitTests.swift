@@ -53,6 +53,9 @@ import Testing
     }
   }
 
+  /// Failures that may be one item's, and so are tried again item by item.
+  static let ownFailures: @Sendable (Failure) -> Bool = { !$0.shared }
+
   /// An item whose write lasts until the test releases it.
   static let blocker = 999
 
@@ -127,9 +130,8 @@ import Testing
   /// A group failing by one item's fault is written again item by item: only that item fails.
   @Test func aFailureOfOneItemIsItsAlone() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(
-      unitsPerGroup: 1_000, retriesAlone: { !$0.shared }
-    ) { items throws(Failure) in
+    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
+      items throws(Failure) in
       try await writes.write(items, milliseconds: 20, poison: 5, shared: false)
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
@@ -153,9 +155,8 @@ import Testing
   /// none waits for a try of its own.
   @Test func aFailureOfTheWholeGroupIsNotTriedItemByItem() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(
-      unitsPerGroup: 1_000, retriesAlone: { !$0.shared }
-    ) { items throws(Failure) in
+    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
+      items throws(Failure) in
       try await writes.write(items, milliseconds: 20, poison: 5, shared: true)
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
@@ -169,9 +170,8 @@ import Testing
   /// lasts does not build a queue that each item waits through for its own failure.
   @Test func itemsWaitingBehindAFailureOfTheWholeGroupFailWithIt() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(
-      unitsPerGroup: 1_000, retriesAlone: { !$0.shared }
-    ) { items throws(Failure) in
+    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
+      items throws(Failure) in
       try await writes.write(items, milliseconds: 1, poison: Self.blocker, shared: true)
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)

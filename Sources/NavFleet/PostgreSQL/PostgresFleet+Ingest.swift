@@ -41,8 +41,7 @@ extension PostgresFleet {
     return groups.withLock { groups in
       if let known = groups[app] { return known }
       let made = GroupCommit<PendingUpload, UploadOutcome, FleetError>(
-        writers: writers, unitsPerGroup: 2_000,
-        retriesAlone: { error in if case .store = error { true } else { false } }
+        writers: writers, unitsPerGroup: 2_000, retriesAlone: \.isStoreRule
       ) { [weak self] uploads throws(FleetError) in
         guard let self else { throw .database(address: address, reason: "the collector closed its pool") }
         return try await self.store(uploads, in: app, allOrNothing: false)
