@@ -59,9 +59,10 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether a store's own rule refused or failed the work (`store`), rather than the database
-  /// or the request: a failure that may belong to one upload of several written together.
-  package var isStoreRule: Bool {
+  /// Whether the store itself refused or failed the work (`store`: a rule, a history it cannot
+  /// read), rather than the database or the request: a failure that may belong to one upload of
+  /// several written together.
+  package var comesFromTheStore: Bool {
     if case .store = self { true } else { false }
   }
 

@@ -11,18 +11,21 @@ import Synchronization
 /// fails with an error `retriesAlone` accepts, each of its items is written again in a group of
 /// its own, so that a failure that belongs to one item (a session whose stored history cannot
 /// be read) is that item's alone. An error it refuses (a database out of reach) fails every
-/// item of the group, and every item waiting then, at once: each would otherwise wait for its
-/// own failure in turn, a queue growing for as long as the fault lasts.
+/// item of the group at once, and so does one that comes while the items are written alone:
+/// none of the rest waits for its own try of a failing database.
 package final class GroupCommit<Item: Sendable, Outcome: Sendable, Failure: Error>: Sendable {
   /// Writes a group: one outcome per item, in the items' order, or the group's failure.
   package typealias Write = @Sendable ([Item]) async throws(Failure) -> [Outcome]
 
+  /// An item waiting for a writer, its size, and where its outcome goes.
   private struct Waiting {
     let item: Item
     let units: Int
     let answer: CheckedContinuation<Result<Outcome, Failure>, Never>
   }
 
+  /// What the writers share: the items waiting in their order of arrival, how many writers run,
+  /// and the groups tried so far.
   private struct State {
     var waiting: [Waiting] = []
     var writing = 0
@@ -85,14 +88,6 @@ package final class GroupCommit<Item: Sendable, Outcome: Sendable, Failure: Erro
       if group.isEmpty { return }
       let results = await commit(group.map(\.item))
       for (waiting, result) in zip(group, results) { waiting.answer.resume(returning: result) }
-      // A failure of the whole group fails those waiting behind it too.
-      if case .failure(let error) = results.last, !retriesAlone(error) {
-        let behind = state.withLock { state -> [Waiting] in
-          defer { state.waiting.removeAll() }
-          return state.waiting
-        }
-        for waiting in behind { waiting.answer.resume(returning: .failure(error)) }
-      }
     }
   }
 
@@ -107,7 +102,14 @@ package final class GroupCommit<Item: Sendable, Outcome: Sendable, Failure: Erro
     } catch {
       guard items.count > 1, retriesAlone(error) else { return items.map { _ in .failure(error) } }
       var results: [Result<Outcome, Failure>] = []
-      for item in items { results += await commit([item]) }
+      for item in items {
+        // Once a failure is not an item's own, the items left would only meet it again.
+        if case .failure(let failure) = results.last, !retriesAlone(failure) {
+          results.append(.failure(failure))
+        } else {
+          results += await commit([item])
+        }
+      }
       return results
     }
   }

@@ -32,6 +32,16 @@ import Testing
     /// Notes `items` as a group being written, for `milliseconds`; `poison` fails any group
     /// holding it, as its own failure or the group's (`shared`).
     func write(_ items: [Int], milliseconds: Int, poison: Int?, shared: Bool) async throws(Failure) -> [String] {
+      try await write(items, milliseconds: milliseconds) { items in
+        poison.flatMap { items.contains($0) ? Failure(item: $0, shared: shared) : nil }
+      }
+    }
+
+    /// Notes `items` as a group being written, for `milliseconds`; fails it with what `failure`
+    /// says of it.
+    func write(
+      _ items: [Int], milliseconds: Int, failure: ([Int]) -> Failure?
+    ) async throws(Failure) -> [String] {
       seen.withLock { seen in
         seen.groups.append(items)
         seen.writing += 1
@@ -48,7 +58,7 @@ import Testing
         try? await Task.sleep(for: .milliseconds(milliseconds))
       }
       seen.withLock { $0.writing -= 1 }
-      if let poison, items.contains(poison) { throw Failure(item: poison, shared: shared) }
+      if let failure = failure(items) { throw failure }
       return items.map { "stored \($0)" }
     }
   }
@@ -67,10 +77,10 @@ import Testing
   ) async -> [Int: Result<String, Failure>] {
     await withTaskGroup(of: (Int, Result<String, Failure>).self) { group in
       group.addTask { (Self.blocker, await groups.submit(Self.blocker, units: units)) }
-      while writes.groups.isEmpty { try? await Task.sleep(for: .milliseconds(1)) }
+      let deadline = ContinuousClock.now + .seconds(60)
+      while writes.groups.isEmpty, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
       for item in 0..<count { group.addTask { (item, await groups.submit(item, units: units)) } }
       // With more than one writer, some items may be taken at once: wait for the rest.
-      let deadline = ContinuousClock.now + .seconds(60)
       while groups.waitingCount + writes.groups.dropFirst().joined().count < count, ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(1))
       }
@@ -142,7 +152,6 @@ import Testing
         #expect((try? result.get()) == "stored \(item)", "item \(item)")
       }
     }
-    // The poisoned item's group was tried whole, then each of its items alone.
     // The 30 waited behind the blocker and went in one group, which failed; each of them was
     // then written alone, in their order.
     #expect(writes.groups.count == 2 + 30, "\(writes.groups)")
@@ -166,20 +175,29 @@ import Testing
     #expect(results.count == 30 && groups.attempts == 2)
   }
 
-  /// Items waiting behind a group that fails as a whole fail with it, unwritten: a fault that
-  /// lasts does not build a queue that each item waits through for its own failure.
-  @Test func itemsWaitingBehindAFailureOfTheWholeGroupFailWithIt() async {
+  /// Items written one by one after their group failed stop being tried once a failure is not
+  /// an item's own: the items left fail with it, unwritten.
+  @Test func aFailureOfTheWholeGroupDuringTheRetriesEndsThem() async {
     let writes = Writes()
     let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
       items throws(Failure) in
-      try await writes.write(items, milliseconds: 1, poison: Self.blocker, shared: true)
+      // Item 5 fails any group it is in as its own fault; alone, as the database's.
+      try await writes.write(items, milliseconds: 1) { items in
+        items.contains(5) ? Failure(item: 5, shared: items.count == 1) : nil
+      }
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
-    #expect(writes.groups == [[Self.blocker]])
-    #expect(results.count == 30)
-    for result in results.values {
-      #expect(throws: Failure(item: Self.blocker, shared: true)) { try result.get() }
+    let whole = writes.groups.count > 1 ? writes.groups[1] : []
+    #expect(whole.sorted() == Array(0..<30), "\(writes.groups)")
+    let before = Array(whole.prefix { $0 != 5 })
+    // Tried alone: the items before 5, then 5; none after it.
+    #expect(Array(writes.groups.dropFirst(2)) == (before + [5]).map { [$0] })
+    for (item, result) in results {
+      if before.contains(item) {
+        #expect((try? result.get()) == "stored \(item)", "item \(item)")
+      } else {
+        #expect(throws: Failure(item: 5, shared: true)) { try result.get() }
+      }
     }
-    #expect(groups.waitingCount == 0 && groups.attempts == 1)
   }
 }

@@ -207,7 +207,7 @@ struct PostgresFleetTests {
       }
     }
     let transactions = fleet.groups.withLock { $0[app]?.attempts ?? 0 }
-    #expect(transactions >= 1 && transactions < 48, "\(transactions) transactions for 48 uploads at once")
+    #expect(transactions < 48, "\(transactions) transactions for 48 uploads at once")
   }
 
   /// The same session sent by six uploads at once, which may be written by groups running side
@@ -411,7 +411,9 @@ struct PostgresFaultTests {
   /// once the database is back, with nothing acknowledged lost. A cluster of its own, so the
   /// other tests' database stays up.
   @Test func aDatabaseStoppedAndStartedAgainIsServedAgainByItself() async throws {
-    let cluster = try ThrowawayCluster(port: Int.random(in: 55_000..<56_000))
+    // Below Linux's ephemeral ports (32768 and up): between the stop and the start, a client's
+    // connection elsewhere in the suite could otherwise be given the cluster's port.
+    let cluster = try ThrowawayCluster(port: Int.random(in: 21_000..<29_000))
     defer { cluster.remove() }
     let fleet = PostgresFleet(
       address: try PostgresAddress(try cluster.start()), connections: 2, operationTimeout: .seconds(3))

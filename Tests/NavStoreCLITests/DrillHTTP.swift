@@ -55,15 +55,19 @@ enum DrillHTTP {
     let result = LockedResult()
     var request = request
     request.timeoutInterval = timeout
-    URLSession.shared.dataTask(with: request) { data, response, error in
+    let task = URLSession.shared.dataTask(with: request) { data, response, error in
       let http = response as? HTTPURLResponse
       result.set(
         data: data, status: http?.statusCode, error: error, headers: http?.allHeaderFields as? [String: String])
       done.signal()
-    }.resume()
+    }
+    task.resume()
     // URLSession's own timeout is for a quiet connection; this bounds the whole exchange, so a
     // callback that never comes is an error in the test that waited, not a hung suite.
-    guard done.wait(timeout: .now() + timeout + 10) == .success else { throw URLError(.timedOut) }
+    guard done.wait(timeout: .now() + timeout + 10) == .success else {
+      task.cancel()
+      throw URLError(.timedOut)
+    }
     return try result.answer()
   }
 

@@ -13,8 +13,8 @@ extension PostgresFleet {
   /// fault (the database unreachable or failing), and then nothing of the upload is kept.
   ///
   /// Uploads that arrive while others are written wait and go in one transaction together (group
-  /// commit, `uploadGroups`), each decided in its order of arrival with its own outcome, exactly
-  /// as one transaction each would decide them.
+  /// commit, `uploadGroups`): a group decides its uploads in their order of arrival, each with
+  /// its own outcome, exactly as one transaction each would decide them.
   ///
   /// `numberedFrom` numbers the lines from there (an import's later batches); `allOrNothing`
   /// (an import's, written alone) keeps nothing of the lines when one of them is rejected, and
@@ -30,20 +30,27 @@ extension PostgresFleet {
     return outcomes[0]
   }
 
-  /// The uploads of `app` waiting to be written together: a quarter of the pool's connections
-  /// (up to four) write at once, so that their round trips overlap and the rest of the pool is
-  /// left to the reads, each transaction up to 2,000 lines (an upload larger than that alone),
-  /// so that a group stays well within a call's deadline. A group failing by a store's rule is
-  /// written again upload by upload; one failing otherwise (the database out of reach) fails
-  /// its uploads, and those waiting behind it, at once.
+  /// How many of an app's upload groups a collector writes at once: a quarter of its pool, up
+  /// to this many, so that their round trips overlap and the rest of the pool is left to the
+  /// reads (each app has its own writers: several busy apps take more of the pool).
+  static let groupWriters = 4
+
+  /// The lines a group of uploads holds at most (an upload larger than that is written alone):
+  /// a group's transaction stays well within a call's deadline.
+  static let linesPerGroup = 2_000
+
+  /// The uploads of `app` waiting to be written together (`groupWriters`, `linesPerGroup`). A
+  /// group failing by a store's own refusal is written again upload by upload; one failing
+  /// otherwise (the database out of reach) fails its uploads at once.
   private func uploadGroups(of app: AppName) -> GroupCommit<PendingUpload, UploadOutcome, FleetError> {
-    let (writers, address) = (min(4, max(1, connections / 4)), address.description)
+    let writers = min(Self.groupWriters, max(1, connections / 4))
+    let database = address.description
     return groups.withLock { groups in
       if let known = groups[app] { return known }
       let made = GroupCommit<PendingUpload, UploadOutcome, FleetError>(
-        writers: writers, unitsPerGroup: 2_000, retriesAlone: \.isStoreRule
+        writers: writers, unitsPerGroup: Self.linesPerGroup, retriesAlone: \.comesFromTheStore
       ) { [weak self] uploads throws(FleetError) in
-        guard let self else { throw .database(address: address, reason: "the collector closed its pool") }
+        guard let self else { throw .database(address: database, reason: "the collector closed its pool") }
         return try await self.store(uploads, in: app, allOrNothing: false)
       }
       groups[app] = made
