@@ -29,11 +29,15 @@ import Testing
     /// Lets the blocker's write end.
     func release() { seen.withLock { $0.released = true } }
 
-    /// Notes `items` as a group being written, for `milliseconds`; `poison` fails any group
-    /// holding it, as its own failure or the group's (`shared`).
-    func write(_ items: [Int], milliseconds: Int, poison: Int?, shared: Bool) async throws(Failure) -> [String] {
-      try await write(items, milliseconds: milliseconds) { items in
-        poison.flatMap { items.contains($0) ? Failure(item: $0, shared: shared) : nil }
+    /// A queue whose groups this records, each taking `milliseconds` to write and failing with
+    /// what `failure` says of it; failures not `shared` are tried again item by item.
+    func queue(
+      writers: Int = 1, unitsPerGroup: Int, milliseconds: Int,
+      failure: @escaping @Sendable ([Int]) -> Failure? = { _ in nil }
+    ) -> GroupCommit<Int, String, Failure> {
+      GroupCommit(writers: writers, unitsPerGroup: unitsPerGroup, retriesAlone: GroupCommitTests.ownFailures) {
+        items throws(Failure) in
+        try await self.write(items, milliseconds: milliseconds, failure: failure)
       }
     }
 
@@ -93,9 +97,7 @@ import Testing
 
   @Test func eachItemGetsItsOwnOutcomeAndWaitingItemsShareGroups() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000) { items throws(Failure) in
-      try await writes.write(items, milliseconds: 20, poison: nil, shared: false)
-    }
+    let groups = writes.queue(unitsPerGroup: 1_000, milliseconds: 20)
     let results = await submitAtOnce(40, to: groups, writes: writes)
     #expect(results.count == 40)
     for (item, result) in results { #expect((try? result.get()) == "stored \(item)") }
@@ -116,9 +118,7 @@ import Testing
   @Test(arguments: [1, 3])
   func noGroupPassesItsUnitsAndNoMoreWritersRunThanAllowed(writers: Int) async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(writers: writers, unitsPerGroup: 50) { items throws(Failure) in
-      try await writes.write(items, milliseconds: 10, poison: nil, shared: false)
-    }
+    let groups = writes.queue(writers: writers, unitsPerGroup: 50, milliseconds: 10)
     let results = await submitAtOnce(60, units: 20, to: groups, writes: writes)
     #expect(results.values.allSatisfy { (try? $0.get()) != nil })
     // 20 units an item, 50 a group: two items at most in any group.
@@ -130,9 +130,7 @@ import Testing
 
   @Test func anItemTooLargeForAGroupIsWrittenAlone() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 10) { items throws(Failure) in
-      try await writes.write(items, milliseconds: 1, poison: nil, shared: false)
-    }
+    let groups = writes.queue(unitsPerGroup: 10, milliseconds: 1)
     #expect((try? await groups.submit(7, units: 500).get()) == "stored 7")
     #expect(writes.groups == [[7]])
   }
@@ -140,9 +138,8 @@ import Testing
   /// A group failing by one item's fault is written again item by item: only that item fails.
   @Test func aFailureOfOneItemIsItsAlone() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
-      items throws(Failure) in
-      try await writes.write(items, milliseconds: 20, poison: 5, shared: false)
+    let groups = writes.queue(unitsPerGroup: 1_000, milliseconds: 20) {
+      $0.contains(5) ? Failure(item: 5, shared: false) : nil
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
     for (item, result) in results {
@@ -164,9 +161,8 @@ import Testing
   /// none waits for a try of its own.
   @Test func aFailureOfTheWholeGroupIsNotTriedItemByItem() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
-      items throws(Failure) in
-      try await writes.write(items, milliseconds: 20, poison: 5, shared: true)
+    let groups = writes.queue(unitsPerGroup: 1_000, milliseconds: 20) {
+      $0.contains(5) ? Failure(item: 5, shared: true) : nil
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
     // The 30 waited behind the blocker and went in one group; its failure was theirs, once.
@@ -179,12 +175,9 @@ import Testing
   /// an item's own: the items left fail with it, unwritten.
   @Test func aFailureOfTheWholeGroupDuringTheRetriesEndsThem() async {
     let writes = Writes()
-    let groups = GroupCommit<Int, String, Failure>(unitsPerGroup: 1_000, retriesAlone: Self.ownFailures) {
-      items throws(Failure) in
-      // Item 5 fails any group it is in as its own fault; alone, as the database's.
-      try await writes.write(items, milliseconds: 1) { items in
-        items.contains(5) ? Failure(item: 5, shared: items.count == 1) : nil
-      }
+    // Item 5 fails any group it is in as its own fault; alone, as the database's.
+    let groups = writes.queue(unitsPerGroup: 1_000, milliseconds: 1) {
+      $0.contains(5) ? Failure(item: 5, shared: $0.count == 1) : nil
     }
     let results = await submitAtOnce(30, to: groups, writes: writes)
     let whole = writes.groups.count > 1 ? writes.groups[1] : []
