@@ -69,13 +69,7 @@ extension PostgresFleet {
     guard !named.isEmpty else {
       // No line names a session: each upload's lines are all rejected, with nothing to hold.
       var none = HeldSessions(app: app, appenders: [:], owners: [:])
-      let outcomes = try FleetError.storing { () throws(StoreError) in
-        try uploads.map { upload throws(StoreError) in
-          try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &none)
-        }
-      }
-      for outcome in outcomes { try Self.refuseRejected(outcome, if: allOrNothing) }
-      return outcomes
+      return try Self.decide(uploads, in: &none, allOrNothing: allOrNothing)
     }
     let month = Self.month(of: .now)
     try await ensurePartitions(of: month)
@@ -84,12 +78,7 @@ extension PostgresFleet {
     let (held, outcomes) = try await transaction { connection -> (HeldSessions, [UploadOutcome]) in
       var sessions = try await Self.hold(
         named, of: app, claims: read, on: connection, heads: heads, snapshotInterval: interval, logger: logger)
-      var outcomes: [UploadOutcome] = []
-      for upload in uploads {
-        let outcome = try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions)
-        try Self.refuseRejected(outcome, if: allOrNothing)
-        outcomes.append(outcome)
-      }
+      let outcomes = try Self.decide(uploads, in: &sessions, allOrNothing: allOrNothing)
       try await Self.write(sessions, month: month, on: connection, logger: logger)
       return (sessions, outcomes)
     }
@@ -97,6 +86,22 @@ extension PostgresFleet {
       if let state = appender.state {
         heads.note(app: app, session: appender.session, totals: appender.totals, state: state)
       }
+    }
+    return outcomes
+  }
+
+  /// Each upload decided in turn against `sessions`: its outcome, in order. An import's
+  /// (`allOrNothing`) first rejected line is thrown.
+  private static func decide(_ uploads: [PendingUpload], in sessions: inout HeldSessions, allOrNothing: Bool)
+    throws(FleetError) -> [UploadOutcome]
+  {
+    var outcomes: [UploadOutcome] = []
+    for upload in uploads {
+      let outcome = try FleetError.storing { () throws(StoreError) in
+        try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions)
+      }
+      try refuseRejected(outcome, if: allOrNothing)
+      outcomes.append(outcome)
     }
     return outcomes
   }
