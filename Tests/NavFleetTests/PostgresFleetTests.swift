@@ -342,13 +342,17 @@ struct PostgresFleetTests {
 /// Connections killed under the collector (`pg_terminate_backend`, as an operator or a failover
 /// does) while it stores uploads: calls fail, are resent as a device resends them, and nothing
 /// acknowledged is lost or stored twice.
-@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+///
+/// Not `.waitsOnProcesses`: these tests time their database calls, and a test on those shared
+/// threads had its calls and their deadlines queued behind other suites' long process waits,
+/// timing out before they ran. Their own blocking work goes to a thread of its own instead.
+@Suite(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
 struct PostgresFaultTests {
   @Test func connectionsKilledMidTransactionLoseNothingAcknowledged() async throws {
     let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
     let name = "navstore-kill-" + UUID().uuidString.prefix(8).lowercased()
     let fleet = PostgresFleet(
-      address: try PostgresAddress(url), connections: 4, operationTimeout: .seconds(5), applicationName: name)
+      address: try PostgresAddress(url), connections: 4, operationTimeout: .seconds(10), applicationName: name)
     let pool = Task { await fleet.run() }
     defer { pool.cancel() }
     _ = try await fleet.migrate()
@@ -361,9 +365,11 @@ struct PostgresFaultTests {
     let killer = Task.detached {
       var kills = 0
       while !Task.isCancelled {
-        let killed = try? TestPostgres.psql(
-          "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)') k"
-        )
+        let killed = try? await onAThreadOfItsOwn {
+          try TestPostgres.psql(
+            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)') k"
+          )
+        }
         kills += Int(killed?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
         try? await Task.sleep(for: .milliseconds(30))
       }
@@ -415,8 +421,8 @@ struct PostgresFaultTests {
     // connection elsewhere in the suite could otherwise be given the cluster's port.
     let cluster = try ThrowawayCluster(port: Int.random(in: 21_000..<29_000))
     defer { cluster.remove() }
-    let fleet = PostgresFleet(
-      address: try PostgresAddress(try cluster.start()), connections: 2, operationTimeout: .seconds(3))
+    let address = try await onAThreadOfItsOwn { try cluster.start() }
+    let fleet = PostgresFleet(address: try PostgresAddress(address), connections: 2, operationTimeout: .seconds(10))
     let pool = Task { await fleet.run() }
     defer { pool.cancel() }
     _ = try await fleet.migrate()
@@ -426,9 +432,9 @@ struct PostgresFaultTests {
     let half = lines.count / 2
     let first = try await fleet.ingest(Array(lines[..<half]), app: .default)
     #expect(first.accepted == half)
-    try cluster.halt()
+    try await onAThreadOfItsOwn { try cluster.halt() }
     await #expect(throws: FleetError.self) { try await fleet.ingest(Array(lines[half...]), app: .default) }
-    _ = try cluster.start()
+    _ = try await onAThreadOfItsOwn { try cluster.start() }
     // Back by itself: the next calls succeed within seconds, with no restart of the fleet.
     var stored: UploadOutcome?
     for _ in 0..<60 where stored == nil {

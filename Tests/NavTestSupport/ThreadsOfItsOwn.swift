@@ -63,3 +63,15 @@ public final class ProcessWaitingThreads: TaskExecutor, @unchecked Sendable {
     }
   }
 }
+
+/// Runs blocking work (a child process waited on, a cluster started) on a thread made for it,
+/// and waits for it without holding any executor's thread: the caller's tasks, and their
+/// deadlines, go on running meanwhile. For tests whose own timing matters, where a suite-wide
+/// `.waitsOnProcesses` would queue their database calls and timers behind other tests' waits.
+public func onAThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    let thread = Thread { continuation.resume(with: Result { try work() }) }
+    thread.name = "blocking-work"
+    thread.start()
+  }
+}
