@@ -90,6 +90,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
+        .product(name: "NIOCore", package: "swift-nio", condition: .collector),
+        .product(name: "NIOPosix", package: "swift-nio", condition: .collector),
         .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .collector),
       ],
       plugins: ["MigrationsPlugin"]
@@ -192,6 +194,7 @@ let package = Package(
         "NavFleet", "NavPersistence", "NavCore", "NavTestSupport", "fuzz-upload",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
+        .product(name: "NIOCore", package: "swift-nio", condition: .collector),
       ]
     ),
     .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),

@@ -31,7 +31,8 @@ struct PostgresCollectorTests {
     let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
     let folder = try TemporaryFolder()
     let sqlite = try SQLiteFleet(path: folder.path("collector.sqlite"))
-    let postgres = PostgresFleet(address: try PostgresAddress(url), connections: 4)
+    let postgres = PostgresFleet(
+      address: try PostgresAddress(url), connections: 4, operationTimeout: TestPostgres.patientOperationTimeout)
     let pool = Task { await postgres.run() }
     _ = try await postgres.migrate()
     // Apps of their own in the shared database, named the same on both sides in the answers'
@@ -230,9 +231,11 @@ struct PostgresCollectorTests {
   func theReadEndpointsAnswerFromAReplica() async throws {
     let primaryURL = try #require(TestPostgres.url)
     let replicaURL = try #require(TestPostgres.replicaURL, "NAVSTORE_REQUIRE_POSTGRES=1, but no standby is named")
-    let primary = PostgresFleet(address: try PostgresAddress(primaryURL), connections: 2)
+    let primary = PostgresFleet(
+      address: try PostgresAddress(primaryURL), connections: 2, operationTimeout: TestPostgres.patientOperationTimeout)
     let replica = PostgresFleet(
-      address: try PostgresAddress(replicaURL), connections: 2, applicationName: "navstore-reads-test")
+      address: try PostgresAddress(replicaURL), connections: 2, operationTimeout: TestPostgres.patientOperationTimeout,
+      applicationName: "navstore-reads-test")
     let pools = [Task { await primary.run() }, Task { await replica.run() }]
     defer { for pool in pools { pool.cancel() } }
     _ = try await primary.migrate()

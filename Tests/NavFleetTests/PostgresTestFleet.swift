@@ -15,7 +15,9 @@ final class PostgresTestFleet: Sendable {
 
   init(snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, app: AppName? = nil) async throws {
     let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
-    let fleet = PostgresFleet(address: try PostgresAddress(url), connections: 8, snapshotInterval: snapshotInterval)
+    let fleet = PostgresFleet(
+      address: try PostgresAddress(url), connections: 8, snapshotInterval: snapshotInterval,
+      operationTimeout: TestPostgres.patientOperationTimeout)
     self.fleet = fleet
     pool = Task { await fleet.run() }
     _ = try await fleet.migrate()

@@ -22,6 +22,12 @@ public enum TestPostgres {
   public static let skipReason: Comment =
     "no PostgreSQL: set NAVSTORE_POSTGRES_URL (Scripts/throwaway-postgres.sh start prints one)"
 
+  /// How long a test's fleet lets a database call take: far past what any call needs, because
+  /// a fleet's deadline counts real time, and at a full run's start hundreds of tests share two
+  /// threads, so the call's work may wait its turn for tens of seconds. Tests of the deadline
+  /// itself set their own.
+  public static let patientOperationTimeout: Duration = .seconds(180)
+
   /// An app name no other test uses: each test keeps to its own app in the shared database.
   public static func uniqueApp(_ prefix: String = "t") -> String {
     prefix + "-" + UUID().uuidString.lowercased().prefix(12)

@@ -134,8 +134,8 @@ struct ConsoleEndpoints {
     let form: ByteBuffer
     let limit = min(timeout, Self.formTimeout)
     do {
-      form = try await Deadline.run(limit) { try await body.collect(upTo: Self.formBytes) }
-    } catch is Deadline.Passed {
+      form = try await TimeLimit.run(within: limit) { try await body.collect(upTo: Self.formBytes) }
+    } catch is TimeLimit.Expired {
       throw CollectorError.requestTimeout(limit)
     }
     let fields = String(buffer: form)

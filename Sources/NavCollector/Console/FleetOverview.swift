@@ -145,10 +145,10 @@ struct FleetOverview: Sendable {
     let failingRequest = request
     let failing: SessionsPage
     do {
-      failing = try await Deadline.run(max(.seconds(1), limits.time - (ContinuousClock.now - started))) {
+      failing = try await TimeLimit.run(within: max(.seconds(1), limits.time - (ContinuousClock.now - started))) {
         try await backend.sessions(app: app, failingRequest)
       }
-    } catch is Deadline.Passed {
+    } catch is TimeLimit.Expired {
       overview.failingChecked = false
       return overview
     } catch let error as FleetError {

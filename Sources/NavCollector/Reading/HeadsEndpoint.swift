@@ -28,8 +28,8 @@ struct HeadsEndpoint {
     let body = request.body
     let bytes: ByteBuffer
     do {
-      bytes = try await Deadline.run(bodyTimeout) { try await body.collect(upTo: Self.maximumBodyBytes) }
-    } catch is Deadline.Passed {
+      bytes = try await TimeLimit.run(within: bodyTimeout) { try await body.collect(upTo: Self.maximumBodyBytes) }
+    } catch is TimeLimit.Expired {
       throw CollectorError.requestTimeout(bodyTimeout)
     }
     let asked: HeadsRequest

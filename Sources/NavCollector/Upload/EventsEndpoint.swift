@@ -29,7 +29,7 @@ struct EventsEndpoint {
     let (body, limits, gzip) = (request.body, limits, encoding == "gzip")
     let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
     do {
-      read = try await Deadline.run(bodyTimeout) {
+      read = try await TimeLimit.run(within: bodyTimeout) {
         try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
       }
     } catch UploadBody.Failure.tooLarge(let what) {
@@ -38,7 +38,7 @@ struct EventsEndpoint {
       throw CollectorError.unreadableBody(failure)
     } catch UploadBody.Failure.clientWentAway {
       throw CollectorError.clientClosed
-    } catch is Deadline.Passed {
+    } catch is TimeLimit.Expired {
       metrics.refused("timeout")
       throw CollectorError.requestTimeout(bodyTimeout)
     }

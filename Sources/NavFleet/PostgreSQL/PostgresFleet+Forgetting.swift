@@ -10,7 +10,9 @@ extension PostgresFleet {
   package func forget(_ sessions: [SessionID], app: AppName, at time: Timestamp = .now) async throws(FleetError)
     -> [Tombstone]
   {
-    try await forgetting(app: app, at: time, timeout: nil) { connection in
+    try await forgetting(app: app, at: time, timeout: nil) { _ in
+      sessions
+    } choose: { connection, sessions in
       var rows: [(SessionID, SessionRecord, Int)] = []
       for session in sessions {
         let forgotten = try await connection.query(
@@ -36,11 +38,15 @@ extension PostgresFleet {
     -> [Tombstone]
   {
     try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
+      try await self.sessions(app: app, lastBefore: cutoff, on: connection)
+    } choose: { connection, candidates in
+      // Read again under the sessions' locks: one that an upload extended since is kept.
       let found = try await connection.query(
         """
         SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
-          WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
-          ORDER BY id FOR UPDATE
+          WHERE app = \(app.rawValue) AND id = ANY(\(candidates.map(\.rawValue)))
+            AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
+          ORDER BY id
         """, logger: self.logger)
       var rows: [(SessionID, SessionRecord, Int)] = []
       try await readToTheEnd(found.decode(SessionRowColumns.Columns.self)) { columns in
@@ -54,29 +60,40 @@ extension PostgresFleet {
   /// The sessions of `app` whose last event is before `cutoff`: what `prune` would forget.
   package func sessions(app: AppName, lastBefore cutoff: Timestamp) async throws(FleetError) -> [SessionID] {
     try await database {
-      var sessions: [SessionID] = []
-      let rows = try await self.client.query(
-        """
-        SELECT id FROM sessions
-          WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970) ORDER BY id
-        """, logger: self.logger)
-      for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
-      return sessions
+      try await self.client.withConnection { try await self.sessions(app: app, lastBefore: cutoff, on: $0) }
     }
   }
 
-  /// One forgetting transaction: `choose` picks the sessions (locked), and each is tombstoned
-  /// and deleted, or its month's partitions dropped when nothing else is left in them.
+  private func sessions(app: AppName, lastBefore cutoff: Timestamp, on connection: PostgresConnection) async throws
+    -> [SessionID]
+  {
+    var sessions: [SessionID] = []
+    let rows = try await connection.query(
+      """
+      SELECT id FROM sessions
+        WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970) ORDER BY id
+      """, logger: logger)
+    for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
+    return sessions
+  }
+
+  /// One forgetting transaction: the `candidates`' locks are taken first, in the order uploads
+  /// take them (so neither can wait on the other in a cycle), then `choose` reads the sessions
+  /// to forget among them, and each is tombstoned and deleted, or its month's partitions
+  /// dropped when nothing else is left in them.
   private func forgetting(
     app: AppName, at time: Timestamp, timeout: Duration?,
-    choose: @escaping @Sendable (PostgresConnection) async throws -> [(SessionID, SessionRecord, Int)]
+    candidates: @escaping @Sendable (PostgresConnection) async throws -> [SessionID],
+    choose: @escaping @Sendable (PostgresConnection, [SessionID]) async throws -> [(SessionID, SessionRecord, Int)]
   ) async throws(FleetError) -> [Tombstone] {
     let logger = logger
     return try await transaction(timeout: timeout) { connection in
-      let chosen = try await choose(connection)
-      guard !chosen.isEmpty else { return [] }
-      let keys = chosen.map { Self.lockKey(app: app, session: $0.0) }.sorted()
+      let named = try await candidates(connection)
+      guard !named.isEmpty else { return [] }
+      let keys = named.map { Self.lockKey(app: app, session: $0) }.sorted()
       try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
+      let chosen = try await choose(connection, named)
+      guard !chosen.isEmpty else { return [] }
       let tombstones = chosen.map { session, record, _ in
         Tombstone(
           session: session, forgottenAt: time, lastSeq: record.eventCount,

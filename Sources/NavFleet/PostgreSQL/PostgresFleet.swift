@@ -99,7 +99,7 @@ package final class PostgresFleet: Sendable {
   {
     let limit = timeout ?? operationTimeout
     do {
-      return try await Self.answer(within: limit, body)
+      return try await TimeLimit.answer(within: limit, body)
     } catch {
       throw fleetError(error)
     }
@@ -137,7 +137,7 @@ package final class PostgresFleet: Sendable {
   /// What a PostgreSQL failure says, without the query's text or values: the server's message
   /// and SQLSTATE, or the client's code (a refused or closed connection).
   static func reason(_ error: any Error) -> String {
-    if let timeout = error as? DatabaseTimeout { return "no answer within \(timeout.limit)" }
+    if let timeout = error as? TimeLimit.Expired { return "no answer within \(timeout.limit)" }
     guard let error = error as? PSQLError else { return "\(error)" }
     if let message = error.serverInfo?[.message] {
       return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "unknown"))"
@@ -163,80 +163,6 @@ package final class PostgresFleet: Sendable {
       try await connection.run("SELECT navstore_month_partition(\(Int32(month)))", logger: logger)
     }
     partitions.withLock { _ = $0.insert(month) }
-  }
-}
-
-/// A database call that took longer than its limit.
-struct DatabaseTimeout: Error {
-  let limit: Duration
-}
-
-extension PostgresFleet {
-  /// `body`'s result, or `DatabaseTimeout` once `limit` has passed, whichever comes first. The
-  /// work runs in a task of its own, cancelled at the deadline and left to end by itself: a
-  /// call that ignores its cancellation (a connection being leased from a pool whose database
-  /// is gone) cannot hold the caller past its deadline, as a task group's child would. Work
-  /// that answers first cancels the timer, so no sleeping task outlives its call. `clock` is
-  /// the deadline's (a test's can watch the timer).
-  static func answer<T: Sendable, C: Clock<Duration>>(
-    within limit: Duration, clock: C = ContinuousClock(), _ body: @escaping @Sendable () async throws -> T
-  ) async throws -> T {
-    let answer = FirstAnswer<T>()
-    return try await withCheckedThrowingContinuation { continuation in
-      answer.await(continuation)
-      let work = Task {
-        do {
-          answer.give(.success(try await body()))
-        } catch {
-          answer.give(.failure(error))
-        }
-      }
-      answer.time(
-        Task {
-          guard (try? await clock.sleep(for: limit)) != nil else { return }  // cancelled: answered
-          if answer.give(.failure(DatabaseTimeout(limit: limit))) { work.cancel() }
-        })
-    }
-  }
-}
-
-/// The first of several answers to one continuation; the later ones are dropped. The first
-/// answer cancels the deadline's timer.
-private final class FirstAnswer<T: Sendable>: Sendable {
-  private struct Waiting {
-    var continuation: CheckedContinuation<T, any Error>?
-    var timer: Task<Void, Never>?
-    var answered = false
-  }
-  private let waiting = Mutex(Waiting())
-
-  /// Sets the continuation the answers go to (before any is given).
-  func await(_ continuation: CheckedContinuation<T, any Error>) {
-    waiting.withLock { $0.continuation = continuation }
-  }
-
-  /// Keeps the deadline's timer, to cancel at the first answer (at once if it was given).
-  func time(_ timer: Task<Void, Never>) {
-    let answered = waiting.withLock { state -> Bool in
-      if !state.answered { state.timer = timer }
-      return state.answered
-    }
-    if answered { timer.cancel() }
-  }
-
-  /// Resumes the continuation with `result` unless it was resumed already; whether it was now.
-  @discardableResult
-  func give(_ result: Result<T, any Error>) -> Bool {
-    let (taken, timer) = waiting.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
-      guard !state.answered else { return (nil, nil) }
-      state.answered = true
-      defer { (state.continuation, state.timer) = (nil, nil) }
-      return (state.continuation, state.timer)
-    }
-    guard let taken else { return false }
-    timer?.cancel()
-    taken.resume(with: result)
-    return true
   }
 }
 
