@@ -323,6 +323,47 @@ struct PostgresFleetTests {
     await #expect(throws: FleetError.self) { try await fleet.audit(app: app, against: forged, key: signer.verifier) }
   }
 
+  /// Pruning while uploads extend the very sessions it prunes: both take the sessions' locks in
+  /// one order, so neither fails on a deadlock, and each session is either pruned as it was
+  /// (its start alone) or kept with everything it was sent.
+  @Test func pruningBesideUploadsToItsSessionsNeverDeadlocks() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    // The starts are at offset 0 and the pushes at 10: a session a push reached is kept.
+    let cutoff = Timestamp(millisecondsSince1970: event("any", .push("x"), offset: 5).at.millisecondsSince1970)
+    var (pruned, kept) = (0, 0)
+    for round in 0..<6 {
+      let names = (0..<16).map { "r\(round)-s\($0)" }
+      let starts = try names.map {
+        ArraySlice(try WireFormat.canonicalBytes(event($0, .start(.stack(stack("R+home"))), seq: 1)))
+      }
+      _ = try await fleet.ingest(starts, app: app)
+      async let pruning = fleet.prune(app: app, before: cutoff)
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        // Against the pruning's order, one upload per session.
+        for name in names.reversed() {
+          group.addTask {
+            let push = try WireFormat.canonicalBytes(event(name, .push("detail"), offset: 10, seq: 2))
+            _ = try await fleet.ingest([ArraySlice(push)], app: app)
+          }
+        }
+        try await group.waitForAll()
+      }
+      let tombstones = try await pruning
+      for name in names {
+        let id = sessionID(name)
+        if let tombstone = tombstones.first(where: { $0.session == id }) {
+          #expect(tombstone.lastSeq == 1)
+          pruned += 1
+        } else {
+          #expect(try await fleet.history(of: id, app: app, from: 1, to: Int.max).count == 2)
+          kept += 1
+        }
+      }
+    }
+    #expect(pruned + kept == 96)
+  }
+
   /// Events stay as they were written: the database itself refuses to edit or delete one.
   @Test func theDatabaseRefusesToEditAnEvent() async throws {
     let postgres = try await PostgresTestFleet()
