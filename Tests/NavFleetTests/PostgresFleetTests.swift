@@ -331,7 +331,6 @@ struct PostgresFleetTests {
     let (fleet, app) = (postgres.fleet, postgres.app)
     // The starts are at offset 0 and the pushes at 10: a session a push reached is kept.
     let cutoff = Timestamp(millisecondsSince1970: event("any", .push("x"), offset: 5).at.millisecondsSince1970)
-    var (pruned, kept) = (0, 0)
     for round in 0..<6 {
       let names = (0..<16).map { "r\(round)-s\($0)" }
       let starts = try names.map {
@@ -354,14 +353,11 @@ struct PostgresFleetTests {
         let id = sessionID(name)
         if let tombstone = tombstones.first(where: { $0.session == id }) {
           #expect(tombstone.lastSeq == 1)
-          pruned += 1
         } else {
           #expect(try await fleet.history(of: id, app: app, from: 1, to: Int.max).count == 2)
-          kept += 1
         }
       }
     }
-    #expect(pruned + kept == 96)
   }
 
   /// Events stay as they were written: the database itself refuses to edit or delete one.

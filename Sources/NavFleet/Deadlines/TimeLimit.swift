@@ -22,7 +22,8 @@ package enum TimeLimit {
   package static func anyLoop() -> any EventLoop { MultiThreadedEventLoopGroup.singleton.next() }
 
   /// Runs `work`, cancels it once `limit` has passed, and waits for it to end (structured:
-  /// nothing it touches outlives the call); throws `Expired` when the deadline cancelled it.
+  /// nothing it touches outlives the call); throws `Expired` when the deadline cancelled it
+  /// (and the caller was not cancelled itself: then the work's own error).
   /// Work that ends before its deadline cancels the timer; `watch` is given the timer.
   package static func run<T: Sendable>(
     within limit: Duration, on loop: any EventLoop = anyLoop(),
@@ -43,7 +44,7 @@ package enum TimeLimit {
         task.cancel()
       }
     } catch {
-      if expired.load(ordering: .sequentiallyConsistent) { throw Expired(limit: limit) }
+      if expired.load(ordering: .sequentiallyConsistent), !Task.isCancelled { throw Expired(limit: limit) }
       throw error
     }
   }

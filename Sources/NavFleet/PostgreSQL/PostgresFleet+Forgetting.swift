@@ -114,8 +114,10 @@ extension PostgresFleet {
           "SELECT count(*) FROM sessions WHERE month = \(Int32(month))", logger: logger)
         var left: Int64 = 0
         for try await count in remaining.decode(Int64.self) { left = count }
-        if left == 0 {
-          // Nothing of any app is left in the month: its partitions go whole.
+        // Nothing of any app is left in a month before this one: its partitions go whole. The
+        // current month's stay, even empty: new sessions go there, and every collector
+        // remembers the partitions it has made.
+        if left == 0, month < Self.month(of: .now) {
           for table in ["events", "snapshots"] {
             try await connection.run(
               PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DETACH PARTITION \(table)_\(month)"), logger: logger)
