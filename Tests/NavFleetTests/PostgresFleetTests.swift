@@ -478,12 +478,8 @@ struct PostgresFaultTests {
     await #expect(throws: FleetError.self) { try await fleet.ingest(Array(lines[half...]), app: .default) }
     _ = try await onAThreadOfItsOwn { try cluster.start() }
     // Back by itself: the next calls succeed within seconds, with no restart of the fleet.
-    var stored: UploadOutcome?
-    for _ in 0..<60 where stored == nil {
-      stored = try? await fleet.ingest(Array(lines[half...]), app: .default)
-      if stored == nil { try await Task.sleep(for: .milliseconds(250)) }
-    }
-    #expect(stored?.heads[events[0].session]?.seq == lines.count)
+    let stored = try await Self.tried(times: 60) { try await fleet.ingest(Array(lines[half...]), app: .default) }
+    #expect(stored.heads[events[0].session]?.seq == lines.count)
     let history = try await Self.tried {
       try await fleet.history(of: events[0].session, app: .default, from: 1, to: Int.max)
     }
@@ -491,9 +487,10 @@ struct PostgresFaultTests {
     #expect(try await Self.tried { try await fleet.verify(events[0].session, app: .default) }.isIntact)
   }
 
-  /// `call`, tried up to ten times while it fails as the database's failure.
-  static func tried<T>(_ call: () async throws -> T) async throws -> T {
-    for _ in 1..<10 {
+  /// `call`, tried up to `times` times, a quarter second apart, while it fails as the
+  /// database's failure.
+  static func tried<T>(times: Int = 10, _ call: () async throws -> T) async throws -> T {
+    for _ in 1..<times {
       do {
         return try await call()
       } catch let error as FleetError where error.isStorageFailure {

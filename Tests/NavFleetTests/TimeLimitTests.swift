@@ -19,10 +19,7 @@ struct TimeLimitTests {
 
     /// How many were cancelled, once `expected` were or ten seconds have passed.
     func cancelled(expecting expected: Int) async throws -> Int {
-      let waited = ContinuousClock.now
-      while cancellations.withLock({ $0 }) < expected, ContinuousClock.now - waited < .seconds(10) {
-        try await Task.sleep(for: .milliseconds(10))
-      }
+      try await TimeLimitTests.wait(atMost: .seconds(10)) { self.cancellations.withLock { $0 } >= expected }
       return cancellations.withLock { $0 }
     }
   }
@@ -45,9 +42,14 @@ struct TimeLimitTests {
 
     /// Waits (a minute at most) for work left to end by itself to be cancelled.
     func waitForTheCancellation() async throws {
-      let waited = ContinuousClock.now
-      while !wasCancelled, ContinuousClock.now - waited < .seconds(60) { try await Task.sleep(for: .milliseconds(10)) }
+      try await TimeLimitTests.wait(atMost: .seconds(60)) { self.wasCancelled }
     }
+  }
+
+  /// Returns once `isDone`, or once `limit` has passed, looking every 10 ms.
+  static func wait(atMost limit: Duration, until isDone: () -> Bool) async throws {
+    let waited = ContinuousClock.now
+    while !isDone(), ContinuousClock.now - waited < limit { try await Task.sleep(for: .milliseconds(10)) }
   }
 
   @Test(arguments: [false, true])
