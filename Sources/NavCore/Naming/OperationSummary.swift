@@ -4,7 +4,7 @@
 /// app's screen type is. Each operation's words are in `OperationCatalog.swift`.
 extension NavigationOperation {
   /// What the operation does, in a few words: `present sheet numbersList with navigation in [route 0]`.
-  public var summary: String {
+  package var summary: String {
     let what = kind.summary
     return path.isTop ? what : "\(what) in [" + path.steps.map(\.description).joined(separator: ", ") + "]"
   }

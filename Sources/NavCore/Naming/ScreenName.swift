@@ -120,5 +120,5 @@ public enum ScreenName {
 
 extension Route {
   /// The screen's name by the wire format's rule.
-  public var screenName: String { ScreenName.of(screen) }
+  package var screenName: String { ScreenName.of(screen) }
 }

@@ -30,7 +30,7 @@ extension Timestamp: CustomStringConvertible {
 
   /// The wire-format text: RFC 3339 in UTC with milliseconds, `2026-11-21T10:15:30.250Z`. A time
   /// outside the years 0000 to 9999 prints as the nearest end (encoding refuses it).
-  public var rfc3339: String {
+  package var rfc3339: String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(24)
     appendRFC3339(to: &bytes)
