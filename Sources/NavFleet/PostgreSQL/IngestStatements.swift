@@ -51,13 +51,21 @@ enum IngestStatements {
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
   }
 
-  /// After an upload's events (sent with COPY): the new sessions' whole rows, the snapshots
-  /// and the stored sessions' new totals, in one statement (an empty array inserts or updates
-  /// nothing).
+  /// Everything an upload writes, in one statement: its events, the new sessions' whole rows,
+  /// the snapshots and the stored sessions' new totals (an empty array inserts or updates
+  /// nothing). The events go as arrays, not with `COPY ... FROM STDIN`: PostgresNIO stops the
+  /// process (a precondition) when a connection dies between a COPY's start and its data, and a
+  /// connection killed by a failover or an operator must cost one upload a retry, never the
+  /// collector.
   struct Rows: PostgresPreparedStatement {
     static let name = "navstore_ingest_rows"
     static let sql = """
-      WITH new_sessions AS (
+      WITH new_events AS (
+        INSERT INTO events (app, session_id, month, seq, at, origin, op, cause, hash)
+          SELECT $1, s, m, q, a, o, op, nullif(c, ''), h
+            FROM unnest($30::text[], $31::integer[], $32::bigint[], $33::bigint[], $34::text[], $35::text[],
+              $36::text[], $37::bytea[]) AS e (s, m, q, a, o, op, c, h)
+      ), new_sessions AS (
         INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
             restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase)
           SELECT $1, s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph
@@ -78,12 +86,13 @@ enum IngestStatements {
     typealias Row = Void
 
     let app: String
+    let events: EventColumns
     let new: SessionColumnsBatch
     let snapshots: SnapshotColumns
     let stored: SessionColumnsBatch
 
     func makeBindings() throws -> PostgresBindings {
-      var bindings = PostgresBindings(capacity: 29)
+      var bindings = PostgresBindings(capacity: 37)
       bindings.append(app)
       bindings.append(new.ids)
       bindings.append(new.months)
@@ -113,10 +122,33 @@ enum IngestStatements {
       bindings.append(stored.hashes)
       bindings.append(stored.depths)
       bindings.append(stored.phases)
+      bindings.append(events.sessions)
+      bindings.append(events.months)
+      bindings.append(events.seqs)
+      bindings.append(events.ats)
+      bindings.append(events.origins)
+      bindings.append(events.operations)
+      bindings.append(events.causes)
+      bindings.append(events.hashes)
       return bindings
     }
 
     func decodeRow(_ row: PostgresRow) throws {}
+  }
+
+  /// The events an upload writes, one array per column; a cause is its canonical JSON, `""` for
+  /// none (JSON is never empty).
+  struct EventColumns: Sendable {
+    var sessions: [String] = []
+    var months: [Int32] = []
+    var seqs: [Int64] = []
+    var ats: [Int64] = []
+    var origins: [String] = []
+    var operations: [String] = []
+    var causes: [String] = []
+    var hashes: [ByteBuffer] = []
+
+    var count: Int { seqs.count }
   }
 
   /// The snapshots an upload writes, one array per column.

@@ -236,16 +236,14 @@ extension PostgresFleet {
     return rehydration
   }
 
-  /// Writes what the appenders decided in two statements whatever the upload's size: every
-  /// event with COPY (the database's own bulk path), then one statement for the new sessions'
-  /// whole rows, the snapshots and the stored sessions' new totals. COPY takes two round trips
-  /// where a statement takes one, so only the many rows go that way.
+  /// Writes what the appenders decided in one statement whatever the upload's size: its events,
+  /// the new sessions' whole rows, the snapshots and the stored sessions' new totals.
   private static func write(
     _ held: HeldSessions, month: Int, on connection: PostgresConnection, logger: Logger
   ) async throws {
     let app = held.app.rawValue
     var newSessions = SessionColumnsBatch()
-    var events = CopyRows()
+    var events = IngestStatements.EventColumns()
     var snapshots = IngestStatements.SnapshotColumns()
     var stored = SessionColumnsBatch()
     for appender in held.appenders.values where !appender.written.isEmpty {
@@ -257,16 +255,14 @@ extension PostgresFleet {
         stored.add(session: session, totals: appender.totals)
       }
       for prepared in appender.written {
-        events.text(app)
-        events.text(session)
-        events.integer(rowMonth)
-        events.integer(prepared.seq)
-        events.integer(Int(prepared.event.at.millisecondsSince1970))
-        events.text(prepared.event.origin.rawValue)
-        events.text(prepared.operationBytes)
-        if let cause = prepared.event.cause { events.text(cause.canonicalString) } else { events.null() }
-        events.bytes(prepared.hash)
-        events.endRow()
+        events.sessions.append(session)
+        events.months.append(Int32(rowMonth))
+        events.seqs.append(Int64(prepared.seq))
+        events.ats.append(prepared.event.at.millisecondsSince1970)
+        events.origins.append(prepared.event.origin.rawValue)
+        events.operations.append(String(decoding: prepared.operationBytes, as: UTF8.self))
+        events.causes.append(prepared.event.cause?.canonicalString ?? "")
+        events.hashes.append(ByteBuffer(bytes: prepared.hash))
         if let snapshot = prepared.snapshot {
           snapshots.sessions.append(session)
           snapshots.months.append(Int32(rowMonth))
@@ -276,13 +272,9 @@ extension PostgresFleet {
       }
     }
     guard events.count > 0 else { return }
-    try await connection.copy(
-      events, into: "events", columns: ["app", "session_id", "month", "seq", "at", "origin", "op", "cause", "hash"],
-      logger: logger)
-    // Everything else in one statement: the new sessions' rows, the few snapshots (one in
-    // `snapshotInterval` events), the stored sessions' totals.
     try await connection.run(
-      IngestStatements.Rows(app: app, new: newSessions, snapshots: snapshots, stored: stored), logger: logger)
+      IngestStatements.Rows(app: app, events: events, new: newSessions, snapshots: snapshots, stored: stored),
+      logger: logger)
   }
 
   /// The advisory lock of a session: 64 bits of SHA-256 over its app and id (two sessions that
