@@ -360,6 +360,34 @@ struct PostgresFleetTests {
     }
   }
 
+  /// A pruning of more sessions than one transaction takes goes on, transaction after
+  /// transaction, until none is left: every old session forgotten once, each tombstone its
+  /// own, and a session still in use kept whole.
+  @Test func aPruningLargerThanOneTransactionForgetsEveryOldSession() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    let cutoff = Timestamp(millisecondsSince1970: event("any", .push("x"), offset: 5).at.millisecondsSince1970)
+    let old = (0..<11).map { "old-\($0)" }
+    let kept = ["kept-a", "kept-b"]
+    let starts = try (old + kept).map {
+      ArraySlice(try WireFormat.canonicalBytes(event($0, .start(.stack(stack("R+home"))), seq: 1)))
+    }
+    _ = try await fleet.ingest(starts, app: app)
+    let pushes = try kept.map { ArraySlice(try WireFormat.canonicalBytes(event($0, .push("detail"), offset: 10, seq: 2))) }
+    _ = try await fleet.ingest(pushes, app: app)
+
+    let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3)
+
+    #expect(tombstones.map(\.session).sorted() == old.map(sessionID).sorted())
+    #expect(tombstones.allSatisfy { $0.lastSeq == 1 })
+    #expect(try await fleet.tombstones(app: app).map(\.session) == old.map(sessionID).sorted())
+    #expect(try await fleet.sessions(app: app, lastBefore: cutoff).isEmpty)
+    for name in kept {
+      #expect(try await fleet.history(of: sessionID(name), app: app, from: 1, to: Int.max).count == 2)
+    }
+    #expect(try await fleet.prune(app: app, before: cutoff, batch: 3).isEmpty)
+  }
+
   /// Events stay as they were written: the database itself refuses to edit or delete one.
   @Test func theDatabaseRefusesToEditAnEvent() async throws {
     let postgres = try await PostgresTestFleet()

@@ -27,51 +27,72 @@ extension PostgresFleet {
         rows.append((session, row.record, row.month))
       }
       return rows
-    }
+    }.tombstones
   }
 
-  /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit),
-  /// in one transaction. A month whose partition then holds no session of any app is detached
-  /// and dropped whole, rather than emptied row by row: a fleet's old months go at the cost of
-  /// a catalog change. Returns the tombstones written.
-  package func prune(app: AppName, before cutoff: Timestamp, at time: Timestamp = .now) async throws(FleetError)
-    -> [Tombstone]
-  {
-    try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
-      try await self.sessions(app: app, lastBefore: cutoff, on: connection)
-    } choose: { connection, candidates in
-      // Read again under the sessions' locks: one that an upload extended since is kept.
-      let found = try await connection.query(
-        """
-        SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
-          WHERE app = \(app.rawValue) AND id = ANY(\(candidates.map(\.rawValue)))
-            AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
-          ORDER BY id
-        """, logger: self.logger)
-      var rows: [(SessionID, SessionRecord, Int)] = []
-      try await readToTheEnd(found.decode(SessionRowColumns.Columns.self)) { columns in
-        let row = SessionRowColumns(columns)
-        rows.append((try SessionRecord.sessionID(row.record.id), row.record, row.month))
+  /// How many sessions one transaction of `prune` forgets at most. Each takes an advisory lock
+  /// until its transaction ends, and the database's lock table holds only so many at once
+  /// (`max_locks_per_transaction` times the connections: 6,400 by default, for every client).
+  package static let sessionsPerPruningTransaction = 1_000
+
+  /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit), in
+  /// transactions of at most `batch` sessions, oldest month first: a failure keeps what the
+  /// transactions before it forgot, and the same call again goes on from there. A month whose
+  /// partition then holds no session of any app is detached and dropped whole, rather than
+  /// emptied row by row: a fleet's old months go at the cost of a catalog change. Returns the
+  /// tombstones written.
+  package func prune(
+    app: AppName, before cutoff: Timestamp, at time: Timestamp = .now,
+    batch: Int = PostgresFleet.sessionsPerPruningTransaction
+  ) async throws(FleetError) -> [Tombstone] {
+    var tombstones: [Tombstone] = []
+    let batch = max(1, batch)
+    while true {
+      // Every candidate of a transaction is either forgotten or, extended by an upload since,
+      // no longer a candidate: each round leaves fewer, and the last finds none.
+      let (candidates, forgotten) = try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
+        try await self.sessions(app: app, lastBefore: cutoff, limit: batch, on: connection)
+      } choose: { connection, candidates in
+        // Read again under the sessions' locks: one that an upload extended since is kept.
+        let found = try await connection.query(
+          """
+          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+            WHERE app = \(app.rawValue) AND id = ANY(\(candidates.map(\.rawValue)))
+              AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
+            ORDER BY id
+          """, logger: self.logger)
+        var rows: [(SessionID, SessionRecord, Int)] = []
+        try await readToTheEnd(found.decode(SessionRowColumns.Columns.self)) { columns in
+          let row = SessionRowColumns(columns)
+          rows.append((try SessionRecord.sessionID(row.record.id), row.record, row.month))
+        }
+        return rows
       }
-      return rows
+      tombstones += forgotten
+      if candidates < batch { return tombstones }
     }
   }
 
   /// The sessions of `app` whose last event is before `cutoff`: what `prune` would forget.
   package func sessions(app: AppName, lastBefore cutoff: Timestamp) async throws(FleetError) -> [SessionID] {
     try await database {
-      try await self.client.withConnection { try await self.sessions(app: app, lastBefore: cutoff, on: $0) }
+      try await self.client.withConnection {
+        try await self.sessions(app: app, lastBefore: cutoff, limit: nil, on: $0)
+      }
     }
   }
 
-  private func sessions(app: AppName, lastBefore cutoff: Timestamp, on connection: PostgresConnection) async throws
-    -> [SessionID]
-  {
+  /// The first `limit` (all, when nil) sessions of `app` whose last event is before `cutoff`,
+  /// oldest month first, so that a pruning empties one month before it starts the next.
+  private func sessions(
+    app: AppName, lastBefore cutoff: Timestamp, limit: Int?, on connection: PostgresConnection
+  ) async throws -> [SessionID] {
     var sessions: [SessionID] = []
     let rows = try await connection.query(
       """
       SELECT id FROM sessions
-        WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970) ORDER BY id
+        WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
+        ORDER BY month, id LIMIT \(limit.map(Int64.init))
       """, logger: logger)
     for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
     return sessions
@@ -80,20 +101,21 @@ extension PostgresFleet {
   /// One forgetting transaction: the `candidates`' locks are taken first, in the order uploads
   /// take them (so neither can wait on the other in a cycle), then `choose` reads the sessions
   /// to forget among them, and each is tombstoned and deleted, or its month's partitions
-  /// dropped when nothing else is left in them.
+  /// dropped when nothing else is left in them. Returns how many candidates there were, and the
+  /// tombstones written.
   private func forgetting(
     app: AppName, at time: Timestamp, timeout: Duration?,
     candidates: @escaping @Sendable (PostgresConnection) async throws -> [SessionID],
     choose: @escaping @Sendable (PostgresConnection, [SessionID]) async throws -> [(SessionID, SessionRecord, Int)]
-  ) async throws(FleetError) -> [Tombstone] {
+  ) async throws(FleetError) -> (candidates: Int, tombstones: [Tombstone]) {
     let logger = logger
     return try await transaction(timeout: timeout) { connection in
       let named = try await candidates(connection)
-      guard !named.isEmpty else { return [] }
+      guard !named.isEmpty else { return (0, []) }
       let keys = named.map { Self.lockKey(app: app, session: $0) }.sorted()
       try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
       let chosen = try await choose(connection, named)
-      guard !chosen.isEmpty else { return [] }
+      guard !chosen.isEmpty else { return (named.count, []) }
       let tombstones = chosen.map { session, record, _ in
         Tombstone(
           session: session, forgottenAt: time, lastSeq: record.eventCount,
@@ -135,7 +157,7 @@ extension PostgresFleet {
           }
         }
       }
-      return tombstones
+      return (named.count, tombstones)
     }
   }
 

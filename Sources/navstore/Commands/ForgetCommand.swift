@@ -63,8 +63,11 @@ struct PruneCommand: AsyncParsableCommand {
         navstore prune --before 2026-05-01T00:00:00.000Z --dry-run
         navstore prune --before 2026-05-01T00:00:00.000Z --vacuum
 
-      On a PostgreSQL store, a month whose sessions (of every app) are all forgotten loses its \
-      partitions whole, at the cost of a catalog change.
+      On a PostgreSQL store, sessions are forgotten in transactions of 1,000 (each holds a lock \
+      per session, and the database's lock table is shared and finite): if the command stops, \
+      the transactions before it stay, and running it again goes on. A month whose sessions \
+      (of every app) are all forgotten loses its partitions whole, at the cost of a catalog \
+      change.
       """)
 
   @OptionGroup var store: StoreOption
