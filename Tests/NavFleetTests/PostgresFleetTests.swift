@@ -103,17 +103,20 @@ struct PostgresFleetTests {
     }
   }
 
-  /// Text that PostgreSQL's COPY format must escape (a backslash, a tab, a newline, a carriage
-  /// return, and `\N`, its NULL) in ids, screens, causes and contexts is stored and read back as
+  /// Text a text format must escape (a backslash, a tab, a newline, a carriage return, and
+  /// `\N`, COPY's NULL) in ids, screens, causes and contexts, and an empty string as a cause
+  /// (its JSON is `""`, not the none the arrays say with empty text), is stored and read back as
   /// sent.
-  @Test func textThatCopyMustEscapeIsStoredAsSent() async throws {
+  @Test func awkwardTextIsStoredAsSent() async throws {
     let awkward = "a\\b\tc\nd\re\\N \"f\" \u{e9}\u{1F600}"
     let id = "esc\\N\\x"
     var start = event(id, .start(.stack([.root(.string(awkward), withNavigation: true)])), seq: 1)
     start.cause = .object(["note": .string(awkward)])
     var push = event(id, .push(.string("\\N")), offset: 10, seq: 2)
     push.cause = .string("\t")
-    let session = [start, push, event(id, .pop(), offset: 20, seq: 3)]
+    var pop = event(id, .pop(), offset: 20, seq: 3)
+    pop.cause = .string("")
+    let session = [start, push, pop]
     let lines = try session.map { ArraySlice(try WireFormat.canonicalBytes($0)) }
     try await expectSameStores([session], batches: [Array(lines.prefix(2)), Array(lines.suffix(1))])
   }
