@@ -376,7 +376,9 @@ struct PostgresFleetTests {
       ArraySlice(try WireFormat.canonicalBytes(event($0, .start(.stack(stack("R+home"))), seq: 1)))
     }
     _ = try await fleet.ingest(starts, app: app)
-    let pushes = try kept.map { ArraySlice(try WireFormat.canonicalBytes(event($0, .push("detail"), offset: 10, seq: 2))) }
+    let pushes = try kept.map {
+      ArraySlice(try WireFormat.canonicalBytes(event($0, .push("detail"), offset: 10, seq: 2)))
+    }
     _ = try await fleet.ingest(pushes, app: app)
 
     let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3)
