@@ -364,13 +364,14 @@ struct PostgresFleetTests {
   }
 
   /// A pruning of more sessions than one transaction takes goes on, transaction after
-  /// transaction, until none is left: every old session forgotten once, each tombstone its
-  /// own, and a session still in use kept whole.
+  /// transaction, until none is left: every old session forgotten once, each transaction's
+  /// count reported as it commits, a full last round followed by an empty one, a session still
+  /// in use kept whole, and the tombstones in id order, as a store file gives them.
   @Test func aPruningLargerThanOneTransactionForgetsEveryOldSession() async throws {
     let postgres = try await PostgresTestFleet()
     let (fleet, app) = (postgres.fleet, postgres.app)
     let cutoff = Timestamp(millisecondsSince1970: event("any", .push("x"), offset: 5).at.millisecondsSince1970)
-    let old = (0..<11).map { "old-\($0)" }
+    let old = (0..<12).map { "old-\($0)" }
     let kept = ["kept-a", "kept-b"]
     let starts = try (old + kept).map {
       ArraySlice(try WireFormat.canonicalBytes(event($0, .start(.stack(stack("R+home"))), seq: 1)))
@@ -381,11 +382,14 @@ struct PostgresFleetTests {
     }
     _ = try await fleet.ingest(pushes, app: app)
 
-    let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3)
+    var reported: [Int] = []
+    let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3) { reported.append($0) }
 
-    #expect(tombstones.map(\.session).sorted() == old.map(sessionID).sorted())
+    let idOrder = old.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(sessionID)
+    #expect(tombstones.map(\.session) == idOrder)
+    #expect(reported == [3, 6, 9, 12])
     #expect(tombstones.allSatisfy { $0.lastSeq == 1 })
-    #expect(try await fleet.tombstones(app: app).map(\.session) == old.map(sessionID).sorted())
+    #expect(try await fleet.tombstones(app: app).map(\.session) == idOrder)
     #expect(try await fleet.sessions(app: app, lastBefore: cutoff).isEmpty)
     for name in kept {
       #expect(try await fleet.history(of: sessionID(name), app: app, from: 1, to: Int.max).count == 2)

@@ -144,9 +144,9 @@ enum IngestStatements {
     var seqs: [Int64] = []
     var ats: [Int64] = []
     var origins: [String] = []
-    var operations: [String] = []
+    var operations: [UTF8TextElement] = []
     var causes: [String] = []
-    var hashes: [ByteBuffer] = []
+    var hashes: [ByteaElement] = []
 
     var count: Int { seqs.count }
   }

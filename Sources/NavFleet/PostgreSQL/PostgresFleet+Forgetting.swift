@@ -11,7 +11,7 @@ extension PostgresFleet {
     -> [Tombstone]
   {
     try await forgetting(app: app, at: time, timeout: nil) { _ in
-      sessions
+      (sessions, nil)
     } choose: { connection, sessions in
       var rows: [(SessionID, SessionRecord, Int)] = []
       for session in sessions {
@@ -30,28 +30,45 @@ extension PostgresFleet {
     }.tombstones
   }
 
-  /// How many sessions one transaction of `prune` forgets at most. Each takes an advisory lock
-  /// until its transaction ends, and the database's lock table holds only so many at once
-  /// (`max_locks_per_transaction` times the connections: 6,400 by default, for every client).
+  /// How many sessions one transaction of `prune` forgets at most. Each is locked until its
+  /// transaction ends, and those locks live in the database's lock table, which every
+  /// connection shares (`max_locks_per_transaction` times about the number of connections).
   package static let sessionsPerPruningTransaction = 1_000
 
   /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit), in
-  /// transactions of at most `batch` sessions, oldest month first: a failure keeps what the
-  /// transactions before it forgot, and the same call again goes on from there. A month whose
-  /// partition then holds no session of any app is detached and dropped whole, rather than
-  /// emptied row by row: a fleet's old months go at the cost of a catalog change. Returns the
-  /// tombstones written.
+  /// transactions of at most `batch` sessions, oldest month first, each reported to `committed`
+  /// (the number forgotten so far) once it is: a failure keeps what the transactions before it
+  /// forgot, and the same call again goes on from there. A month's last transaction drops its
+  /// partitions whole when no session of any app is left in it (the transactions before it
+  /// delete their sessions' rows). Returns the tombstones written, in session id order.
   package func prune(
     app: AppName, before cutoff: Timestamp, at time: Timestamp = .now,
-    batch: Int = PostgresFleet.sessionsPerPruningTransaction
+    batch: Int = PostgresFleet.sessionsPerPruningTransaction, committed: (Int) -> Void = { _ in }
   ) async throws(FleetError) -> [Tombstone] {
     var tombstones: [Tombstone] = []
     let batch = max(1, batch)
+    // Where the last round's candidates ended, in (month, id) order: each round goes on after
+    // it, so a session is a candidate once, and the pruning ends however uploads move.
+    let cursor = Protected<(month: Int32, id: String)>((0, ""))
     while true {
-      // Every candidate of a transaction is either forgotten or, extended by an upload since,
-      // no longer a candidate: each round leaves fewer, and the last finds none.
       let (candidates, forgotten) = try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
-        try await self.sessions(app: app, lastBefore: cutoff, limit: batch, on: connection)
+        let after = cursor.withLock { $0 }
+        let rows = try await connection.query(
+          """
+          SELECT id, month FROM sessions
+            WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
+              AND (month, id) > (\(after.month), \(after.id))
+            ORDER BY month, id LIMIT \(Int64(batch))
+          """, logger: self.logger)
+        var named: [SessionID] = []
+        var last = after
+        for try await (id, month) in rows.decode((String, Int32).self) {
+          named.append(try SessionRecord.sessionID(id))
+          last = (month, id)
+        }
+        cursor.withLock { $0 = last }
+        // A full round may leave more of its last month to the next: that month stays.
+        return (named, named.count == batch ? Int(last.month) : nil)
       } choose: { connection, candidates in
         // Read again under the sessions' locks: one that an upload extended since is kept.
         let found = try await connection.query(
@@ -69,48 +86,42 @@ extension PostgresFleet {
         return rows
       }
       tombstones += forgotten
-      if candidates < batch { return tombstones }
-    }
-  }
-
-  /// The sessions of `app` whose last event is before `cutoff`: what `prune` would forget.
-  package func sessions(app: AppName, lastBefore cutoff: Timestamp) async throws(FleetError) -> [SessionID] {
-    try await database {
-      try await self.client.withConnection {
-        try await self.sessions(app: app, lastBefore: cutoff, limit: nil, on: $0)
+      if !forgotten.isEmpty { committed(tombstones.count) }
+      if candidates < batch {
+        // As a store file lists them, by the ids' bytes (the database's "C" collation).
+        return tombstones.sorted { $0.session.rawValue.utf8.lexicographicallyPrecedes($1.session.rawValue.utf8) }
       }
     }
   }
 
-  /// The first `limit` (all, when nil) sessions of `app` whose last event is before `cutoff`,
-  /// oldest month first, so that a pruning empties one month before it starts the next.
-  private func sessions(
-    app: AppName, lastBefore cutoff: Timestamp, limit: Int?, on connection: PostgresConnection
-  ) async throws -> [SessionID] {
-    var sessions: [SessionID] = []
-    let rows = try await connection.query(
-      """
-      SELECT id FROM sessions
-        WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
-        ORDER BY month, id LIMIT \(limit.map(Int64.init))
-      """, logger: logger)
-    for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
-    return sessions
+  /// The sessions of `app` whose last event is before `cutoff`, in id order: what `prune` would
+  /// forget.
+  package func sessions(app: AppName, lastBefore cutoff: Timestamp) async throws(FleetError) -> [SessionID] {
+    try await database {
+      var sessions: [SessionID] = []
+      let rows = try await self.client.query(
+        """
+        SELECT id FROM sessions
+          WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970) ORDER BY id
+        """, logger: self.logger)
+      for try await id in rows.decode(String.self) { sessions.append(try SessionRecord.sessionID(id)) }
+      return sessions
+    }
   }
 
   /// One forgetting transaction: the `candidates`' locks are taken first, in the order uploads
   /// take them (so neither can wait on the other in a cycle), then `choose` reads the sessions
   /// to forget among them, and each is tombstoned and deleted, or its month's partitions
-  /// dropped when nothing else is left in them. Returns how many candidates there were, and the
-  /// tombstones written.
+  /// dropped when nothing else is left in them (but for the month `candidates` says may have
+  /// more to come). Returns how many candidates there were, and the tombstones written.
   private func forgetting(
     app: AppName, at time: Timestamp, timeout: Duration?,
-    candidates: @escaping @Sendable (PostgresConnection) async throws -> [SessionID],
+    candidates: @escaping @Sendable (PostgresConnection) async throws -> (sessions: [SessionID], unfinishedMonth: Int?),
     choose: @escaping @Sendable (PostgresConnection, [SessionID]) async throws -> [(SessionID, SessionRecord, Int)]
   ) async throws(FleetError) -> (candidates: Int, tombstones: [Tombstone]) {
     let logger = logger
     return try await transaction(timeout: timeout) { connection in
-      let named = try await candidates(connection)
+      let (named, unfinishedMonth) = try await candidates(connection)
       guard !named.isEmpty else { return (0, []) }
       let keys = named.map { Self.lockKey(app: app, session: $0) }.sorted()
       try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
@@ -132,14 +143,16 @@ extension PostgresFleet {
       try await connection.run(
         "DELETE FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))", logger: logger)
       for month in Set(chosen.map(\.2)).sorted() {
-        let remaining = try await connection.query(
-          "SELECT count(*) FROM sessions WHERE month = \(Int32(month))", logger: logger)
-        var left: Int64 = 0
-        for try await count in remaining.decode(Int64.self) { left = count }
         // Nothing of any app is left in a month before this one: its partitions go whole. The
         // current month's stay, even empty: new sessions go there, and every collector
-        // remembers the partitions it has made.
-        if left == 0, month < Self.month(of: .now) {
+        // remembers the partitions it has made. So does a month the next round goes on in.
+        var empty = false
+        if month < Self.month(of: .now), month != unfinishedMonth {
+          let remaining = try await connection.query(
+            "SELECT NOT EXISTS (SELECT 1 FROM sessions WHERE month = \(Int32(month)))", logger: logger)
+          for try await none in remaining.decode(Bool.self) { empty = none }
+        }
+        if empty {
           for table in ["events", "snapshots"] {
             try await connection.run(
               PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DETACH PARTITION \(table)_\(month)"), logger: logger)

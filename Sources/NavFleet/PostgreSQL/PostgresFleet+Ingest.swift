@@ -260,9 +260,9 @@ extension PostgresFleet {
         events.seqs.append(Int64(prepared.seq))
         events.ats.append(prepared.event.at.millisecondsSince1970)
         events.origins.append(prepared.event.origin.rawValue)
-        events.operations.append(String(decoding: prepared.operationBytes, as: UTF8.self))
+        events.operations.append(UTF8TextElement(utf8: prepared.operationBytes))
         events.causes.append(prepared.event.cause?.canonicalString ?? "")
-        events.hashes.append(ByteBuffer(bytes: prepared.hash))
+        events.hashes.append(ByteaElement(bytes: prepared.hash))
         if let snapshot = prepared.snapshot {
           snapshots.sessions.append(session)
           snapshots.months.append(Int32(rowMonth))

@@ -64,6 +64,38 @@ enum EventRowColumns {
   }
 }
 
+/// Bytes already held (an event's chain value), sent as one `bytea` element of an array: each
+/// is written straight into the statement's buffer, with no buffer of its own per event.
+struct ByteaElement: PostgresNonThrowingEncodable, PostgresArrayEncodable, Sendable {
+  let bytes: [UInt8]
+
+  static var psqlType: PostgresDataType { .bytea }
+  static var psqlFormat: PostgresFormat { .binary }
+  static var psqlArrayType: PostgresDataType { .byteaArray }
+
+  func encode<JSONEncoder: PostgresJSONEncoder>(
+    into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+  ) {
+    byteBuffer.writeBytes(bytes)
+  }
+}
+
+/// UTF-8 already held (an event's canonical operation), sent as one `text` element of an
+/// array without making a `String` of it first.
+struct UTF8TextElement: PostgresNonThrowingEncodable, PostgresArrayEncodable, Sendable {
+  let utf8: [UInt8]
+
+  static var psqlType: PostgresDataType { .text }
+  static var psqlFormat: PostgresFormat { .binary }
+  static var psqlArrayType: PostgresDataType { .textArray }
+
+  func encode<JSONEncoder: PostgresJSONEncoder>(
+    into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>
+  ) {
+    byteBuffer.writeBytes(utf8)
+  }
+}
+
 /// Sessions' rows after an upload, one array per column: new sessions' whole rows for one
 /// `INSERT ... SELECT FROM unnest(...)`, or stored sessions' totals for one `UPDATE ... FROM
 /// unnest(...)`.

@@ -56,8 +56,9 @@ struct PruneCommand: AsyncParsableCommand {
     commandName: "prune",
     abstract: "Erase every session whose last event is older than a time, leaving tombstones.",
     discussion: """
-      For retention limits: forgets (as 'navstore forget' does, in one transaction) every \
-      session whose last event is before --before. --dry-run lists them without erasing.
+      For retention limits: forgets (as 'navstore forget' does; in one transaction on a store \
+      file) every session whose last event is before --before. --dry-run lists them without \
+      erasing.
 
       Examples:
         navstore prune --before 2026-05-01T00:00:00.000Z --dry-run
@@ -96,8 +97,21 @@ struct PruneCommand: AsyncParsableCommand {
           print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
           return
         }
-        let tombstones = try await fleetCall { () async throws(FleetError) in
-          try await fleet.prune(app: app, before: before, at: now())
+        let progress = ProgressCounter(label: "forgetting", unit: "sessions")
+        defer { progress.finish() }
+        var forgotten = 0
+        let tombstones: [Tombstone]
+        do throws(FleetError) {
+          tombstones = try await fleet.prune(app: app, before: before, at: now()) { count in
+            forgotten = count
+            progress.update(count)
+          }
+        } catch {
+          // What the transactions before the failure forgot stays forgotten.
+          guard forgotten > 0 else { throw CLIError(error.terminalMessage) }
+          throw CLIError(
+            "\(error.terminalMessage); \(forgotten) session\(forgotten == 1 ? " was" : "s were") forgotten before it, "
+              + "and the same command again goes on")
         }
         for tombstone in tombstones { print("forgot \(tombstone)") }
         print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
