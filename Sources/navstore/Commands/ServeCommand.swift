@@ -172,7 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    MallocArenas.limit(to: 2, environment: ProcessInfo.processInfo.environment)
+    MallocSettings.apply(arenas: 2, mappedFrom: 256 * 1024, environment: ProcessInfo.processInfo.environment)
     let logger = makeLogger()
     if let database = try location.postgresAddress() {
       let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
