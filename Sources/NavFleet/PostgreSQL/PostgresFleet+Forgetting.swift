@@ -27,13 +27,17 @@ extension PostgresFleet {
         rows.append((session, row.record, row.month))
       }
       return rows
-    }.tombstones
+    }
   }
 
   /// How many sessions one transaction of `prune` forgets at most. Each is locked until its
   /// transaction ends, and those locks live in the database's lock table, which every
   /// connection shares (`max_locks_per_transaction` times about the number of connections).
   package static let sessionsPerPruningTransaction = 1_000
+
+  /// The advisory lock under which partitions are made (`navstore_month_partition`, in the
+  /// schema) and dropped.
+  static let partitionsLockKey: Int64 = 7_356_152_906_231_844_411
 
   /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit), in
   /// transactions of at most `batch` sessions, oldest month first, each reported to `committed`
@@ -47,28 +51,33 @@ extension PostgresFleet {
   ) async throws(FleetError) -> [Tombstone] {
     var tombstones: [Tombstone] = []
     let batch = max(1, batch)
-    // Where the last round's candidates ended, in (month, id) order: each round goes on after
-    // it, so a session is a candidate once, and the pruning ends however uploads move.
-    let cursor = Protected<(month: Int32, id: String)>((0, ""))
+    // Where the last round's candidates ended, in (month, id) order, and whether one more
+    // followed them: each round goes on after it, so a session is a candidate once, and the
+    // pruning ends however uploads move.
+    let cursor = Protected(PruningCursor())
     while true {
-      let (candidates, forgotten) = try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
+      let forgotten = try await forgetting(app: app, at: time, timeout: .seconds(600)) { connection in
         let after = cursor.withLock { $0 }
+        // One more than the round takes, to know whether the next round goes on in its last
+        // month (which then keeps its partitions for now).
         let rows = try await connection.query(
           """
           SELECT id, month FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
               AND (month, id) > (\(after.month), \(after.id))
-            ORDER BY month, id LIMIT \(Int64(batch))
+            ORDER BY month, id LIMIT \(Int64(batch) + 1)
           """, logger: self.logger)
-        var named: [SessionID] = []
-        var last = after
-        for try await (id, month) in rows.decode((String, Int32).self) {
-          named.append(try SessionRecord.sessionID(id))
-          last = (month, id)
+        var found: [(id: String, month: Int32)] = []
+        for try await (id, month) in rows.decode((String, Int32).self) { found.append((id, month)) }
+        let taken = found.prefix(batch)
+        let named = try taken.map { try SessionRecord.sessionID($0.id) }
+        let next = found.count > batch ? found[batch] : nil
+        let last = taken.last
+        cursor.withLock {
+          $0 = PruningCursor(month: last?.month ?? after.month, id: last?.id ?? after.id, more: next != nil)
         }
-        cursor.withLock { $0 = last }
-        // A full round may leave more of its last month to the next: that month stays.
-        return (named, named.count == batch ? Int(last.month) : nil)
+        let unfinished = next.flatMap { next in last.flatMap { next.month == $0.month ? Int($0.month) : nil } }
+        return (named, unfinished)
       } choose: { connection, candidates in
         // Read again under the sessions' locks: one that an upload extended since is kept.
         let found = try await connection.query(
@@ -87,7 +96,7 @@ extension PostgresFleet {
       }
       tombstones += forgotten
       if !forgotten.isEmpty { committed(tombstones.count) }
-      if candidates < batch {
+      if !cursor.withLock(\.more) {
         // As a store file lists them, by the ids' bytes (the database's "C" collation).
         return tombstones.sorted { $0.session.rawValue.utf8.lexicographicallyPrecedes($1.session.rawValue.utf8) }
       }
@@ -113,20 +122,20 @@ extension PostgresFleet {
   /// take them (so neither can wait on the other in a cycle), then `choose` reads the sessions
   /// to forget among them, and each is tombstoned and deleted, or its month's partitions
   /// dropped when nothing else is left in them (but for the month `candidates` says may have
-  /// more to come). Returns how many candidates there were, and the tombstones written.
+  /// more to come). Returns the tombstones written.
   private func forgetting(
     app: AppName, at time: Timestamp, timeout: Duration?,
     candidates: @escaping @Sendable (PostgresConnection) async throws -> (sessions: [SessionID], unfinishedMonth: Int?),
     choose: @escaping @Sendable (PostgresConnection, [SessionID]) async throws -> [(SessionID, SessionRecord, Int)]
-  ) async throws(FleetError) -> (candidates: Int, tombstones: [Tombstone]) {
+  ) async throws(FleetError) -> [Tombstone] {
     let logger = logger
     return try await transaction(timeout: timeout) { connection in
       let (named, unfinishedMonth) = try await candidates(connection)
-      guard !named.isEmpty else { return (0, []) }
+      guard !named.isEmpty else { return [] }
       let keys = named.map { Self.lockKey(app: app, session: $0) }.sorted()
       try await connection.run("SELECT pg_advisory_xact_lock(k) FROM unnest(\(keys)::bigint[]) AS k", logger: logger)
       let chosen = try await choose(connection, named)
-      guard !chosen.isEmpty else { return (named.count, []) }
+      guard !chosen.isEmpty else { return [] }
       let tombstones = chosen.map { session, record, _ in
         Tombstone(
           session: session, forgottenAt: time, lastSeq: record.eventCount,
@@ -142,17 +151,23 @@ extension PostgresFleet {
       let ids = chosen.map(\.0.rawValue)
       try await connection.run(
         "DELETE FROM sessions WHERE app = \(app.rawValue) AND id = ANY(\(ids))", logger: logger)
-      for month in Set(chosen.map(\.2)).sorted() {
-        // Nothing of any app is left in a month before this one: its partitions go whole. The
-        // current month's stay, even empty: new sessions go there, and every collector
-        // remembers the partitions it has made. So does a month the next round goes on in.
-        var empty = false
-        if month < Self.month(of: .now), month != unfinishedMonth {
-          let remaining = try await connection.query(
-            "SELECT NOT EXISTS (SELECT 1 FROM sessions WHERE month = \(Int32(month)))", logger: logger)
-          for try await none in remaining.decode(Bool.self) { empty = none }
-        }
-        if empty {
+      // Nothing of any app is left in a month before this one: its partitions go whole. The
+      // current month's stay, even empty: new sessions go there, and every collector remembers
+      // the partitions it has made. So does a month the next round goes on in.
+      let months = Set(chosen.map(\.2)).sorted()
+      var emptied: Set<Int> = []
+      for month in months where month < Self.month(of: .now) && month != unfinishedMonth {
+        let remaining = try await connection.query(
+          "SELECT NOT EXISTS (SELECT 1 FROM sessions WHERE month = \(Int32(month)))", logger: logger)
+        for try await none in remaining.decode(Bool.self) where none { emptied.insert(month) }
+      }
+      if !emptied.isEmpty {
+        // Before this transaction touches `events`: two that drop partitions would otherwise
+        // each hold its rows' lock and wait for the whole table, deadlocked.
+        try await connection.run("SELECT pg_advisory_xact_lock(\(Self.partitionsLockKey))", logger: logger)
+      }
+      for month in months {
+        if emptied.contains(month) {
           for table in ["events", "snapshots"] {
             try await connection.run(
               PostgresQuery(unsafeSQL: "ALTER TABLE \(table) DETACH PARTITION \(table)_\(month)"), logger: logger)
@@ -160,8 +175,10 @@ extension PostgresFleet {
           }
           try await connection.run("DELETE FROM partitions WHERE month = \(Int32(month))", logger: logger)
         } else {
+          // Events before snapshots, as uploads and drops take them: in one order, none of
+          // them waits on another in a cycle.
           let inMonth = chosen.filter { $0.2 == month }.map(\.0.rawValue)
-          for table in ["snapshots", "events"] {
+          for table in ["events", "snapshots"] {
             try await connection.run(
               """
               DELETE FROM \(unescaped: table)
@@ -170,7 +187,7 @@ extension PostgresFleet {
           }
         }
       }
-      return (named.count, tombstones)
+      return tombstones
     }
   }
 
@@ -192,4 +209,12 @@ extension PostgresFleet {
       return tombstones
     }
   }
+}
+
+/// Where a pruning's last round ended, in (month, id) order, and whether more candidates
+/// followed it.
+private struct PruningCursor: Sendable {
+  var month: Int32 = 0
+  var id = ""
+  var more = true
 }

@@ -98,7 +98,6 @@ struct PruneCommand: AsyncParsableCommand {
           return
         }
         let progress = ProgressCounter(label: "forgetting", unit: "sessions")
-        defer { progress.finish() }
         var forgotten = 0
         let tombstones: [Tombstone]
         do throws(FleetError) {
@@ -106,7 +105,9 @@ struct PruneCommand: AsyncParsableCommand {
             forgotten = count
             progress.update(count)
           }
+          progress.finish()
         } catch {
+          progress.finish()
           // What the transactions before the failure forgot stays forgotten.
           guard forgotten > 0 else { throw CLIError(error.terminalMessage) }
           throw CLIError(
