@@ -397,35 +397,6 @@ struct PostgresFleetTests {
     #expect(try await fleet.prune(app: app, before: cutoff, batch: 3).isEmpty)
   }
 
-  /// An old month whose sessions fill the pruning's transactions exactly loses its partitions
-  /// whole once its last transaction has forgotten them, as a month of fewer does. The two
-  /// cases run at once, beside the other prunings, and none of them waits on another in a cycle
-  /// (dropping partitions, each took its rows' lock and then waited for the whole table).
-  @Test(arguments: [2, 3])
-  func anOldMonthEmptiedByItsLastTransactionLosesItsPartitions(batch: Int) async throws {
-    let postgres = try await PostgresTestFleet()
-    let (fleet, app) = (postgres.fleet, postgres.app)
-    // A month of its own, long past, so that no other test's session is in it.
-    let month = Int.random(in: 1990...2024) * 100 + Int.random(in: 1...12)
-    try await fleet.ensurePartitions(of: month)
-    let hash = "decode(repeat('ab', 32), 'hex')"
-    _ = try TestPostgres.psql(
-      """
-      INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash)
-        SELECT '\(app.rawValue)', 'm-' || i, \(month), 1, 1000, 1000, \(hash) FROM generate_series(1, 6) AS i;
-      INSERT INTO events (app, session_id, month, seq, at, origin, op, hash)
-        SELECT '\(app.rawValue)', 'm-' || i, \(month), 1, 1000, 'app', '{}', \(hash) FROM generate_series(1, 6) AS i;
-      """)
-
-    let tombstones = try await fleet.prune(app: app, before: Timestamp(millisecondsSince1970: 2_000), batch: batch)
-
-    #expect(tombstones.count == 6)
-    let left = try TestPostgres.psql(
-      "SELECT count(*) FROM pg_class WHERE relname IN ('events_\(month)', 'snapshots_\(month)')")
-    #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
-    #expect(try TestPostgres.psql("SELECT count(*) FROM partitions WHERE month = \(month)").hasPrefix("0"))
-  }
-
   /// Events stay as they were written: the database itself refuses to edit or delete one.
   @Test func theDatabaseRefusesToEditAnEvent() async throws {
     let postgres = try await PostgresTestFleet()

@@ -154,16 +154,6 @@ package final class PostgresFleet: Sendable {
     let parts = calendar.dateComponents([.year, .month], from: date)
     return (parts.year ?? 1970) * 100 + (parts.month ?? 1)
   }
-
-  /// Makes sure the partitions of `month` exist (once per process and month).
-  func ensurePartitions(of month: Int) async throws(FleetError) {
-    if partitions.withLock({ $0.contains(month) }) { return }
-    let logger = logger
-    try await transaction { connection in
-      try await connection.run("SELECT navstore_month_partition(\(Int32(month)))", logger: logger)
-    }
-    partitions.withLock { _ = $0.insert(month) }
-  }
 }
 
 extension ByteBuffer {

@@ -1,0 +1,187 @@
+import Foundation
+@_spi(Internals) import NavCore
+@_spi(Internals) import NavPersistence
+import NavTestSupport
+import PostgresNIO
+import Synchronization
+import Testing
+
+@testable import NavFleet
+
+/// The months' partitions of a fleet on PostgreSQL: made beside uploads without holding them
+/// up, and dropped by `prune` once a past month holds nothing, without ever waiting in a cycle
+/// with an upload (which the database would break by failing one of the two).
+@Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+struct PostgresPartitionTests {
+  /// A past month that no other test of this run uses and that has no partitions yet (a
+  /// month another test's sessions keep would never be dropped).
+  static func pastMonth() throws -> Int {
+    while true {
+      let month = Int.random(in: 1990...2024) * 100 + Int.random(in: 1...12)
+      guard handedOut.withLock({ $0.insert(month).inserted }) else { continue }
+      if try TestPostgres.psql("SELECT count(*) FROM partitions WHERE month = \(month)").hasPrefix("0") {
+        return month
+      }
+    }
+  }
+  private static let handedOut = Mutex<Set<Int>>([])
+
+  /// Whether the partitions of `month` exist, and the store still lists them.
+  static func partitionsExist(_ month: Int) throws -> (tables: Int, listed: Int) {
+    let tables = try TestPostgres.psql(
+      "SELECT count(*) FROM pg_class WHERE relname IN ('events_\(month)', 'snapshots_\(month)')")
+    let listed = try TestPostgres.psql("SELECT count(*) FROM partitions WHERE month = \(month)")
+    return (
+      Int(tables.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
+      Int(listed.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    )
+  }
+
+  /// `count` one-event sessions of `app` stored in `month`, its partitions made in the same
+  /// transaction (so no other test's pruning finds them empty in between).
+  static func storeSessions(_ count: Int, of app: AppName, in month: Int) throws {
+    let hash = "decode(repeat('ab', 32), 'hex')"
+    _ = try TestPostgres.psql(
+      """
+      SELECT navstore_month_partition(\(month));
+      INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash)
+        SELECT '\(app.rawValue)', 'm-' || i, \(month), 1, 1000, 1000, \(hash) FROM generate_series(1, \(count)) AS i;
+      INSERT INTO events (app, session_id, month, seq, at, origin, op, hash)
+        SELECT '\(app.rawValue)', 'm-' || i, \(month), 1, 1000, 'app', '{}', \(hash) FROM generate_series(1, \(count)) AS i;
+      """)
+  }
+
+  /// A past month whose sessions a pruning forgets, in one transaction or in several, loses its
+  /// partitions; the cases run at once, beside the other tests' prunings and uploads.
+  @Test(arguments: [2, 3, 1_000])
+  func anOldMonthLeftEmptyLosesItsPartitions(batch: Int) async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    let month = try Self.pastMonth()
+    try Self.storeSessions(6, of: app, in: month)
+    #expect(try Self.partitionsExist(month) == (2, 1))
+
+    let tombstones = try await fleet.prune(app: app, before: Timestamp(millisecondsSince1970: 2_000), batch: batch)
+
+    #expect(tombstones.count == 6)
+    #expect(try Self.partitionsExist(month) == (0, 0))
+  }
+
+  /// A month that still holds a session of another app keeps its partitions, until that app's
+  /// pruning forgets it.
+  @Test func aMonthWithASessionLeftKeepsItsPartitions() async throws {
+    let postgres = try await PostgresTestFleet()
+    let other = try await PostgresTestFleet()
+    let month = try Self.pastMonth()
+    try Self.storeSessions(2, of: postgres.app, in: month)
+    try Self.storeSessions(1, of: other.app, in: month)
+
+    let tombstones = try await postgres.fleet.prune(app: postgres.app, before: Timestamp(millisecondsSince1970: 2_000))
+
+    #expect(tombstones.count == 2)
+    #expect(try Self.partitionsExist(month) == (2, 1))
+    let kept = try TestPostgres.psql(
+      "SELECT count(*) FROM events WHERE app = '\(other.app.rawValue)' AND month = \(month)")
+    #expect(kept.hasPrefix("1"))
+
+    // The other app's pruning forgets the month's last session, and drops its partitions.
+    #expect(try await other.fleet.prune(app: other.app, before: Timestamp(millisecondsSince1970: 2_000)).count == 1)
+    #expect(try Self.partitionsExist(month) == (0, 0))
+  }
+
+  /// An upload that has read a session's state (`snapshots`) and reads its events next, while
+  /// a pruning drops an emptied month's partitions: the pruning holds `events` and waits for
+  /// `snapshots`, the upload waits for `events`. The pruning gives way within its wait, so the
+  /// upload's read is answered (no deadlock failing it), and the partitions go on a later try.
+  @Test func droppingPartitionsGivesWayToAnUploadMidRead() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    let month = try Self.pastMonth()
+    try Self.storeSessions(2, of: app, in: month)
+    _ = try await fleet.forget([sessionID("m-1"), sessionID("m-2")], app: app)
+    let current = PostgresFleet.month(of: .now)
+    let logger = Logger(label: "test")
+    let sweep = PartitionSweep(lockWait: .milliseconds(500), patience: .seconds(120))
+    let waitedInACycle = try await fleet.client.withTransaction(logger: logger) { connection in
+      try await connection.run("SELECT count(*) FROM snapshots WHERE month = \(Int32(current))", logger: logger)
+      let dropping = Task { try await fleet.dropEmptyPartitions(before: current, sweep) }
+      // The pruning holds `events` and waits for `snapshots`.
+      var seen = false
+      for _ in 0..<2_000 where !seen {
+        seen = try await Self.someoneWaitsForSnapshots(fleet)
+        if !seen { try await Task.sleep(for: .milliseconds(5)) }
+      }
+      try await connection.run("SELECT count(*) FROM events WHERE month = \(Int32(current))", logger: logger)
+      return (seen, dropping)
+    }
+    _ = try await waitedInACycle.1.value
+    #expect(waitedInACycle.0, "the pruning was never seen waiting for snapshots with events held")
+    #expect(try Self.partitionsExist(month) == (0, 0))
+  }
+
+  /// Whether a transaction waits to hold `snapshots` exclusively.
+  static func someoneWaitsForSnapshots(_ fleet: PostgresFleet) async throws -> Bool {
+    let rows = try await fleet.client.query(
+      """
+      SELECT count(*) FROM pg_locks
+        WHERE NOT granted AND mode = 'AccessExclusiveLock' AND relation = 'snapshots'::regclass
+      """, logger: fleet.logger)
+    var waiting: Int64 = 0
+    for try await count in rows.decode(Int64.self) { waiting = count }
+    return waiting > 0
+  }
+
+  /// A month's partitions are made while an upload holds both tables (it has read and written
+  /// rows of the current month): making them waits for no one.
+  @Test func aMonthsPartitionsAreMadeBesideAnOpenUpload() async throws {
+    let postgres = try await PostgresTestFleet()
+    let (fleet, app) = (postgres.fleet, postgres.app)
+    _ = try await fleet.ingest(
+      [ArraySlice(try WireFormat.canonicalBytes(event("open", .start(.stack(stack("R+home"))), seq: 1)))], app: app)
+    // A month far ahead, that no test prunes.
+    let month = Int.random(in: 3000...9000) * 100 + Int.random(in: 1...12)
+    let current = Int32(PostgresFleet.month(of: .now))
+    let logger = Logger(label: "test")
+    try await fleet.client.withTransaction(logger: logger) { connection in
+      try await connection.run("SELECT count(*) FROM snapshots WHERE month = \(current)", logger: logger)
+      try await connection.run("SELECT count(*) FROM events WHERE month = \(current)", logger: logger)
+      // With the tables held exclusively to make the partitions, this waited for the commit
+      // below, which waits for it.
+      try await TimeLimit.answer(within: .seconds(60)) { try await fleet.ensurePartitions(of: month) }
+    }
+    #expect(try Self.partitionsExist(month) == (2, 1))
+    // Its rows go there, checked as the parent's are, and append-only.
+    let row = { (seq: Int) in
+      """
+      INSERT INTO events (app, session_id, month, seq, at, origin, op, hash)
+        VALUES ('\(app.rawValue)', 'x', \(month), \(seq), 1, 'app', '{}', decode(repeat('ab', 32), 'hex'))
+      """
+    }
+    _ = try TestPostgres.psql(row(1))
+    #expect(try TestPostgres.psql("SELECT count(*) FROM events_\(month)").hasPrefix("1"))
+    #expect(throws: (any Error).self) { try TestPostgres.psql(row(0)) }
+    #expect(throws: (any Error).self) { try TestPostgres.psql("UPDATE events_\(month) SET at = 2") }
+    try await Self.dropPartitions(of: month)
+  }
+
+  /// Drops the partitions of `month` as `prune` does, giving way to uploads (a plain `DROP`
+  /// beside the other tests' uploads waited in a cycle with them).
+  static func dropPartitions(of month: Int) async throws {
+    for _ in 0..<100 {
+      do {
+        _ = try TestPostgres.psql(
+          """
+          SET lock_timeout = '200ms';
+          LOCK TABLE ONLY events, ONLY snapshots IN ACCESS EXCLUSIVE MODE;
+          ALTER TABLE events DETACH PARTITION events_\(month); DROP TABLE events_\(month);
+          ALTER TABLE snapshots DETACH PARTITION snapshots_\(month); DROP TABLE snapshots_\(month);
+          DELETE FROM partitions WHERE month = \(month);
+          """)
+        return
+      } catch {
+        try await Task.sleep(for: .milliseconds(100))
+      }
+    }
+    Issue.record("the partitions of \(month) were still busy after 100 tries")
+  }
+}
