@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of NavStore's input surfaces: builds every target with libFuzzer and
-# AddressSanitizer, runs each for SECONDS (one after the other) from the seed corpus in
-# Corpus/TARGET/, and prints each target's executions, coverage and findings.
+# AddressSanitizer, runs each for SECONDS (as many at a time as the machine has cores) from the
+# seed corpus in Corpus/TARGET/, and prints each target's executions, coverage and findings.
 #
 #   bash run.sh SECONDS [TARGET ...]      # e.g. bash run.sh 600 (the long run), bash run.sh 12 (CI)
 #
@@ -17,22 +17,19 @@ targets=("$@")
 
 # Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+upload=no
 for target in "${targets[@]}"; do
-  if [ "$target" = upload ]; then
-    # The collector's parsing is no product of NavStore, so its target is NavStore's own,
-    # built with the Fuzzing trait alone (none of the server's packages) into a folder here.
-    (cd .. && swift build "${flags[@]}" --traits Fuzzing --scratch-path Fuzz/.build-upload --product fuzz-upload) >&2
-  else
-    swift build "${flags[@]}" --product "fuzz-$target" >&2
-  fi
+  if [ "$target" = upload ]; then upload=yes; else swift build "${flags[@]}" --product "fuzz-$target" >&2; fi
 done
+if [ $upload = yes ]; then
+  # The collector's parsing is no product of NavStore, so its target is NavStore's own, built
+  # with the Fuzzing trait alone (none of the server's packages). It shares this package's build
+  # folder, whose dependencies (swift-crypto) are built with the same flags: only NavStore's own
+  # modules are compiled again, for the other package graph. Last, so the others are linked.
+  (cd .. && swift build "${flags[@]}" --traits Fuzzing --scratch-path Fuzz/.build --product fuzz-upload) >&2
+fi
 
-binary() {
-  case $1 in
-    upload) echo .build-upload/release/fuzz-upload ;;
-    *) echo ".build/release/fuzz-$1" ;;
-  esac
-}
+binary() { echo ".build/release/fuzz-$1"; }
 
 max_len() {
   case $1 in
@@ -45,14 +42,31 @@ max_len() {
 # add a report of its own; libFuzzer's is the one that matters.
 export SWIFT_BACKTRACE=enable=no
 mkdir -p .work/artifacts
+
+# One target's run: its log in .work/TARGET.log, its status in .work/TARGET.status. Each run
+# starts from the committed seeds and what earlier runs found. Leaks are checked.
+fuzz() {
+  local target=$1
+  mkdir -p ".work/corpus/$target"
+  local status=0
+  "$(binary "$target")" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".work/artifacts/$target-" \
+    ".work/corpus/$target" "Corpus/$target" >".work/$target.log" 2>&1 || status=$?
+  echo $status >".work/$target.status"
+}
+
+# The targets run as many at a time as the machine has cores, each on one.
+jobs=$(nproc 2>/dev/null || echo 1)
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz "$target" &
+done
+wait
+
 status=0
 for target in "${targets[@]}"; do
-  mkdir -p ".work/corpus/$target"
   log=".work/$target.log"
-  # Each run starts from the committed seeds and what earlier runs found. Leaks are checked.
-  if ! "$(binary "$target")" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
-    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".work/artifacts/$target-" \
-    ".work/corpus/$target" "Corpus/$target" >"$log" 2>&1; then
+  if [ "$(cat ".work/$target.status")" != 0 ]; then
     status=1
     echo "fuzz-$target: FOUND A PROBLEM (see $log and .work/artifacts/)" >&2
     grep -E "ERROR|violated|Fatal|SUMMARY" "$log" | head -5 >&2 || true

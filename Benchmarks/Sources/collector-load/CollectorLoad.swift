@@ -68,6 +68,7 @@ struct CollectorLoad: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if let notice = BuildConfiguration.debugNotice { say(notice) }
     let navstore = try NavstoreCommands.beside()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-collector-load")
     try? FileManager.default.removeItem(at: folder)

@@ -1,3 +1,4 @@
+import BenchmarkProcesses
 import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
@@ -74,6 +75,7 @@ func wanted(_ scenario: Int) -> Bool { only.map { $0 == scenario } ?? true }
 print(
   "NavStore benchmarks (\(quick ? "quick" : "full") run, \(rounds) interleaved rounds after a warm-up, SQLite \(SQLiteLibrary.version))"
 )
+if let notice = BuildConfiguration.debugNotice { print(notice) }
 var results: [Measurement] = []
 
 if wanted(1) {
