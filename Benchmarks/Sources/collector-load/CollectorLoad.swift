@@ -41,7 +41,7 @@ struct CollectorLoad: AsyncParsableCommand {
   @Option(help: "Interleaved pairs of 64 devices against the anchor (default 3).")
   var pairs = 3
 
-  @Option(help: "Lines of the memory run at 64 devices (default 10,000,000; 200,000 with --quick; 0 skips it).")
+  @Option(help: "Lines of the memory run at 64 devices (default 10,000,000; 50,000 with --quick; 0 skips it).")
   var soakLines: Int?
 
   @Option(help: "Where the results go as JSON.")
@@ -76,7 +76,7 @@ struct CollectorLoad: AsyncParsableCommand {
     defer { try? FileManager.default.removeItem(at: folder) }
     let plan = LoadPlan(
       devices: parsedDevices ?? [], lines: lines ?? (quick ? 6_000 : 200_000), pairs: pairs,
-      soakLines: soakLines ?? (quick ? 200_000 : 10_000_000), wrkSeconds: quick ? 3 : 15)
+      soakLines: soakLines ?? (quick ? 50_000 : 10_000_000), wrkSeconds: quick ? 3 : 15)
 
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 4_096)
