@@ -48,6 +48,7 @@ mkdir -p .work/artifacts
 fuzz() {
   local target=$1
   mkdir -p ".work/corpus/$target"
+  rm -f ".work/$target.status"
   local status=0
   "$(binary "$target")" -max_total_time="$seconds" -max_len="$(max_len "$target")" -timeout=20 \
     -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=".work/artifacts/$target-" \
@@ -55,8 +56,10 @@ fuzz() {
   echo $status >".work/$target.status"
 }
 
-# The targets run as many at a time as the machine has cores, each on one.
+# The targets run as many at a time as the machine has cores, each on one; an interrupted
+# script stops them.
 jobs=$(nproc 2>/dev/null || echo 1)
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 for target in "${targets[@]}"; do
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
   fuzz "$target" &
@@ -66,7 +69,7 @@ wait
 status=0
 for target in "${targets[@]}"; do
   log=".work/$target.log"
-  if [ "$(cat ".work/$target.status")" != 0 ]; then
+  if [ "$(cat ".work/$target.status" 2>/dev/null || echo missing)" != 0 ]; then
     status=1
     echo "fuzz-$target: FOUND A PROBLEM (see $log and .work/artifacts/)" >&2
     grep -E "ERROR|violated|Fatal|SUMMARY" "$log" | head -5 >&2 || true

@@ -26,6 +26,9 @@ struct PostgresPartitionTests {
   }
   private static let handedOut = Mutex<Set<Int>>([])
 
+  /// A sweep that keeps trying for as long as a busy run may hold the tables.
+  static let patientSweep = PartitionSweep(patience: .seconds(180))
+
   /// Whether the partitions of `month` exist, and the store still lists them.
   static func partitionsExist(_ month: Int) throws -> (tables: Int, listed: Int) {
     let tables = try TestPostgres.psql(
@@ -61,7 +64,8 @@ struct PostgresPartitionTests {
     try Self.storeSessions(6, of: app, in: month)
     #expect(try Self.partitionsExist(month) == (2, 1))
 
-    let tombstones = try await fleet.prune(app: app, before: Timestamp(millisecondsSince1970: 2_000), batch: batch)
+    let tombstones = try await fleet.prune(
+      app: app, before: Timestamp(millisecondsSince1970: 2_000), batch: batch, sweep: Self.patientSweep)
 
     #expect(tombstones.count == 6)
     #expect(try Self.partitionsExist(month) == (0, 0))
@@ -76,7 +80,8 @@ struct PostgresPartitionTests {
     try Self.storeSessions(2, of: postgres.app, in: month)
     try Self.storeSessions(1, of: other.app, in: month)
 
-    let tombstones = try await postgres.fleet.prune(app: postgres.app, before: Timestamp(millisecondsSince1970: 2_000))
+    let tombstones = try await postgres.fleet.prune(
+      app: postgres.app, before: Timestamp(millisecondsSince1970: 2_000), sweep: Self.patientSweep)
 
     #expect(tombstones.count == 2)
     #expect(try Self.partitionsExist(month) == (2, 1))
@@ -85,13 +90,15 @@ struct PostgresPartitionTests {
     #expect(kept.hasPrefix("1"))
 
     // The other app's pruning forgets the month's last session, and drops its partitions.
-    #expect(try await other.fleet.prune(app: other.app, before: Timestamp(millisecondsSince1970: 2_000)).count == 1)
+    let last = try await other.fleet.prune(
+      app: other.app, before: Timestamp(millisecondsSince1970: 2_000), sweep: Self.patientSweep)
+    #expect(last.count == 1)
     #expect(try Self.partitionsExist(month) == (0, 0))
   }
 
   /// An upload that has read a session's state (`snapshots`) and reads its events next, while
-  /// a pruning drops an emptied month's partitions: the pruning holds `events` and waits for
-  /// `snapshots`, the upload waits for `events`. The pruning gives way within its wait, so the
+  /// a pruning drops an emptied month's partitions: the drop holds `events` and waits for
+  /// `snapshots`, the upload waits for `events`. The drop gives way within its wait, so the
   /// upload's read is answered (no deadlock failing it), and the partitions go on a later try.
   @Test func droppingPartitionsGivesWayToAnUploadMidRead() async throws {
     let postgres = try await PostgresTestFleet()
@@ -99,23 +106,39 @@ struct PostgresPartitionTests {
     let month = try Self.pastMonth()
     try Self.storeSessions(2, of: app, in: month)
     _ = try await fleet.forget([sessionID("m-1"), sessionID("m-2")], app: app)
-    let current = PostgresFleet.month(of: .now)
+    let current = Int32(PostgresFleet.month(of: .now))
     let logger = Logger(label: "test")
-    let sweep = PartitionSweep(lockWait: .milliseconds(500), patience: .seconds(120))
-    let waitedInACycle = try await fleet.client.withTransaction(logger: logger) { connection in
-      try await connection.run("SELECT count(*) FROM snapshots WHERE month = \(Int32(current))", logger: logger)
-      let dropping = Task { try await fleet.dropEmptyPartitions(before: current, sweep) }
-      // The pruning holds `events` and waits for `snapshots`.
+    let wait = Duration.milliseconds(300)
+    let (seen, tries) = try await fleet.client.withTransaction(logger: logger) { connection in
+      try await connection.run("SELECT count(*) FROM snapshots WHERE month = \(current)", logger: logger)
+      // Tries of the drop, as `prune` makes them, until one is seen holding `events` and
+      // waiting for `snapshots` (a try may instead wait out another test's upload).
       var seen = false
-      for _ in 0..<2_000 where !seen {
-        seen = try await Self.someoneWaitsForSnapshots(fleet)
-        if !seen { try await Task.sleep(for: .milliseconds(5)) }
+      var tries: [Task<[Int]?, any Error>] = []
+      while !seen, tries.count < 20 {
+        let ended = Mutex(false)
+        tries.append(
+          Task {
+            defer { ended.withLock { $0 = true } }
+            return try await fleet.dropPartitions(of: [month], waitingAtMost: wait)
+          })
+        while !seen, !ended.withLock({ $0 }) {
+          seen = try await Self.someoneWaitsForSnapshots(fleet)
+          if !seen { try await Task.sleep(for: .milliseconds(5)) }
+        }
       }
-      try await connection.run("SELECT count(*) FROM events WHERE month = \(Int32(current))", logger: logger)
-      return (seen, dropping)
+      try await connection.run("SELECT count(*) FROM events WHERE month = \(current)", logger: logger)
+      return (seen, tries)
     }
-    _ = try await waitedInACycle.1.value
-    #expect(waitedInACycle.0, "the pruning was never seen waiting for snapshots with events held")
+    #expect(seen, "no drop was seen waiting for snapshots with events held")
+    // No try failed either (a drop that does not give way fails on the deadlock, or the read).
+    for attempt in tries { _ = try await attempt.value }
+    // Once the upload is done, a try drops them (or another test's pruning has).
+    var dropped: [Int]?
+    for _ in 0..<100 where dropped == nil {
+      dropped = try await fleet.dropPartitions(of: [month], waitingAtMost: wait)
+    }
+    #expect(dropped != nil)
     #expect(try Self.partitionsExist(month) == (0, 0))
   }
 

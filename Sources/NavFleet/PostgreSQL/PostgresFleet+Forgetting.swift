@@ -36,9 +36,10 @@ extension PostgresFleet {
   /// Forgets every session of `app` whose last event is before `cutoff` (a retention limit), in
   /// transactions of at most `batch` sessions, oldest month first, each reported to `committed`
   /// (the number forgotten so far) once it is: a failure keeps what the transactions before it
-  /// forgot, and the same call again goes on from there. Then the partitions of every past
-  /// month left with no rows are dropped (`dropEmptyPartitions`). Returns the tombstones
-  /// written, in session id order.
+  /// forgot, and the same call again goes on from there. Then the partitions of every month
+  /// left with no rows that ended over a day ago are dropped (`dropEmptyPartitions`), or left
+  /// to the next pruning when the drop cannot be done. Returns the tombstones written, in
+  /// session id order.
   package func prune(
     app: AppName, before cutoff: Timestamp, at time: Timestamp = .now,
     batch: Int = PostgresFleet.sessionsPerPruningTransaction, sweep: PartitionSweep = PartitionSweep(),
@@ -89,7 +90,16 @@ extension PostgresFleet {
       after = (last.month, last.session.rawValue)
       if found.count < batch { break }
     }
-    try await dropEmptyPartitions(before: Self.month(of: .now), sweep)
+    // Then the months left empty, up to the one a day ago (a month just ended may still gain a
+    // session from a collector whose clock is behind). What was forgotten stays forgotten if
+    // the drop fails: the next pruning drops them.
+    let dayAgo = Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 - 86_400_000)
+    do {
+      try await dropEmptyPartitions(before: Self.month(of: dayAgo), sweep)
+    } catch {
+      logger.warning(
+        "the partitions of emptied months stay until a later pruning", metadata: ["cause": "\(error)"])
+    }
     // As a store file lists them, by the ids' bytes (the database's "C" collation).
     return tombstones.sorted { $0.session.rawValue.utf8.lexicographicallyPrecedes($1.session.rawValue.utf8) }
   }
@@ -111,9 +121,8 @@ extension PostgresFleet {
 
   /// One forgetting transaction: the `candidates`' locks are taken first, in the order uploads
   /// take them (so neither can wait on the other in a cycle), then `choose` reads the sessions
-  /// to forget among them, and each is tombstoned and its rows deleted: its session row, then
-  /// its events, then its snapshots, as uploads take those tables. Returns the tombstones
-  /// written.
+  /// to forget among them, and each is tombstoned and its rows deleted (its session row, its
+  /// events, its snapshots). Returns the tombstones written.
   private func forgetting(
     _ candidates: [SessionID], app: AppName, at time: Timestamp, timeout: Duration?,
     choose: @escaping @Sendable (PostgresConnection, [SessionID]) async throws -> [(SessionID, SessionRecord, Int)]

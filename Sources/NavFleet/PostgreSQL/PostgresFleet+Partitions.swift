@@ -4,26 +4,29 @@ import PostgresNIO
 /// How `prune` drops the partitions of past months it has emptied: never in the way of uploads
 /// for long, and never in a cycle of waits with them.
 ///
-/// Dropping a partition holds `events` and `snapshots` exclusively, and an upload or a reader
-/// may hold one of the two (a session's state read from `snapshots`) while it waits for the
-/// other: waiting for both would be a deadlock, which the database breaks by failing one of
-/// them, perhaps the upload. So the drop waits at most `lockWait` for the two tables (less than
-/// the database's `deadlock_timeout`, one second by default, so it is the one that gives way),
-/// lets go of both, waits a moment and tries again, for `patience` in all. Uploads that arrive
-/// while it waits queue behind it, so `lockWait` is also the longest it delays them. A drop that
-/// runs out of patience leaves the partitions, empty, to the next pruning.
+/// Dropping a partition holds `events` and `snapshots` exclusively, and uploads take the two in
+/// either order (a rehydration reads `snapshots` first, a resend's stored rows `events` first),
+/// so an upload may hold one while it waits for the other: no order of the drop's own avoids a
+/// cycle, which the database breaks after its `deadlock_timeout` (one second by default) by
+/// failing one of the two, perhaps the upload. So each of the drop's lock waits ends after
+/// `lockWait`, and a try that could not take everything lets go of all it took, pauses and
+/// tries again, for `patience` in all. An upload caught in a cycle with it waited at most two of
+/// those waits (the two tables'), which must stay under the deadlock check: `lockWait` is at
+/// most 400 ms. Uploads that arrive during a try queue behind it, a few times `lockWait` at the
+/// worst. A drop that runs out of patience leaves the partitions, empty, to the next pruning.
 package struct PartitionSweep: Sendable {
-  /// How long one try waits for the two tables.
-  package var lockWait: Duration = .milliseconds(200)
+  /// How long each of a try's lock waits may last (at most 400 ms).
+  package let lockWait: Duration
   /// How long the tries go on before the partitions are left to the next pruning.
-  package var patience: Duration = .seconds(30)
+  package let patience: Duration
 
-  /// The sweep's defaults (200 ms a try, 30 s in all).
-  package init() {}
+  /// The longest `lockWait`: twice it stays under PostgreSQL's default `deadlock_timeout`.
+  package static let longestLockWait: Duration = .milliseconds(400)
 
-  /// A sweep with its own waits (a test's, shorter or longer).
-  package init(lockWait: Duration, patience: Duration) {
-    self.lockWait = lockWait
+  /// A sweep that waits `lockWait` at a time (400 ms at most) for `patience` in all; by
+  /// default 200 ms at a time for 30 s.
+  package init(lockWait: Duration = .milliseconds(200), patience: Duration = .seconds(30)) {
+    self.lockWait = min(lockWait, Self.longestLockWait)
     self.patience = patience
   }
 }
@@ -45,14 +48,15 @@ extension PostgresFleet {
   }
 
   /// Drops the partitions of every month before `current` that hold no row (their sessions, of
-  /// every app, all forgotten), as `sweep` says; returns the months dropped. The current month's
-  /// stay, even empty: new sessions go there, and every collector remembers the partitions it
-  /// has made.
+  /// every app, all forgotten), as `sweep` says; returns the months dropped.
   ///
-  /// A past month's partitions that hold no row stay empty: a session's rows go to the month it
-  /// was first stored in, and a new session to the current month. So emptiness is read before
-  /// the tables are held, and not again under the lock (reading an emptied partition's dead
-  /// rows there would hold every upload back for as long).
+  /// `current` must be a month that began well before now (`prune` passes the month of a day
+  /// ago): an upload reads the month it stores a new session in before its transaction, and a
+  /// collector's clock may be behind, so a month that has just ended may still gain a session.
+  /// Past that, a month's partitions that hold no row stay empty: a session's rows go to the
+  /// month it was first stored in, and a new session to the current month. So emptiness is read
+  /// before the tables are held, and not again under the lock (reading an emptied partition's
+  /// dead rows there would hold every upload back for as long).
   @discardableResult
   package func dropEmptyPartitions(before current: Int, _ sweep: PartitionSweep = PartitionSweep())
     async throws(FleetError) -> [Int]
@@ -79,7 +83,12 @@ extension PostgresFleet {
           metadata: ["months": "\(empty)", "patience": "\(sweep.patience)"])
         return []
       }
-      try? await Task.sleep(for: pause)
+      do {
+        try await Task.sleep(for: pause)
+      } catch {
+        // Cancelled: the months stay for a later pruning.
+        return []
+      }
       pause = min(pause * 2, .seconds(2))
     }
   }
@@ -88,7 +97,7 @@ extension PostgresFleet {
   /// partitions of those of `months` still listed and forgets them in `partitions`, in one
   /// transaction. Returns the months dropped, or nil when a table stayed busy for `wait`
   /// (nothing was changed).
-  private func dropPartitions(of months: [Int], waitingAtMost wait: Duration) async throws(FleetError) -> [Int]? {
+  func dropPartitions(of months: [Int], waitingAtMost wait: Duration) async throws(FleetError) -> [Int]? {
     let logger = logger
     let milliseconds = max(1, wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000)
     return try await transaction { connection -> [Int]? in
@@ -96,8 +105,8 @@ extension PostgresFleet {
       try await connection.run("SELECT pg_advisory_xact_lock(\(Self.partitionsLockKey))", logger: logger)
       try await connection.run(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: logger)
       do {
-        // Both tables in one statement, `events` first, as uploads take them; then each
-        // partition (autovacuum may be cleaning one).
+        // Both tables in one statement, then each partition (autovacuum may be cleaning one).
+        // Every wait ends after `wait`: uploads take the tables in either order.
         try await connection.run("LOCK TABLE ONLY events, ONLY snapshots IN ACCESS EXCLUSIVE MODE", logger: logger)
         // Another pruning may have dropped some of them since they were found empty.
         let listed = try await connection.query(

@@ -66,9 +66,10 @@ struct PruneCommand: AsyncParsableCommand {
 
       On a PostgreSQL store, sessions are forgotten in transactions of 1,000 (each holds a lock \
       per session, and the database's lock table is shared and finite): if the command stops, \
-      the transactions before it stay, and running it again goes on. Then every past month \
-      whose sessions (of every app) are all forgotten loses its partitions, which returns their \
-      space at once; a month whose tables stay busy for 30 s keeps them until the next prune.
+      the transactions before it stay, and running it again goes on. Then every month that ended \
+      over a day ago and whose sessions (of every app) are all forgotten loses its partitions, \
+      which returns their space at once; a month whose tables stay busy for 30 s keeps them \
+      until the next prune.
       """)
 
   @OptionGroup var store: StoreOption
