@@ -134,11 +134,7 @@ struct PostgresPartitionTests {
     // No try failed either (a drop that does not give way fails on the deadlock, or the read).
     for attempt in tries { _ = try await attempt.value }
     // Once the upload is done, a try drops them (or another test's pruning has).
-    var dropped: [Int]?
-    for _ in 0..<100 where dropped == nil {
-      dropped = try await fleet.dropPartitions(of: [month], waitingAtMost: wait)
-    }
-    #expect(dropped != nil)
+    #expect(try await Self.dropPartitions(of: month, by: fleet) != nil)
     #expect(try Self.partitionsExist(month) == (0, 0))
   }
 
@@ -184,27 +180,17 @@ struct PostgresPartitionTests {
     #expect(try TestPostgres.psql("SELECT count(*) FROM events_\(month)").hasPrefix("1"))
     #expect(throws: (any Error).self) { try TestPostgres.psql(row(0)) }
     #expect(throws: (any Error).self) { try TestPostgres.psql("UPDATE events_\(month) SET at = 2") }
-    try await Self.dropPartitions(of: month)
+    #expect(try await Self.dropPartitions(of: month, by: fleet) == [month])
   }
 
-  /// Drops the partitions of `month` as `prune` does, giving way to uploads (a plain `DROP`
-  /// beside the other tests' uploads waited in a cycle with them).
-  static func dropPartitions(of month: Int) async throws {
+  /// Drops the partitions of `month` with the tries `prune` makes, giving way to the other
+  /// tests' uploads (a plain `DROP` beside them waited in a cycle with them), until one is not
+  /// in the way: the months it dropped, or nil when every try was.
+  static func dropPartitions(of month: Int, by fleet: PostgresFleet) async throws -> [Int]? {
     for _ in 0..<100 {
-      do {
-        _ = try TestPostgres.psql(
-          """
-          SET lock_timeout = '200ms';
-          LOCK TABLE ONLY events, ONLY snapshots IN ACCESS EXCLUSIVE MODE;
-          ALTER TABLE events DETACH PARTITION events_\(month); DROP TABLE events_\(month);
-          ALTER TABLE snapshots DETACH PARTITION snapshots_\(month); DROP TABLE snapshots_\(month);
-          DELETE FROM partitions WHERE month = \(month);
-          """)
-        return
-      } catch {
-        try await Task.sleep(for: .milliseconds(100))
-      }
+      if let dropped = try await fleet.dropPartitions(of: [month], waitingAtMost: .milliseconds(300)) { return dropped }
+      try await Task.sleep(for: .milliseconds(100))
     }
-    Issue.record("the partitions of \(month) were still busy after 100 tries")
+    return nil
   }
 }

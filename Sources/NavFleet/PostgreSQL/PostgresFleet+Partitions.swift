@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 import PostgresNIO
 
 /// How `prune` drops the partitions of past months it has emptied: never in the way of uploads
@@ -99,7 +100,7 @@ extension PostgresFleet {
   /// (nothing was changed).
   func dropPartitions(of months: [Int], waitingAtMost wait: Duration) async throws(FleetError) -> [Int]? {
     let logger = logger
-    let milliseconds = max(1, wait.components.seconds * 1_000 + wait.components.attoseconds / 1_000_000_000_000_000)
+    let milliseconds = max(1, wait.clampedMilliseconds)
     return try await transaction { connection -> [Int]? in
       // The lock partitions are made under first, as `navstore_month_partition` takes it.
       try await connection.run("SELECT pg_advisory_xact_lock(\(Self.partitionsLockKey))", logger: logger)

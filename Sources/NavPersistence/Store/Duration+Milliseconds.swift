@@ -1,7 +1,7 @@
 extension Duration {
   /// The duration in whole milliseconds, held at `Int64.min` or `Int64.max` when it has more:
-  /// what the store's timeouts and ages are counted in.
-  var clampedMilliseconds: Int64 {
+  /// what the store's timeouts and ages are counted in, and the database's lock waits.
+  package var clampedMilliseconds: Int64 {
     let (seconds, attoseconds) = components
     let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
     let limit = seconds < 0 ? Int64.min : Int64.max
