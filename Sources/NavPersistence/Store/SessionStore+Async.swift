@@ -59,14 +59,14 @@ extension SessionStore {
 
   /// Appends events in one transaction (see the synchronous `append(contentsOf:)`).
   @discardableResult
-  @_spi(Internals) public func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
+  package func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
     try await offloaded { () throws(StoreError) in try self.append(contentsOf: events) }
   }
 
   /// Imports JSON Lines events (see the synchronous `importJSONLines(from:batchSize:progress:)`).
   /// The source is handed over to the store for the import.
   @discardableResult
-  @_spi(Internals) public func importJSONLines(
+  package func importJSONLines(
     from source: sending some JSONLinesSource, batchSize: Int? = nil,
     progress: (@Sendable (_ lines: Int, _ bytes: Int) -> Void)? = nil
   ) async throws(StoreError) -> ImportSummary {
@@ -134,7 +134,7 @@ extension SessionStore {
 
   /// Checks sessions, streaming each result to `each` (see the synchronous `verify(_:each:)`).
   @discardableResult
-  @_spi(Internals) public func verify(
+  package func verify(
     _ sessions: [SessionID]? = nil, each: @escaping @Sendable (VerificationResult) throws -> Void
   ) async throws(StoreError) -> VerificationSummary {
     try await offloaded { () throws(StoreError) in try self.verify(sessions, each: each) }
