@@ -351,7 +351,7 @@ struct PostgresFleetTests {
         }
         try await group.waitForAll()
       }
-      let tombstones = try await pruning
+      let tombstones = try await pruning.tombstones
       for name in names {
         let id = sessionID(name)
         if let tombstone = tombstones.first(where: { $0.session == id }) {
@@ -383,7 +383,7 @@ struct PostgresFleetTests {
     _ = try await fleet.ingest(pushes, app: app)
 
     var reported: [Int] = []
-    let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3) { reported.append($0) }
+    let tombstones = try await fleet.prune(app: app, before: cutoff, batch: 3) { reported.append($0) }.tombstones
 
     let idOrder = old.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(sessionID)
     #expect(tombstones.map(\.session) == idOrder)
@@ -394,7 +394,7 @@ struct PostgresFleetTests {
     for name in kept {
       #expect(try await fleet.history(of: sessionID(name), app: app, from: 1, to: Int.max).count == 2)
     }
-    #expect(try await fleet.prune(app: app, before: cutoff, batch: 3).isEmpty)
+    #expect(try await fleet.prune(app: app, before: cutoff, batch: 3).tombstones.isEmpty)
   }
 
   /// Events stay as they were written: the database itself refuses to edit or delete one.

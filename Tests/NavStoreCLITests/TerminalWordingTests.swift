@@ -1,4 +1,5 @@
 import NavCore
+import NavFleet
 import NavPersistence
 import NavTestSupport
 import Testing
@@ -84,6 +85,27 @@ import Testing
     let message = StoreError.lineFailed(line: 3, started).terminalMessage
     #expect(message.hasPrefix("line 3: \(started)"))
     #expect(message.contains("as `history --json` and `export --format jsonl` write them"))
+  }
+
+  /// What a prune on PostgreSQL says of the months it emptied: the months whose space came back
+  /// on stdout, a warning that it did not on stderr, nothing when no month was left empty.
+  @Test(
+    arguments: [
+      (PartitionSweepResult.dropped([]), nil, false),
+      (
+        .dropped([199_903, 202_011]), "dropped the partitions of 1999-03, 2020-11: no session of theirs is left", false
+      ),
+      (.keptWhileBusy([202_401]), "the partitions of 2024-01 stay until a later prune: the tables stayed busy", true),
+      (
+        .failed(.database(address: "postgres://db/x", reason: "connection reset")),
+        "the partitions of the months left empty stay until a later prune: the database at postgres://db/x failed: connection reset (is the server running, and does the address name its user and database?)",
+        true
+      ),
+    ] as [(PartitionSweepResult, String?, Bool)])
+  func aPruneSaysWhetherTheSpaceOfEmptiedMonthsCameBack(_ result: PartitionSweepResult, _ line: String?, _ warns: Bool)
+  {
+    #expect(result.terminalLine?.text == line)
+    #expect((result.terminalLine?.isWarning ?? false) == warns)
   }
 
   @Test func errorsWithoutAdviceAreTheStoresOwnWords() {

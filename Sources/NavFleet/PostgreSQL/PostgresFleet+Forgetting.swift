@@ -39,12 +39,12 @@ extension PostgresFleet {
   /// forgot, and the same call again goes on from there. Then the partitions of every month
   /// left with no rows that ended over a day ago are dropped (`dropEmptyPartitions`), or left
   /// to the next pruning when the drop cannot be done. Returns the tombstones written, in
-  /// session id order.
+  /// session id order, and what became of the emptied months' partitions.
   package func prune(
     app: AppName, before cutoff: Timestamp, at time: Timestamp = .now,
     batch: Int = PostgresFleet.sessionsPerPruningTransaction, sweep: PartitionSweep = PartitionSweep(),
     committed: (Int) -> Void = { _ in }
-  ) async throws(FleetError) -> [Tombstone] {
+  ) async throws(FleetError) -> (tombstones: [Tombstone], partitions: PartitionSweepResult) {
     var tombstones: [Tombstone] = []
     let batch = max(1, batch)
     // Each round goes on after the last one's final candidate, in (month, id) order, so that a
@@ -94,14 +94,17 @@ extension PostgresFleet {
     // session from a collector whose clock is behind). What was forgotten stays forgotten if
     // the drop fails: the next pruning drops them.
     let dayAgo = Timestamp(millisecondsSince1970: Timestamp.now.millisecondsSince1970 - 86_400_000)
+    let partitions: PartitionSweepResult
     do {
-      try await dropEmptyPartitions(before: Self.month(of: dayAgo), sweep)
+      partitions = try await dropEmptyPartitions(before: Self.month(of: dayAgo), sweep)
     } catch {
       logger.warning(
         "the partitions of emptied months stay until a later pruning", metadata: ["cause": "\(error)"])
+      partitions = .failed(error)
     }
     // As a store file lists them, by the ids' bytes (the database's "C" collation).
-    return tombstones.sorted { $0.session.rawValue.utf8.lexicographicallyPrecedes($1.session.rawValue.utf8) }
+    let sorted = tombstones.sorted { $0.session.rawValue.utf8.lexicographicallyPrecedes($1.session.rawValue.utf8) }
+    return (sorted, partitions)
   }
 
   /// The sessions of `app` whose last event is before `cutoff`, in id order: what `prune` would

@@ -32,6 +32,18 @@ package struct PartitionSweep: Sendable {
   }
 }
 
+/// What a pruning did with the partitions of the past months it found empty, so that the one
+/// who pruned hears whether the space came back.
+package enum PartitionSweepResult: Hashable, Sendable {
+  /// These months' partitions were dropped (none when no past month was empty).
+  case dropped([Int])
+  /// These months' partitions stay until a later pruning: the tables stayed busy for the
+  /// sweep's whole patience, or the sweep was cancelled.
+  case keptWhileBusy([Int])
+  /// The sweep failed; whatever months it found stay until a later pruning.
+  case failed(FleetError)
+}
+
 extension PostgresFleet {
   /// The advisory lock under which partitions are made (`navstore_month_partition`, in the
   /// schema) and dropped.
@@ -49,7 +61,8 @@ extension PostgresFleet {
   }
 
   /// Drops the partitions of every month before `current` that hold no row (their sessions, of
-  /// every app, all forgotten), as `sweep` says; returns the months dropped.
+  /// every app, all forgotten), as `sweep` says; returns the months dropped, or those left when
+  /// the tables stayed busy.
   ///
   /// `current` must be a month that began well before now (`prune` passes the month of a day
   /// ago): an upload reads the month it stores a new session in before its transaction, and a
@@ -60,7 +73,7 @@ extension PostgresFleet {
   /// dead rows there would hold every upload back for as long).
   @discardableResult
   package func dropEmptyPartitions(before current: Int, _ sweep: PartitionSweep = PartitionSweep())
-    async throws(FleetError) -> [Int]
+    async throws(FleetError) -> PartitionSweepResult
   {
     let months = try await database {
       let rows = try await self.client.query(
@@ -71,24 +84,24 @@ extension PostgresFleet {
     }
     var empty: [Int] = []
     for month in months where try await partitionsAreEmpty(month) { empty.append(month) }
-    guard !empty.isEmpty else { return [] }
+    guard !empty.isEmpty else { return .dropped([]) }
 
     let clock = ContinuousClock()
     let giveUp = clock.now.advanced(by: sweep.patience)
     var pause = Duration.milliseconds(100)
     while true {
-      if let dropped = try await dropPartitions(of: empty, waitingAtMost: sweep.lockWait) { return dropped }
+      if let dropped = try await dropPartitions(of: empty, waitingAtMost: sweep.lockWait) { return .dropped(dropped) }
       guard clock.now.advanced(by: pause) < giveUp else {
         logger.notice(
           "the partitions of emptied months stay until a later pruning: the tables were busy",
           metadata: ["months": "\(empty)", "patience": "\(sweep.patience)"])
-        return []
+        return .keptWhileBusy(empty)
       }
       do {
         try await Task.sleep(for: pause)
       } catch {
         // Cancelled: the months stay for a later pruning.
-        return []
+        return .keptWhileBusy(empty)
       }
       pause = min(pause * 2, .seconds(2))
     }

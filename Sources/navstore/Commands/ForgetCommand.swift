@@ -68,8 +68,9 @@ struct PruneCommand: AsyncParsableCommand {
       per session, and the database's lock table is shared and finite): if the command stops, \
       the transactions before it stay, and running it again goes on. Then every month that ended \
       over a day ago and whose sessions (of every app) are all forgotten loses its partitions, \
-      which returns their space at once; a month whose tables stay busy for 30 s keeps them \
-      until the next prune.
+      which returns their space at once, and the command lists those months; a month whose \
+      tables stay busy for 30 s keeps them until the next prune, which the command says on \
+      stderr.
       """)
 
   @OptionGroup var store: StoreOption
@@ -100,9 +101,9 @@ struct PruneCommand: AsyncParsableCommand {
         }
         let progress = ProgressCounter(label: "forgetting", unit: "sessions")
         var forgotten = 0
-        let tombstones: [Tombstone]
+        let (tombstones, partitions): ([Tombstone], PartitionSweepResult)
         do throws(FleetError) {
-          tombstones = try await fleet.prune(app: app, before: before, at: now()) { count in
+          (tombstones, partitions) = try await fleet.prune(app: app, before: before, at: now()) { count in
             forgotten = count
             progress.update(count)
           }
@@ -116,6 +117,7 @@ struct PruneCommand: AsyncParsableCommand {
               + "and the same command again goes on")
         }
         for tombstone in tombstones { print("forgot \(tombstone)") }
+        report(partitions)
         print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
       }
       return
@@ -132,6 +134,17 @@ struct PruneCommand: AsyncParsableCommand {
     for tombstone in tombstones { print("forgot \(tombstone)") }
     print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
     if vacuum { try reclaim(opened) }
+  }
+}
+
+/// Says what became of the partitions of the months a PostgreSQL prune emptied: dropped ones on
+/// stdout, kept ones on stderr (their space is not back until a later prune).
+private func report(_ partitions: PartitionSweepResult) {
+  guard let line = partitions.terminalLine else { return }
+  if line.isWarning {
+    try? FileHandle.standardError.write(contentsOf: Data("navstore: \(line.text)\n".utf8))
+  } else {
+    print(line.text)
   }
 }
 
