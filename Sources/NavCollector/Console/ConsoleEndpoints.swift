@@ -22,6 +22,8 @@ struct ConsoleEndpoints {
   let clientAddress: ClientAddress
   /// How long a client may take to send a form, or to read each chunk of a download.
   let timeout: Duration
+  /// The turns a download takes to read each chunk.
+  let turns: StreamTurns
   /// The lines rejected by app, for the overview.
   let rejections: RejectionTally
   /// The tokens that were none, by client address: a sign-in counts as the API's requests do.
@@ -180,7 +182,7 @@ struct ConsoleEndpoints {
     let id = try context.sessionInPath()
     let count = try await backend.summary(of: id, app: token.app).eventCount
     let body = ReadEndpoints.historyBody(
-      of: id, app: token.app, from: 1, to: count, backend: backend, writeTimeout: timeout)
+      of: id, app: token.app, from: 1, to: count, backend: backend, writeTimeout: timeout, turns: turns)
     var headers = Self.securityHeaders(policy: Self.pagePolicy)
     headers[.contentType] = "application/x-ndjson"
     headers[.contentDisposition] = Self.attachment(

@@ -10,6 +10,8 @@ struct ExportEndpoint {
   let backend: any FleetBackend
   /// How long the client may take to read each chunk.
   let writeTimeout: Duration
+  /// The turns the export takes to make each chunk.
+  let turns: StreamTurns
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.read)
@@ -36,12 +38,18 @@ struct ExportEndpoint {
     // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
     try await backend.checkExport(filter, app: app)
     let chosen = filter
-    let limit = writeTimeout
+    let (limit, turns) = (writeTimeout, turns)
     let body = ResponseBody { writer in
       let writer = DeadlineWriter(writer, limit: limit)
+      // A turn while each chunk is made, none while it is written.
+      let turn = StreamTurn(turns)
+      try await turn.take()
       try await backend.export(table, format: format, filter: chosen, app: app) { chunk in
+        turn.release()
         try await writer.write(ByteBuffer(bytes: chunk))
+        try await turn.take()
       }
+      turn.release()
       try await writer.finish()
     }
     let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"

@@ -12,6 +12,8 @@ struct ReadEndpoints {
   let backend: any FleetBackend
   /// How long the client may take to read each chunk of a streamed history.
   let writeTimeout: Duration
+  /// The turns a streamed history takes to read each chunk.
+  let turns: StreamTurns
 
   /// Events read from the store at a time while a history streams.
   static let historyChunk = 500
@@ -41,26 +43,31 @@ struct ReadEndpoints {
     guard from <= summary.eventCount else {
       throw CollectorError.badQuery("from: the session has events up to seq \(summary.eventCount)")
     }
-    let body = Self.historyBody(of: id, app: app, from: from, to: to, backend: backend, writeTimeout: writeTimeout)
+    let body = Self.historyBody(
+      of: id, app: app, from: from, to: to, backend: backend, writeTimeout: writeTimeout, turns: turns)
     return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
   }
 
   /// A session's events `from` through `to` as JSON Lines, as `navstore history --json` writes
   /// them, read a chunk at a time as the client takes them (a long session costs a chunk of
-  /// memory), each chunk written within `writeTimeout`. The API's history and the console's
+  /// memory), each chunk read in a turn of `turns` and written within `writeTimeout`. The API's history and the console's
   /// download both send it.
   static func historyBody(
-    of id: SessionID, app: AppName, from: Int, to: Int, backend: any FleetBackend, writeTimeout: Duration
+    of id: SessionID, app: AppName, from: Int, to: Int, backend: any FleetBackend, writeTimeout: Duration,
+    turns: StreamTurns
   ) -> ResponseBody {
     ResponseBody { writer in
       let writer = DeadlineWriter(writer, limit: writeTimeout)
+      let turn = StreamTurn(turns)
       var start = from
       while start <= to {
         let end = min(to, start + historyChunk - 1)
         var text = ""
+        try await turn.take()
         for event in try await backend.history(of: id, app: app, from: start, to: end) {
           text += try WireFormat.canonicalString(event) + "\n"
         }
+        turn.release()
         try await writer.write(ByteBuffer(string: text))
         start = end + 1
       }

@@ -74,18 +74,20 @@ package enum Collector {
     v1.post("events") { request, context in try await events.handle(request, context: context) }
     let sessions = SessionsEndpoint(backend: backend)
     v1.get("sessions") { request, context in try await sessions.handle(request, context: context) }
-    let reads = ReadEndpoints(backend: backend, writeTimeout: configuration.requestTimeout)
+    let turns = StreamTurns(atOnce: configuration.streamsAtOnce)
+    let reads = ReadEndpoints(backend: backend, writeTimeout: configuration.requestTimeout, turns: turns)
     v1.get("sessions/:id/head") { request, context in try await reads.head(request, context: context) }
     let heads = HeadsEndpoint(backend: backend, bodyTimeout: configuration.requestTimeout)
     v1.post("heads") { request, context in try await heads.handle(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
-    let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout)
+    let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout, turns: turns)
     v1.get("export/:table") { request, context in try await export.handle(request, context: context) }
     ConsoleEndpoints(
       backend: backend, tokens: tokens, secure: configuration.tls != nil,
       clientAddress: ClientAddress(trustedProxies: configuration.trustedProxies), timeout: configuration.requestTimeout,
+      turns: turns,
       rejections: metrics.rejections, guesses: guesses
     ).register(on: router)
     return router

@@ -1,3 +1,4 @@
+import Foundation
 import NavContract
 
 /// A certificate chain and its private key, as PEM files: what a collector serving HTTPS
@@ -78,6 +79,10 @@ package struct CollectorConfiguration: Sendable {
   /// the API and at the console's sign-in: past it, the address's requests are 429 without a
   /// look at the store, until its bucket refills. Guessing costs the store nothing then.
   package var guessRate: RequestRate
+  /// How many streamed reads (exports, histories) may read and encode a chunk at once; the
+  /// others wait their turn, so that reads never take the cores uploads need (see
+  /// `StreamTurns`). Half the cores by default, one at least.
+  package var streamsAtOnce: Int
 
   /// A configuration; the contract's address and limits unless given.
   package init(
@@ -87,7 +92,8 @@ package struct CollectorConfiguration: Sendable {
     openReads: OpenRequestLimit = OpenRequestLimit(total: 16, perClient: 4),
     clientRate: RequestRate = RequestRate(perSecond: 50, burst: 100),
     tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000),
-    guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20)
+    guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20),
+    streamsAtOnce: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
   ) {
     self.host = host
     self.port = port
@@ -101,5 +107,6 @@ package struct CollectorConfiguration: Sendable {
     self.clientRate = clientRate
     self.tokenRate = tokenRate
     self.guessRate = guessRate
+    self.streamsAtOnce = max(1, streamsAtOnce)
   }
 }

@@ -7,12 +7,14 @@ import NavReport
 /// collectors (`PostgresFleet`), and optionally a streaming replica of it for the reads.
 ///
 /// Tokens and uploads always go to the primary (a token just made must work, and an upload's
-/// answer must be its commit). The read endpoints go to `reads` when there is one: a replica a
-/// moment behind shows a session a moment late, and a device that asks its head there resends
-/// what the primary holds already, which is answered as duplicates.
+/// answer must be its commit). The read endpoints go to `reads` when there is one: a pool of
+/// its own on the same database (a long export then never holds a connection uploads need),
+/// or a replica. A replica a moment behind shows a session a moment late, and a device that
+/// asks its head there resends what the primary holds already, which is answered as
+/// duplicates.
 package struct PostgresBackend: FleetBackend {
   package let fleet: PostgresFleet
-  /// Where the reads go: the replica, or the primary.
+  /// Where the reads go: a pool of their own (on the primary or a replica), or the primary's.
   private let reads: PostgresFleet
 
   package init(fleet: PostgresFleet, reads: PostgresFleet? = nil) {

@@ -176,29 +176,31 @@ struct ServeCommand: AsyncParsableCommand {
     let logger = makeLogger()
     if let database = try location.postgresAddress() {
       let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
-      var replica: PostgresFleet?
-      if let readDatabase {
-        do throws(FleetError) {
-          replica = PostgresFleet(
-            address: try PostgresAddress(readDatabase), connections: pool.connections,
-            applicationName: "navstore-reads", logger: logger)
-        } catch {
-          throw CLIError("--read-db: \(error.terminalMessage)")
-        }
+      // The reads have a pool of their own, on the replica or on the same database: an export
+      // holds its connection for as long as it streams, and exports in the one pool held every
+      // connection the uploads write with.
+      let reads: PostgresFleet
+      do throws(FleetError) {
+        reads = PostgresFleet(
+          address: try readDatabase.map { address throws(FleetError) in try PostgresAddress(address) } ?? database,
+          connections: pool.connections,
+          applicationName: "navstore-reads", logger: logger)
+      } catch {
+        throw CLIError("--read-db: \(error.terminalMessage)")
       }
       try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await fleet.run() }
-        if let replica { group.addTask { await replica.run() } }
+        group.addTask { await reads.run() }
         defer { group.cancelAll() }
         // Every collector may migrate: they take turns, and the second finds nothing to do.
         _ = try await fleetCall { () async throws(FleetError) in
           try await fleet.probe()
-          try await replica?.probe()
+          try await reads.probe()
           return try await fleet.migrate()
         }
-        logger.info(
-          "store", metadata: ["database": "\(database)", "reads": "\(replica.map { "\($0.address)" } ?? "the same")"])
-        try await serve(PostgresBackend(fleet: fleet, reads: replica), logger: logger)
+        let readsAt = readDatabase == nil ? "the same, a pool of its own" : "\(reads.address)"
+        logger.info("store", metadata: ["database": "\(database)", "reads": "\(readsAt)"])
+        try await serve(PostgresBackend(fleet: fleet, reads: reads), logger: logger)
       }
       return
     }

@@ -23,7 +23,9 @@ extension StoreLocation {
 struct PostgresPoolOption: ParsableArguments {
   @Option(
     name: .customLong("db-connections"),
-    help: "With --db postgres://...: the most connections to the database (default: 16).")
+    help:
+      "With --db postgres://...: the most connections to the database (default: 16); serve keeps two pools of this size, one for uploads and tokens, one for reads."
+  )
   var connections: Int = PostgresFleet.defaultConnections
 
   func validate() throws {
