@@ -192,6 +192,44 @@ struct PostgresCommandTests {
     #expect(elsewhere.stderr.contains("another store"), "\(elsewhere.stderr)")
   }
 
+  /// A collector on PostgreSQL reads through a pool of its own: exports whose readers take
+  /// nothing hold every connection the reads may have, and uploads, answered from the other
+  /// pool, are stored all the same (with one pool, they waited for a connection until their
+  /// deadline, a 503).
+  @Test func exportsHoldingEveryReadConnectionLeaveTheUploadsTheirs() throws {
+    let stored = SessionLines.make(prefix: "stored", sessions: 200, events: 60)
+    // About 3 MiB of CSV: far more than a socket's buffers hold, so each export stays open.
+    try (stored.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("stored.jsonl"), atomically: true, encoding: .utf8)
+    #expect(try navstore("import", "stored.jsonl", "--db", url, "--app", app).status == 0)
+    let token = { (role: String) in
+      try navstore("token", "create", "--app", self.app, "--role", role, "--db", self.url).stdout
+        .trimmingCharacters(in: .newlines)
+    }
+    let (ingest, reader) = (try token("ingest"), try token("read"))
+    let server = try CollectorProcess(db: url, in: folder, options: ["--db-connections", "2"])
+    try #require(server.url.hasPrefix("http://127.0.0.1:"), "serve did not start")
+
+    let request = "GET /v1/export/events?format=csv HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(reader)\r\n\r\n"
+    var readers = try (0..<2).map { _ in try RawConnection(port: server.port, receiveBuffer: 4096) }
+    for connection in readers {
+      #expect(connection.send(request))
+      let first = connection.receive(upTo: 16_384, within: 10)
+      #expect(String(decoding: first.prefix(64), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+    // Both exports are under way, each in a transaction on a connection of the reads' pool.
+    let held = try TestPostgres.psql(
+      "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'navstore-reads' AND xact_start IS NOT NULL")
+    #expect(held.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "read connections in a transaction: \(held)")
+
+    let lines = SessionLines.make(prefix: "beside-exports", sessions: 1, events: 10)
+    let upload = try DrillHTTP.post(
+      server.url + "/v1/events", token: ingest, body: Data((lines.joined(separator: "\n") + "\n").utf8), timeout: 30)
+    #expect(upload.status == 200, "\(upload.status) \(upload.text)")
+    readers.removeAll()
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
   @Test func backupSaysToUsePgDump() throws {
     let backup = try navstore("backup", "--db", url, "--out", "copy.sqlite")
     #expect(backup.status == 1)
