@@ -50,8 +50,8 @@ struct ReadEndpoints {
 
   /// A session's events `from` through `to` as JSON Lines, as `navstore history --json` writes
   /// them, read a chunk at a time as the client takes them (a long session costs a chunk of
-  /// memory), each chunk read in a turn of `turns` and written within `writeTimeout`. The API's history and the console's
-  /// download both send it.
+  /// memory), each chunk read in a turn of `turns` and written within `writeTimeout`. The API's
+  /// history and the console's download both send it.
   static func historyBody(
     of id: SessionID, app: AppName, from: Int, to: Int, backend: any FleetBackend, writeTimeout: Duration,
     turns: StreamTurns
