@@ -52,7 +52,11 @@ public enum ReportPage {
     }
     facts += "<dt>Events</dt><dd>\(report.eventCount)</dd>"
     facts += "<dt>Head hash</dt><dd class=\"hash\">\(HTML.escape(report.headHash))</dd>"
-    if let failure = report.verification.failure {
+    if report.verification == nil {
+      facts +=
+        "<dt>Verification</dt><dd class=\"note\">&#9888; not checked here: the session is longer than a report "
+        + "verifies at once; <code>navstore verify</code> on its store checks it</dd>"
+    } else if let failure = report.verification?.failure {
       facts +=
         "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.problem.description))</dd>"
     } else {

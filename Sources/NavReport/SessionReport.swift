@@ -28,8 +28,9 @@ public struct SessionReport: Sendable {
   package var clockJumps: Int
   /// Its last chain value, hex.
   package var headHash: String
-  /// Whether it verifies (checked when the report is made).
-  @_spi(Internals) public var verification: VerificationResult
+  /// Whether it verifies (checked when the report is made); `nil` when the report was made
+  /// within a budget (a collector's) that the session's verification would pass.
+  @_spi(Internals) public var verification: VerificationResult?
   /// The session it continues, if it began by restoring one.
   package var restoredFrom: SessionLink?
   /// What the session ran on, as its start said (without the user id and the app's own keys
@@ -85,6 +86,9 @@ public struct SessionReport: Sendable {
   /// The most routes a state may have for its plan to be in the page (a plan has about a step
   /// per route, each step a state).
   package static let plannedStateRouteLimit = 300
+  /// The work a collector's report may spend verifying its session (`WorkBudget`'s units: about
+  /// 128 MiB of stored events); a longer session's page says where to verify it.
+  package static let verificationWork = 128 * 1024 * 1024
 
   /// Reads the report of `session`, opening on `focus` (default: the last event), with the
   /// payloads of its screens and causes or without them. Reads and verifies the whole session:
@@ -96,9 +100,11 @@ public struct SessionReport: Sendable {
   }
 
   /// Reads the report of `session` (see `load(_:from:focus:omitsPayloads:)`), showing at most
-  /// `windowSize` events.
+  /// `windowSize` events, and verifying the session within `verificationBudget` when one is
+  /// given.
   package static func load(
-    _ session: SessionID, from store: SessionStore, focus: Int?, omitsPayloads: Bool, windowSize: Int
+    _ session: SessionID, from store: SessionStore, focus: Int?, omitsPayloads: Bool, windowSize: Int,
+    verificationBudget: WorkBudget? = nil
   ) throws(StoreError) -> SessionReport {
     let first = try store.history(of: session, from: 1, to: 1)
     let summary = try store.summary(of: session)
@@ -109,6 +115,9 @@ public struct SessionReport: Sendable {
       summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads, windowSize: windowSize)
     try store.replayHistory(of: session, from: builder.window.lowerBound, to: builder.window.upperBound) {
       event, state in builder.take(event, state: state)
+    }
+    if let verificationBudget {
+      return builder.report(verification: try store.verify(session, within: verificationBudget).result)
     }
     guard let verification = try store.verify([session]).first else { throw StoreError.unknownSession(session) }
     return builder.report(verification: verification)
@@ -178,7 +187,7 @@ public struct SessionReport: Sendable {
     }
 
     /// The report, once the window's events were taken, with the session's verification.
-    package func report(verification: VerificationResult) -> SessionReport {
+    package func report(verification: VerificationResult?) -> SessionReport {
       var shown = events
       var phase = phaseBeforeWindow
       for index in shown.indices {

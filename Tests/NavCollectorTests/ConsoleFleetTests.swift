@@ -215,14 +215,18 @@ import Testing
     let shop = try AppName("shop")
     let all = try await ConsoleSessionList.verification(of: rows, filteredBy: nil, app: shop, backend: backend)
     #expect(all == [ids[0]: .fails(seq: damaged.seq), ids[1]: .verifies, ids[2]: .verifies])
-    // A budget for the first two only: the third is not replayed, and says so.
-    let budget = sessions[0].count + sessions[1].count
+    // A budget for the first two only (what verifying each costs, and a unit more): the third
+    // is cut short, and says so.
+    var budget = 1
+    for id in ids.prefix(2) {
+      budget += try await backend.verify(sessionID(id), app: shop, within: WorkBudget(units: .max)).budget.spent
+    }
     let some = try await ConsoleSessionList.verification(
-      of: rows, filteredBy: nil, app: shop, backend: backend, eventLimit: budget)
+      of: rows, filteredBy: nil, app: shop, backend: backend, work: budget)
     #expect(some == [ids[0]: .fails(seq: damaged.seq), ids[1]: .verifies, ids[2]: .unchecked])
     // Filtered by verification, what the filter found stands for the rows past the budget.
     let failing = try await ConsoleSessionList.verification(
-      of: rows, filteredBy: true, app: shop, backend: backend, eventLimit: 0)
+      of: rows, filteredBy: true, app: shop, backend: backend, work: 0)
     #expect(failing.count == 3 && failing.values.allSatisfy { $0 == .fails(seq: nil) })
     let verifying = try await ConsoleSessionList.verification(
       of: rows, filteredBy: false, app: shop, backend: backend)

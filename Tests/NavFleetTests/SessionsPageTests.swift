@@ -24,12 +24,18 @@ import Testing
     }
   }
 
-  func page(replayingAtMost limit: Int?) async throws -> (page: SessionsPage, verified: Int) {
+  /// A page verifying sessions that each cost `cost(id)` events, within a budget of `events`
+  /// events (each charged `WorkBudget.unitsPerEvent`): the page, and the sessions whose
+  /// verification finished.
+  func page(
+    withBudgetOf events: Int?, after: SessionSummary? = nil, cost: (SessionID) -> Int = { _ in 4 }
+  ) async throws -> (page: SessionsPage, verified: [SessionID]) {
     var query = SessionQuery()
     query.order = .lastActivity
+    if let after { query.after = (after.lastAt ?? Timestamp(millisecondsSince1970: 0), after.id) }
     var request = SessionsPageRequest(filters: query, screen: nil, failing: true, limit: 10, omittingPayloads: true)
-    if let limit { request.replayedEventLimit = limit }
-    var verified = 0
+    if let events { request.workLimit = events * WorkBudget.unitsPerEvent }
+    var verified: [SessionID] = []
     let summaries = try Self.summaries()
     let page = try await SessionsPage.make(
       request,
@@ -37,20 +43,42 @@ import Testing
         let start = after.map { after in (summaries.firstIndex { $0.id == after.id } ?? -1) + 1 } ?? 0
         return Array(summaries.dropFirst(start).prefix(limit))
       },
-      showedScreen: { _, _ in true },
-      verifies: { _ in
-        verified += 1
-        return true
+      showedScreen: { _, _, budget in (true, budget) },
+      verifies: { id, budget in
+        // As an audit does: each event charged as it is read, stopping when the budget is spent.
+        var spending = budget
+        for _ in 0..<cost(id) where !spending.chargeEvent(bytes: 0) { return (nil, spending) }
+        verified.append(id)
+        return (true, spending)
       })
     return (page, verified)
   }
 
-  @Test func theReplaysStopAtTheRequestsLimit() async throws {
+  @Test func theReplaysStopWithinTheBudgetAndTheCutSessionComesNext() async throws {
     // Every session verifies, so none is listed and each one read is replayed: 4 events each.
-    let bounded = try await page(replayingAtMost: 10)
-    #expect(bounded.verified == 3 && bounded.page.lines.isEmpty)
-    #expect(bounded.page.resumeAfter?.id == sessionID("s2"))
-    let whole = try await page(replayingAtMost: nil)
-    #expect(whole.verified == 50 && whole.page.resumeAfter == nil)
+    // A budget of 10 events finishes two and is spent inside the third, which the next page
+    // begins with.
+    let bounded = try await page(withBudgetOf: 10)
+    #expect(bounded.verified == [sessionID("s0"), sessionID("s1")] && bounded.page.lines.isEmpty)
+    #expect(bounded.page.resumeAfter?.id == sessionID("s1"))
+    #expect(bounded.page.unchecked.isEmpty)
+    let next = try await page(withBudgetOf: 10, after: bounded.page.resumeAfter)
+    #expect(next.verified.first == sessionID("s2"))
+    let whole = try await page(withBudgetOf: nil)
+    #expect(whole.verified.count == 50 && whole.page.resumeAfter == nil)
+  }
+
+  @Test func aSessionNoPageCanVerifyIsPassedOverAsUncheckedAndTheListingGoesOn() async throws {
+    // s1 costs more than a whole page's budget: met first on a page, it is named unchecked and
+    // the page goes on past it; met later on a page, the page ends before it.
+    let cost: (SessionID) -> Int = { $0 == sessionID("s1") ? 1_000 : 4 }
+    let first = try await page(withBudgetOf: 100, cost: cost)
+    #expect(first.verified == [sessionID("s0")])
+    #expect(first.page.resumeAfter?.id == sessionID("s0") && first.page.unchecked.isEmpty)
+    let second = try await page(withBudgetOf: 100, after: first.page.resumeAfter, cost: cost)
+    #expect(second.page.unchecked == [sessionID("s1")] && second.verified.isEmpty)
+    #expect(second.page.resumeAfter?.id == sessionID("s1"))
+    let third = try await page(withBudgetOf: 100, after: second.page.resumeAfter, cost: cost)
+    #expect(third.verified.first == sessionID("s2") && third.page.unchecked.isEmpty)
   }
 }

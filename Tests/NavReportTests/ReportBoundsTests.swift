@@ -6,7 +6,8 @@ import NavTestSupport
 import Testing
 
 /// A report's page is bounded by design: for 5,000-event sessions of the shapes that make
-/// states large (a deep stack, a deep stack whose root changes at every event, screens and
+/// states large (a stack as long as the wire format allows, one whose root changes at every
+/// event, screens and
 /// causes of 10 KB, tabs with flows), the page stays under 10 MB, and its states are shared nodes
 /// rather than a copy per event.
 @Suite(.computesAtLength) struct ReportBoundsTests {
@@ -38,21 +39,23 @@ import Testing
     return session
   }
 
-  /// 2,499 pushes, as many pops, and one push: a state 2,500 routes deep at the middle.
+  /// 999 pushes, then a pop and a push in turn: a stack as long as the wire format allows
+  /// (1,000 routes) from the 1,000th event on, its top changing at every event.
   func deepStack() throws -> SessionID {
-    try record(
+    let longest = TreeLimits.routesInOneStack - 1
+    return try record(
       "deep",
-      (0..<2_499).map { .push(.string("screen-\($0)")) } + Array(repeating: .pop(), count: 2_499) + [
-        .push(.string("last"))
-      ])
+      (0..<longest).map { .push(.string("screen-\($0)")) }
+        + (longest..<4_999).map { ($0 - longest).isMultiple(of: 2) ? .pop() : .push(.string("screen-\($0)")) })
   }
 
-  /// 2,000 pushes, then the root's screen changed 2,999 times under them.
+  /// 999 pushes, then the root's screen changed 4,000 times under them.
   func rootChangedUnderADeepStack() throws -> SessionID {
-    try record(
+    let longest = TreeLimits.routesInOneStack - 1
+    return try record(
       "root-changes",
-      (0..<2_000).map { .push(.string("screen-\($0)")) }
-        + (0..<2_999).map { .updateScreen(index: 0, screen: .object(["home": .number(Double($0))])) })
+      (0..<longest).map { .push(.string("screen-\($0)")) }
+        + (longest..<4_999).map { .updateScreen(index: 0, screen: .object(["home": .number(Double($0))])) })
   }
 
   /// A screen of 10 KB pushed and popped, over and over (deep states of large screens are the
@@ -118,9 +121,9 @@ import Testing
   @Test func aStateSharesTheRoutesItKeepsFromTheOneBefore() throws {
     let session = try deepStack()
     let report = try SessionReport.load(session, from: store, focus: 2_500)
-    // 2,000 events, states up to 2,500 routes deep: one route and one cell per push, none per
-    // pop (a pop returns to a cell there was).
-    #expect(report.states.routes.count <= 2_500 && report.states.cells.count <= 2_500, "\(report.states.cells.count)")
+    // 2,000 events, states 1,000 routes deep: one route and one cell per push, none per pop (a
+    // pop returns to a cell there was).
+    #expect(report.states.routes.count <= 2_000 && report.states.cells.count <= 2_000, "\(report.states.cells.count)")
     #expect(!report.states.isFull)
     #expect(report.events.allSatisfy { $0.state != nil })
     // The same state twice is one reference.

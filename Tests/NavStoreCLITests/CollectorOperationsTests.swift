@@ -251,19 +251,21 @@ import Testing
     #expect(server.stop(SIGTERM) == 0)
   }
 
-  /// A legal 5,000-event session whose stack is 2,500 routes deep at its middle: its report,
-  /// from the endpoint, is under 10 MB, and the collector's memory stays under 128 MiB while it
-  /// writes it.
+  /// A legal 5,000-event session whose stack is as long as the wire format allows (1,000
+  /// routes) at its middle: its report, from the endpoint, is under 10 MB, and the collector's
+  /// memory stays under 128 MiB while it writes it.
   @Test func aFiveThousandEventSessionsReportIsBoundedOnTheCollector() throws {
     let reader = try token("read")
     var lines = [
       #"{"session":"deep","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#
     ]
     for seq in 2...5_000 {
+      // 999 pushes, then a pop and a push in turn (the stack 1,000 deep after each push).
       let op =
-        seq <= 2_500
-        ? #"{"op":"push","screen":{"detail":{"id":\#(seq)}}}"#
-        : (seq < 5_000 ? #"{"op":"pop"}"# : #"{"op":"push","screen":"end"}"#)
+        seq == 5_000
+        ? #"{"op":"push","screen":"end"}"#
+        : (seq <= 1_000 || seq.isMultiple(of: 2)
+          ? #"{"op":"push","screen":{"detail":{"id":\#(seq)}}}"# : #"{"op":"pop"}"#)
       lines.append(#"{"session":"deep","seq":\#(seq),"at":"2026-11-21T10:00:00.000Z","op":\#(op)}"#)
     }
     try lines.joined(separator: "\n").write(toFile: folder.path("deep.jsonl"), atomically: true, encoding: .utf8)

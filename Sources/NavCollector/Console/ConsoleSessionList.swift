@@ -109,19 +109,20 @@ struct ConsoleSessionList {
     case unchecked
   }
 
-  /// Events a page replays at most to fill its verification column, and how long it may take.
-  static let verifiedEventLimit = 20_000
+  /// The work a page may do to fill its verification column (`WorkBudget`'s units: about
+  /// 20,000 events of an ordinary session), and how long it may take.
+  static let verificationWork = 4 * 1024 * 1024
   static let verificationTime = Duration.seconds(2)
 
   /// Each row's verification: replayed while the page's budget lasts (the latest rows first, as
-  /// listed), and known already for the rows a verification filter let through.
+  /// listed), charged event by event, and known already for the rows a verification filter let
+  /// through.
   static func verification(
     of rows: [[String: JSONValue]], filteredBy failing: Bool?, app: AppName, backend: any FleetBackend,
-    eventLimit: Int = verifiedEventLimit
+    work: Int = verificationWork
   ) async throws(FleetError) -> [String: Check] {
     var checks: [String: Check] = [:]
-    var replayed = 0
-    let started = ContinuousClock.now
+    var budget = WorkBudget(units: work, time: verificationTime)
     for row in rows {
       guard let text = row["session"]?.stringValue, let id = try? SessionID(text) else { continue }
       // Listed as verifying, it was replayed by the filter: nothing to add.
@@ -129,15 +130,15 @@ struct ConsoleSessionList {
         checks[text] = .verifies
         continue
       }
-      let events = if case .number(let count)? = row["events"] { Int(count) } else { 0 }
-      guard replayed + events <= eventLimit, ContinuousClock.now - started < verificationTime else {
-        // Filtered by verification, the filter already replayed it.
-        checks[text] = failing.map { $0 ? .fails(seq: nil) : .verifies } ?? .unchecked
+      // Filtered by verification, the filter already replayed it.
+      let known = failing.map { $0 ? Check.fails(seq: nil) : .verifies }
+      guard !budget.isSpent else {
+        checks[text] = known ?? .unchecked
         continue
       }
-      replayed += events
-      let result = try await backend.verify(id, app: app)
-      checks[text] = result.failure.map { .fails(seq: $0.seq) } ?? .verifies
+      let verified = try await backend.verify(id, app: app, within: budget)
+      budget = verified.budget
+      checks[text] = verified.result.map { $0.failure.map { .fails(seq: $0.seq) } ?? .verifies } ?? known ?? .unchecked
     }
     return checks
   }

@@ -21,6 +21,9 @@ struct FleetOverview: Sendable {
     var events = 200_000
     /// How long reading may take before the overview is made of what was read.
     var time = Duration.seconds(3)
+    /// The work looking for failing sessions may do (`WorkBudget`'s units), within what is
+    /// left of the time.
+    var failingWork = SessionsPage.workLimit / 4
   }
 
   /// The failing sessions listed (the sessions list shows them all).
@@ -139,9 +142,7 @@ struct FleetOverview: Sendable {
     // the list's own filter, which bounds its rows and replays too.
     var request = SessionsPageRequest(
       filters: failingQuery, screen: nil, failing: true, limit: failingShown, omittingPayloads: true)
-    // The events left of the overview's budget, a tenth of it at least: the whole overview
-    // replays about its budget's worth.
-    request.replayedEventLimit = max(limits.events / 10, limits.events - eventsRead)
+    request.workLimit = limits.failingWork
     let failingRequest = request
     let failing: SessionsPage
     do {

@@ -7,10 +7,11 @@ import NavPersistence
 /// `GET /v1/sessions`: a page of the token's app's sessions, filtered as `navstore sessions`
 /// filters them, newest activity first (or by id), with a cursor to the next page.
 ///
-/// A page's work is bounded, however the filters and the app's size (`SessionsPage`): when a
-/// limit runs out before the page is full, the page is answered as it is, shorter than `limit`,
-/// and `next` resumes after the last session read: a client follows `next` until it is `null`,
-/// as for any page.
+/// A page's work is bounded, however the filters, the app's size and its sessions' lengths
+/// (`SessionsPage`): when a limit runs out before the page is full, the page is answered as it
+/// is, shorter than `limit`, and `next` resumes after the last session done with: a client
+/// follows `next` until it is `null`, as for any page. A session too long for a whole page's
+/// budget to tell about is named in `unchecked`, and the listing goes on past it.
 struct SessionsEndpoint {
   let backend: any FleetBackend
 
@@ -58,7 +59,13 @@ struct SessionsEndpoint {
       app: token.app,
       SessionsPageRequest(filters: filters, screen: screen, failing: failing, limit: limit, omittingPayloads: omitting))
     let next = page.resumeAfter.map { JSONValue.string(SessionCursor(after: $0, sort: sort).text).canonicalString }
-    let body = "{\"sessions\":[" + page.lines.joined(separator: ",") + "],\"next\":" + (next ?? "null") + "}\n"
+    // Named only when a session was passed over: a page whose filters could tell about every
+    // session it read reads as it always did.
+    let unchecked =
+      page.unchecked.isEmpty
+      ? "" : ",\"unchecked\":" + JSONValue.array(page.unchecked.map { .string($0.rawValue) }).canonicalString
+    let body =
+      "{\"sessions\":[" + page.lines.joined(separator: ",") + "],\"next\":" + (next ?? "null") + unchecked + "}\n"
     return Response(
       status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(string: body))
     )

@@ -113,6 +113,8 @@ public enum ScreenName {
 
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).
   public static func of<Screen: Encodable>(_ screen: Screen) -> String {
+    // Generic code (a route's name, the visible screen's) reaches here with untyped screens too.
+    if let json = screen as? JSONValue { return of(json) }
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }
     return of(tree)
   }

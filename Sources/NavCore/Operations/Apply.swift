@@ -12,13 +12,31 @@ extension Coordinator {
 
   /// Applies `operation` in place; when it throws, `self` is exactly as it was.
   public mutating func apply(_ operation: NavigationOperation<Screen>) throws(NavigationError) {
-    let edit = try decide(operation)
+    let edit = try decide(operation).edit
     modify(at: operation.path.steps[...]) { target in target.perform(edit) }
   }
 
   /// Whether `operation` would be accepted, without applying it.
   package func accepts(_ operation: NavigationOperation<Screen>) -> Bool {
     (try? decide(operation)) != nil
+  }
+
+  /// `apply(_:)`, holding the tree to the wire format's limits (`TreeLimits`): `measure` is
+  /// this tree's before, and the result's once this returns. Costs what the operation adds or
+  /// removes, not the tree's size. An operation that would pass a limit is rejected
+  /// (`treeTooLarge`), and nothing changes.
+  package mutating func apply(_ operation: NavigationOperation<Screen>, measure: inout TreeMeasure)
+    throws(NavigationError) where Screen == JSONValue
+  {
+    let (edit, target) = try decide(operation)
+    if let target {
+      do throws(TreeLimit) {
+        measure = try measure.after(edit, on: target, at: TreePlace(of: operation.path))
+      } catch {
+        throw NavigationError(operation: operation.name, path: operation.path, reason: .treeTooLarge(error))
+      }
+    }
+    modify(at: operation.path.steps[...]) { target in target.perform(edit) }
   }
 
   /// The coordinator at `path`.
@@ -30,16 +48,19 @@ extension Coordinator {
     }
   }
 
-  private func decide(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> Edit<Screen> {
+  /// What `operation` does, and the coordinator it does it to (`nil` when it changes nothing).
+  private func decide(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> (
+    edit: Edit<Screen>, target: Coordinator?
+  ) {
     do throws(NavigationError.Reason) {
       if case .start = operation.kind { throw NavigationError.Reason.alreadyStarted }
       if operation.isLifecycle {
         // About the app, not a place in its navigation: the state stays as it is.
         guard operation.path.isTop else { throw NavigationError.Reason.lifecycleWithPath }
-        return .unchanged
+        return (.unchanged, nil)
       }
       let target = try resolve(operation.path)
-      return try target.decide(operation.kind)
+      return (try target.decide(operation.kind), target)
     } catch {
       throw NavigationError(operation: operation.name, path: operation.path, reason: error)
     }
@@ -241,6 +262,32 @@ extension NavigationOperation where Screen == JSONValue {
   @discardableResult
   @_spi(Internals) public func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenericallyInPlace(toSession: &state)
+  }
+}
+
+extension NavigationOperation where Screen == JSONValue {
+  /// `apply(toSession:)`, holding the state to the wire format's tree limits: `measure` is the
+  /// state's (zero before its first event), and the new state's once this returns. What the
+  /// store runs for every event it appends or verifies.
+  @discardableResult
+  package func apply(toSession state: inout AnyCoordinator?, measure: inout TreeMeasure) throws(NavigationError)
+    -> AnyCoordinator
+  {
+    guard var current = state else {
+      let initial = try apply(to: nil)
+      do throws(TreeLimit) {
+        measure = try initial.checkLimits()
+      } catch {
+        throw NavigationError(operation: name, path: path, reason: .treeTooLarge(error))
+      }
+      state = initial
+      return initial
+    }
+    // Drop the optional's reference, so `current` is the only one and is edited in place.
+    state = nil
+    defer { state = current }
+    try current.apply(self, measure: &measure)
+    return current
   }
 }
 

@@ -43,6 +43,8 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     case notEnoughPresented(requested: Int, available: Int)
     /// A state, routes or child that is not well-formed.
     case invalidStructure(StructureError)
+    /// The state would pass one of the wire format's limits on a tree (the store's check).
+    case treeTooLarge(TreeLimit)
     /// A lifecycle event (`background`, `foreground`, `end`) with a path: it is about the app,
     /// not a place in its navigation.
     case lifecycleWithPath
@@ -99,6 +101,8 @@ extension NavigationError.Reason: CustomStringConvertible {
         + "\(available == 0 ? "nothing is" : available == 1 ? "only 1 is" : "only \(available) are") presented"
     case .invalidStructure(let error):
       "\(error)"
+    case .treeTooLarge(let limit):
+      "the state would pass the wire format's limit of \(limit)"
     case .lifecycleWithPath:
       "background, foreground and end are about the app, not a place in its navigation, and take no path"
     case .sessionEnded:

@@ -39,6 +39,11 @@ package protocol FleetBackend: Sendable {
   /// Whether a session's stored history is intact (hash chain, seqs, snapshots), and where it
   /// fails when not: a replay of the whole session.
   func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult
+  /// `verify` within `budget`, charged as it reads: `nil` when the budget is spent before the
+  /// verdict, and the budget as it is left (for a page that verifies several sessions).
+  func verify(_ session: SessionID, app: AppName, within budget: WorkBudget) async throws(FleetError) -> (
+    result: VerificationResult?, budget: WorkBudget
+  )
   /// A page of the app's sessions.
   func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
   /// Throws what an export with `filter` would be refused for before any of it is sent (a

@@ -15,20 +15,21 @@ final class HeadStates: Sendable {
   struct Entry {
     let count: Int
     let hash: [UInt8]
-    let state: AnyCoordinator
+    let state: RunningState
   }
 
-  private let entries = Mutex<[Key: Entry]>([:])
-  private let capacity: Int
+  private let entries: Mutex<HeadCache<Key, Entry>>
 
-  /// A cache of at most `capacity` sessions (past it, it starts again empty: the sessions in
-  /// use come back with their next upload).
-  init(capacity: Int) { self.capacity = capacity }
+  /// A cache of at most `capacity` sessions weighing about `weightLimit` bytes (the floor's
+  /// `HeadCache`, as a store file's writer keeps its heads).
+  init(capacity: Int, weightLimit: Int = StoreOptions.defaultHeadCacheWeightLimit) {
+    entries = Mutex(HeadCache(capacity: capacity, weightLimit: weightLimit, weight: { $0.state.memoryWeight }))
+  }
 
-  /// The state after `totals`' last event of the session, if this process knows it.
-  func state(app: AppName, session: SessionID, totals: SessionTotals) -> AnyCoordinator? {
+  /// The running state after `totals`' last event of the session, if this process knows it.
+  func state(app: AppName, session: SessionID, totals: SessionTotals) -> RunningState? {
     entries.withLock { entries in
-      guard let entry = entries[Key(app: app, session: session)], entry.count == totals.count,
+      guard let entry = entries.get(Key(app: app, session: session)), entry.count == totals.count,
         entry.hash == totals.headHash
       else { return nil }
       return entry.state
@@ -36,10 +37,10 @@ final class HeadStates: Sendable {
   }
 
   /// Notes the state after the session's last event, once it is committed.
-  func note(app: AppName, session: SessionID, totals: SessionTotals, state: AnyCoordinator) {
+  func note(app: AppName, session: SessionID, totals: SessionTotals, state: RunningState) {
     entries.withLock { entries in
-      if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-      entries[Key(app: app, session: session)] = Entry(count: totals.count, hash: totals.headHash, state: state)
+      entries.insert(
+        Entry(count: totals.count, hash: totals.headHash, state: state), for: Key(app: app, session: session))
     }
   }
 }

@@ -68,6 +68,12 @@ package struct PostgresBackend: FleetBackend {
     try await reads.verify(session, app: app)
   }
 
+  package func verify(_ session: SessionID, app: AppName, within budget: WorkBudget) async throws(FleetError) -> (
+    result: VerificationResult?, budget: WorkBudget
+  ) {
+    try await reads.verify(session, app: app, within: budget)
+  }
+
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
     let fleet = reads
     let order = request.filters.order
@@ -76,11 +82,12 @@ package struct PostgresBackend: FleetBackend {
       fetch: { (after, limit) async throws(FleetError) -> [SessionSummary] in
         try await fleet.sessionRows(app: app, order: order, after: after, limit: limit)
       },
-      showedScreen: { (session, screen) async throws(FleetError) -> Bool in
-        try await fleet.showedScreen(named: screen, in: session, app: app)
+      showedScreen: { (session, screen, budget) async throws(FleetError) -> (answer: Bool?, budget: WorkBudget) in
+        try await fleet.showedScreen(named: screen, in: session, app: app, within: budget)
       },
-      verifies: { (session) async throws(FleetError) -> Bool in
-        try await fleet.verify(session, app: app).isIntact
+      verifies: { (session, budget) async throws(FleetError) -> (answer: Bool?, budget: WorkBudget) in
+        let verified = try await fleet.verify(session, app: app, within: budget)
+        return (verified.result?.isIntact, verified.budget)
       })
   }
 

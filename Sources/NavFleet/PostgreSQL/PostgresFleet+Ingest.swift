@@ -168,7 +168,7 @@ extension PostgresFleet {
     for session in named {
       let stored = records[session]
       let totals = stored?.record.totals ?? SessionTotals()
-      var state: AnyCoordinator?
+      var state: RunningState?
       if let stored, totals.count > 0 {
         state = try await Self.state(
           of: session, app: app, month: stored.month, totals: totals, on: connection, heads: heads, logger: logger)
@@ -185,15 +185,15 @@ extension PostgresFleet {
     return held
   }
 
-  /// The state after a stored session's last event: this process's copy when the row still says
-  /// so, otherwise its latest snapshot and the events after it.
+  /// The running state after a stored session's last event: this process's copy when the row
+  /// still says so, otherwise its latest snapshot and the events after it.
   private static func state(
     of session: SessionID, app: AppName, month: Int, totals: SessionTotals, on connection: PostgresConnection,
     heads: HeadStates, logger: Logger
-  ) async throws -> AnyCoordinator {
+  ) async throws -> RunningState {
     if let known = heads.state(app: app, session: session, totals: totals) { return known }
-    return try await rehydrate(
-      session, app: app, month: month, at: totals.count, on: connection, logger: logger)
+    return try await rehydration(of: session, app: app, month: month, at: totals.count, on: connection, logger: logger)
+      .running()
   }
 
   /// The session's state at `seq`, from its latest snapshot at or before it and the events after.

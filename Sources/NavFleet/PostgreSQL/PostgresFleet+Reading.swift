@@ -94,24 +94,73 @@ extension PostgresFleet {
 
   /// Checks one session's stored history and row as `verify` does on SQLite (`HistoryAudit`).
   package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
+    let audited = try await audit(session, app: app, budget: nil)
+    return audited.audit.result(row: audited.row)
+  }
+
+  /// `verify` within `budget`: `nil` when it is spent before the verdict, and the budget as it
+  /// is left.
+  package func verify(_ session: SessionID, app: AppName, within budget: WorkBudget) async throws(FleetError)
+    -> (result: VerificationResult?, budget: WorkBudget)
+  {
+    let audited = try await audit(session, app: app, budget: budget)
+    return (audited.audit.budgetedResult(row: audited.row), audited.audit.budget ?? budget)
+  }
+
+  /// The session's audit once it wants no more events, and its row when the verdict needs it.
+  private func audit(_ session: SessionID, app: AppName, budget: WorkBudget?) async throws(FleetError) -> (
+    audit: HistoryAudit, row: SessionRecord?
+  ) {
     try await database {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
-        var snapshots: [Int: [UInt8]] = [:]
-        let stored = try await connection.query(
-          """
-          SELECT seq, state FROM snapshots
-            WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(row.month))
-          """, logger: self.logger)
-        for try await (seq, state) in stored.decode((Int64, String).self) { snapshots[Int(seq)] = Array(state.utf8) }
-        var audit = HistoryAudit(of: session, snapshots: snapshots)
-        // The audit looks at no event after its first problem.
-        try await connection.forEachStoredEvent(of: session, app: app, month: row.month, logger: self.logger) {
-          audit.take($0)
-        }
-        return audit.result(row: row.record)
+        var audit = HistoryAudit(of: session, budget: budget)
+        try await Self.feed(&audit, app: app, month: row.month, on: connection, logger: self.logger)
+        return (audit, audit.failure == nil && !audit.ranOut ? row.record : nil)
       }
     }
+  }
+
+  /// Hands `audit` the session's events a page at a time, each with the snapshot at its seq,
+  /// until it wants no more; then the first snapshot at a seq with no event. Memory holds a
+  /// page, whatever the session's length.
+  private static func feed(
+    _ audit: inout HistoryAudit, app: AppName, month: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    let session = audit.session.rawValue
+    var from: Int64 = 1
+    while audit.wantsMore {
+      var rows: [StoredEventRow] = []
+      let events = try await connection.query(
+        """
+        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+          WHERE app = \(app.rawValue) AND session_id = \(session) AND month = \(Int32(month)) AND seq >= \(from)
+          ORDER BY seq LIMIT \(Int64(HistoryAudit.pageSize))
+        """, logger: logger)
+      try await readToTheEnd(events.decode(EventRowColumns.Columns.self)) { rows.append(try EventRowColumns.row($0)) }
+      guard let first = rows.first, let last = rows.last else { break }
+      var stored: [Int: [UInt8]] = [:]
+      let snapshots = try await connection.query(
+        """
+        SELECT seq, state FROM snapshots
+          WHERE app = \(app.rawValue) AND session_id = \(session) AND month = \(Int32(month))
+            AND seq BETWEEN \(Int64(first.seq)) AND \(Int64(last.seq))
+        """, logger: logger)
+      for try await (seq, state) in snapshots.decode((Int64, String).self) { stored[Int(seq)] = Array(state.utf8) }
+      for row in rows where !audit.take(row, snapshot: stored.removeValue(forKey: row.seq)) { break }
+      if rows.count < HistoryAudit.pageSize { break }
+      from = Int64(last.seq) + 1
+    }
+    guard audit.wantsMore else { return }
+    let orphans = try await connection.query(
+      """
+      SELECT min(s.seq) FROM snapshots AS s
+        WHERE s.app = \(app.rawValue) AND s.session_id = \(session) AND s.month = \(Int32(month))
+          AND NOT EXISTS (
+            SELECT 1 FROM events AS e
+              WHERE e.app = s.app AND e.session_id = s.session_id AND e.month = s.month AND e.seq = s.seq)
+      """, logger: logger)
+    for try await orphan in orphans.decode(Int64?.self) { audit.noteOrphanSnapshot(at: orphan.map { Int($0) }) }
   }
 
   /// The app's sessions in `order` after `after`, at most `limit` of them.
@@ -164,7 +213,8 @@ extension PostgresFleet {
     async throws(FleetError) -> SessionReport
   {
     let logger = logger
-    let verification = try await verify(session, app: app)
+    let verification = try await verify(session, app: app, within: WorkBudget(units: SessionReport.verificationWork))
+      .result
     return try await database {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
@@ -266,16 +316,28 @@ extension PostgresFleet {
   /// Whether `session` ever showed a screen named `name` on top (as the exports name screens),
   /// replaying its history as `SessionStore.showedScreen` does.
   package func showedScreen(named name: String, in session: SessionID, app: AppName) async throws(FleetError) -> Bool {
+    try await showedScreen(named: name, in: session, app: app, within: WorkBudget(units: .max)).answer ?? false
+  }
+
+  /// `showedScreen` within `budget` (`ScreenSearch`): `nil` when it is spent before telling, and
+  /// the budget as it is left. The events are read a page at a time, so a search that stops
+  /// early reads no further.
+  package func showedScreen(named name: String, in session: SessionID, app: AppName, within budget: WorkBudget)
+    async throws(FleetError) -> (answer: Bool?, budget: WorkBudget)
+  {
     try await database {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
-        var replay = Rehydration(of: session, from: nil)
-        var found = false
-        try await connection.forEachStoredEvent(of: session, app: app, month: row.month, logger: self.logger) {
-          try replay.take($0)
-          if !found, replay.state?.visibleScreen?.name == name { found = true }
+        var search = ScreenSearch(of: session, for: name, within: budget)
+        var from = 1
+        while search.wantsMore, from <= row.record.eventCount {
+          let to = from + HistoryAudit.pageSize - 1
+          try await connection.forEachStoredEvent(
+            of: session, app: app, month: row.month, from: from, to: to, logger: self.logger
+          ) { stored in try search.take(stored) }
+          from = to + 1
         }
-        return found
+        return (search.answer, search.budget)
       }
     }
   }

@@ -90,7 +90,9 @@ package struct SQLiteBackend: FleetBackend {
     let store = try await store(app)
     return try await FleetError.storingAsync { () async throws(StoreError) in
       try await store.offloadedRead { store throws(StoreError) in
-        try SessionReport.load(session, from: store, focus: focus, omitsPayloads: omitsPayloads)
+        try SessionReport.load(
+          session, from: store, focus: focus, omitsPayloads: omitsPayloads, windowSize: SessionReport.windowSize,
+          verificationBudget: WorkBudget(units: SessionReport.verificationWork))
       }
     }
   }
@@ -100,6 +102,15 @@ package struct SQLiteBackend: FleetBackend {
     let results = try await FleetError.storingAsync { () async throws(StoreError) in try await store.verify([session]) }
     guard let result = results.first else { throw .store(.unknownSession(session)) }
     return result
+  }
+
+  package func verify(_ session: SessionID, app: AppName, within budget: WorkBudget) async throws(FleetError) -> (
+    result: VerificationResult?, budget: WorkBudget
+  ) {
+    let store = try await store(app)
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.offloadedRead { store throws(StoreError) in try store.verify(session, within: budget) }
+    }
   }
 
   package func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage {
@@ -123,13 +134,19 @@ package struct SQLiteBackend: FleetBackend {
           }
         }
       },
-      showedScreen: { (session, screen) async throws(FleetError) -> Bool in
+      showedScreen: { (session, screen, budget) async throws(FleetError) -> (answer: Bool?, budget: WorkBudget) in
         try await FleetError.storingAsync { () async throws(StoreError) in
-          try await store.offloadedRead { store throws(StoreError) in try store.showedScreen(named: screen, in: session)
+          try await store.offloadedRead { store throws(StoreError) in
+            try store.showedScreen(named: screen, in: session, within: budget)
           }
         }
       },
-      verifies: { (session) async throws(FleetError) -> Bool in try await verify(session, app: app).isIntact })
+      verifies: { (session, budget) async throws(FleetError) -> (answer: Bool?, budget: WorkBudget) in
+        let verified = try await FleetError.storingAsync { () async throws(StoreError) in
+          try await store.offloadedRead { store throws(StoreError) in try store.verify(session, within: budget) }
+        }
+        return (verified.result?.isIntact, verified.budget)
+      })
   }
 
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) {

@@ -73,12 +73,12 @@ extension StoreEngine {
       guard let current = try head(of: session, row: row) else {
         throw StoreError.unreadableHistory(session: session, seq: stored.seq ?? before.count, .stateMissing)
       }
-      return AppendOutcome(event: stored, state: current.state, wasAlreadyStored: true)
+      return AppendOutcome(event: stored, state: current.state.tree, wasAlreadyStored: true)
     }
     // The head leaves the cache while it is edited in place (no copy of its routes); it goes
     // back when the operation is refused, and the new head goes in once the rows are written.
     // Should a write fail, the cache simply has no head for the session and rehydrates.
-    var running: AnyCoordinator?
+    var running: RunningState?
     if before.count > 0, let row { running = try takeHead(of: session, row: row).state }
     let step: (prepared: PreparedEvent, totals: SessionTotals, state: AnyCoordinator)
     do {
@@ -87,9 +87,12 @@ extension StoreEngine {
       if let running { heads.insert(Head(totals: before, state: running, transaction: transaction), for: session) }
       throw error
     }
+    guard let head = running else {
+      throw StoreError.unreadableHistory(session: session, seq: step.prepared.seq, .stateMissing)
+    }
     running = nil
     try writeRows(of: step.prepared, before: before, after: step.totals, insertingSession: row == nil)
-    heads.insert(Head(totals: step.totals, state: step.state, transaction: transaction), for: session)
+    heads.insert(Head(totals: step.totals, state: head, transaction: transaction), for: session)
     return AppendOutcome(event: step.prepared.event, state: step.state, wasAlreadyStored: false)
   }
 }

@@ -12,17 +12,37 @@ extension StoreEngine {
   func forEachEvent(
     of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws(StoreError) -> Void
   ) throws(StoreError) {
+    try scanEvents(of: session, from: from, to: to) { row throws(StoreError) in
+      try body(row)
+      return true
+    }
+  }
+
+  /// `forEachEvent`, stopping once `body` returns `false`.
+  func scanEvents(
+    of session: SessionID, from: Int, to: Int, _ body: (StoredEventRow) throws(StoreError) -> Bool
+  ) throws(StoreError) {
     let statement = try prepare(
       "SELECT \(EventColumn.selectList) FROM events WHERE session_id = ? AND seq BETWEEN ? AND ? ORDER BY seq")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue), .int(from), .int(to)])
     while try step(statement) {
-      try body(StoredEventRow(statement, session: session))
+      guard try body(StoredEventRow(statement, session: session)) else { return }
     }
   }
 
   /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
   func rehydrate(_ session: SessionID, at seq: Int) throws(StoreError) -> AnyCoordinator {
+    try rehydration(of: session, at: seq).result()
+  }
+
+  /// The running state after the session's last event, `seq`, as the append rules go on from.
+  func runningState(of session: SessionID, lastSeq seq: Int) throws(StoreError) -> RunningState {
+    try rehydration(of: session, at: seq).running()
+  }
+
+  /// The replay up to event `seq`: the nearest snapshot at or before it, then the events after.
+  private func rehydration(of session: SessionID, at seq: Int) throws(StoreError) -> Rehydration {
     var rehydration: Rehydration
     var replayedUpTo = 0
     let snapshot = try prepare(
@@ -38,7 +58,6 @@ extension StoreEngine {
     try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
       try rehydration.take(row)
     }
-    return try rehydration.result()
+    return rehydration
   }
-
 }

@@ -20,7 +20,7 @@ extension StoreEngine {
       }
       return cached
     }
-    let head = Head(totals: row, state: try rehydrate(session, at: row.count), transaction: transaction)
+    let head = Head(totals: row, state: try runningState(of: session, lastSeq: row.count), transaction: transaction)
     heads.insert(head, for: session)
     return head
   }
@@ -32,7 +32,7 @@ extension StoreEngine {
     if let cached = heads.remove(session), cached.totals.count == row.count, cached.totals.headHash == row.headHash {
       return cached
     }
-    return Head(totals: row, state: try rehydrate(session, at: row.count), transaction: transaction)
+    return Head(totals: row, state: try runningState(of: session, lastSeq: row.count), transaction: transaction)
   }
 
   /// Forgets the cached head of a session whose rows are being deleted.

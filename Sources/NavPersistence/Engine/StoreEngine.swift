@@ -20,7 +20,7 @@ final class StoreEngine {
   /// the head stands for the session's row without reading it.
   struct Head {
     var totals: SessionTotals
-    var state: AnyCoordinator
+    var state: RunningState
     var transaction: UInt64
   }
 
@@ -39,7 +39,7 @@ final class StoreEngine {
   let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
-  var heads: HeadCache<Head>
+  var heads: HeadCache<SessionID, Head>
   /// The append statements, once prepared (see `statementsForAppending`).
   var appendStatements: AppendStatements?
   /// The row of the session the last prepared event was written to (see `appendPrepared`).
@@ -68,7 +68,8 @@ final class StoreEngine {
     self.connection = connection
     self.options = options
     self.path = path
-    heads = HeadCache(capacity: options.headCacheCapacity)
+    heads = HeadCache(
+      capacity: options.headCacheCapacity, weightLimit: options.headCacheWeightLimit, weight: { $0.state.memoryWeight })
   }
 
   /// SQLite work on this engine's connection, its failure classified for the store's file

@@ -107,7 +107,7 @@ struct ScreenViewReplay {
     }
     lastAt = event.at
     do throws(NavigationError) {
-      state = try event.operation.apply(to: state)
+      try event.operation.apply(toSession: &state)
     } catch {
       throw StoreError.unreadableHistory(session: event.session, seq: event.seq ?? 0, .eventNoLongerApplies(error))
     }

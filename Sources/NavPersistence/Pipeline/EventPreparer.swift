@@ -17,7 +17,7 @@ struct EventPreparer {
   struct Expected {
     var seq: Int
     var hash: [UInt8]
-    var state: AnyCoordinator?
+    var state: RunningState?
     /// The lifecycle phase after `seq`.
     var phase: SessionPhase
   }
@@ -28,7 +28,7 @@ struct EventPreparer {
   /// usual order) need no lookup, and its state is edited in place.
   private var current: (session: SessionID, head: Expected)?
   /// The heads of the sessions met before the current one (each with its state).
-  private var heads: HeadCache<Expected>
+  private var heads: HeadCache<SessionID, Expected>
 
   /// A preparer writing snapshots every `snapshotInterval` events, remembering up to
   /// `headCapacity` sessions, and asking `storedHead` for the head of a session it meets in
@@ -36,7 +36,9 @@ struct EventPreparer {
   init(snapshotInterval: Int, headCapacity: Int, storedHead: @escaping (SessionID) -> Expected?) {
     self.snapshotInterval = snapshotInterval
     self.storedHead = storedHead
-    heads = HeadCache(capacity: headCapacity)
+    heads = HeadCache(
+      capacity: headCapacity, weightLimit: StoreOptions.defaultHeadCacheWeightLimit,
+      weight: { $0.state?.memoryWeight ?? 0 })
   }
 
   /// The event prepared, or `nil` when the writer should append it itself.

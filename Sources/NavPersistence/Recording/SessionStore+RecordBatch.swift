@@ -19,7 +19,7 @@ extension SessionStore {
         head = known
       } else {
         head = try engine.head(of: session).map {
-          RecordedHead(state: $0.state, seq: $0.totals.count, phase: $0.totals.phase)
+          RecordedHead(state: $0.state.tree, seq: $0.totals.count, phase: $0.totals.phase)
         }
       }
       var skipped: [StoreError] = []

@@ -33,15 +33,15 @@ package enum AppendStep {
     return .alreadyStored(try AppendRules.storedCopy(of: event, claiming: claimed, next: next, stored: stored))
   }
 
-  /// Prepares the next event of a session whose row holds `totals`, editing `state` (the state
-  /// after its last event; `nil` when it has none) in place into the state after it, and
-  /// returns the prepared event, the totals and the state after it.
+  /// Prepares the next event of a session whose row holds `totals`, editing `state` (the
+  /// running state after its last event; `nil` when it has none) in place into the one after
+  /// it, and returns the prepared event, the totals and the state after it.
   ///
   /// An operation the state refuses leaves `state` as it was. A failure after the operation
   /// applied (a hash that is not the chain's, an event that cannot be encoded) leaves `state`
   /// `nil`: the caller must not trust it, and reads the session afresh.
   package static func prepare(
-    _ event: AnyEvent, after totals: SessionTotals, state: inout AnyCoordinator?, snapshotInterval: Int
+    _ event: AnyEvent, after totals: SessionTotals, state: inout RunningState?, snapshotInterval: Int
   ) throws(StoreError) -> (prepared: PreparedEvent, totals: SessionTotals, state: AnyCoordinator) {
     guard totals.count == 0 || state != nil else {
       throw StoreError.unreadableHistory(session: event.session, seq: totals.count + 1, .stateMissing)
@@ -60,7 +60,7 @@ package enum AppendStep {
     guard let after = running else {
       throw StoreError.unreadableHistory(session: event.session, seq: prepared.seq, .stateMissing)
     }
-    state = running
-    return (prepared, totals.adding(prepared), after)
+    state = after
+    return (prepared, totals.adding(prepared), after.tree)
   }
 }

@@ -1,18 +1,25 @@
 @_spi(Internals) import NavCore
 
 /// What `verify` checks of one session, apart from how its rows are read: the same rules for
-/// every storage engine. The engine hands it the session's snapshots, then its events in seq
-/// order, then its row; the first problem found is the result.
+/// every storage engine. The engine hands it the session's events in seq order, each with the
+/// snapshot stored at its seq, a page at a time (so memory holds a page, whatever the
+/// session's length), then the first snapshot it found at a seq with no event, then its row;
+/// the first problem found is the result.
 ///
 /// Events: seqs without gaps from 1, each readable, its hash the chain's, its operation
-/// applying to the state before it, a snapshot at its seq equal to the replayed state. The row:
-/// present, with the events' count and last chain value, and its derived columns (the
-/// `restoredFrom` link, context, clock summary, first and last times, depth, lifecycle phase)
-/// what the events say.
-package struct HistoryAudit {
-  private let session: SessionID
-  private var snapshots: [Int: [UInt8]]
+/// applying to the state before it within the wire format's tree limits, a snapshot at its seq
+/// equal to the replayed state. The row: present, with the events' count and last chain value,
+/// and its derived columns (the `restoredFrom` link, context, clock summary, first and last
+/// times, depth, lifecycle phase) what the events say. No snapshot without its event.
+///
+/// A budget, when given, is charged for every event and snapshot taken: once it is spent, the
+/// audit stops and has no verdict (`result` is `nil`), so a read that verifies (a listing's
+/// filter, a console page, a report) costs what it may, whatever the session.
+package struct HistoryAudit: Sendable {
+  package let session: SessionID
   private var state: AnyCoordinator?
+  /// `state`'s measure, for the wire format's tree limits.
+  private var measure = TreeMeasure()
   private var link: SessionLink?
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
@@ -25,22 +32,52 @@ package struct HistoryAudit {
   private var expectedSeq: Int { totals.count + 1 }
   /// The first problem, once found: later events are not looked at.
   package private(set) var failure: VerificationResult.Failure?
+  /// The work it may still do, when it has a budget.
+  package private(set) var budget: WorkBudget?
+  /// Whether the budget ran out before the audit was done.
+  package private(set) var ranOut = false
 
-  /// An audit of `session`, whose stored snapshots (state text by seq) are `snapshots`.
-  package init(of session: SessionID, snapshots: [Int: [UInt8]]) {
+  /// The events an engine reads at a time.
+  package static let pageSize = 256
+
+  /// An audit of `session`, which may spend `budget` when one is given.
+  package init(of session: SessionID, budget: WorkBudget? = nil) {
     self.session = session
-    self.snapshots = snapshots
+    self.budget = budget
   }
 
-  /// Takes the session's next stored event (nothing more once a problem is found).
-  package mutating func take(_ stored: StoredEventRow) {
-    guard failure == nil else { return }
-    if let problem = problem(with: stored) {
+  /// Whether the audit wants more events: no problem found, and budget left.
+  package var wantsMore: Bool { failure == nil && !ranOut }
+
+  /// Takes the session's next stored event, with the snapshot stored at its seq (nothing more
+  /// once a problem is found or the budget is spent). Returns `wantsMore`.
+  @discardableResult
+  package mutating func take(_ stored: StoredEventRow, snapshot: [UInt8]?) -> Bool {
+    guard wantsMore else { return false }
+    if var spending = budget {
+      let goesOn =
+        spending.chargeEvent(bytes: stored.chargedBytes) && spending.chargeSnapshot(bytes: snapshot?.count ?? 0)
+      budget = spending
+      guard goesOn else {
+        ranOut = true
+        return false
+      }
+    }
+    if let problem = problem(with: stored, snapshot: snapshot) {
       failure = .init(seq: problem.seq, problem: problem.problem)
     }
+    return wantsMore
   }
 
-  private mutating func problem(with stored: StoredEventRow) -> (seq: Int, problem: VerificationProblem)? {
+  /// Notes the first snapshot stored at a seq that has no event (`nil`: none).
+  package mutating func noteOrphanSnapshot(at seq: Int?) {
+    if let seq { orphanSnapshot = min(orphanSnapshot ?? seq, seq) }
+  }
+  private var orphanSnapshot: Int?
+
+  private mutating func problem(with stored: StoredEventRow, snapshot: [UInt8]?) -> (
+    seq: Int, problem: VerificationProblem
+  )? {
     guard stored.seq == expectedSeq else {
       return (expectedSeq, .missingEvent(seq: expectedSeq, nextStored: stored.seq))
     }
@@ -49,12 +86,16 @@ package struct HistoryAudit {
       return (stored.seq, .unhashableEvent)
     }
     guard hash == stored.hash else { return (stored.seq, .hashMismatch) }
-    guard let next = try? event.operation.apply(to: state), let nextPhase = try? totals.phase.after(event.operation)
-    else {
+    guard let nextPhase = try? totals.phase.after(event.operation) else { return (stored.seq, .operationDoesNotApply) }
+    do throws(NavigationError) {
+      // In place: the audit stops at its first problem, so a failure needs no state kept.
+      try event.operation.apply(toSession: &state, measure: &measure)
+    } catch {
+      if case .treeTooLarge(let limit) = error.reason { return (stored.seq, .treeTooLarge(limit)) }
       return (stored.seq, .operationDoesNotApply)
     }
-    if let snapshot = snapshots.removeValue(forKey: stored.seq) {
-      guard (try? WireFormat.decode(AnyCoordinator.self, from: snapshot)) == next else {
+    if let snapshot {
+      guard (try? WireFormat.decode(AnyCoordinator.self, from: snapshot)) == state else {
         return (stored.seq, .snapshotDiffers)
       }
     }
@@ -65,8 +106,13 @@ package struct HistoryAudit {
     let jumps = totals.clockJumps
     totals = totals.adding(at: event.at, hash: hash, depth: 0, phase: nextPhase)
     if totals.clockJumps > jumps, firstClockJump == nil { firstClockJump = stored.seq }
-    state = next
     return nil
+  }
+
+  /// The verdict, once every event was taken, given the session's row (`nil`: it has none);
+  /// `nil` when the budget ran out first.
+  package func budgetedResult(row: SessionRecord?) -> VerificationResult? {
+    ranOut ? nil : result(row: row)
   }
 
   /// The verdict, once every event was taken, given the session's row (`nil`: it has none).
@@ -86,7 +132,7 @@ package struct HistoryAudit {
     }
     if totals.headHash != (row.headHash ?? HashChain.genesis) { return (max(last, 1), .headHashDiffers) }
     if last > 0, let problem = derivedColumnsProblem(row) { return (1, problem) }
-    if let orphan = snapshots.keys.min() { return (orphan, .orphanSnapshot) }
+    if let orphanSnapshot { return (orphanSnapshot, .orphanSnapshot) }
     return nil
   }
 

@@ -30,24 +30,39 @@ package struct PreparedEvent: Sendable {
   /// Prepares `event` as the session's next after `previousSeq`, `previousHash` and `phase`
   /// (the lifecycle phase after `previousSeq`), editing
   /// `running` (the state after `previousSeq`, `nil` for a new session) in place: it is the
-  /// new state when this returns, and unchanged when the operation is refused. Throws what an
+  /// new state when this returns, and unchanged when the operation is refused (an operation
+  /// the state forbids, or one that would pass the wire format's tree limits). Throws what an
   /// append throws for the event itself: `.rejected`, `.unencodable`, `.hashMismatch`.
   /// `previousSeq` must be below `Int.max`.
   static func prepare(
     _ event: AnyEvent, afterSeq previousSeq: Int, hash previousHash: [UInt8], phase previousPhase: SessionPhase,
-    state running: inout AnyCoordinator?, snapshotInterval: Int
+    state running: inout RunningState?, snapshotInterval: Int
   ) throws(StoreError) -> PreparedEvent {
     let session = event.session
     let next = previousSeq + 1
+    // Taken apart, so the tree's only reference is `tree`, edited in place.
+    var tree = running?.tree
+    var measure = running?.measure ?? TreeMeasure()
+    var schedule = running?.snapshots ?? SnapshotSchedule()
+    running = nil
     let state: AnyCoordinator
     let phase: SessionPhase
     do {
-      // The state first: an event before `start` is refused for that, whatever it is.
-      state = try event.operation.apply(toSession: &running)
-      phase = try previousPhase.after(event.operation)
+      if tree == nil {
+        // The state first: an event before `start` is refused for that, whatever it is.
+        state = try event.operation.apply(toSession: &tree, measure: &measure)
+        phase = try previousPhase.after(event.operation)
+      } else {
+        // The phase first: nothing after `end` may change the tree, even when refused.
+        phase = try previousPhase.after(event.operation)
+        state = try event.operation.apply(toSession: &tree, measure: &measure)
+      }
     } catch {
+      // Refused: the tree and its measure are as they were.
+      running = tree.map { RunningState(tree: $0, measure: measure, snapshots: schedule) }
       throw StoreError.rejected(session: session, seq: next, error)
     }
+    running = RunningState(tree: state, measure: measure, snapshots: schedule)
     var stored = event
     stored.seq = next
     stored.hash = nil
@@ -66,13 +81,17 @@ package struct PreparedEvent: Sendable {
     }
     stored.hash = hashText
     var snapshot: [UInt8]?
-    if next % snapshotInterval == 0 {
+    schedule.noteEvent(operationBytes: operationBytes.count)
+    if schedule.isDue(interval: snapshotInterval) {
       do {
-        snapshot = try WireFormat.canonicalBytes(state)
+        let bytes = try WireFormat.canonicalBytes(state)
+        schedule.noteSnapshot(bytes: bytes.count)
+        snapshot = bytes
       } catch {
         throw StoreError.unencodable(error)
       }
     }
+    running?.snapshots = schedule
     return PreparedEvent(
       event: stored, previousSeq: previousSeq, previousHash: previousHash, hash: hash, operationBytes: operationBytes,
       depth: state.visibleDepth, phase: phase, snapshot: snapshot)

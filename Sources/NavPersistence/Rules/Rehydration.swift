@@ -3,10 +3,15 @@
 /// A session's state at a seq, worked out from its latest snapshot at or before it and the
 /// events after that snapshot, and then event by event as a history is replayed: the same for
 /// every storage engine.
-package struct Rehydration {
+///
+/// Each event is applied in place, so a replay costs what its events change, not the size of
+/// the tree at each one (a caller that keeps a state it was handed pays for its own copy).
+package struct Rehydration: Sendable {
   private let session: SessionID
   /// The state after the events taken (`nil` before a `start`).
   package private(set) var state: AnyCoordinator?
+  /// What was stored since the snapshot it started from: the append rules' schedule.
+  private var schedule = SnapshotSchedule()
 
   /// Goes on from `state`, the session's state after some seq (`nil`: before its first event).
   package init(of session: SessionID, from state: AnyCoordinator?) {
@@ -24,6 +29,7 @@ package struct Rehydration {
     } catch {
       throw StoreError.unreadableHistory(session: session, seq: seq, .unreadableSnapshot(error))
     }
+    schedule.noteSnapshot(bytes: snapshot.count)
   }
 
   /// Applies the next stored event, and returns it decoded.
@@ -31,10 +37,11 @@ package struct Rehydration {
   package mutating func take(_ row: StoredEventRow) throws(StoreError) -> AnyEvent {
     let event = try row.decoded()
     do throws(NavigationError) {
-      state = try event.operation.apply(to: state)
+      try event.operation.apply(toSession: &state)
     } catch {
       throw StoreError.unreadableHistory(session: session, seq: row.seq, .eventNoLongerApplies(error))
     }
+    schedule.noteEvent(operationBytes: row.op.count)
     return event
   }
 
@@ -42,5 +49,13 @@ package struct Rehydration {
   package func result() throws(StoreError) -> AnyCoordinator {
     guard let state else { throw StoreError.unreadableHistory(session: session, seq: 1, .noStartEvent) }
     return state
+  }
+
+  /// The state after the events taken as the append rules carry it on, when they are the
+  /// session's last: measured once here (a walk of the tree), and with the snapshot schedule
+  /// the appends that stored them reached.
+  package func running() throws(StoreError) -> RunningState {
+    let tree = try result()
+    return RunningState(tree: tree, measure: tree.measure, snapshots: schedule)
   }
 }

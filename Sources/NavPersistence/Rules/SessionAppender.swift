@@ -12,9 +12,9 @@ package struct SessionAppender: Sendable {
   package let session: SessionID
   /// The totals after the last event decided (stored or in `written`).
   package private(set) var totals: SessionTotals
-  /// The state after the last event decided; `nil` while the session has no event, and after a
-  /// failure that left it unknown.
-  package private(set) var state: AnyCoordinator?
+  /// The running state after the last event decided; `nil` while the session has no event, and
+  /// after a failure that left it unknown.
+  package private(set) var state: RunningState?
   /// The events decided and still to write, in seq order.
   package private(set) var written: [PreparedEvent] = []
   /// The session's totals as they were read (the engine inserts its row when `stored.count` is
@@ -31,7 +31,7 @@ package struct SessionAppender: Sendable {
   /// has none), `storedRows` the stored events at the seqs the lines to decide claim below the
   /// head, and `forgottenAt` its tombstone's time when it has one.
   package init(
-    session: SessionID, totals: SessionTotals, state: AnyCoordinator?, storedRows: [Int: StoredEventRow],
+    session: SessionID, totals: SessionTotals, state: RunningState?, storedRows: [Int: StoredEventRow],
     forgottenAt: Timestamp?, snapshotInterval: Int
   ) {
     self.session = session
@@ -56,7 +56,7 @@ package struct SessionAppender: Sendable {
       guard let state else {
         throw StoreError.unreadableHistory(session: session, seq: stored.seq ?? totals.count, .stateMissing)
       }
-      return AppendOutcome(event: stored, state: state, wasAlreadyStored: true)
+      return AppendOutcome(event: stored, state: state.tree, wasAlreadyStored: true)
     }
     // Edited in place: the step moves the state out while it applies the event (no copy of
     // its routes) and leaves it as its failures say.

@@ -83,11 +83,27 @@ extension SessionStore {
 
   /// Whether `session` ever showed a screen named `name` on top (as the exports name screens).
   package func showedScreen(named name: String, in session: SessionID) throws(StoreError) -> Bool {
-    var found = false
-    try replayHistory(of: session) { _, state in
-      if !found, state.visibleScreen?.name == name { found = true }
+    try showedScreen(named: name, in: session, within: WorkBudget(units: .max)).answer ?? false
+  }
+
+  /// `showedScreen` within `budget` (`ScreenSearch`): `nil` when it is spent before telling,
+  /// and the budget as it is left.
+  package func showedScreen(named name: String, in session: SessionID, within budget: WorkBudget)
+    throws(StoreError) -> (answer: Bool?, budget: WorkBudget)
+  {
+    try read { engine throws(StoreError) in
+      var search = ScreenSearch(of: session, for: name, within: budget)
+      try engine.scanEvents(of: session, from: 1, to: .max) { row throws(StoreError) in try search.take(row) }
+      return (search.answer, search.budget)
     }
-    return found
+  }
+
+  /// `verify` of one session within `budget`: `nil` when it is spent before the verdict, and the
+  /// budget as it is left.
+  package func verify(_ session: SessionID, within budget: WorkBudget) throws(StoreError) -> (
+    result: VerificationResult?, budget: WorkBudget
+  ) {
+    try read { engine throws(StoreError) in try engine.verify(session, within: budget) }
   }
 }
 

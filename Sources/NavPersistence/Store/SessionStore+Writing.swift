@@ -172,7 +172,7 @@ extension SessionStore {
   ) throws(StoreError) -> [AppendOutcome] {
     try write { engine throws(StoreError) in
       let head = try engine.head(of: session)
-      guard head?.state == before else {
+      guard head?.state.tree == before else {
         throw StoreError.stateMismatch(session: session, seq: head?.totals.count ?? 0)
       }
       let operations = try Self.operations(recording: session, from: before, to: after, context: context)

@@ -18,8 +18,10 @@ public struct StoreOptions: Sendable, Hashable {
     case readOnly
   }
 
-  /// A snapshot of the full state is written every this many events of a session. Rehydrating
-  /// replays at most this many events after the nearest snapshot.
+  /// A snapshot of the full state is written after at least this many events of a session, and
+  /// at least as many bytes of their operations as the session's last snapshot held (so a large
+  /// tree is not written again and again). Rehydrating reads the nearest snapshot and at most
+  /// this many events, or that snapshot's bytes of events, after it.
   public var snapshotInterval: Int
   /// What a commit guarantees.
   public var durability: Durability
@@ -36,14 +38,19 @@ public struct StoreOptions: Sendable, Hashable {
   /// holds; an append to a session not among them reads its nearest snapshot and replays at
   /// most `snapshotInterval` events.
   package var headCacheCapacity: Int
+  /// About how much memory, in bytes, the cached states may take in all (`RunningState`'s
+  /// weight): however large the trees a store's sessions hold, the cache stays near it.
+  package var headCacheWeightLimit = defaultHeadCacheWeightLimit
   /// How many reader connections stay open between reads. More run at once when more threads
   /// read at once; those beyond this close after their read.
   package var idleReaderLimit: Int
 
   /// The default snapshot interval.
   public static let defaultSnapshotInterval = 100
-  /// The default number of cached session heads: 4,096 states of a few KiB each at most.
+  /// The default number of cached session heads: 4,096 states, most of a few KiB.
   package static let defaultHeadCacheCapacity = 4_096
+  /// The default memory the cached heads may take: 64 MiB.
+  package static let defaultHeadCacheWeightLimit = 64 * 1024 * 1024
 
   /// Creates options.
   public init(

@@ -39,7 +39,8 @@ public struct VerificationResult: Hashable, Sendable {
 /// What `verify` found wrong with a session, the first such thing in the order of its checks.
 ///
 /// Every case means the file was changed outside NavStore (or damaged): the store never writes
-/// such history itself.
+/// such history itself, except `treeTooLarge`, which a store written before the wire format's
+/// tree limits may hold.
 public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
   /// Event `seq` is missing: the next stored event has a later seq.
   case missingEvent(seq: Int, nextStored: Int)
@@ -51,6 +52,8 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
   case hashMismatch
   /// The event's operation does not apply to the state before it.
   case operationDoesNotApply
+  /// The event's operation makes a state past one of the wire format's tree limits.
+  case treeTooLarge(TreeLimit)
   /// A snapshot differs from the state the events replay to.
   case snapshotDiffers
   /// Events are stored for the session, but its session row is missing.
@@ -82,6 +85,7 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     case .unhashableEvent: "the stored event cannot be written in the wire format, so it cannot be hashed"
     case .hashMismatch: "the hash does not match the chain: the event was changed, or events were removed or reordered"
     case .operationDoesNotApply: "the operation does not apply to the state before it"
+    case .treeTooLarge(let limit): "the operation makes a state past the wire format's limit of \(limit)"
     case .snapshotDiffers: "the snapshot differs from the replayed state"
     case .sessionRowMissing: "events are stored for this session, but its session row is missing"
     case .eventCountDiffers(let recorded, let stored): "the session records \(recorded) events but \(stored) are stored"

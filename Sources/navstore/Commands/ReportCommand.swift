@@ -191,7 +191,7 @@ struct ReportCommand: AsyncParsableCommand {
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)
       try write(page(report), to: (folder as NSString).appendingPathComponent(file))
-      entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
+      entries.append(IndexPage.Entry(summary: summary, verified: report.verification?.isIntact ?? false, file: file))
     }
     progress.finish()
     let index = (folder as NSString).appendingPathComponent("index.html")

@@ -145,8 +145,11 @@ import Testing
     try big.append(event("big-session", .start(.stack(stack("R+home")))))
     let payload = JSONValue.string(String(repeating: "x", count: 2_000))
     for step in 0..<1_000 {
+      // Pushed and popped in turn: a thousand screens of 2 KB, on a stack that stays short.
       try big.append(
-        event("big-session", .push(.object(["detail": payload, "n": .number(Double(step))])), offset: Int64(step + 1)))
+        event(
+          "big-session", .push(.object(["detail": payload, "n": .number(Double(step))])), offset: Int64(2 * step + 1)))
+      try big.append(event("big-session", .pop(), offset: Int64(2 * step + 2)))
     }
     try big.forget([sessionID("big-session")], at: time)
     let (before, after) = try big.reclaimSpace()
