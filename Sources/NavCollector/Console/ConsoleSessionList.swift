@@ -97,7 +97,9 @@ struct ConsoleSessionList {
     let rows = page.lines.compactMap { try? JSONParser.parse($0).objectValue }
     let next = page.resumeAfter.map { SessionCursor(after: $0, sort: .last).text }
     let checks = try await verification(of: rows, filteredBy: filters.failing, app: app, backend: backend)
-    return (listing(filters, app: app, rows: rows, checks: checks, next: next, problem: nil), true)
+    return (
+      listing(filters, app: app, rows: rows, checks: checks, next: next, problem: nil, unchecked: page.unchecked), true
+    )
   }
 
   /// What a row's verification column says.
@@ -145,7 +147,7 @@ struct ConsoleSessionList {
 
   private static func listing(
     _ filters: Filters, app: AppName, rows: [[String: JSONValue]], checks: [String: Check], next: String?,
-    problem: String?
+    problem: String?, unchecked: [SessionID] = []
   ) -> Markup {
     func field(_ name: String, _ label: String, _ value: String?, hint: String = "") -> Markup {
       """
@@ -191,8 +193,19 @@ struct ConsoleSessionList {
         #"<nav class="pages" aria-label="Pages"><a href="/console/sessions?\#(filters.query(after: $0))">Next page</a></nav>"#
       }
       ?? .empty
+    // Sessions the screen or verification filter could not tell about within a page's work.
+    var passedOver = Markup.empty
+    if !unchecked.isEmpty {
+      var links = Markup.empty
+      for (index, id) in unchecked.enumerated() {
+        if index > 0 { links += ", " }
+        links += #"<a href="\#(ConsolePages.sessionPath(id))">\#(id.rawValue)</a>"#
+      }
+      passedOver =
+        #"<p class="note">Too long for this page to tell whether they match the filters; open each one: \#(links)</p>"#
+    }
     return ConsolePages.page(
-      title: "Sessions", app: app.rawValue, body: "<h1>Sessions</h1>\(form)\(said)\(body)\(more)")
+      title: "Sessions", app: app.rawValue, body: "<h1>Sessions</h1>\(form)\(said)\(body)\(passedOver)\(more)")
   }
 
   /// A verification in words, with a sign that is not only a colour.
