@@ -44,7 +44,8 @@ package enum ExportEncoding {
     return line + "}\n"
   }
 
-  /// A field quoted when it holds a comma, a quote or a line break; quotes doubled (RFC 4180).
+  /// A field quoted when it holds a comma, a quote or a line break, quotes doubled (RFC 4180);
+  /// one that a spreadsheet would take as a formula is quoted and begins with `'`.
   package static func csvField(_ text: String) -> String {
     var bytes: [UInt8] = []
     appendCSVField(text, to: &bytes)
@@ -82,16 +83,28 @@ package enum ExportEncoding {
 
   /// `csvField` of UTF-8 bytes, into a buffer.
   static func appendCSVField(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    guard utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
+    let formula = utf8.first.map(startsAFormula) ?? false
+    guard formula || utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else {
       bytes.append(contentsOf: utf8)
       return
     }
     bytes.append(0x22)
+    // A spreadsheet takes a cell that begins so as a formula (`=HYPERLINK(...)` in a screen
+    // name from a device): a quote before it makes the cell text, as OWASP's rule for CSV
+    // injection says. Analysts who need the exact value read it from the JSON Lines.
+    if formula { bytes.append(0x27) }
     for byte in utf8 {
       if byte == 0x22 { bytes.append(0x22) }
       bytes.append(byte)
     }
     bytes.append(0x22)
+  }
+
+  /// Whether a text field beginning with `byte` would be a formula in a spreadsheet: `=`, `+`,
+  /// `-`, `@`, a tab or a carriage return.
+  static func startsAFormula(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: "=") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "@")
+      || byte == 0x09 || byte == 0x0D
   }
 
   static func json(of value: ExportValue) -> JSONValue {
