@@ -24,6 +24,9 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
   /// The line alone is over the collector's limits: the `413` (`too-large`) of a request
   /// that held only it.
   case tooLarge = "too-large"
+  /// The line's time is further ahead of the collector's clock than it allows: the device's
+  /// clock is wrong, or the line was made up.
+  case fromTheFuture = "from-the-future"
   /// A reason this version of the contract does not name.
   case unrecognized
 

@@ -46,14 +46,15 @@ package final class IngestQueue: Sendable {
     }
   }
 
-  /// Stores an upload's lines as `SessionStore.ingest(_:signedBy:)` does, in a transaction it
-  /// may share with the uploads that wait beside it.
-  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
-    -> UploadOutcome
-  {
+  /// Stores an upload's lines as `SessionStore.ingest(_:signedBy:datedUpTo:)` does, in a
+  /// transaction it may share with the uploads that wait beside it.
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil, datedUpTo latest: Timestamp? = nil
+  ) async throws(StoreError) -> UploadOutcome {
     // Parsed on the store's dispatch queue, as the store's own work is: a large upload's
     // decoding must not hold one of the few threads that run the server's tasks.
-    let read = await SessionStore.offloaded { () throws(Never) in UploadDecision.read(lines) }.get()
+    let read = await SessionStore.offloaded { () throws(Never) in UploadDecision.read(lines, datedUpTo: latest) }
+      .get()
     return try await groups.submit(Upload(lines: read, signer: signer), units: lines.count).get()
   }
 }

@@ -14,11 +14,12 @@ extension SessionStore {
   ///
   /// A session whose `start` names a device key belongs to that device: its lines are taken
   /// only when the upload was signed by that key (`signedBy`, checked by the caller), and are
-  /// otherwise rejected `wrong-device`. Sessions without a key are taken from any upload.
-  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) throws(StoreError)
-    -> UploadOutcome
-  {
-    let read = UploadDecision.read(lines)
+  /// otherwise rejected `wrong-device`. Sessions without a key are taken from any upload. A line
+  /// dated after `latest`, when given, is rejected `from-the-future`.
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil, datedUpTo latest: Timestamp? = nil
+  ) throws(StoreError) -> UploadOutcome {
+    let read = UploadDecision.read(lines, datedUpTo: latest)
     return try withTransaction { transaction throws(StoreError) in
       var sessions = TransactionSessions(transaction: transaction)
       return try UploadDecision.decide(read, signedBy: signer, in: &sessions)
@@ -26,10 +27,10 @@ extension SessionStore {
   }
 
   /// Stores an upload's lines (see the synchronous `ingest(_:)`), off the caller's thread.
-  package func ingest(_ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil) async throws(StoreError)
-    -> UploadOutcome
-  {
-    try await offloaded { () throws(StoreError) in try self.ingest(lines, signedBy: signer) }
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil, datedUpTo latest: Timestamp? = nil
+  ) async throws(StoreError) -> UploadOutcome {
+    try await offloaded { () throws(StoreError) in try self.ingest(lines, signedBy: signer, datedUpTo: latest) }
   }
 }
 

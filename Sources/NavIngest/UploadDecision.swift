@@ -24,16 +24,24 @@ package enum UploadDecision {
   package enum Line: Sendable {
     case event(number: Int, AnyEvent)
     case invalid(number: Int, LineRejection)
+    /// An event dated past what the collector takes: refused, and its session's later lines.
+    case fromTheFuture(number: Int, AnyEvent, latest: Timestamp)
   }
 
   /// The upload's non-blank lines, read, numbered from `first` (an import's batch goes on from
-  /// the lines before it).
-  package static func read(_ lines: [ArraySlice<UInt8>], numberedFrom first: Int = 1) -> [Line] {
+  /// the lines before it); an event dated after `latest`, when given, is `fromTheFuture`.
+  package static func read(
+    _ lines: [ArraySlice<UInt8>], numberedFrom first: Int = 1, datedUpTo latest: Timestamp? = nil
+  ) -> [Line] {
     var read: [Line] = []
     for (index, bytes) in lines.enumerated() {
       let number = index + first
       do throws(WireFormatError) {
         guard let event = try ImportLine.event(from: bytes, isFirst: number == 1) else { continue }
+        if let latest, event.at > latest {
+          read.append(.fromTheFuture(number: number, event, latest: latest))
+          continue
+        }
         read.append(.event(number: number, event))
       } catch {
         let message = StoreError.invalidLine(line: number, error).description
@@ -47,7 +55,14 @@ package enum UploadDecision {
   package static func sessions(in lines: [Line]) -> [SessionID] {
     var seen: Set<SessionID> = []
     var named: [SessionID] = []
-    for case .event(_, let event) in lines where seen.insert(event.session).inserted { named.append(event.session) }
+    for line in lines {
+      switch line {
+      case .event(_, let event), .fromTheFuture(_, let event, _):
+        if seen.insert(event.session).inserted { named.append(event.session) }
+      case .invalid:
+        continue
+      }
+    }
     return named
   }
 
@@ -65,6 +80,18 @@ package enum UploadDecision {
         outcome.lines.append(.init(number: invalid, outcome: .rejected(rejection)))
         continue
       case .event(let at, let read):
+        (number, event) = (at, read)
+      case .fromTheFuture(let at, let read, let latest):
+        if !refused.contains(read.session) {
+          refused.insert(read.session)
+          if owners[read.session] == nil { owners[read.session] = try sessions.storedOwner(of: read.session) }
+          let rejection = LineRejection(
+            reason: .fromTheFuture, session: read.session, seq: read.seq,
+            message: "its time, \(read.at), is past \(latest), as far ahead of the collector's clock as it "
+              + "takes; the device's clock is wrong")
+          outcome.lines.append(.init(number: at, outcome: .rejected(rejection)))
+          continue
+        }
         (number, event) = (at, read)
       }
       if refused.contains(event.session) {

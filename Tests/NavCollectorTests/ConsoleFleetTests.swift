@@ -62,7 +62,7 @@ import Testing
     _ = try fleet.createToken(app: AppName("shop"), role: .ingest)
     let backend = SQLiteBackend(fleet: fleet, logger: Logger(label: "test"))
     let lines = try sessions.joined().map { ArraySlice(try WireFormat.canonicalBytes($0)) }
-    let outcome = try await backend.ingest(lines, app: try AppName("shop"), signedBy: nil)
+    let outcome = try await backend.ingest(lines, app: try AppName("shop"), signedBy: nil, datedUpTo: .now)
     #expect(outcome.lines.allSatisfy { if case .accepted = $0.outcome { true } else { false } })
     return backend
   }

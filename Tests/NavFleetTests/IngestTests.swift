@@ -54,6 +54,41 @@ import Testing
     #expect(outcome.rejected.first { $0.line == 8 }?.rejection.message.contains("fly") == true)
   }
 
+  /// Lines of a session, some dated past `latest`, beside another session's: what a collector
+  /// whose clock reads `latest` less a day is sent.
+  static func linesFromTheFuture() throws -> (lines: [ArraySlice<UInt8>], latest: Timestamp) {
+    let latest = Timestamp(millisecondsSince1970: 1_795_000_000_000 + 10_000)
+    let events = [
+      event("now", .start(home), offset: 0),  // 1 accepted
+      event("now", .push(["screen": "a"]), offset: 10_000),  // 2 accepted: at the limit
+      event("now", .push(["screen": "b"]), offset: 10_001),  // 3 from-the-future
+      event("now", .push(["screen": "c"]), offset: 1),  // 4 gap: after its session's refusal
+      event("later", .start(home), offset: 4_000_000_000_000),  // 5 from-the-future: the year 2150
+      event("other", .start(home), offset: 5),  // 6 accepted
+    ]
+    return (try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) }, latest)
+  }
+
+  @Test func aLineDatedPastTheCollectorsClockIsRefusedAndItsSessionsLaterLines() throws {
+    let (upload, latest) = try Self.linesFromTheFuture()
+    let outcome = try store.ingest(upload, datedUpTo: latest)
+    let reasons = outcome.lines.map { line -> String in
+      switch line.outcome {
+      case .accepted: "accepted"
+      case .duplicate: "duplicate"
+      case .rejected(let rejection): rejection.reason.rawValue
+      }
+    }
+    #expect(reasons == ["accepted", "accepted", "from-the-future", "gap", "from-the-future", "accepted"])
+    let future = try #require(outcome.rejected.first { $0.line == 3 })
+    #expect(future.rejection.message.contains("the device's clock is wrong") && future.rejection.seq == nil)
+    #expect(outcome.heads[sessionID("now")]?.seq == 2 && outcome.heads[sessionID("later")]?.seq == 0)
+    #expect(try store.sessions().map(\.id.rawValue).sorted() == ["now", "other"])
+    // Without a limit (an import), the same lines are taken as they come.
+    let other = try SessionStore(path: folder.path("j.sqlite"))
+    #expect(try other.ingest(upload).accepted == 6)
+  }
+
   @Test func aResendGivesOnlyDuplicatesAndChangesNothing() throws {
     let session = RandomSession.make(id: "r", using: &SeededRandomBox.shared.generator, length: 30).events
     let upload = try lines(

@@ -138,6 +138,16 @@ struct PostgresFleetTests {
       [[first[0]], [first[1]], [event("a", .start(home), seq: 1)]], batches: [Array(upload.prefix(2)), upload])
   }
 
+  @Test func linesFromTheFutureAreRefusedAsOnSQLite() async throws {
+    let (upload, latest) = try IngestTests.linesFromTheFuture()
+    let folder = try TemporaryFolder()
+    let sqlite = try SessionStore(path: folder.path("f.sqlite"))
+    let postgres = try await PostgresTestFleet()
+    let expected = try await sqlite.ingest(upload, datedUpTo: latest)
+    #expect(try await postgres.fleet.ingest(upload, app: postgres.app, datedUpTo: latest) == expected)
+    #expect(expected.rejected.map(\.rejection.reason) == [.fromTheFuture, .gap, .fromTheFuture])
+  }
+
   /// Two collectors on one database take the same sessions' batches at once, each sent to either
   /// of them and some twice: the histories are exactly those one collector would hold.
   @Test func twoCollectorsNeverForkASession() async throws {

@@ -166,9 +166,9 @@ import Testing
     #expect(sessions.stdout.isEmpty, "nothing of the cut body was stored")
   }
 
-  /// 200 uploads that send a byte now and then: they fill the uploads' pool (each names a device
-  /// of its own) or their token's share, and meanwhile the probes, the metrics and a reader
-  /// answer in time, again and again.
+  /// 200 uploads from one address that send a byte now and then: named devices or not, they
+  /// share one client's places (4), which they lose for their pace, and meanwhile the probes,
+  /// the metrics and a reader answer in time, again and again.
   @Test func twoHundredSlowUploadsLeaveProbesMetricsAndAReaderAnswering() throws {
     let ingest = try token("ingest")
     let reader = try token("read")
@@ -177,7 +177,7 @@ import Testing
     for index in 0..<200 {
       let connection = try RawConnection(port: server.port)
       // Half of them name a device of their own (the signature is checked once the body is
-      // in, which it never is), half share the token.
+      // in, which it never is): it buys them no place of their own.
       let key = DeviceSigner.generated().deviceKey?.text ?? ""
       let device = index.isMultiple(of: 2) ? "NavStore-Device-Key: \(key)\r\nNavStore-Signature: later\r\n" : ""
       connection.send(
@@ -198,29 +198,106 @@ import Testing
       Thread.sleep(forTimeInterval: 0.5)
     }
     let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
-    #expect(metrics.contains(#"navstore_refused_requests_total{why="client-uploads"}"#), "the token's share held")
-    #expect(metrics.contains(#"navstore_refused_requests_total{why="open-uploads"}"#), "the uploads' pool held")
+    #expect(metrics.contains(#"navstore_refused_requests_total{why="client-uploads"}"#), "the client's share held")
+    #expect(metrics.contains(#"navstore_refused_requests_total{why="slow-body"}"#), "slow bodies lost their places")
     slow.removeAll()
     #expect(server.stop(SIGTERM) == 0)
   }
 
+  /// Slow bodies from clients that hold the app's public ingest token, some naming device keys
+  /// (made up, and one real device's), some asking heads: none buys a share of its own, one
+  /// address holds four places at most, one app three quarters of a pool, and every one loses
+  /// its place once it falls behind the pace. Meanwhile another app's device is served at once,
+  /// readers are served at once, and the real device of the attacked app within seconds.
+  @Test func slowClientsWithOrWithoutAClaimedKeyKeepNoOtherAppOrDeviceOut() throws {
+    let ingest = try token("ingest")
+    let reader = try token("read")
+    let otherApp = try token("ingest", app: "shop")
+    // Loopback is the trusted proxy, so each request's X-Forwarded-For is its client's address.
+    let server = try serve(["--trusted-proxy", "127.0.0.1", "--request-timeout", "60"])
+    let device = DeviceSigner.generated()
+    let realKey = try #require(device.deviceKey?.text)
+    func slow(_ path: String, from address: String, key: String?) throws -> RawConnection {
+      let connection = try RawConnection(port: server.port)
+      let claim = key.map { "NavStore-Device-Key: \($0)\r\nNavStore-Signature: later\r\n" } ?? ""
+      let type = path == "/v1/heads" ? "application/json" : "application/x-ndjson"
+      connection.send(
+        "POST \(path) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ingest)\r\nX-Forwarded-For: \(address)\r\n\(claim)"
+          + "Content-Type: \(type)\r\nContent-Length: 100000\r\n\r\n{")
+      return connection
+    }
+    var attack: [RawConnection] = []
+    // 16 heads from one address (4 places, 12 refused); 64 uploads from 16 addresses under 16
+    // made-up keys (the app's share fills); 4 naming the real device's key.
+    for _ in 0..<16 { attack.append(try slow("/v1/heads", from: "203.0.113.50", key: nil)) }
+    let madeUp = (0..<16).compactMap { _ in DeviceSigner.generated().deviceKey?.text }
+    for index in 0..<64 {
+      attack.append(try slow("/v1/events", from: "203.0.113.\(index % 16 + 1)", key: madeUp[index % 16]))
+    }
+    for _ in 0..<4 { attack.append(try slow("/v1/events", from: "203.0.113.99", key: realKey)) }
+    Thread.sleep(forTimeInterval: 0.3)
+
+    // Another app's device and the attacked app's readers: served at once.
+    let shopLine = Array(SessionLines.make(prefix: "shop", sessions: 1, events: 1)[0].utf8)
+    let shop = try DrillHTTP.post(
+      server.url + "/v1/events", token: otherApp, body: Data(shopLine), headers: ["X-Forwarded-For": "198.51.100.20"],
+      timeout: 5)
+    #expect(shop.status == 200, "another app's upload: \(shop.status) \(shop.text)")
+    let listing = try DrillHTTP.get(
+      server.url + "/v1/sessions", token: reader, headers: ["X-Forwarded-For": "198.51.100.30"], timeout: 5)
+    #expect(listing.status == 200, "a reader of the attacked app: \(listing.status)")
+
+    // The real device, signed, from its own address: served within seconds, retrying as told.
+    let line = Array(SessionLines.make(prefix: "real", sessions: 1, events: 1)[0].utf8)
+    let started = ContinuousClock.now
+    var answer = try DrillHTTP.post(
+      server.url + "/v1/events", token: ingest, body: Data(line),
+      headers: try device.headers(for: line).merging(["X-Forwarded-For": "198.51.100.7"]) { $1 }, timeout: 5)
+    var tries = 1
+    while answer.status != 200, [429, 503].contains(answer.status), answer.header("Retry-After") != nil, tries < 20 {
+      Thread.sleep(forTimeInterval: Double(answer.header("Retry-After") ?? "1") ?? 1)
+      answer = try DrillHTTP.post(
+        server.url + "/v1/events", token: ingest, body: Data(line),
+        headers: try device.headers(for: line).merging(["X-Forwarded-For": "198.51.100.7"]) { $1 }, timeout: 5)
+      tries += 1
+    }
+    let waited = ContinuousClock.now - started
+    #expect(answer.status == 200 && answer.text.hasPrefix(#"{"accepted":1,"#), "the real device: \(answer.text)")
+    #expect(waited < .seconds(8), "the real device waited \(waited) (\(tries) tries)")
+
+    // Every slow client was answered: refused at once (429, 503), or cut for its pace (408).
+    var statuses: [Int: Int] = [:]
+    for connection in attack { statuses[connection.answer(within: 10).status ?? 0, default: 0] += 1 }
+    #expect(Set(statuses.keys).isSubset(of: [408, 429, 503]), "\(statuses)")
+    #expect(statuses[408, default: 0] <= 48 + 4, "\(statuses): one app holds 48 places, one address 4")
+    let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
+    for why in ["slow-body", "app-uploads", "client-uploads"] {
+      #expect(metrics.contains(#"navstore_refused_requests_total{why="\#(why)"}"#), "\(why)")
+    }
+    attack.removeAll()
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
   /// Console sign-ins carry no token yet, so no client share or rate holds them: they have a
-  /// pool of their own (4), each form must arrive within 5 s, and meanwhile reads are served.
-  @Test func signInFormsThatNeverArriveHoldTheirOwnPoolForFiveSeconds() throws {
+  /// pool of their own (16), one place at a time for an address, and each form loses its place
+  /// once it falls behind the pace; meanwhile reads and other sign-ins are served.
+  @Test func signInFormsThatNeverArriveHoldTheirOwnPoolBriefly() throws {
     let reader = try token("read")
     let server = try serve(["--request-timeout", "60"])
-    var held: [RawConnection] = []
-    for _ in 0..<4 {
-      let connection = try RawConnection(port: server.port)
+    func form(from source: String) throws -> RawConnection {
+      let connection = try RawConnection(port: server.port, from: source)
       connection.send(
         "POST /console/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
           + "Content-Length: 100\r\n\r\ntoken=")
-      held.append(connection)
+      return connection
     }
+    var held: [RawConnection] = []
+    for address in 2...17 { held.append(try form(from: "127.0.0.\(address)")) }
     Thread.sleep(forTimeInterval: 0.5)
-    let fifth = try RawConnection(port: server.port)
-    fifth.send("POST /console/sign-in HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\ntoken=")
-    #expect(fifth.answer(within: 5).status == 503, "a fifth sign-in while four are read")
+    let again = try form(from: "127.0.0.2")
+    #expect(again.answer(within: 5).status == 429, "a second sign-in from an address holding one")
+    let another = try form(from: "127.0.0.40")
+    #expect(another.answer(within: 5).status == 503, "a sign-in while the pool is full")
     let started = ContinuousClock.now
     let sessions = try DrillHTTP.get(server.url + "/v1/sessions", token: reader, timeout: 5)
     #expect(sessions.status == 200 && ContinuousClock.now - started < .seconds(2), "reads go on")
@@ -228,6 +305,7 @@ import Testing
       let answer = connection.answer(within: 10)
       #expect(answer.status == 408, "a form that never arrives: \(answer.status.map(String.init) ?? "none")")
     }
+    #expect(ContinuousClock.now - started < .seconds(5), "the forms lost their places within seconds")
     #expect(server.stop(SIGTERM) == 0)
   }
 

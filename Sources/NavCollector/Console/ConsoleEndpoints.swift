@@ -132,14 +132,8 @@ struct ConsoleEndpoints {
       throw CollectorError(
         status: .contentTooLarge, code: "too-large", message: "A sign-in form is at most \(Self.formBytes) bytes.")
     }
-    let body = request.body
-    let form: ByteBuffer
-    let limit = min(timeout, Self.formTimeout)
-    do {
-      form = try await TimeLimit.run(within: limit) { try await body.collect(upTo: Self.formBytes) }
-    } catch is TimeLimit.Expired {
-      throw CollectorError.requestTimeout(limit)
-    }
+    let form = try await BodyPace.collect(
+      request, upTo: Self.formBytes, within: min(timeout, Self.formTimeout), what: "A sign-in form")
     let fields = String(buffer: form)
     let presented = Self.formValue("token", in: fields) ?? ""
     let next = ConsolePages.returnPath(Self.formValue("next", in: fields))

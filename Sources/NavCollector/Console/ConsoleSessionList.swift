@@ -90,6 +90,8 @@ struct ConsoleSessionList {
       }
       query.after = (cursor.lastAt ?? Timestamp(millisecondsSince1970: 0), cursor.id)
     }
+    // The first page begins at the collector's clock: a session dated ahead stands above none.
+    query.readUpTo(.now)
     let page = try await backend.sessions(
       app: app,
       SessionsPageRequest(

@@ -90,6 +90,10 @@ struct FleetOverview: Sendable {
     var query = SessionQuery()
     query.order = .lastActivity
     query.since = since
+    // Up to the window's last moment: a session dated past it (ahead of the collector's clock
+    // by more than today holds) is in no day of the window, and must not take its reading.
+    let end = Timestamp(millisecondsSince1970: (today + 1) * Day.milliseconds - 1)
+    query.readUpTo(end)
     reading: while true {
       let page = try await backend.sessions(
         app: app,
@@ -138,6 +142,7 @@ struct FleetOverview: Sendable {
     var failingQuery = SessionQuery()
     failingQuery.order = .lastActivity
     failingQuery.since = since
+    failingQuery.readUpTo(end)
     // The failing sessions in what is left of the time (a second at least) and of the events:
     // the list's own filter, which bounds its rows and replays too.
     var request = SessionsPageRequest(

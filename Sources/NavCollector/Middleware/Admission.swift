@@ -3,24 +3,29 @@ import Hummingbird
 import NavCore
 
 /// What kind of work a request is, for the limits on requests under way (the console's pages
-/// are reads): the probes and the metrics are never limited, so no number of slow clients can make an orchestrator think a
-/// serving collector is down or leave its operators without figures; uploads and reads each
-/// have a pool of their own, so neither starves the other.
+/// are reads): the probes and the metrics are never limited, so no number of slow clients can
+/// make an orchestrator think a serving collector is down or leave its operators without
+/// figures; uploads and reads each have a pool of their own, so neither starves the other. A
+/// device's other request, `POST /v1/heads`, is in the uploads' pool: an ingest token's holder
+/// cannot fill the pool readers use.
 enum RequestKind: String, Sendable {
   case probe, upload, read
   /// Signing in to the console: no token yet, so neither a client's share nor its rate applies;
-  /// a small pool of its own keeps such requests from filling the reads'.
+  /// a small pool of its own keeps such requests from filling the reads', and one address has
+  /// one place in it at a time.
   case signIn = "sign-in"
 
-  /// The most sign-ins read at once.
-  static let signInsAtOnce = 4
+  /// The most sign-ins read at once, and from one address.
+  static let signInsAtOnce = 16
+  static let signInsPerAddress = 1
 
   init(_ request: Request) {
     // By the path's segments, as the router matches them (`//v1//events` is `/v1/events`).
     let segments = request.uri.path.split(separator: "/")
     switch segments.first {
     case "v1":
-      self = request.method == .post && segments == ["v1", "events"] ? .upload : .read
+      let devices = request.method == .post && (segments == ["v1", "events"] || segments == ["v1", "heads"])
+      self = devices ? .upload : .read
     case "console":
       self = request.method == .post && segments == ["console", "sign-in"] ? .signIn : .read
     default:
@@ -74,20 +79,36 @@ struct AdmissionMiddleware: RouterMiddleware {
       case .read: reads.total
       case .signIn, .probe: RequestKind.signInsAtOnce
       }
+    // A sign-in has no token to share by: its address has one place at a time.
+    var addressSlot: AnswerEnd?
+    if kind == .signIn {
+      let address = context.notes.current.client ?? "unknown"
+      guard let slot = open.slot(for: "sign-in from " + address, maximum: RequestKind.signInsPerAddress) else {
+        metrics.refused("client-sign-ins")
+        throw CollectorError.tooManyRequests(
+          "This address already has a sign-in under way; send the next when it has ended", retryAfter: 1)
+      }
+      addressSlot = slot
+    }
     guard
       let slot = open.slot(for: kind.rawValue, maximum: limit, left: { [metrics] in metrics.openRequests(kind, -1) })
     else {
+      addressSlot?.end(whole: false)
       metrics.refused("open-\(kind.rawValue)s")
       throw CollectorError.unavailable("The collector is serving as many \(kind.rawValue)s as it may (\(limit))")
     }
     metrics.openRequests(kind, 1)
-    return try await slot.held { try await next(request, context) }
+    guard let addressSlot else { return try await slot.held { try await next(request, context) } }
+    return try await addressSlot.held { try await slot.held { try await next(request, context) } }
   }
 }
 
-/// Each client's share of its pool, once the token is known: a client (a device, when its
-/// requests name one; otherwise a token) with `perClient` requests of a kind under way is
-/// refused another (429, `Retry-After`) until one ends, so one client cannot hold the pool.
+/// Each app's and each client's share of a pool, once the token is known. An app with
+/// `perApp` requests of a kind under way is refused another (503, `Retry-After`) until one
+/// ends, so no app holds the pool another app's devices or readers need. A client (a token
+/// from one address) with `perClient` under way is refused another (429, `Retry-After`), so
+/// one client cannot hold its app's share; a device's claimed key buys no share of its own, since
+/// anyone can name any key before its signature is checked.
 struct ClientShareMiddleware: RouterMiddleware {
   typealias Context = CollectorContext
   let uploads: OpenRequestLimit
@@ -102,37 +123,39 @@ struct ClientShareMiddleware: RouterMiddleware {
     guard kind != .probe, let client = RequestClient(request, context: context) else {
       return try await next(request, context)
     }
-    let share = kind == .upload ? uploads.perClient : reads.perClient
-    guard let slot = open.slot(for: kind.rawValue + " " + client.key, maximum: share) else {
+    let limit = kind == .upload ? uploads : reads
+    guard let appSlot = open.slot(for: kind.rawValue + " app " + client.app, maximum: limit.perApp) else {
+      metrics.refused("app-\(kind.rawValue)s")
+      throw CollectorError.unavailable(
+        "This app already has \(limit.perApp) \(kind.rawValue)s under way, its share of the collector's")
+    }
+    guard let slot = open.slot(for: kind.rawValue + " " + client.key, maximum: limit.perClient) else {
+      appSlot.end(whole: false)
       metrics.refused("client-\(kind.rawValue)s")
       throw CollectorError.tooManyRequests(
-        "This \(client.noun) already has \(share) \(kind.rawValue)s under way; send the next when one has ended",
-        retryAfter: 1)
+        "This client (this token, from this address) already has \(limit.perClient) \(kind.rawValue)s under way; "
+          + "send the next when one has ended", retryAfter: 1)
     }
-    return try await slot.held { try await next(request, context) }
+    return try await appSlot.held { try await slot.held { try await next(request, context) } }
   }
 }
 
-/// Who a request counts against: the device that names itself in `NavStore-Device-Key` (a
-/// key's public half, checked against the body's signature when the request is an upload), or
-/// else the token.
+/// Who a request counts against: its token, from the address it comes from (the peer, or what
+/// a trusted proxy names). Not the device its `NavStore-Device-Key` names: that is a claim
+/// until the body's signature is checked, which is after the body has arrived, and a claim
+/// anyone can make would let them spend, or lock out, that device's share and rate.
 struct RequestClient {
-  /// `device <key>` or `token <id>`.
+  /// `token <id> from <address>`.
   let key: String
   /// The token's id.
   let token: String
-  /// `device` or `token`, for a message.
-  let noun: String
+  /// The token's app.
+  let app: String
 
   init?(_ request: Request, context: CollectorContext) {
     guard let token = context.token else { return nil }
     self.token = token.id
-    if let device = request.headers[.deviceKey], DeviceKey(text: device) != nil {
-      key = "device " + device
-      noun = "device"
-    } else {
-      key = "token " + token.id
-      noun = "token"
-    }
+    app = token.app.rawValue
+    key = "token " + token.id + " from " + (context.notes.current.client ?? "unknown")
   }
 }

@@ -69,8 +69,8 @@ final class TokenBuckets: Sendable {
   }
 }
 
-/// The request rates: each client's (a device's when a request names one, else the token's)
-/// and each token's as a whole, the ceiling of a fleet that shares one ingest token. A request
+/// The request rates: each client's (a token from one address) and each token's as a whole,
+/// the ceiling of a fleet that shares one ingest token. A request
 /// past either is a 429 whose `Retry-After` says when the next one will be taken.
 struct RateLimitMiddleware: RouterMiddleware {
   typealias Context = CollectorContext
@@ -89,9 +89,10 @@ struct RateLimitMiddleware: RouterMiddleware {
   ) async throws -> Response {
     guard let client = RequestClient(request, context: context) else { return try await next(request, context) }
     if let wait = clients.take(client.key) {
-      throw refusal(wait, "This \(client.noun) sent more than \(Self.rate(clients.rate)) requests a second")
+      throw refusal(
+        wait, "This client (this token, from this address) sent more than \(Self.rate(clients.rate)) requests a second")
     }
-    if client.noun != "token", let wait = tokens.take(client.token) {
+    if let wait = tokens.take(client.token) {
       throw refusal(wait, "This token's clients together sent more than \(Self.rate(tokens.rate)) requests a second")
     }
     return try await next(request, context)

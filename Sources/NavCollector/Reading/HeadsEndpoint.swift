@@ -25,13 +25,8 @@ struct HeadsEndpoint {
     guard mediaType == "application/json" else {
       throw CollectorError.unsupportedMediaType(expected: "application/json")
     }
-    let body = request.body
-    let bytes: ByteBuffer
-    do {
-      bytes = try await TimeLimit.run(within: bodyTimeout) { try await body.collect(upTo: Self.maximumBodyBytes) }
-    } catch is TimeLimit.Expired {
-      throw CollectorError.requestTimeout(bodyTimeout)
-    }
+    let bytes = try await BodyPace.collect(
+      request, upTo: Self.maximumBodyBytes, within: bodyTimeout, what: "A heads request's body")
     let asked: HeadsRequest
     do {
       asked = try ContractJSON.decode(HeadsRequest.self, from: bytes.readableBytesView)

@@ -52,6 +52,8 @@ struct SessionsEndpoint {
       }
       filters.after = (cursor.lastAt ?? Timestamp(millisecondsSince1970: 0), cursor.id)
     }
+    // Newest activity first begins at the collector's clock, not at whatever a device dated.
+    filters.readUpTo(.now)
     let screen = try query.text("screen")
     let failing = try query.boolean("failing")
     let omitting = try query.boolean("omit_payloads") ?? false

@@ -70,7 +70,8 @@ package enum Collector {
       return try JSONResponse.ok(contract: limits)
     }
     let events = EventsEndpoint(
-      backend: backend, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout)
+      backend: backend, limits: limits, metrics: metrics, bodyTimeout: configuration.requestTimeout,
+      maxClockAhead: configuration.maxClockAhead)
     v1.post("events") { request, context in try await events.handle(request, context: context) }
     let sessions = SessionsEndpoint(backend: backend)
     v1.get("sessions") { request, context in try await sessions.handle(request, context: context) }

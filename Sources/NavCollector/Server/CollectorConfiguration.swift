@@ -25,6 +25,10 @@ package struct OpenRequestLimit: Hashable, Sendable {
   /// The most under way at once for one client; past it, 429.
   package var perClient: Int
 
+  /// The most under way at once for one app: three quarters of the pool (one at least), so
+  /// that the other apps always have a quarter of it.
+  package var perApp: Int { max(1, total - total / 4) }
+
   /// A limit.
   package init(total: Int, perClient: Int) {
     self.total = total
@@ -83,6 +87,9 @@ package struct CollectorConfiguration: Sendable {
   /// others wait their turn, so that reads never take the cores uploads need (see
   /// `StreamTurns`). Half the cores by default, one at least.
   package var streamsAtOnce: Int
+  /// How far ahead of this collector's clock a line may be dated: a later line is refused
+  /// (`from-the-future`), so that no upload can date itself past the views that read up to now.
+  package var maxClockAhead: Duration
 
   /// A configuration; the contract's address and limits unless given.
   package init(
@@ -93,7 +100,8 @@ package struct CollectorConfiguration: Sendable {
     clientRate: RequestRate = RequestRate(perSecond: 50, burst: 100),
     tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000),
     guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20),
-    streamsAtOnce: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    streamsAtOnce: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
+    maxClockAhead: Duration = .seconds(86_400)
   ) {
     self.host = host
     self.port = port
@@ -108,5 +116,6 @@ package struct CollectorConfiguration: Sendable {
     self.tokenRate = tokenRate
     self.guessRate = guessRate
     self.streamsAtOnce = max(1, streamsAtOnce)
+    self.maxClockAhead = max(.zero, maxClockAhead)
   }
 }

@@ -96,6 +96,13 @@ struct CollectorError: HTTPResponseError {
       headers: [.connection: "close"])
   }
 
+  /// A body that fell behind the least pace (`BodyPace`): it lost its place in its pool.
+  static let tooSlow = CollectorError(
+    status: .requestTimeout, code: "request-timeout",
+    message:
+      "The body arrived slower than \(BodyPace.bytesPerSecond) bytes a second; nothing was stored. Send it again, in smaller batches on a slow link.",
+    headers: [.connection: "close"])
+
   static func unavailable(_ reason: String, retryAfter seconds: Int = 1, cause: String? = nil) -> CollectorError {
     CollectorError(
       status: .serviceUnavailable, code: "unavailable",

@@ -13,6 +13,8 @@ struct EventsEndpoint {
   let metrics: CollectorMetrics
   /// How long the whole body may take to arrive.
   let bodyTimeout: Duration
+  /// How far ahead of the collector's clock a line may be dated.
+  let maxClockAhead: Duration
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
     let token = try context.requireToken(.ingest)
@@ -29,8 +31,8 @@ struct EventsEndpoint {
     let (body, limits, gzip) = (request.body, limits, encoding == "gzip")
     let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
     do {
-      read = try await TimeLimit.run(within: bodyTimeout) {
-        try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength)
+      read = try await BodyPace.read(within: bodyTimeout) { progress in
+        try await UploadBody.read(body, gzip: gzip, limits: limits, declaredLength: declaredLength, progress: progress)
       }
     } catch UploadBody.Failure.tooLarge(let what) {
       throw CollectorError.tooLarge(what)
@@ -41,6 +43,9 @@ struct EventsEndpoint {
     } catch is TimeLimit.Expired {
       metrics.refused("timeout")
       throw CollectorError.requestTimeout(bodyTimeout)
+    } catch is BodyPace.TooSlow {
+      metrics.refused("slow-body")
+      throw CollectorError.tooSlow
     }
     let signer = try claimedKey?.verified(digest: read.digest)
     let started = ContinuousClock.now
@@ -56,7 +61,9 @@ struct EventsEndpoint {
   {
     let failure: FleetError
     do {
-      return try await backend.ingest(lines, app: app, signedBy: signer)
+      let latest = Timestamp.now.millisecondsSince1970 + Int64(maxClockAhead.components.seconds) * 1_000
+      return try await backend.ingest(
+        lines, app: app, signedBy: signer, datedUpTo: Timestamp(millisecondsSince1970: latest))
     } catch {
       failure = error
     }

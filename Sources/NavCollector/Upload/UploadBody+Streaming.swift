@@ -8,9 +8,11 @@ extension UploadBody {
   /// A body shorter than its `Content-Length` (`declaredLength`) ended because the client
   /// went away, not because it was whole. Throws `CancellationError` once the task is
   /// cancelled (the request's deadline).
-  /// Also returns the SHA-256 of the body as sent, which a device signs.
+  /// Also returns the SHA-256 of the body as sent, which a device signs. Counts the bytes as
+  /// they come into `progress`, which holds the body to its pace.
   static func read(
-    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil
+    _ body: some AsyncSequence<ByteBuffer, any Error>, gzip: Bool, limits: UploadLimits, declaredLength: Int? = nil,
+    progress: BodyPace.Progress? = nil
   ) async throws -> (lines: [ArraySlice<UInt8>], digest: [UInt8]) {
     var hasher = SHA256()
     var reader = try UploadBody(limits: limits, gzip: gzip)
@@ -30,6 +32,7 @@ extension UploadBody {
       }
       guard let buffer = next else { break }
       sent += buffer.readableBytes
+      progress?.add(buffer.readableBytes)
       buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
       guard sent <= wireLimit else { throw Failure.tooLarge("The request's body is over \(wireLimit) bytes as sent") }
       try buffer.withUnsafeReadableBytes { try reader.take($0) }

@@ -11,6 +11,12 @@ public struct SessionID: Hashable, Comparable, Sendable, CustomStringConvertible
   /// The longest id, in Unicode scalars.
   package static let maximumLength = 128
 
+  /// The id every other one sorts after, by its bytes (a single space): where a listing begins
+  /// to leave out every session of a time.
+  package static let lowest = SessionID(valid: " ")
+
+  private init(valid rawValue: String) { self.rawValue = rawValue }
+
   /// Validates and wraps an id.
   public init(_ rawValue: String) throws(SessionIDError) {
     // The common id: 1 to 128 printable ASCII characters, which need no scalar-by-scalar check.

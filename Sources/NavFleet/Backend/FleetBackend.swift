@@ -20,9 +20,9 @@ package protocol FleetBackend: Sendable {
   /// Notes a token's use, at most once a minute.
   func noteTokenUse(_ id: String) async throws(FleetError)
   /// Stores an upload's lines, each with its own outcome; every line answered stored is durable
-  /// when this returns.
-  func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?) async throws(FleetError)
-    -> UploadOutcome
+  /// when this returns. A line dated after `latest` is rejected `from-the-future`.
+  func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?, datedUpTo latest: Timestamp)
+    async throws(FleetError) -> UploadOutcome
   /// A session's summary (`unknownSession` when the app has none of this id).
   func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary
   /// A session's last seq and chain value.

@@ -32,10 +32,10 @@ package struct PostgresBackend: FleetBackend {
 
   package func noteTokenUse(_ id: String) async throws(FleetError) { try await fleet.noteTokenUse(id) }
 
-  package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?)
-    async throws(FleetError) -> UploadOutcome
-  {
-    try await fleet.ingest(lines, app: app, signedBy: signer)
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?, datedUpTo latest: Timestamp
+  ) async throws(FleetError) -> UploadOutcome {
+    try await fleet.ingest(lines, app: app, signedBy: signer, datedUpTo: latest)
   }
 
   package func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary {

@@ -21,9 +21,10 @@ extension PostgresFleet {
   /// throws `rejectedLine` naming the first.
   package func ingest(
     _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey? = nil, numberedFrom first: Int = 1,
-    allOrNothing: Bool = false
+    allOrNothing: Bool = false, datedUpTo latest: Timestamp? = nil
   ) async throws(FleetError) -> UploadOutcome {
-    let upload = PendingUpload(lines: UploadDecision.read(lines, numberedFrom: first), signer: signer)
+    let upload = PendingUpload(
+      lines: UploadDecision.read(lines, numberedFrom: first, datedUpTo: latest), signer: signer)
     guard allOrNothing else { return try await uploadGroups(of: app).submit(upload, units: lines.count).get() }
     let outcomes = try await store([upload], in: app, allOrNothing: true)
     precondition(outcomes.count == 1, "one outcome for each upload stored")

@@ -25,9 +25,9 @@ package struct SQLiteBackend: FleetBackend {
 
   package func noteTokenUse(_ id: String) async throws(FleetError) { try await fleet.noteTokenUse(id) }
 
-  package func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?)
-    async throws(FleetError) -> UploadOutcome
-  {
+  package func ingest(
+    _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?, datedUpTo latest: Timestamp
+  ) async throws(FleetError) -> UploadOutcome {
     let uploads: IngestQueue
     do {
       uploads = try await stores.uploads(for: app)
@@ -36,7 +36,7 @@ package struct SQLiteBackend: FleetBackend {
     }
     // Written with the uploads that wait beside it, in one transaction (group commit).
     let outcome = try await FleetError.storingAsync { () async throws(StoreError) in
-      try await uploads.ingest(lines, signedBy: signer)
+      try await uploads.ingest(lines, signedBy: signer, datedUpTo: latest)
     }
     // Acknowledged only if the file it went to is still the one at the store's path.
     do {

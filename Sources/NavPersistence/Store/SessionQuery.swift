@@ -45,6 +45,14 @@ package struct SessionQuery: Hashable, Sendable {
 
   package init() {}
 
+  /// Reads, in the order of latest activity, only the sessions last active at or before `time`
+  /// (a listing's first page, its `after` unset): what a support view shows "up to now", so that
+  /// no session dated ahead (a device's clock, or a line made up) stands above every real one.
+  package mutating func readUpTo(_ time: Timestamp) {
+    guard order == .lastActivity, afterID == nil else { return }
+    after = (Timestamp(millisecondsSince1970: time.millisecondsSince1970 + 1), .lowest)
+  }
+
   /// Whether no filter is set.
   package var filtersNothing: Bool {
     since == nil && until == nil && appVersion == nil && osName == nil && osVersion == nil && deviceModel == nil

@@ -110,6 +110,12 @@ struct ServeCommand: AsyncParsableCommand {
   )
   var wrongTokens = CollectorConfiguration().guessRate.burst
 
+  @Option(
+    help:
+      "Seconds ahead of this collector's clock an uploaded line may be dated; a later one is refused (from-the-future)."
+  )
+  var maxClockAhead = Int(CollectorConfiguration().maxClockAhead.components.seconds)
+
   @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
   var logFormat: LogFormat = .text
 
@@ -151,6 +157,9 @@ struct ServeCommand: AsyncParsableCommand {
       ("--wrong-tokens", wrongTokens),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
+    }
+    guard maxClockAhead >= 0 else {
+      throw ValidationError("--max-clock-ahead must be 0 or more seconds, not \(maxClockAhead)")
     }
   }
 
@@ -225,7 +234,7 @@ struct ServeCommand: AsyncParsableCommand {
       openReads: OpenRequestLimit(total: maxOpenReads, perClient: maxOpenPerClient),
       clientRate: RequestRate(perSecond: Double(rate), burst: burst),
       tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2),
-      guessRate: RequestRate(perSecond: 1, burst: wrongTokens))
+      guessRate: RequestRate(perSecond: 1, burst: wrongTokens), maxClockAhead: .seconds(maxClockAhead))
     let app: any ApplicationProtocol
     do {
       app = try Collector.application(backend: backend, configuration: configuration, logger: logger) { url in
