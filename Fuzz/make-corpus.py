@@ -72,8 +72,8 @@ for session_events in list(by_session.values())[:2]:
     write("report", text.replace(session_events[0]["session"], "index"))
 
 # Uploads: a byte of flags (bit 0: the body is the gzip stream itself), a byte choosing the size
-# of the pieces it is read in, then the body, within the target's limits (8 KiB, 48 lines of at
-# most 512 bytes): a session's lines as sent, gzip'd, without seq and hash, with CRLF and blank
+# of the pieces it is read in, then the body, within the target's limits (16 KiB, 48 lines of at
+# most 4 KiB): a session's lines as sent, gzip'd, without seq and hash, with CRLF and blank
 # lines, two gzip members one after another, a session sent twice in one body, and a line over
 # the limit.
 for index, session_events in enumerate(list(by_session.values())[:4]):
@@ -88,6 +88,32 @@ for index, session_events in enumerate(list(by_session.values())[:4]):
         write_bytes("upload", bytes([1, 3]) + gzip.compress(body[:half], mtime=0) + gzip.compress(body[half:], mtime=0))
         write_bytes("upload", bytes([0, 17]) + body + body)
         write_bytes("upload", bytes([2, 9]) + body + b'{"session":"' + b"x" * 600 + b'"}\n')
+
+# Deep trees, at the wire format's limits and one past them: a start whose flows nest 63
+# coordinators deep, then a push that brings a flow in at the deepest one (64: taken) and one
+# that would bring two (65: refused); pushes of screens nested 509 levels (the state's deepest
+# level is then 512: taken) and 510 (refused).
+def nested_state(depth):
+    tree = {"routes": [{"style": "root", "withNavigation": True, "screen": "leaf"}]}
+    for _ in range(depth - 1):
+        tree = {"routes": [{"style": "root", "screen": "host", "child": tree}]}
+    return tree
+flow = {"routes": [{"style": "root", "withNavigation": True, "screen": "flow"}]}
+deepest = [{"route": 0}] * 62
+deep_lines = [
+    {"session": "deep", "at": "2026-11-21T10:00:00.000Z", "op": {"op": "start", "state": nested_state(63)}},
+    {"session": "deep", "at": "2026-11-21T10:00:01.000Z", "op": {"op": "push", "screen": "in", "child": flow, "path": deepest}},
+    {"session": "deep", "at": "2026-11-21T10:00:02.000Z",
+     "op": {"op": "push", "screen": "in", "child": {"routes": [{"style": "root", "screen": "x", "child": flow}]}, "path": deepest}},
+]
+write_bytes("upload", bytes([0, 64]) + ("\n".join(compact(l) for l in deep_lines) + "\n").encode())
+def nested_screen(levels):
+    return "[" * levels + "]" * levels
+for levels in (509, 510):
+    start = compact({"session": "s%d" % levels, "at": "2026-11-21T10:00:00.000Z",
+                     "op": {"op": "start", "state": {"routes": [{"style": "root", "withNavigation": True, "screen": "home"}]}}})
+    push = '{"session":"s%d","at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":%s}}' % (levels, nested_screen(levels))
+    write_bytes("upload", bytes([0, 200]) + (start + "\n" + push + "\n").encode())
 
 # Store files and checkpoints come from the CLI, and were made once by hand:
 #   Corpus/store-file/: `navstore init` and the demo store, each `VACUUM INTO` a single file in

@@ -1,5 +1,5 @@
 import NavContract
-import NavCore
+@_spi(Internals) import NavCore
 import NavIngest
 import NavPersistence
 import NavUpload
@@ -14,7 +14,10 @@ import NavUpload
 /// - each non-blank line has one outcome, in order; only accepted lines are stored (a rejected
 ///   line writes nothing); every session the upload leaves verifies, and the head the answer
 ///   gives is the session's stored length; sent again, it stores exactly the lines its second
-///   answer says it accepted.
+///   answer says it accepted;
+/// - every state stored is within the wire format's tree limits (deep trees are in the corpus:
+///   flows nested to the limit, screens nested to what a reader takes), and reads back from its
+///   own canonical text.
 ///
 /// The input's first byte chooses how the body is read (bit 0: the bytes are the gzip stream
 /// itself; else plain, and gzip'd here for the round trip), its second the size of the pieces.
@@ -23,7 +26,7 @@ public func fuzzUpload(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
   guard bytes.count >= 2 else { return 0 }
   let (flags, piece, body) = (bytes[0], Int(bytes[1]) + 1, Array(bytes.dropFirst(2)))
-  let limits = UploadLimits(lineBytes: 512, requestLines: 48, requestBytes: 8_192)
+  let limits = UploadLimits(lineBytes: 4_096, requestLines: 48, requestBytes: 16_384)
 
   let gzipStream = flags & 1 == 1
   let whole = read(body, gzip: gzipStream, limits: limits, piece: body.count + 1)
@@ -117,6 +120,13 @@ private func checkOutcomes(_ lines: [ArraySlice<UInt8>]) {
       if let head = outcome.heads[result.session], head.seq != result.eventCount {
         violated("round \(round): the answer's head of a session is not its stored length")
       }
+      guard let state = try? store.state(of: result.session).state else {
+        violated("round \(round): a stored session's state cannot be read")
+      }
+      guard (try? state.checkLimits()) != nil else { violated("round \(round): a state past the tree limits") }
+      guard let text = try? WireFormat.canonicalBytes(state),
+        (try? WireFormat.decode(AnyCoordinator.self, from: text)) == state
+      else { violated("round \(round): a stored state does not read back from its text") }
     }
     storedBefore = stored
   }

@@ -20,8 +20,14 @@ package struct HeadsRequest: Hashable, Sendable, Codable {
     try container.encode(sessions.map(\.rawValue), forKey: .sessions)
   }
 
-  /// Reads one; an id that is not one fails the whole request.
+  /// Reads one; an id that is not one, or a member other than `sessions`, fails the whole
+  /// request.
   package init(from decoder: any Decoder) throws {
+    let members = try decoder.container(keyedBy: AnyMember.self).allKeys.map(\.stringValue)
+    guard members == ["sessions"] else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: [], debugDescription: "the body has members other than sessions: \(members.sorted())"))
+    }
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let texts = try container.decode([String].self, forKey: .sessions)
     sessions = try texts.map { text in
@@ -33,6 +39,26 @@ package struct HeadsRequest: Hashable, Sendable, Codable {
       }
     }
   }
+}
+
+extension HeadsRequest {
+  /// The ids of `sessions` that another of them differs from only in Unicode normalization
+  /// (`é` written as one character or as two): two sessions, whose heads an answer cannot hold
+  /// both of, since the wire format reads such keys of one object as the same key. A client
+  /// asks for these one at a time.
+  package static func ambiguous(_ sessions: [SessionID]) -> Set<SessionID> {
+    var byText: [String: [SessionID]] = [:]
+    for session in Set(sessions) { byText[session.rawValue, default: []].append(session) }
+    return Set(byText.values.filter { $0.count > 1 }.joined())
+  }
+}
+
+/// Any member of an object, to see them all.
+private struct AnyMember: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }
 
 /// The answer to `POST /v1/heads`: every session asked about, with its head (`seq` 0 and no

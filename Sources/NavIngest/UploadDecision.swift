@@ -134,8 +134,9 @@ package enum UploadDecision {
       }
     }
     // Every session an event line names has its owner noted.
-    for session in owners.keys {
+    for (session, owner) in owners {
       outcome.heads[session] = try sessions.head(of: session)
+      if let signer, owner == signer { outcome.signersSessions.insert(session) }
     }
     return outcome
   }

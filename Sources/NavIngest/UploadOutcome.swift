@@ -18,6 +18,19 @@ package struct UploadOutcome: Hashable, Sendable {
   /// The head of every session the upload named, after it (seq 0 and no hash for a session
   /// that has no event).
   package var heads: [SessionID: SessionHead] = [:]
+  /// The sessions of `heads` that belong to the device that signed the upload (their starts
+  /// name its key): the only ones whose chain value an answer to an ingest token may show.
+  package var signersSessions: Set<SessionID> = []
+
+  /// `heads` as an answer to the holder of an ingest token shows them: the chain value only of
+  /// the signer's own sessions. A chain value and the one after it let anyone guess, offline,
+  /// the event between them (a screen, a product id), and the token is in every copy of the app.
+  package var headsForIngest: [SessionID: SessionHead] {
+    Dictionary(
+      uniqueKeysWithValues: heads.map { session, head in
+        (session, signersSessions.contains(session) ? head : SessionHead(seq: head.seq, hash: nil))
+      })
+  }
 
   /// How many lines were stored now.
   package var accepted: Int { lines.count { $0.outcome == .accepted } }

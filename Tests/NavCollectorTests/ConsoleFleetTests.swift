@@ -85,11 +85,12 @@ import Testing
       var rng = SeededRandom(seed: UInt64(seed))
       let folder = try TemporaryFolder()
       let backend = try await Self.backend(folder, with: Self.sessions(count: 14, using: &rng))
-      // A day inside the sessions' ten, so that some fall before the window.
-      let now = Timestamp(millisecondsSince1970: Self.firstDay + 9 * Self.day + 3_600_000)
+      // The day after the sessions' ten (no session is dated past the window, which the
+      // overview would leave out), with the window short enough that some fall before it.
+      let now = Timestamp(millisecondsSince1970: Self.firstDay + 11 * Self.day + 3_600_000)
       let overview = try await FleetOverview.make(
         app: try AppName("shop"), dayCount: dayCount, now: now, backend: backend)
-      let since = Self.firstDay + Int64(10 - dayCount) * Self.day
+      let since = Self.firstDay + Int64(12 - dayCount) * Self.day
       #expect(overview.since.millisecondsSince1970 == since)
       #expect(overview.days.count == dayCount && overview.complete)
 
@@ -256,7 +257,8 @@ import Testing
         body: ByteBuffer(string: lines.joined(separator: "\n"))
       ) { #expect($0.status == .ok) }
       let mine = try await client.execute(
-        uri: "/console/fleet?days=7", method: .get, headers: [.cookie: "navstore_console=" + ConsoleTests.pass(reader)]
+        uri: "/console/fleet?days=7", method: .get,
+        headers: [.cookie: try await ConsoleTests.signIn(client, with: reader)]
       ) { response in
         #expect(response.status == .ok)
         #expect(response.headers[.contentSecurityPolicy] == ConsoleEndpoints.pagePolicy)
@@ -267,13 +269,14 @@ import Testing
       #expect(mine.contains("<title>invalid: 1 line</title>"))
       #expect(mine.contains(#"<option value="7" selected>"#))
       let theirs = try await client.execute(
-        uri: "/console/fleet", method: .get, headers: [.cookie: "navstore_console=" + ConsoleTests.pass(otherReader)]
+        uri: "/console/fleet", method: .get,
+        headers: [.cookie: try await ConsoleTests.signIn(client, with: otherReader)]
       ) { String(buffer: $0.body) }
       #expect(!theirs.contains("home") && !theirs.contains("invalid"))
       #expect(theirs.contains("No line was rejected."))
       try await client.execute(
         uri: "/console/fleet?days=365", method: .get,
-        headers: [.cookie: "navstore_console=" + ConsoleTests.pass(reader)]
+        headers: [.cookie: try await ConsoleTests.signIn(client, with: reader)]
       ) { #expect($0.status == .badRequest) }
     }
   }

@@ -77,7 +77,7 @@ import Testing
         #expect(response.status == .ok)
         #expect(String(buffer: response.body).contains(#""accepted":4"#), "\(String(buffer: response.body))")
       }
-      let cookie = "navstore_console=" + ConsoleTests.pass(reader)
+      let cookie = try await ConsoleTests.signIn(client, with: reader)
       let pages = [
         ("list", "/console/sessions"),
         ("screen", "/console/sessions?screen=" + ContractPath.segment(texts.otherScreen)),

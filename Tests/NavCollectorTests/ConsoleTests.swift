@@ -39,8 +39,14 @@ import Testing
     #"{"session":"<b id=\"x\">s</b>","seq":2,"at":"2026-11-21T10:00:01.000Z","origin":"user","cause":{"tapped":"<script>alert(2)</script>"},"op":{"op":"push","screen":"cart"}}"#,
   ]
 
-  /// The console pass a sign-in with `token` makes now.
-  static func pass(_ token: String) -> String { ConsolePass(signingIn: token, at: .now)?.text ?? "" }
+  /// The cookie (`navstore_console=PASS`) a sign-in with `token` through `client` sets: a pass
+  /// the store keeps, as a browser gets one.
+  static func signIn(_ client: some TestClientProtocol, with token: String) async throws -> String {
+    try await client.execute(
+      uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+      body: ByteBuffer(string: "token=" + token)
+    ) { String(($0.headers[.setCookie] ?? "").split(separator: ";").first ?? "") }
+  }
 
   func app(_ configuration: CollectorConfiguration = CollectorConfiguration()) -> some ApplicationProtocol {
     Application(router: Collector.router(fleet: store, configuration: configuration))
@@ -168,48 +174,55 @@ import Testing
     }
   }
 
-  /// The cookie holds a pass, never the token: it names the token's id and when it ends, under a
-  /// MAC keyed by the token's stored secret hash. A pass changed anywhere, ended, made to last
-  /// longer than a sign-in, or whose token was revoked signs nothing in.
-  @Test func theCookieHoldsAPassThatEndsAndCannotBeForged() async throws {
+  /// The cookie holds a pass, never the token: an id the store keeps and a secret only the
+  /// browser has. A pass changed anywhere, ended, signed out (a copy of its cookie included), or
+  /// whose token was revoked signs nothing in; and nothing the store holds makes one.
+  @Test func theCookieHoldsAPassTheStoreEndsAndNothingStoredMakes() async throws {
     try await app().test(.router) { client in
       let cookie = try await signedIn(client, as: reader)
       let value = String(cookie.dropFirst("navstore_console=".count))
       let secret = String(reader.split(separator: "_")[2])
       #expect(!cookie.contains(secret) && value.hasPrefix("nvc_"))
       let pass = try #require(ConsolePass(value))
-      #expect(reader.contains(pass.tokenID))
-      let ends = pass.endsAt.millisecondsSince1970 - Timestamp.now.millisecondsSince1970
-      #expect(ends > 7 * 3600 * 1000 && ends <= 8 * 3600 * 1000)
       func page(_ value: String) async throws -> HTTPResponse.Status {
         try await client.execute(
           uri: "/console/sessions", method: .get, headers: [.cookie: "navstore_console=" + value]
         ) { $0.status }
       }
       #expect(try await page(value) == .ok)
-      // Another read token of the same app: a pass moved to its id signs nothing in.
-      let secondReader = try store.createToken(app: AppName("shop"), role: .read).text
-      #expect(try await page(ConsoleTests.pass(secondReader)) == .ok)
+      let connection = try SQLiteConnection(path: folder.path("collector.sqlite"), mode: .readWrite(create: false))
+      let stored = try #require(
+        try connection.text("SELECT hex(secret_hash) FROM collector_console_passes WHERE id = '\(pass.id)'"))
+      #expect(!value.lowercased().contains(stored.lowercased()), "the store keeps the secret's hash only")
+      // Another sign-in's pass with this one's secret, this one's with a flipped secret, the
+      // token itself, and passes made from what the store holds: the stored hash as a secret,
+      // and the token's own stored hash.
+      let second = try #require(
+        ConsolePass(String(try await signedIn(client, as: reader).dropFirst("navstore_console=".count))))
       let parts = value.split(separator: "_").map(String.init)
-      let flipped = parts[3].last == "0" ? "1" : "0"
+      let flipped = parts[2].last == "0" ? "1" : "0"
+      let tokenHash = try #require(
+        try connection.text(
+          "SELECT lower(hex(secret_hash)) FROM collector_tokens WHERE id = '\(reader.split(separator: "_")[1])'"))
       let forged = [
-        // Another MAC, another end, another token's id with this MAC, the token itself.
-        "nvc_\(parts[1])_\(parts[2])_" + parts[3].dropLast() + flipped,
-        "nvc_\(parts[1])_\(Int64(parts[2])! - 1)_\(parts[3])",
-        "nvc_\(secondReader.split(separator: "_")[1])_\(parts[2])_\(parts[3])",
-        reader, "nvc_\(parts[1])_\(parts[2])",
+        "nvc_\(second.id)_\(parts[2])", "nvc_\(parts[1])_" + parts[2].dropLast() + flipped, reader,
+        "nvc_\(parts[1])_\(stored.lowercased())", "nvc_\(parts[1])_\(tokenHash)", "nvc_\(parts[1])",
       ]
-      for value in forged { #expect(try await page(value) == .seeOther, "\(value)") }
-      // Made with the right key, but ended, or ending later than a sign-in now would.
-      let hour: Int64 = 3_600_000
-      let now = Timestamp.now.millisecondsSince1970
-      let ended = try #require(ConsolePass(signingIn: reader, at: Timestamp(millisecondsSince1970: now - 9 * hour)))
-      let far = try #require(ConsolePass(signingIn: reader, at: Timestamp(millisecondsSince1970: now + 2 * hour)))
-      #expect(try await page(ended.text) == .seeOther)
-      #expect(try await page(far.text) == .seeOther)
-      // Revoking the token ends its passes at once.
-      _ = try store.revokeToken(pass.tokenID)
+      for forgery in forged { #expect(try await page(forgery) == .seeOther, "\(forgery)") }
+      // Signing out ends the pass in the store: the cookie copied before signs in no more,
+      // while the other sign-in's pass goes on.
+      try await client.execute(uri: "/console/sign-out", method: .post, headers: [.cookie: cookie]) {
+        #expect($0.status == .seeOther)
+      }
       #expect(try await page(value) == .seeOther)
+      #expect(try await page(second.text) == .ok)
+      // A pass past its end signs nothing in; revoking the token ends every pass at once.
+      try connection.execute("UPDATE collector_console_passes SET ends_at = 1 WHERE id = '\(second.id)'")
+      #expect(try await page(second.text) == .seeOther)
+      let third = String(try await signedIn(client, as: reader).dropFirst("navstore_console=".count))
+      #expect(try await page(third) == .ok)
+      _ = try store.revokeToken(String(reader.split(separator: "_")[1]))
+      #expect(try await page(third) == .seeOther)
     }
   }
 
@@ -325,9 +338,9 @@ import Testing
     try await app().test(.router) { client in
       let cookie = try await signedIn(client, as: reader)
       // One planted beside the console's own (by a sibling site, or over plain HTTP).
+      let planted = try await ConsoleTests.signIn(client, with: otherReader)
       try await client.execute(
-        uri: "/console/sessions", method: .get,
-        headers: [.cookie: cookie + "; navstore_console=" + ConsoleTests.pass(otherReader)]
+        uri: "/console/sessions", method: .get, headers: [.cookie: cookie + "; " + planted]
       ) { #expect($0.status == .seeOther) }
       try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) {
         #expect($0.status == .ok)

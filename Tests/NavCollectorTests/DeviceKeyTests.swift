@@ -137,29 +137,34 @@ import Testing
     #expect(throws: StoreError.self) { try store.store(of: AppName("shop")).summary(of: sessionID("signed")) }
   }
 
-  /// With one token for the whole fleet, each device has a rate of its own (one device's burst
-  /// does not stop another), and all of the token's devices together one more.
-  @Test func ratesApplyPerDeviceAndPerToken() async throws {
+  /// A client is a token from one address: a device key named in a request is a claim, and buys
+  /// no rate of its own (naming a real device's key cannot spend its rate); another address has a
+  /// bucket of its own; and all of the token's clients together one more.
+  @Test func aClaimedDeviceKeyBuysNoRateOfItsOwn() async throws {
     // Refills of one request in 1,000 s: a busy machine cannot refill a bucket mid-test.
-    let configuration = CollectorConfiguration(
+    var configuration = CollectorConfiguration(
       clientRate: RequestRate(perSecond: 0.001, burst: 2), tokenRate: RequestRate(perSecond: 0.001, burst: 5))
-    let devices = (0..<4).map { _ in DeviceSigner.generated() }
+    configuration.trustedProxies = ["127.0.0.1", "::1"].compactMap(IPNetwork.init)
+    let devices = (0..<2).map { _ in DeviceSigner.generated() }
     let keyName = try #require(HTTPField.Name(UploadSignature.keyHeader))
-    try await Application(router: Collector.router(fleet: store, configuration: configuration)).test(.router) {
+    try await Application(router: Collector.router(fleet: store, configuration: configuration)).test(.live) {
       client in
-      func limits(as device: DeviceSigner?) async throws -> HTTPResponse.Status {
+      func limits(from address: String, as device: DeviceSigner?) async throws -> HTTPResponse.Status {
         var headers: HTTPFields = [.authorization: "Bearer \(ingest)"]
+        headers[try #require(HTTPField.Name("X-Forwarded-For"))] = address
         if let key = device?.deviceKey?.text { headers[keyName] = key }
         return try await client.execute(uri: "/v1/limits", method: .get, headers: headers) { $0.status }
       }
-      // The first device spends its burst; the second still has its own. After five requests
-      // of the token's devices, the token's own burst is spent, whichever device asks next. A
-      // request that names no device is the token's own client, with a bucket of its own.
+      // One address spends its burst whatever keys its requests name; another has its own;
+      // after five requests of the token's clients, the token's burst is spent for all.
       var statuses: [HTTPResponse.Status] = []
-      for device in [devices[0], devices[0], devices[0], devices[1], devices[1], devices[2], devices[3], nil] {
-        statuses.append(try await limits(as: device))
+      for (address, device) in [
+        ("203.0.113.1", devices[0]), ("203.0.113.1", devices[0]), ("203.0.113.1", devices[1]),
+        ("203.0.113.2", devices[0]), ("203.0.113.2", nil), ("203.0.113.3", nil), ("203.0.113.4", nil),
+      ] {
+        statuses.append(try await limits(from: address, as: device))
       }
-      #expect(statuses == [.ok, .ok, .tooManyRequests, .ok, .ok, .ok, .tooManyRequests, .ok])
+      #expect(statuses == [.ok, .ok, .tooManyRequests, .ok, .ok, .ok, .tooManyRequests])
     }
   }
 

@@ -76,7 +76,7 @@ import Testing
       #expect(byID.contains("stored-2099"))
 
       // The console's list and the fleet overview show the fleet as it is.
-      let cookie = "navstore_console=" + ConsoleTests.pass(reader)
+      let cookie = try await ConsoleTests.signIn(client, with: reader)
       let list = try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) {
         String(buffer: $0.body)
       }

@@ -210,7 +210,7 @@ struct PostgresCollectorTests {
         var headers: HTTPFields = [.contentType: "application/x-ndjson"]
         if let name = request.token, let token = tokens[name] {
           headers[request.console ? .cookie : .authorization] =
-            request.console ? "navstore_console=" + ConsoleTests.pass(token) : "Bearer \(token)"
+            request.console ? try await ConsoleTests.signIn(client, with: token) : "Bearer \(token)"
         }
         let body = request.body.map { ByteBuffer(string: $0) }
         answers.append(

@@ -48,6 +48,78 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(stop))
   }
 
+  /// The shipped server block, with a test certificate and ports of the test's own, passes
+  /// nginx's check, and running in front of a collector it passes the API and the probes and
+  /// keeps `/metrics` (every app's name and store size) off the public address.
+  @Test(
+    .enabled(
+      if: CollectorTLSAndProxyTests.nginx != nil || CollectorTLSAndProxyTests.nginxRequired, "nginx is not installed"))
+  func theNginxServerBlockServesTheCollectorAndKeepsTheMetricsIn() throws {
+    let nginx = try #require(CollectorTLSAndProxyTests.nginx, "NAVSTORE_REQUIRE_NGINX=1, but nginx is not installed")
+    let made = try NavStoreProcess.shell(
+      "cd '\(folder.url.path)' && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+        + "-keyout key.pem -out cert.pem -days 2 -subj /CN=collector.example.com")
+    try #require(made == 0, "openssl could not make a certificate")
+    let server = try CollectorProcess(
+      db: folder.path("collector.sqlite"), in: folder.url, options: ["--trusted-proxy", "127.0.0.1"])
+    try #require(server.url.hasPrefix("http://127.0.0.1:"), "serve did not start")
+    defer { _ = server.stop(SIGTERM) }
+    let port = try CollectorTLSAndProxyTests.freePort(on: "127.0.0.2")
+    let block = try String(contentsOf: Self.deploy.appendingPathComponent("nginx-navstore.conf"), encoding: .utf8)
+      .replacingOccurrences(
+        of: "/etc/letsencrypt/live/collector.example.com/fullchain.pem", with: folder.path("cert.pem")
+      )
+      .replacingOccurrences(of: "/etc/letsencrypt/live/collector.example.com/privkey.pem", with: folder.path("key.pem"))
+      .replacingOccurrences(of: "listen 443 ssl;", with: "listen 127.0.0.2:\(port) ssl;")
+      .replacingOccurrences(of: "listen [::]:443 ssl;", with: "")
+      .replacingOccurrences(of: "server 127.0.0.1:8740;", with: "server 127.0.0.1:\(server.port);")
+    #expect(block.contains("127.0.0.2:\(port)") && block.contains("127.0.0.1:\(server.port)"))
+    let prefix = folder.path("nginx")
+    try FileManager.default.createDirectory(atPath: prefix + "/tmp", withIntermediateDirectories: true)
+    try block.write(toFile: prefix + "/navstore.conf", atomically: true, encoding: .utf8)
+    try """
+    daemon off;
+    master_process off;
+    pid \(prefix)/nginx.pid;
+    error_log \(prefix)/error.log;
+    events {}
+    http {
+      access_log off;
+      client_body_temp_path \(prefix)/tmp;
+      proxy_temp_path \(prefix)/tmp;
+      fastcgi_temp_path \(prefix)/tmp;
+      uwsgi_temp_path \(prefix)/tmp;
+      scgi_temp_path \(prefix)/tmp;
+      include \(prefix)/navstore.conf;
+    }
+    """.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+    let proxy = Process()
+    proxy.executableURL = URL(fileURLWithPath: nginx)
+    proxy.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf"]
+    proxy.standardOutput = FileHandle.nullDevice
+    proxy.standardError = FileHandle.nullDevice
+    try proxy.run()
+    defer {
+      kill(proxy.processIdentifier, SIGKILL)
+      proxy.waitUntilExit()
+    }
+    func status(_ path: String) throws -> String {
+      var answer = ""
+      for _ in 0..<50 {
+        answer = try NavStoreProcess.shellOutput(
+          "curl -sk -o /dev/null -w '%{http_code}' --resolve collector.example.com:\(port):127.0.0.2 "
+            + "https://collector.example.com:\(port)\(path)")
+        if answer != "000" { break }
+        Thread.sleep(forTimeInterval: 0.1)  // nginx is still starting
+      }
+      return answer
+    }
+    #expect(try status("/readyz") == "200")
+    #expect(try status("/v1/limits") == "401")
+    #expect(try status("/metrics") == "404", "the metrics are not served on the public address")
+    #expect(try DrillHTTP.get(server.url + "/metrics", token: "").status == 200, "the scraper reads them directly")
+  }
+
   @Test(
     .enabled(
       if: CollectorTLSAndProxyTests.nginx != nil || CollectorTLSAndProxyTests.nginxRequired, "nginx is not installed"))

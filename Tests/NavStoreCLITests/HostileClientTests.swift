@@ -126,6 +126,33 @@ import Testing
     let hugeAnswer = huge.answer(within: 5)
     #expect(hugeAnswer.status == 400 || hugeAnswer.status == 431, "\(hugeAnswer.head)")
     #expect(hugeAnswer.body.contains(#""error":"#), "\(hugeAnswer)")
+    // A body in a transfer coding the server does not read, a chunked sign-in form past its 4 KiB
+    // and a heads body of 4 MB: each a 400 or a 413 in the contract's words, never a 500.
+    let codings: [(String, String, Int)] = [
+      (
+        "POST /v1/events",
+        "Authorization: Bearer \(ingest)\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: xchunked", 400
+      ),
+      (
+        "POST /v1/events",
+        "Authorization: Bearer \(ingest)\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: gzip, chunked", 400
+      ),
+      ("POST /console/sign-in", "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked", 413),
+      (
+        "POST /v1/heads",
+        "Authorization: Bearer \(ingest)\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked", 413
+      ),
+    ]
+    for (requestLine, headers, status) in codings {
+      let connection = try RawConnection(port: server.port)
+      connection.send("\(requestLine) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n\r\n")
+      let size = requestLine.hasSuffix("heads") ? 4_000_000 : 5_000
+      let chunk = String(repeating: "a", count: size)
+      connection.send(String(size, radix: 16) + "\r\n" + chunk + "\r\n0\r\n\r\n")
+      let answer = connection.answer(within: 10)
+      #expect(
+        answer.status == status && answer.body.contains(#""error":"#), "\(requestLine) \(headers): \(answer.head)")
+    }
     expectHealthy(server, after: "malformed requests")
     // HTTP/1.0: answered in 1.0, no chunked encoding, the connection closed after the answer.
     #expect(try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data(line.utf8)).status == 200)

@@ -59,6 +59,20 @@ extension NavStoreProcess {
     return process.terminationStatus
   }
 
+  /// What a shell command prints on its standard output.
+  static func shellOutput(_ script: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", script]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: printed, as: UTF8.self)
+  }
+
   /// What a measured run reports: the exit status and the process's own peak resident memory,
   /// in KiB.
   struct Measured {

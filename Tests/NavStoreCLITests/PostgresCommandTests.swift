@@ -1,5 +1,7 @@
 import Foundation
 @_spi(Internals) import NavCore
+import NavFleet
+@_spi(Internals) import NavPersistence
 import NavTestSupport
 import Testing
 
@@ -228,6 +230,35 @@ struct PostgresCommandTests {
     #expect(upload.status == 200, "\(upload.status) \(upload.text)")
     readers.removeAll()
     #expect(server.stop(SIGTERM) == 0)
+  }
+
+  /// At `--log-level trace` the collector writes what it writes at `info` and no more of a
+  /// request: the database driver's lines, which dump each query's values at its own trace
+  /// level, stay at debug, so no session id and no part of a token's hash reaches the log.
+  @Test func traceLogsRedactWhatInfoLogsDo() throws {
+    let token = { (role: String) in
+      try navstore("token", "create", "--app", self.app, "--role", role, "--db", self.url).stdout
+        .trimmingCharacters(in: .newlines)
+    }
+    let (ingest, reader) = (try token("ingest"), try token("read"))
+    let log = folder.appendingPathComponent("trace.log").path
+    let server = try CollectorProcess(db: url, in: folder, options: ["--log-level", "trace"], log: log)
+    try #require(server.url.hasPrefix("http://127.0.0.1:"), "serve did not start")
+    let session = "secret-session-7f3a9"
+    let line =
+      #"{"session":"\#(session)","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}}"#
+    let upload = try DrillHTTP.post(server.url + "/v1/events", token: ingest, body: Data((line + "\n").utf8))
+    #expect(upload.status == 200)
+    #expect(try DrillHTTP.get(server.url + "/v1/sessions/\(session)/head", token: reader).status == 200)
+    #expect(server.stop(SIGTERM) == 0)
+    let text = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(text.contains("answered"), "the log has its request lines")
+    #expect(!text.contains(session), "a session id in the trace log")
+    for secret in [ingest, reader] {
+      let hex = HashChain.hex(try #require(PresentedToken(secret)?.secretHash))
+      #expect(!text.contains(String(hex.prefix(16))), "a token's hash in the trace log")
+      #expect(!text.contains(String(secret.split(separator: "_")[2])), "a token's secret in the trace log")
+    }
   }
 
   @Test func backupSaysToUsePgDump() throws {

@@ -73,7 +73,8 @@ import Testing
       .write(to: stored, atomically: true, encoding: .utf8)
     #expect(try navstore(["import", stored.path, "--db", "collector.sqlite", "--app", "drill"]).status == 0)
     let server = try serve([
-      "--max-open-reads", "64", "--max-open-per-client", "64", "--rate", "100000", "--burst", "100000",
+      "--max-open-reads", "64", "--max-open-per-client", "64", "--max-open-per-app", "64", "--rate", "100000",
+      "--burst", "100000",
       "--request-timeout", "60",
     ])
     _ = try uploadTimes(10, named: "warm", to: server, token: ingest, pause: 0)

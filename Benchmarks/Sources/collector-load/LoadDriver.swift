@@ -85,6 +85,7 @@ struct LoadDriver {
     request.headers.add(name: "Content-Encoding", value: "gzip")
     request.headers.add(name: "NavStore-Device-Key", value: upload.deviceKey)
     request.headers.add(name: "NavStore-Signature", value: upload.signature)
+    request.headers.add(name: "X-Forwarded-For", value: upload.address)
     request.body = .bytes(ByteBuffer(bytes: upload.body))
     var sentAt = appointed
     for _ in 0..<1_000 {

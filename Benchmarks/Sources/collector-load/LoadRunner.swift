@@ -12,8 +12,12 @@ struct LoadRunner {
   private var failures: [String] = []
 
   /// `serve`'s defaults but for one token's rate: every simulated device shares the ingest
-  /// token, as a fleet does, and the default (2,000 requests a second) would be what saturates.
-  static let serveOptions = ["--token-rate", "1000000"]
+  /// token, as a fleet does, and the default (2,000 requests a second) would be what saturates;
+  /// loopback is a trusted proxy, so each device's `X-Forwarded-For` is its address; and the one
+  /// app has the whole uploads' pool, as a collector of one app gives it.
+  static let serveOptions = [
+    "--token-rate", "1000000", "--trusted-proxy", "127.0.0.1", "--max-open-per-app", "1000000",
+  ]
 
   init(store: StoreUnderTest, navstore: NavstoreCommands, client: HTTPClient, folder: URL, plan: LoadPlan) {
     self.store = store

@@ -16,6 +16,10 @@ struct SimulatedDevices {
     let lines: Int
     let deviceKey: String
     let signature: String
+    /// The address the device sends from (`X-Forwarded-For`, through the loopback the
+    /// collector trusts as its proxy): a fleet's devices come from many addresses, and a
+    /// client's share and rate are a token's from one address.
+    var address = ""
   }
 
   /// Each device's uploads, in the order it sends them.
@@ -48,10 +52,13 @@ struct SimulatedDevices {
         deviceLines += try template.lines(session: id, deviceKey: key.publicKey, count: wanted)
         session += 1
       }
+      let address = "10.\(device / 65_536 % 256).\(device / 256 % 256).\(device % 256)"
       uploads.append(
         try stride(from: 0, to: deviceLines.count, by: batchLines).map { start in
           let batch = deviceLines[start..<min(start + batchLines, deviceLines.count)]
-          return try Self.upload(Array(batch.joined().utf8), lines: batch.count, key: key)
+          var upload = try Self.upload(Array(batch.joined().utf8), lines: batch.count, key: key)
+          upload.address = address
+          return upload
         })
       allLines += deviceLines
     }

@@ -30,7 +30,9 @@ enum WrkCrossCheck {
     try Data(lua(body: body, token: token).utf8).write(to: script)
     let collector = try CollectorProcess(
       navstore: navstore.navstore, database: place.database,
-      options: LoadRunner.serveOptions + ["--max-open-per-client", "100000", "--rate", "1000000", "--burst", "1000000"])
+      options: LoadRunner.serveOptions + [
+        "--max-open-per-client", "100000", "--max-open-per-app", "100000", "--rate", "1000000", "--burst", "1000000",
+      ])
     defer { collector.stop() }
     let text = try Shell.tool(
       "wrk",

@@ -18,6 +18,8 @@ struct Sizes {
   var uploadEventsPerSession: Int
   /// Sessions in the store pushed in scenario 12.
   var pushSessions: Int
+  /// Events of scenario 13's deep and shallow sessions.
+  var deepEvents = 20_000
 
   static let full = Sizes(
     append: 100_000, importCount: 1_000_000, rehydrateAt: [1_000, 100_000, 1_000_000], planRoutes: [10, 1_000, 10_000],
@@ -27,7 +29,7 @@ struct Sizes {
   static let quick = Sizes(
     append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000,
     fleetSessions: [2_000, 10_000, 20_000], uploadSessions: 40, uploadEventsPerSession: 500,
-    pushSessions: 1_000)
+    pushSessions: 1_000, deepEvents: 3_000)
 }
 
 enum Scenarios {

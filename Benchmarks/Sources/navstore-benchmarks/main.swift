@@ -21,7 +21,7 @@ let usage = """
   usage: navstore-benchmarks [--quick] [--runs N] [--only SCENARIO] [--json FILE]
     --quick          smaller sizes, for CI (and 3 rounds unless --runs)
     --runs N         rounds of ours against the anchor, after a warm-up (default 5)
-    --only SCENARIO  run one scenario (1 to 12; 11 is collector-load's now) alone
+    --only SCENARIO  run one scenario (1 to 13; 11 is collector-load's now) alone
     --json FILE      where the results go as JSON (default: benchmarks.json)
   """
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -38,9 +38,9 @@ while position < arguments.count {
   switch arguments[position] {
   case "--quick": position += 1
   case "--only":
-    guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...12).contains(scenario)
+    guard position + 1 < arguments.count, let scenario = Int(arguments[position + 1]), (1...13).contains(scenario)
     else {
-      refuse("--only needs a scenario number from 1 to 12")
+      refuse("--only needs a scenario number from 1 to 13")
     }
     if scenario == 11 {
       refuse("scenario 11, the upload into PostgreSQL, is now collector-load's (swift run -c release collector-load)")
@@ -134,6 +134,10 @@ if wanted(10) {
 if wanted(12) {
   print("12 push a backfill...")
   results.append(try PushScenario.run(sessions: sizes.pushSessions, rounds: rounds))
+}
+if wanted(13) {
+  print("13 deep session reads...")
+  results += try DeepSessionScenario.run(events: sizes.deepEvents, rounds: rounds)
 }
 
 print("")

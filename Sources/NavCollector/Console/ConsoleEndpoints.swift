@@ -66,6 +66,14 @@ struct ConsoleEndpoints {
     }
     console.post("sign-out") { request, context in
       try Self.checkSameOrigin(request)
+      // The pass ends in the store: a copy of the cookie signs in no more.
+      if let text = ConsoleCookie.pass(in: request.headers), let pass = ConsolePass(text) {
+        do {
+          try await backend.endPass(pass)
+        } catch {
+          throw CollectorError.unavailable("The token store cannot be written now", cause: "\(error)")
+        }
+      }
       var response = Self.redirect(to: "/console/sign-in")
       response.headers[.setCookie] = ConsoleCookie.signOut(secure: isSecure(request, context))
       return response
@@ -140,13 +148,17 @@ struct ConsoleEndpoints {
     try guesses.check(address)
     let found = try await tokens.authenticate(presented)
     if found == nil { guesses.noteNone(address) }
-    guard let token = found, token.role == .read,
-      let pass = ConsolePass(signingIn: presented, at: .now)
-    else {
+    guard let token = found, token.role == .read else {
       return Self.html(
         ConsolePages.signIn(
           problem: "That is not a read token of this collector, or it was revoked or has expired.", next: next),
         status: .unauthorized)
+    }
+    let pass: ConsolePass
+    do {
+      pass = try await backend.openPass(for: token)
+    } catch {
+      throw CollectorError.unavailable("The token store cannot be written now", cause: error.description)
     }
     var response = Self.redirect(to: next ?? "/console/sessions")
     response.headers[.setCookie] = ConsoleCookie.signIn(pass, secure: secure)

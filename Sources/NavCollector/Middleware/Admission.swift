@@ -71,6 +71,12 @@ struct AdmissionMiddleware: RouterMiddleware {
   func handle(
     _ request: Request, context: CollectorContext, next: (Request, CollectorContext) async throws -> Response
   ) async throws -> Response {
+    // A body in a transfer coding the server does not read is no request (RFC 9112, 6.1).
+    if let coding = request.headers[.transferEncoding],
+      coding.trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+    {
+      throw CollectorError.unknownTransferCoding
+    }
     let kind = RequestKind(request)
     guard kind != .probe else { return try await next(request, context) }
     let limit =

@@ -37,7 +37,15 @@ struct HeadsEndpoint {
       throw CollectorError.tooLarge(
         "The request names \(asked.sessions.count) sessions, over the \(HeadsRequest.maximumSessions) one may")
     }
+    let ambiguous = HeadsRequest.ambiguous(asked.sessions)
+    guard ambiguous.isEmpty else {
+      throw CollectorError.badBody(
+        "\(ambiguous.count) of the ids differ from another only in Unicode normalization, and an answer's keys "
+          + "cannot tell them apart; ask for those one at a time (GET /v1/sessions/{id}/head)")
+    }
     let heads = try await backend.heads(of: Array(Set(asked.sessions)), app: token.app)
-    return try JSONResponse.ok(contract: HeadsAnswer(heads: heads))
+    // Chain values only to a reader (see `UploadOutcome.headsForIngest`).
+    let shown = token.role == .read ? heads : heads.mapValues { SessionHead(seq: $0.seq, hash: nil) }
+    return try JSONResponse.ok(contract: HeadsAnswer(heads: shown))
   }
 }

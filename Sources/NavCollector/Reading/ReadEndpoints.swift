@@ -22,11 +22,11 @@ struct ReadEndpoints {
     let token = try context.requireToken(.ingest, .read)
     _ = try QueryParameters(request, allowed: [])
     let id = try context.sessionInPath()
-    // An unknown session is a 404.
+    // An unknown session is a 404. Its chain value only to a reader: see `headsForIngest`.
     let head = try await backend.head(of: id, app: token.app)
+    let hash = token.role == .read ? head.hash : nil
     return JSONResponse.ok([
-      "session": .string(id.rawValue), "seq": .number(Double(head.seq)),
-      "hash": head.hash.map(JSONValue.string) ?? .null,
+      "session": .string(id.rawValue), "seq": .number(Double(head.seq)), "hash": hash.map(JSONValue.string) ?? .null,
     ])
   }
 
@@ -95,8 +95,9 @@ struct ReadEndpoints {
     let at = try query.integer("at", in: 1...Int.max)
     let omitting = try query.boolean("omit_payloads") ?? false
     let html = ReportPage.html(try await backend.report(of: id, app: token.app, focus: at, omitsPayloads: omitting))
-    return Response(
-      status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-      body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    // The console's headers: a page of what devices sent, run under the report's own policy.
+    var headers = ConsoleEndpoints.securityHeaders(policy: ReportPage.contentSecurityPolicy)
+    headers[.contentType] = "text/html; charset=utf-8"
+    return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
   }
 }

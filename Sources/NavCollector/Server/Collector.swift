@@ -57,7 +57,12 @@ package enum Collector {
       }
       return JSONResponse.ok(["status": "ready"])
     }
-    router.get("metrics") { _, _ in
+    let metricsToken = configuration.metricsToken.map { Array($0.utf8) }
+    router.get("metrics") { request, _ in
+      if let metricsToken {
+        let presented = TokenAuthenticator.bearer(request.headers[.authorization]).map { Array($0.utf8) } ?? []
+        guard PresentedToken.constantTimeEqual(presented, metricsToken) else { throw CollectorError.unauthorized }
+      }
       metrics.note(ProcessFigures.now())
       metrics.note(await backend.figures())
       return Response(

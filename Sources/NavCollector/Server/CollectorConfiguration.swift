@@ -24,15 +24,19 @@ package struct OpenRequestLimit: Hashable, Sendable {
   package var total: Int
   /// The most under way at once for one client; past it, 429.
   package var perClient: Int
+  /// The most under way at once for one app, when not the default: three quarters of the pool
+  /// (one at least), so that the other apps always have a quarter of it. A collector of one app
+  /// may give it the whole pool.
+  package var perAppSetting: Int?
 
-  /// The most under way at once for one app: three quarters of the pool (one at least), so
-  /// that the other apps always have a quarter of it.
-  package var perApp: Int { max(1, total - total / 4) }
+  /// The most under way at once for one app; past it, 503.
+  package var perApp: Int { min(total, perAppSetting ?? max(1, total - total / 4)) }
 
   /// A limit.
-  package init(total: Int, perClient: Int) {
+  package init(total: Int, perClient: Int, perApp: Int? = nil) {
     self.total = total
     self.perClient = perClient
+    perAppSetting = perApp
   }
 }
 
@@ -90,6 +94,10 @@ package struct CollectorConfiguration: Sendable {
   /// How far ahead of this collector's clock a line may be dated: a later line is refused
   /// (`from-the-future`), so that no upload can date itself past the views that read up to now.
   package var maxClockAhead: Duration
+  /// The bearer token `/metrics` asks for (`nil`: none). The figures name every app and its
+  /// store's size: a collector whose metrics port the internet reaches should keep them to its
+  /// scraper.
+  package var metricsToken: String?
 
   /// A configuration; the contract's address and limits unless given.
   package init(
@@ -101,7 +109,7 @@ package struct CollectorConfiguration: Sendable {
     tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000),
     guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20),
     streamsAtOnce: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
-    maxClockAhead: Duration = .seconds(86_400)
+    maxClockAhead: Duration = .seconds(86_400), metricsToken: String? = nil
   ) {
     self.host = host
     self.port = port
@@ -117,5 +125,6 @@ package struct CollectorConfiguration: Sendable {
     self.guessRate = guessRate
     self.streamsAtOnce = max(1, streamsAtOnce)
     self.maxClockAhead = max(.zero, maxClockAhead)
+    self.metricsToken = metricsToken
   }
 }

@@ -60,6 +60,13 @@ struct CollectorError: HTTPResponseError {
   }
 
   /// A JSON body that is not what the endpoint takes.
+  /// A body framed by a transfer coding other than `chunked` (RFC 9112, 6.1): it cannot be
+  /// read as sent.
+  static let unknownTransferCoding = CollectorError(
+    status: .badRequest, code: "bad-request",
+    message: "Send the body with Content-Length, or with 'Transfer-Encoding: chunked' and no other coding.",
+    headers: [.connection: "close"])
+
   static func badBody(_ problem: String) -> CollectorError {
     CollectorError(status: .badRequest, code: "bad-request", message: "The request's body is wrong: \(problem).")
   }

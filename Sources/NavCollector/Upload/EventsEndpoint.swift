@@ -73,11 +73,13 @@ struct EventsEndpoint {
     throw CollectorError.unavailable("The store cannot take the upload now", cause: failure.description)
   }
 
-  /// The contract's answer: counts, the rejected lines with why, and the sessions' heads.
+  /// The contract's answer: counts, the rejected lines with why, and the sessions' heads (a chain
+  /// value only for the signer's own sessions, `headsForIngest`).
   static func answer(_ outcome: UploadOutcome) -> UploadAnswer {
     UploadAnswer(
       accepted: outcome.accepted, duplicates: outcome.duplicates,
-      rejected: outcome.rejected.map { RejectedLine(line: $0.line, rejection: $0.rejection) }, heads: outcome.heads)
+      rejected: outcome.rejected.map { RejectedLine(line: $0.line, rejection: $0.rejection) },
+      heads: outcome.headsForIngest)
   }
 }
 

@@ -14,9 +14,13 @@ package protocol FleetBackend: Sendable {
   /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
   /// alike).
   func authenticate(_ presented: String) async throws(FleetError) -> AccessToken?
-  /// The token a console pass signs in with, `nil` when none (forged, ended, or its token
-  /// revoked, expired or gone).
+  /// The token a console pass signs in with, `nil` when none (unknown, ended, signed out, or its
+  /// token revoked, expired or gone).
   func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken?
+  /// A new console pass for the read token `token` (a sign-in), kept by the store.
+  func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass
+  /// Ends a console pass (a sign-out).
+  func endPass(_ pass: ConsolePass) async throws(FleetError)
   /// Notes a token's use, at most once a minute.
   func noteTokenUse(_ id: String) async throws(FleetError)
   /// Stores an upload's lines, each with its own outcome; every line answered stored is durable

@@ -123,14 +123,60 @@ extension PostgresFleet {
     return token
   }
 
+  /// Opens a console pass for `token` at `time`, ending a working day later: stored, with the
+  /// token's passes that have ended deleted, and its oldest ended past `openPerToken`.
+  package func openPass(for token: AccessToken, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> ConsolePass
+  {
+    let pass = ConsolePass.make()
+    let now = time.millisecondsSince1970
+    let endsAt = now + ConsolePass.lifetimeMilliseconds
+    let keep = Int64(ConsolePass.openPerToken - 1)
+    try await transaction { connection in
+      try await connection.run(
+        """
+        DELETE FROM console_passes WHERE token_id = \(token.id) AND (ends_at <= \(now) OR id NOT IN (
+          SELECT id FROM console_passes WHERE token_id = \(token.id) ORDER BY ends_at DESC LIMIT \(keep)))
+        """, logger: self.logger)
+      try await connection.run(
+        """
+        INSERT INTO console_passes (id, token_id, secret_hash, ends_at)
+          VALUES (\(pass.id), \(token.id), \(ByteBuffer(bytes: pass.secretHash)), \(endsAt))
+        """, logger: self.logger)
+    }
+    return pass
+  }
+
+  /// Ends a console pass (a sign-out): it signs in with nothing from now on. A pass whose secret
+  /// is not the stored one ends nothing.
+  package func endPass(_ pass: ConsolePass) async throws(FleetError) {
+    try await transaction { connection in
+      try await connection.run(
+        "DELETE FROM console_passes WHERE id = \(pass.id) AND secret_hash = \(ByteBuffer(bytes: pass.secretHash))",
+        logger: self.logger)
+    }
+  }
+
   /// The token a console pass signs in with at `time` (see `ConsolePass`), `nil` when it signs
-  /// in with none (forged, ended, or its token revoked, expired or gone).
+  /// in with none (unknown, ended, signed out, or its token revoked, expired or gone).
   package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) async throws(FleetError)
     -> AccessToken?
   {
-    let stored = try await storedToken(pass.tokenID)
-    guard let stored, let token = stored.token else { return nil }
-    return pass.token(token, secretHash: stored.secretHash, at: time)
+    let stored = try await database { () async throws -> (TokenRow, [UInt8], Int64)? in
+      let rows = try await self.client.query(
+        """
+        SELECT \(unescaped: TokenRow.selectList(of: "t")), p.secret_hash, p.ends_at
+          FROM console_passes AS p JOIN tokens AS t ON t.id = p.token_id WHERE p.id = \(pass.id)
+        """, logger: self.logger)
+      let decoded = rows.decode(
+        (String, String, String, Int64, Int64?, ByteBuffer, String?, Int64?, Int64?, ByteBuffer, Int64).self)
+      for try await c in decoded {
+        return (TokenRow((c.0, c.1, c.2, c.3, c.4, c.5, c.6, c.7, c.8)), Array(buffer: c.9), c.10)
+      }
+      return nil
+    }
+    guard let (row, hash, endsAt) = stored, let token = row.token else { return nil }
+    return pass.token(token, storedHash: hash, endsAt: Timestamp(millisecondsSince1970: endsAt), at: time)
   }
 
   /// The `tokens` row whose id is `id`, as stored.
@@ -160,6 +206,12 @@ extension PostgresFleet {
 struct TokenRow {
   typealias Columns = (String, String, String, Int64, Int64?, ByteBuffer, String?, Int64?, Int64?)
   static let selectList = "id, app, role, created_at, revoked_at, secret_hash, label, expires_at, last_used_at"
+
+  /// `selectList`, each column of the table named `table` (for a join).
+  static func selectList(of table: String) -> String {
+    selectList.split(separator: ",").map { table + "." + $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: ", ")
+  }
 
   let columns: Columns
   init(_ columns: Columns) { self.columns = columns }

@@ -48,6 +48,11 @@ package final class PostgresFleet: Sendable {
     self.address = address
     self.operationTimeout = operationTimeout
     self.connections = max(1, connections)
+    // The driver writes each query's bound values (session ids, a token's hash) at `trace`:
+    // its lines go no lower than `debug`, whatever the collector's own level, so no level
+    // shows what `info` keeps out of the log.
+    var logger = logger
+    if logger.logLevel < .debug { logger.logLevel = .debug }
     self.logger = logger
     self.snapshotInterval = max(1, snapshotInterval)
     self.heads = HeadStates(capacity: 4_096)

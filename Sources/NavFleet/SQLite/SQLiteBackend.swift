@@ -19,6 +19,12 @@ package struct SQLiteBackend: FleetBackend {
     try await fleet.authenticate(presented)
   }
 
+  package func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass {
+    try await fleet.openPass(for: token)
+  }
+
+  package func endPass(_ pass: ConsolePass) async throws(FleetError) { try await fleet.endPass(pass) }
+
   package func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken? {
     try await fleet.authenticate(pass)
   }

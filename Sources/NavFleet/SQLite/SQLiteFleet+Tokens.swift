@@ -110,17 +110,71 @@ extension SQLiteFleet {
     try await offloaded { () throws(FleetError) in try self.authenticate(presented) }
   }
 
+  /// Opens a console pass for `token` at `time`, ending a working day later: stored, with the
+  /// token's passes that have ended deleted, and its oldest ended past `openPerToken`.
+  package func openPass(for token: AccessToken, at time: Timestamp = Timestamp.now) throws(FleetError) -> ConsolePass {
+    let pass = ConsolePass.make()
+    let endsAt = time.millisecondsSince1970 + ConsolePass.lifetimeMilliseconds
+    try FleetError.storing { () throws(StoreError) in
+      try main.withWriteConnection { connection throws(SQLiteError) in
+        try connection.statement("DELETE FROM collector_console_passes WHERE token_id = ? AND ends_at <= ?")
+          .execute([.text(token.id), .integer(time.millisecondsSince1970)])
+        try connection.statement(
+          """
+          DELETE FROM collector_console_passes WHERE token_id = ?1 AND id NOT IN (
+            SELECT id FROM collector_console_passes WHERE token_id = ?1 ORDER BY ends_at DESC LIMIT ?2)
+          """
+        ).execute([.text(token.id), .integer(Int64(ConsolePass.openPerToken - 1))])
+        try connection.statement(
+          "INSERT INTO collector_console_passes (id, token_id, secret_hash, ends_at) VALUES (?, ?, ?, ?)"
+        ).execute([.text(pass.id), .text(token.id), .blob(pass.secretHash), .integer(endsAt)])
+      }
+    }
+    return pass
+  }
+
+  /// Opens a console pass now (see `openPass(for:at:)`), off the caller's thread.
+  package func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass {
+    try await offloaded { () throws(FleetError) in try self.openPass(for: token) }
+  }
+
+  /// Ends a console pass (a sign-out): it signs in with nothing from now on. A pass whose secret
+  /// is not the stored one ends nothing.
+  package func endPass(_ pass: ConsolePass) throws(FleetError) {
+    guard hasCollectorTables else { return }
+    try FleetError.storing { () throws(StoreError) in
+      try main.withWriteConnection { connection throws(SQLiteError) in
+        try connection.statement("DELETE FROM collector_console_passes WHERE id = ? AND secret_hash = ?")
+          .execute([.text(pass.id), .blob(pass.secretHash)])
+      }
+    }
+  }
+
+  /// Ends a console pass, off the caller's thread.
+  package func endPass(_ pass: ConsolePass) async throws(FleetError) {
+    try await offloaded { () throws(FleetError) in try self.endPass(pass) }
+  }
+
   /// The token a console pass signs in with at `time` (see `ConsolePass`), `nil` when it signs
-  /// in with none (forged, ended, or its token revoked, expired or gone).
+  /// in with none (unknown, ended, signed out, or its token revoked, expired or gone).
   package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) throws(FleetError) -> AccessToken?
   {
     guard hasCollectorTables else { return nil }
     let stored = try FleetError.storing { () throws(StoreError) in
-      try main.withReadConnection { connection throws(SQLiteError) in try Self.storedToken(pass.tokenID, on: connection)
+      try main.withReadConnection { connection throws(SQLiteError) -> (AccessToken, [UInt8], Int64)? in
+        let statement = try connection.statement(
+          "SELECT token_id, secret_hash, ends_at FROM collector_console_passes WHERE id = ?")
+        defer { statement.reset() }
+        try statement.bind([.text(pass.id)])
+        guard try statement.step() else { return nil }
+        let (tokenID, hash, endsAt) = (statement.text(0), statement.blob(1), statement.int64(2))
+        statement.reset()
+        guard let token = try Self.storedToken(tokenID, on: connection)?.token else { return nil }
+        return (token, hash, endsAt)
       }
     }
-    guard let stored else { return nil }
-    return pass.token(stored.token, secretHash: stored.secretHash, at: time)
+    guard let (token, hash, endsAt) = stored else { return nil }
+    return pass.token(token, storedHash: hash, endsAt: Timestamp(millisecondsSince1970: endsAt), at: time)
   }
 
   /// The token a console pass signs in with now, off the caller's thread.

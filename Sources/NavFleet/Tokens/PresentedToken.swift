@@ -3,7 +3,7 @@ import Crypto
 
 /// A token as a client presents it, `nvs_ID_SECRET` (16 and 64 lowercase hex digits), taken
 /// apart; or a new one, made from the system's cryptographic source.
-struct PresentedToken {
+package struct PresentedToken {
   static let prefix = "nvs_"
   /// The public part, which the collector looks the token up by.
   var id: String
@@ -11,7 +11,7 @@ struct PresentedToken {
   var secret: [UInt8]
 
   /// The parts of `text`, or `nil` when it does not have the token's shape.
-  init?(_ text: String) {
+  package init?(_ text: String) {
     guard text.hasPrefix(Self.prefix) else { return nil }
     let parts = text.dropFirst(Self.prefix.count).split(separator: "_", omittingEmptySubsequences: false)
     guard parts.count == 2, parts[0].count == 16, parts[1].count == 64,
@@ -43,10 +43,10 @@ struct PresentedToken {
   static let noHash = [UInt8](repeating: 0, count: 32)
 
   /// What the collector keeps of the secret: its SHA-256.
-  var secretHash: [UInt8] { Array(SHA256.hash(data: secret)) }
+  package var secretHash: [UInt8] { Array(SHA256.hash(data: secret)) }
 
   /// Whether two byte strings are equal, in a time that depends on their length only.
-  static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+  package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     guard lhs.count == rhs.count else { return false }
     var difference: UInt8 = 0
     for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }

@@ -154,13 +154,19 @@ private struct Pusher {
   }
 
   /// The collector's heads of `ids`: in one request, or one each from a collector that has no
-  /// heads endpoint.
+  /// heads endpoint; ids that differ from another only in Unicode normalization one each too
+  /// (`HeadsRequest.ambiguous`: one answer cannot hold both).
   private mutating func heads(of ids: [SessionID]) async throws -> [SessionID: SessionHead] {
     do {
-      if askEachHead == false, let heads = try await client.heads(of: ids) { return heads }
-      askEachHead = true
+      let ambiguous = HeadsRequest.ambiguous(ids)
       var heads: [SessionID: SessionHead] = [:]
-      for id in ids { heads[id] = try await client.head(of: id) }
+      if askEachHead == false, let batch = try await client.heads(of: ids.filter { !ambiguous.contains($0) }) {
+        heads = batch
+      } else {
+        askEachHead = true
+        for id in ids where !ambiguous.contains(id) { heads[id] = try await client.head(of: id) }
+      }
+      for id in ambiguous { heads[id] = try await client.head(of: id) }
       return heads
     } catch {
       throw CLIError("cannot read the collector's heads: \(error)")

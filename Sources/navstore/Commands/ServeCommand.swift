@@ -87,6 +87,12 @@ struct ServeCommand: AsyncParsableCommand {
     help: "The most uploads, and the most reads, one client (a device, or a token) may have under way; past it, 429.")
   var maxOpenPerClient = CollectorConfiguration().openUploads.perClient
 
+  @Option(
+    help:
+      "The most uploads, and the most reads, one app may have under way (default: three quarters of each pool); past it, 503."
+  )
+  var maxOpenPerApp: Int?
+
   @Option(help: ArgumentHelp("Earlier name of --max-open-uploads.", visibility: .hidden))
   var maxOpenRequests: Int?
 
@@ -115,6 +121,12 @@ struct ServeCommand: AsyncParsableCommand {
       "Seconds ahead of this collector's clock an uploaded line may be dated; a later one is refused (from-the-future)."
   )
   var maxClockAhead = Int(CollectorConfiguration().maxClockAhead.components.seconds)
+
+  @Option(
+    help: ArgumentHelp(
+      "A file holding the bearer token /metrics asks for (without it, /metrics needs none: keep it off the internet).",
+      valueName: "file"))
+  var metricsTokenFile: String?
 
   @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
   var logFormat: LogFormat = .text
@@ -153,7 +165,8 @@ struct ServeCommand: AsyncParsableCommand {
       ("--max-request-bytes", maxRequestBytes), ("--idle-timeout", idleTimeout),
       ("--request-timeout", requestTimeout), ("--drain-timeout", drainTimeout), ("--max-open-uploads", maxOpenUploads),
       ("--max-open-reads", maxOpenReads), ("--max-open-per-client", maxOpenPerClient),
-      ("--max-open-requests", maxOpenRequests ?? 1), ("--rate", rate), ("--burst", burst), ("--token-rate", tokenRate),
+      ("--max-open-requests", maxOpenRequests ?? 1), ("--max-open-per-app", maxOpenPerApp ?? 1), ("--rate", rate),
+      ("--burst", burst), ("--token-rate", tokenRate),
       ("--wrong-tokens", wrongTokens),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
@@ -218,6 +231,21 @@ struct ServeCommand: AsyncParsableCommand {
     try await serve(SQLiteBackend(fleet: fleet, logger: logger), logger: logger)
   }
 
+  /// The token in `--metrics-token-file`, without the line break that ends it; `nil` without
+  /// the option. An empty or unreadable file stops `serve`: a metrics port thought closed must
+  /// not be open.
+  private func metricsToken() throws -> String? {
+    guard let metricsTokenFile else { return nil }
+    guard let text = try? String(contentsOfFile: metricsTokenFile, encoding: .utf8) else {
+      throw CLIError("--metrics-token-file: cannot read '\(metricsTokenFile)'")
+    }
+    let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
+      throw CLIError("--metrics-token-file: '\(metricsTokenFile)' holds no token (one line, no spaces)")
+    }
+    return token
+  }
+
   /// Serves `backend` until SIGINT or SIGTERM, then drains.
   private func serve(_ backend: any FleetBackend, logger: Logger) async throws {
     guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
@@ -230,11 +258,12 @@ struct ServeCommand: AsyncParsableCommand {
       trustedProxies: trustedProxy.compactMap(IPNetwork.init),
       limits: UploadLimits(lineBytes: maxLineBytes, requestLines: maxRequestLines, requestBytes: maxRequestBytes),
       idleTimeout: .seconds(idleTimeout), requestTimeout: .seconds(requestTimeout),
-      openUploads: OpenRequestLimit(total: uploads, perClient: maxOpenPerClient),
-      openReads: OpenRequestLimit(total: maxOpenReads, perClient: maxOpenPerClient),
+      openUploads: OpenRequestLimit(total: uploads, perClient: maxOpenPerClient, perApp: maxOpenPerApp),
+      openReads: OpenRequestLimit(total: maxOpenReads, perClient: maxOpenPerClient, perApp: maxOpenPerApp),
       clientRate: RequestRate(perSecond: Double(rate), burst: burst),
       tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2),
-      guessRate: RequestRate(perSecond: 1, burst: wrongTokens), maxClockAhead: .seconds(maxClockAhead))
+      guessRate: RequestRate(perSecond: 1, burst: wrongTokens), maxClockAhead: .seconds(maxClockAhead),
+      metricsToken: try metricsToken())
     let app: any ApplicationProtocol
     do {
       app = try Collector.application(backend: backend, configuration: configuration, logger: logger) { url in
