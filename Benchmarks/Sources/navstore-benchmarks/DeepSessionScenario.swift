@@ -2,9 +2,9 @@ import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 
-/// 13. A session as deep as the wire format allows, read every way a collector reads one: a
-/// screen search (the listing's filter), verification, the screen views' export and a replay,
-/// against a shallow session of as many events (the anchor). The deep one is 999 pushes, then a
+/// 13. A session as deep as the wire format allows, read the ways a collector reads one:
+/// verification, a replay (what the listing's screen filter does), the screen views' export and
+/// the state at its end, against a shallow session of as many events (the anchor). The deep one is 999 pushes, then a
 /// pop and a push in turn, so from its 1,000th event on each state is 1,000 routes; the shallow
 /// one a push and a pop in turn, 2 routes at most. The ratio is what depth costs: near 1 when an
 /// event costs what it changes, far below it when each event copies or walks its stack.
@@ -13,13 +13,17 @@ enum DeepSessionScenario {
     let store = try SessionStore(path: freshStorePath("deep-reads"))
     let deep = try SessionID("deep")
     let shallow = try SessionID("shallow")
-    _ = try store.append(contentsOf: session(deep, events: events, depth: TreeLimits.routesInOneStack))
+    // The wire format's longest stack: 1,000 routes.
+    _ = try store.append(contentsOf: session(deep, events: events, depth: 1_000))
     _ = try store.append(contentsOf: session(shallow, events: events, depth: 2))
     let reads: [(name: String, read: (SessionID) throws -> Void)] = [
-      ("screen search", { id in _ = try store.showedScreen(named: "nowhere", in: id) }),
       ("verify", { id in _ = try store.verify([id]) }),
-      ("screen views", { id in try store.export(.screenViews, filter: ExportFilter(session: id)) { _ in } }),
       ("replay", { id in try store.replayHistory(of: id) { _, _ in } }),
+      (
+        "screen views",
+        { id in try store.exportEncoded(.screenViews, format: .csv, filter: ExportFilter(session: id)) { _ in } }
+      ),
+      ("state at the end", { id in _ = try store.state(of: id) }),
     ]
     return try reads.map { name, read in
       let times = try Interleaved.rounds(rounds, [{ try time { try read(deep) } }, { try time { try read(shallow) } }])

@@ -114,8 +114,8 @@ struct ConsoleSessionList {
   }
 
   /// The work a page may do to fill its verification column (`WorkBudget`'s units: about
-  /// 20,000 events of an ordinary session), and how long it may take.
-  static let verificationWork = 4 * 1024 * 1024
+  /// 25,000 events of an ordinary session), and how long it may take.
+  static let verificationWork = 16 * 1024 * 1024
   static let verificationTime = Duration.seconds(2)
 
   /// Each row's verification: replayed while the page's budget lasts (the latest rows first, as

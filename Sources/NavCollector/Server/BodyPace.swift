@@ -28,39 +28,53 @@ enum BodyPace {
     var count: Int { bytes.load(ordering: .relaxed) }
   }
 
+  /// Why a read was stopped by its watch.
+  private enum Stop: Int {
+    case none, tooSlow, expired
+  }
+
   /// Runs `read` (which counts the body's bytes into the progress it is given) within `limit` in
   /// all, and cancels it as soon as the body falls behind the pace: throws `TooSlow` then,
-  /// `TimeLimit.Expired` past `limit`, and whatever `read` throws otherwise.
+  /// `TimeLimit.Expired` past `limit` (to the half second), and whatever `read` throws
+  /// otherwise. One watch on NIO's timers keeps both deadlines (see `TimeLimit`), and is gone
+  /// when the read ends.
   static func read<T: Sendable>(
     within limit: Duration, _ read: @escaping @Sendable (Progress) async throws -> T
   ) async throws -> T {
     let progress = Progress()
-    let behind = Atomic(false)
+    let stop = Atomic(Stop.none.rawValue)
     let started = ContinuousClock.now
     let task = Task { try await read(progress) }
     let watch = TimeLimit.anyLoop().scheduleRepeatedTask(initialDelay: .milliseconds(500), delay: .milliseconds(500)) {
       watch in
       let elapsed = ContinuousClock.now - started
-      guard elapsed > grace else { return }
-      let due = Double(bytesPerSecond) * (elapsed - grace).inSeconds
-      guard Double(progress.count) < due else { return }
-      behind.store(true, ordering: .sequentiallyConsistent)
+      let why: Stop
+      if elapsed >= limit {
+        why = .expired
+      } else if elapsed > grace, Double(progress.count) < Double(bytesPerSecond) * (elapsed - grace).inSeconds {
+        why = .tooSlow
+      } else {
+        return
+      }
+      stop.store(why.rawValue, ordering: .sequentiallyConsistent)
       task.cancel()
       watch.cancel()
     }
     defer { watch.cancel() }
     do {
-      return try await TimeLimit.run(within: limit) {
-        try await withTaskCancellationHandler {
-          try await task.value
-        } onCancel: {
-          task.cancel()
-        }
+      return try await withTaskCancellationHandler {
+        try await task.value
+      } onCancel: {
+        task.cancel()
       }
     } catch {
       task.cancel()
-      if behind.load(ordering: .sequentiallyConsistent), !Task.isCancelled { throw TooSlow() }
-      throw error
+      guard !Task.isCancelled else { throw error }
+      switch Stop(rawValue: stop.load(ordering: .sequentiallyConsistent)) {
+      case .tooSlow: throw TooSlow()
+      case .expired: throw TimeLimit.Expired(limit: limit)
+      default: throw error
+      }
     }
   }
 

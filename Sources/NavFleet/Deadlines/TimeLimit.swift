@@ -15,6 +15,9 @@ package enum TimeLimit {
   package struct Expired: Error {
     /// The limit it was given.
     package let limit: Duration
+
+    /// Work past `limit`.
+    package init(limit: Duration) { self.limit = limit }
   }
 
   /// The loop a deadline is kept on when the caller names none: one of NIO's shared group,
