@@ -91,8 +91,8 @@ for index, session_events in enumerate(list(by_session.values())[:4]):
 
 # Deep trees, at the wire format's limits and one past them: a start whose flows nest 63
 # coordinators deep, then a push that brings a flow in at the deepest one (64: taken) and one
-# that would bring two (65: refused); pushes of screens nested 509 levels (the state's deepest
-# level is then 512: taken) and 510 (refused).
+# that would bring two (65: refused); pushes of screens nested 507 levels (the state's deepest
+# level is then 510: taken) and 508 (refused).
 def nested_state(depth):
     tree = {"routes": [{"style": "root", "withNavigation": True, "screen": "leaf"}]}
     for _ in range(depth - 1):
@@ -109,7 +109,7 @@ deep_lines = [
 write_bytes("upload", bytes([0, 64]) + ("\n".join(compact(l) for l in deep_lines) + "\n").encode())
 def nested_screen(levels):
     return "[" * levels + "]" * levels
-for levels in (509, 510):
+for levels in (507, 508):
     start = compact({"session": "s%d" % levels, "at": "2026-11-21T10:00:00.000Z",
                      "op": {"op": "start", "state": {"routes": [{"style": "root", "withNavigation": True, "screen": "home"}]}}})
     push = '{"session":"s%d","at":"2026-11-21T10:00:01.000Z","op":{"op":"push","screen":%s}}' % (levels, nested_screen(levels))

@@ -171,6 +171,20 @@ import Testing
       app: try AppName("shop"), dayCount: 30, now: now, backend: backend, limits: limits)
     #expect(!capped.complete)
     #expect(capped.days.map(\.events).reduce(0, +) <= limits.events)
+    // The latest session longer than what the budget holds: passed over, and the reading goes
+    // on with the sessions after it that fit (one long session, kept the latest, once left
+    // the overview empty).
+    let byLastActivity = sessions.sorted { ($0.last?.at ?? now) > ($1.last?.at ?? now) }
+    limits.events = max(1, (byLastActivity.first?.count ?? 1) - 1)
+    var read = 0
+    var budget = 0
+    for session in byLastActivity where budget < limits.events && budget + session.count <= limits.events {
+      read += 1
+      budget += session.count
+    }
+    let passed = try await FleetOverview.make(
+      app: try AppName("shop"), dayCount: 30, now: now, backend: backend, limits: limits)
+    #expect(!passed.complete && passed.sessionsRead == read, "\(passed.sessionsRead) read, \(read) fit")
     let all = try await FleetOverview.make(app: try AppName("shop"), dayCount: 30, now: now, backend: backend)
     #expect(all.complete && all.sessionsRead == 9)
   }
@@ -240,10 +254,12 @@ import Testing
     let ingest = try fleet.createToken(app: AppName("shop"), role: .ingest).text
     let reader = try fleet.createToken(app: AppName("shop"), role: .read).text
     let otherReader = try fleet.createToken(app: AppName("blog"), role: .read).text
-    let today = String(Timestamp.now.rfc3339.prefix(10))
+    // A moment ago (the overview reads up to now), on today's date.
+    let now = Timestamp.now.millisecondsSince1970
+    let moment = Timestamp(millisecondsSince1970: max(now - 60_000, now / 86_400_000 * 86_400_000)).rfc3339
     let lines = [
-      #"{"session":"t-1","seq":1,"at":"\#(today)T12:00:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"<i>home</i>","style":"root","withNavigation":true}]}}}"#,
-      #"{"session":"t-1","seq":2,"at":"\#(today)T12:00:05.000Z","op":{"op":"fly"}}"#,
+      #"{"session":"t-1","seq":1,"at":"\#(moment)","op":{"op":"start","state":{"routes":[{"screen":"<i>home</i>","style":"root","withNavigation":true}]}}}"#,
+      #"{"session":"t-1","seq":2,"at":"\#(moment)","op":{"op":"fly"}}"#,
     ]
     let app = Application(router: Collector.router(fleet: fleet))
     try await app.test(.router) { client in

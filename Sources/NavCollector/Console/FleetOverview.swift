@@ -90,10 +90,8 @@ struct FleetOverview: Sendable {
     var query = SessionQuery()
     query.order = .lastActivity
     query.since = since
-    // Up to the window's last moment: a session dated past it (ahead of the collector's clock
-    // by more than today holds) is in no day of the window, and must not take its reading.
-    let end = Timestamp(millisecondsSince1970: (today + 1) * Day.milliseconds - 1)
-    query.readUpTo(end)
+    // Up to now: a session dated ahead of the collector's clock must not take the reading.
+    query.readUpTo(now)
     reading: while true {
       let page = try await backend.sessions(
         app: app,
@@ -103,11 +101,17 @@ struct FleetOverview: Sendable {
           let id = try? SessionID(text), case .number(let count)? = row["events"]
         else { continue }
         let events = Int(count)
-        guard overview.sessionsRead < limits.sessions, eventsRead + events <= limits.events,
+        guard overview.sessionsRead < limits.sessions, eventsRead < limits.events,
           ContinuousClock.now - started < limits.time
         else {
           overview.complete = false
           break reading
+        }
+        // A session longer than what is left of the budget is passed over, not the end of the
+        // reading: one long session, kept the latest, cannot leave the overview empty.
+        guard eventsRead + events <= limits.events else {
+          overview.complete = false
+          continue
         }
         overview.sessionsRead += 1
         eventsRead += events
@@ -142,7 +146,7 @@ struct FleetOverview: Sendable {
     var failingQuery = SessionQuery()
     failingQuery.order = .lastActivity
     failingQuery.since = since
-    failingQuery.readUpTo(end)
+    failingQuery.readUpTo(now)
     // The failing sessions in what is left of the time (a second at least) and of the events:
     // the list's own filter, which bounds its rows and replays too.
     var request = SessionsPageRequest(

@@ -88,7 +88,7 @@ struct AdmissionMiddleware: RouterMiddleware {
     // A sign-in has no token to share by: its address has one place at a time.
     var addressSlot: AnswerEnd?
     if kind == .signIn {
-      let address = context.notes.current.client ?? "unknown"
+      let address = ClientAddress.shareKey(of: context.notes.current.client) ?? "unknown"
       guard let slot = open.slot(for: "sign-in from " + address, maximum: RequestKind.signInsPerAddress) else {
         metrics.refused("client-sign-ins")
         throw CollectorError.tooManyRequests(
@@ -147,7 +147,7 @@ struct ClientShareMiddleware: RouterMiddleware {
 }
 
 /// Who a request counts against: its token, from the address it comes from (the peer, or what
-/// a trusted proxy names). Not the device its `NavStore-Device-Key` names: that is a claim
+/// a trusted proxy names; an IPv6 address by its /64, `ClientAddress.shareKey`). Not the device its `NavStore-Device-Key` names: that is a claim
 /// until the body's signature is checked, which is after the body has arrived, and a claim
 /// anyone can make would let them spend, or lock out, that device's share and rate.
 struct RequestClient {
@@ -162,6 +162,6 @@ struct RequestClient {
     guard let token = context.token else { return nil }
     self.token = token.id
     app = token.app.rawValue
-    key = "token " + token.id + " from " + (context.notes.current.client ?? "unknown")
+    key = "token " + token.id + " from " + (ClientAddress.shareKey(of: context.notes.current.client) ?? "unknown")
   }
 }

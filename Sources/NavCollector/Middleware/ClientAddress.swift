@@ -86,6 +86,14 @@ struct ClientAddress {
     return IPNetwork.text(of: client)
   }
 
+  /// The part of a client's address its shares and rates are kept by: an IPv4 address whole,
+  /// an IPv6 address's network (its first 64 bits: `2001:db8:1:2::/64`), since one subscriber
+  /// holds a whole /64 and could otherwise be as many clients as it likes. `nil` stays `nil`.
+  static func shareKey(of client: String?) -> String? {
+    guard let client, let bytes = IPNetwork.bytes(of: client), bytes.count == 16 else { return client }
+    return IPNetwork.text(of: Array(bytes.prefix(8)) + [UInt8](repeating: 0, count: 8)) + "/64"
+  }
+
   /// Whether the connection's peer is one of the trusted proxies.
   func isTrusted(peer: String?) -> Bool { peer.flatMap { IPNetwork.bytes(of: $0) }.map(isTrusted) ?? false }
 

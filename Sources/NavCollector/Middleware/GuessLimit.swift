@@ -27,6 +27,6 @@ struct GuessLimit: Sendable {
   /// Counts a token that was none from the client at `address`.
   func noteNone(_ address: String?) { _ = buckets.take(Self.key(address)) }
 
-  /// A client without an address (a test's router) is one client.
-  private static func key(_ address: String?) -> String { address ?? "" }
+  /// A client without an address (a test's router) is one client; an IPv6 client is its /64.
+  private static func key(_ address: String?) -> String { ClientAddress.shareKey(of: address) ?? "" }
 }

@@ -4,8 +4,8 @@ import NavCore
 import NavFleet
 import Synchronization
 
-/// The least pace a request's body must keep: past a short grace, at least `bytesPerSecond` on
-/// average since it began, checked twice a second whether bytes come or not. A body sent a byte
+/// The least pace a request's body must keep: past a short grace, at least `bytesPerSecond` for
+/// each second after the grace, checked twice a second whether bytes come or not. A body sent a byte
 /// at a time, or not at all, loses its place in its pool within seconds (408), where the idle
 /// and whole-body timeouts would let it hold that place for a minute; a phone on a slow link
 /// sends faster than this.

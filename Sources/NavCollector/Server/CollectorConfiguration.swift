@@ -16,9 +16,8 @@ package struct TLSFiles: Hashable, Sendable {
   }
 }
 
-/// How many requests of one kind may be under way at once: in all, and for one client (a
-/// device, when requests are signed by one; otherwise a token). Past either, the request is
-/// refused before any work.
+/// How many requests of one kind may be under way at once: in all, for one app, and for one
+/// client (a token from one address). Past any, the request is refused before any work.
 package struct OpenRequestLimit: Hashable, Sendable {
   /// The most under way at once, all clients together; past it, 503.
   package var total: Int
@@ -30,7 +29,7 @@ package struct OpenRequestLimit: Hashable, Sendable {
   package var perAppSetting: Int?
 
   /// The most under way at once for one app; past it, 503.
-  package var perApp: Int { min(total, perAppSetting ?? max(1, total - total / 4)) }
+  package var perApp: Int { min(total, perAppSetting ?? max(1, total * 3 / 4)) }
 
   /// A limit.
   package init(total: Int, perClient: Int, perApp: Int? = nil) {
@@ -77,8 +76,7 @@ package struct CollectorConfiguration: Sendable {
   package var openUploads: OpenRequestLimit
   /// Reads (every endpoint under `/v1/` but uploads) under way at once.
   package var openReads: OpenRequestLimit
-  /// Each client's rate (a device's when its requests are signed, a token's otherwise); past
-  /// it, 429.
+  /// Each client's rate (a token from one address); past it, 429.
   package var clientRate: RequestRate
   /// Each token's rate, all its clients together: the ceiling of a fleet that shares one
   /// ingest token; past it, 429.

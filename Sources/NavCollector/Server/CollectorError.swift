@@ -59,7 +59,6 @@ struct CollectorError: HTTPResponseError {
       status: .unsupportedMediaType, code: "unsupported-media-type", message: "Send 'Content-Type: \(expected)'.")
   }
 
-  /// A JSON body that is not what the endpoint takes.
   /// A body framed by a transfer coding other than `chunked` (RFC 9112, 6.1): it cannot be
   /// read as sent.
   static let unknownTransferCoding = CollectorError(
@@ -67,6 +66,7 @@ struct CollectorError: HTTPResponseError {
     message: "Send the body with Content-Length, or with 'Transfer-Encoding: chunked' and no other coding.",
     headers: [.connection: "close"])
 
+  /// A JSON body that is not what the endpoint takes.
   static func badBody(_ problem: String) -> CollectorError {
     CollectorError(status: .badRequest, code: "bad-request", message: "The request's body is wrong: \(problem).")
   }

@@ -14,8 +14,8 @@ public enum TreeLimit: Error, Hashable, Sendable, CustomStringConvertible {
   case depth(Int)
   /// Bytes of the screens' canonical JSON in the whole tree.
   case screenBytes(Int)
-  /// Levels of JSON arrays and objects in the state as the wire format writes it (the most a
-  /// reader takes), so every stored state reads back.
+  /// Levels of JSON arrays and objects in the state as the wire format writes it (two fewer
+  /// than a reader takes), so every stored state reads back, and so does a `start` holding it.
   case jsonNesting(Int)
 
   public var description: String {
@@ -36,7 +36,8 @@ package enum TreeLimits {
   package static let routesInOneStack = 1_000
   package static let depth = 64
   package static let screenBytes = 4 * 1024 * 1024
-  package static let jsonNesting = JSONParser.maximumDepth
+  /// A `start` holds its state two levels down in an event's line (the event, its operation).
+  package static let jsonNesting = JSONParser.maximumDepth - 2
 }
 
 /// What the limits count of a tree that is not local to one place in it: its routes and the

@@ -26,10 +26,13 @@ final class HeadStates: Sendable {
     entries = Mutex(HeadCache(capacity: capacity, weightLimit: weightLimit, weight: { $0.state.memoryWeight }))
   }
 
-  /// The running state after `totals`' last event of the session, if this process knows it.
+  /// The running state after `totals`' last event of the session, if this process knows it,
+  /// taken out of the cache: the upload edits it in place, with no other reference to copy it
+  /// for, and notes the state after it once committed (a failure leaves the session to be read
+  /// afresh).
   func state(app: AppName, session: SessionID, totals: SessionTotals) -> RunningState? {
     entries.withLock { entries in
-      guard let entry = entries.get(Key(app: app, session: session)), entry.count == totals.count,
+      guard let entry = entries.remove(Key(app: app, session: session)), entry.count == totals.count,
         entry.hash == totals.headHash
       else { return nil }
       return entry.state

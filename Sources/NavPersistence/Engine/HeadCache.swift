@@ -64,6 +64,8 @@ package struct HeadCache<Key: Hashable, Head> {
 
 extension RunningState {
   /// About the memory the state takes, in bytes: what a cache of heads weighs it by. A screen's
-  /// JSON takes a few times its text in memory, and a route a couple of hundred bytes besides.
-  package var memoryWeight: Int { measure.routes * 256 + measure.screenBytes * 4 }
+  /// JSON takes several times its text in memory (up to about 16 times for one made of small
+  /// values, each an enum, an array's or a dictionary's slot and its storage), and a route a
+  /// couple of hundred bytes besides: the estimate takes the high end, so the cache's bound holds.
+  package var memoryWeight: Int { measure.routes * 256 + measure.screenBytes * 16 }
 }

@@ -24,15 +24,18 @@ package struct RunningState: Sendable {
   }
 }
 
-/// When a session's next snapshot is due: once at least the store's interval of events, and at
-/// least as many bytes of operations as the last snapshot held, were stored since it.
+/// When a session's next snapshot is due: once at least the store's interval of events were
+/// stored since the last one, and replaying them would cost at least what reading that snapshot
+/// did: their operations' bytes, and `WorkBudget.unitsPerEvent` for each, as many as the
+/// snapshot's own bytes.
 ///
-/// A snapshot saves a replay the events before it, and costs its own bytes. Taking one only
-/// after as many bytes of events as the last one keeps every snapshot within about twice the
-/// operations stored since the one before (a state grows by at most what its operations bring),
-/// so the snapshots of a session add up to a small multiple of its events, however large its
-/// tree: a state of 1,000 routes is not written again every 100 pushes. Rehydrating then reads
-/// one snapshot and at most the interval's events or the snapshot's bytes of events after it.
+/// A snapshot saves a replay the events before it, and costs its own bytes. Taking one only once
+/// the replay it saves is worth its size keeps the two in balance: a state of 1,000 routes is not
+/// written again every 100 pushes (a session's snapshots add up to a small multiple of the lines
+/// it was sent: each holds at most the state, which grows by no more than its operations bring,
+/// and comes after at least its own size in replay cost), and rehydrating costs about twice
+/// reading the snapshot, however the events since it are made (a large state followed by
+/// thousands of small events is replayed from a snapshot that many events old, not more).
 package struct SnapshotSchedule: Hashable, Sendable {
   /// Events stored since the last snapshot (or since the session began).
   package private(set) var events = 0
@@ -52,7 +55,7 @@ package struct SnapshotSchedule: Hashable, Sendable {
   /// Whether a snapshot is due after the events noted, with snapshots at least `interval`
   /// events apart.
   package func isDue(interval: Int) -> Bool {
-    events >= interval && bytes >= lastSnapshotBytes
+    events >= interval && bytes + events * WorkBudget.unitsPerEvent >= lastSnapshotBytes
   }
 
   /// Notes a snapshot of `snapshotBytes` bytes, after the events noted.

@@ -30,19 +30,26 @@ package struct WorkBudget: Sendable {
   }
 
   /// Charges a stored event whose row holds `bytes` bytes of operation and cause; returns
-  /// whether the read may go on.
+  /// whether the budget pays for it (the event may be read; `isSpent` says whether another may).
   @discardableResult
   package mutating func chargeEvent(bytes: Int) -> Bool {
     spent += bytes + Self.unitsPerEvent
-    return !isSpent
+    return paysFor
   }
 
   /// Charges a stored state (a snapshot) of `bytes` bytes read and decoded; returns whether the
-  /// read may go on.
+  /// budget pays for it.
   @discardableResult
   package mutating func chargeSnapshot(bytes: Int) -> Bool {
     spent += bytes
-    return !isSpent
+    return paysFor
+  }
+
+  /// Whether what was charged last is within the budget: spent up to the limit, in time.
+  private var paysFor: Bool {
+    guard spent <= limit else { return false }
+    guard let deadline else { return true }
+    return ContinuousClock.now < deadline
   }
 }
 

@@ -18,10 +18,10 @@ public struct StoreOptions: Sendable, Hashable {
     case readOnly
   }
 
-  /// A snapshot of the full state is written after at least this many events of a session, and
-  /// at least as many bytes of their operations as the session's last snapshot held (so a large
-  /// tree is not written again and again). Rehydrating reads the nearest snapshot and at most
-  /// this many events, or that snapshot's bytes of events, after it.
+  /// A snapshot of the full state is written after at least this many events of a session, once
+  /// replaying them would cost about what reading the last snapshot did (so a large tree is not
+  /// written again and again). Rehydrating reads the nearest snapshot and at most this many
+  /// events, or about that snapshot's cost in events, after it.
   public var snapshotInterval: Int
   /// What a commit guarantees.
   public var durability: Durability

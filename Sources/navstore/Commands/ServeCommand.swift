@@ -84,7 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
   var maxOpenReads = CollectorConfiguration().openReads.total
 
   @Option(
-    help: "The most uploads, and the most reads, one client (a device, or a token) may have under way; past it, 429.")
+    help:
+      "The most uploads, and the most reads, one client (a token from one address) may have under way; past it, 429.")
   var maxOpenPerClient = CollectorConfiguration().openUploads.perClient
 
   @Option(
@@ -98,7 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(
     help:
-      "Each client's sustained requests per second (a device's, when it signs its uploads; else a token's); past it and its burst, 429."
+      "Each client's sustained requests per second (a token from one address); past it and its burst, 429."
   )
   var rate = Int(CollectorConfiguration().clientRate.perSecond)
 
@@ -171,8 +172,9 @@ struct ServeCommand: AsyncParsableCommand {
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
     }
-    guard maxClockAhead >= 0 else {
-      throw ValidationError("--max-clock-ahead must be 0 or more seconds, not \(maxClockAhead)")
+    guard (0...Self.maximumClockAhead).contains(maxClockAhead) else {
+      throw ValidationError(
+        "--max-clock-ahead must be 0 to \(Self.maximumClockAhead) seconds (ten years), not \(maxClockAhead)")
     }
   }
 
@@ -230,6 +232,10 @@ struct ServeCommand: AsyncParsableCommand {
     try Self.checkAppFiles(of: fleet)
     try await serve(SQLiteBackend(fleet: fleet, logger: logger), logger: logger)
   }
+
+  /// The most `--max-clock-ahead` takes: ten years, far past any clock, and far from overflowing
+  /// a time in milliseconds.
+  static let maximumClockAhead = 10 * 366 * 86_400
 
   /// The token in `--metrics-token-file`, without the line break that ends it; `nil` without
   /// the option. An empty or unreadable file stops `serve`: a metrics port thought closed must

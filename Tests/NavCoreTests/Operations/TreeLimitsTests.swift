@@ -108,25 +108,29 @@ import Testing
 
   @Test func aStateNeverNestsDeeperThanAReaderTakes() throws {
     // A route of the top stack is written at level 3 (the stack's object, its array, the
-    // route): a screen nesting 510 levels would take the state past 512, one of 509 does not.
+    // route): a screen nesting 508 levels would take the state past 510, one of 507 does not.
     func nested(_ levels: Int) -> JSONValue {
       var screen = JSONValue.null
       for _ in 0..<levels { screen = .array([screen]) }
       return screen
     }
     let top = AnyCoordinator.stack([AnyRoute.root(.string("home"), withNavigation: true)])
-    #expect(Self.limit(refusing: .push(nested(510)), on: top) == .jsonNesting(512))
-    let shallower = nested(509)
+    #expect(Self.limit(refusing: .push(nested(508)), on: top) == .jsonNesting(510))
+    let shallower = nested(507)
     #expect(Self.limit(refusing: .push(shallower), on: top) == nil)
     // One flow down, the same screen no longer fits.
     let hosting = AnyCoordinator.stack([AnyRoute.root(.string("home"), withNavigation: true, child: top)])
-    #expect(Self.limit(refusing: .push(shallower, at: [.route(0)]), on: hosting) == .jsonNesting(512))
-    // Whatever is accepted reads back: the state's JSON is within the parser's depth.
+    #expect(Self.limit(refusing: .push(shallower, at: [.route(0)]), on: hosting) == .jsonNesting(510))
+    // Whatever is accepted reads back: the state from its own text, and a `start` holding it
+    // (a session restored from it) from an event's line.
     var state: AnyCoordinator? = top
     var measure = top.measure
     try Self.apply(.push(shallower), to: &state, measure: &measure)
-    let text = try WireFormat.canonicalBytes(try #require(state))
-    #expect(try WireFormat.decode(AnyCoordinator.self, from: text) == state)
+    let tree = try #require(state)
+    #expect(try WireFormat.decode(AnyCoordinator.self, from: try WireFormat.canonicalBytes(tree)) == state)
+    let line = AnyEvent(
+      session: try SessionID("s"), at: Timestamp(millisecondsSince1970: 0), operation: .start(tree))
+    #expect(try WireFormat.decode(AnyEvent.self, from: try WireFormat.canonicalBytes(line)) == line)
   }
 
   @Test func theMeasureCarriedBesideAStateIsAlwaysItsOwn() async {
