@@ -130,8 +130,8 @@ public enum ReportPage {
 
   /// The restore plan of `state`, unless it is too large for a page.
   private static func plan(_ state: AnyCoordinator, host: HostProfile, delay: Int) -> String {
-    guard state.routeCount <= SessionReport.plannedStateRouteLimit else {
-      return "<p class=\"note\">This state has \(state.routeCount) routes: its plan is not drawn here. "
+    guard state.routeCount(upTo: SessionReport.plannedStateRouteLimit) <= SessionReport.plannedStateRouteLimit else {
+      return "<p class=\"note\">This state has \(state.measure.routes) routes: its plan is not drawn here. "
         + "<code>navstore plan</code> prints it.</p>"
     }
     return PlanHTML.render(state, host: host, delayMilliseconds: delay)

@@ -168,7 +168,7 @@ public struct SessionReport: Sendable {
       let seq = event.seq ?? 0
       if seq == chosen { focusState = state }
       if let reference, planned[reference] == nil {
-        let routes = state.routeCount
+        let routes = state.routeCount(upTo: plannedStateRouteLimit)
         if routes <= plannedStateRouteLimit, seq == chosen || plannedRoutes + routes <= plannedRouteLimit {
           planned[reference] = state
           plannedRoutes += routes
@@ -225,12 +225,23 @@ public struct SessionReport: Sendable {
 }
 
 extension Coordinator {
-  /// How many routes the tree has, hosted flows and every tab included.
-  var routeCount: Int {
-    switch self {
-    case .stack(let routes): routes.reduce(routes.count) { $0 + ($1.child?.routeCount ?? 0) }
-    case .tabs(let tabs, _): tabs.reduce(0) { $0 + $1.routeCount }
+  /// How many routes the tree has, hosted flows and every tab included, counted no further than
+  /// past `limit` (any count above it is only said to be above it): a report asks of every state
+  /// whether it is small enough to plan, and a long stack answers at once.
+  func routeCount(upTo limit: Int) -> Int {
+    var count = 0
+    var pending = [self]
+    while let coordinator = pending.popLast() {
+      switch coordinator {
+      case .stack(let routes):
+        count += routes.count
+        guard count <= limit else { return count }
+        for route in routes { if let child = route.child { pending.append(child) } }
+      case .tabs(let tabs, _):
+        pending += tabs
+      }
     }
+    return count
   }
 
   /// How many sheets and covers are stacked up to the visible screen: the timeline's lane.
@@ -240,7 +251,7 @@ extension Coordinator {
     while true {
       switch current {
       case .stack(let routes):
-        layer += routes.count(where: \.isPresented)
+        for route in routes where route.style.isPresented { layer += 1 }
         guard let child = routes.last?.child else { return layer }
         current = child
       case .tabs(let tabs, let selected):

@@ -111,7 +111,7 @@ extension PostgresFleet {
   private func audit(_ session: SessionID, app: AppName, budget: WorkBudget?) async throws(FleetError) -> (
     audit: HistoryAudit, row: SessionRecord?
   ) {
-    try await database {
+    try await database(timeout: replayTimeout) {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
         var audit = HistoryAudit(of: session, budget: budget)
@@ -215,7 +215,7 @@ extension PostgresFleet {
     let logger = logger
     let verification = try await verify(session, app: app, within: WorkBudget(units: SessionReport.verificationWork))
       .result
-    return try await database {
+    return try await database(timeout: replayTimeout) {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
         let summary = try row.record.summary()
@@ -325,7 +325,7 @@ extension PostgresFleet {
   package func showedScreen(named name: String, in session: SessionID, app: AppName, within budget: WorkBudget)
     async throws(FleetError) -> (answer: Bool?, budget: WorkBudget)
   {
-    try await database {
+    try await database(timeout: replayTimeout) {
       try await self.client.withConnection { connection in
         let row = try await self.sessionRow(session, app: app, on: connection)
         var search = ScreenSearch(of: session, for: name, within: budget)
