@@ -94,14 +94,14 @@ package final class PostgresFleet: Sendable {
     }
   }
 
-  /// Runs database work, its failure as a `FleetError`: a store's rule as `.store`, anything the
-  /// client or the server said as `.database`, worded without the query's values.
   /// How long a call that replays a session (a verification, a report, a screen search) may
   /// take: most of its time is this process's own work on what it reads, bounded by its budget
   /// (`WorkBudget`), not the database's, so six times a plain call's deadline, where a slow
   /// debug build or a busy machine would otherwise be reported as a database that failed.
   var replayTimeout: Duration { operationTimeout * 6 }
 
+  /// Runs database work, its failure as a `FleetError`: a store's rule as `.store`, anything the
+  /// client or the server said as `.database`, worded without the query's values.
   /// Work that takes longer than `timeout` (default: `operationTimeout`) is cancelled and
   /// thrown as `.database`: a database that does not answer (stopped, unreachable, its pool's
   /// connections all failing) costs a caller that long at most, never a wait without end.
