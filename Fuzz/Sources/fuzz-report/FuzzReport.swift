@@ -32,7 +32,7 @@ public func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     checkMarkup(
       ReportPage.html(report), page: "the report of \(summary.id.rawValue.debugDescription)", scripts: 1, dataScripts: 1
     )
-    entries.append(IndexPage.Entry(summary: summary, verified: report.verification.isIntact, file: file))
+    entries.append(IndexPage.Entry(summary: summary, verified: report.verification?.isIntact ?? false, file: file))
   }
   checkMarkup(IndexPage.html(entries), page: "the index", scripts: 1)
   return 0
