@@ -106,6 +106,8 @@ public enum ReportPage {
 
   private static func explorer(_ report: SessionReport) -> String {
     let focusState = report.focusState
+    // The profile the session's app played its steps for, when it kept it.
+    let host = report.context?.host ?? .default
     var html = "<section id=\"explorer\"><h2>State at an event</h2><div class=\"controls\">"
     html +=
       "<label>Event <input type=\"range\" id=\"seq\" min=\"\(report.window.lowerBound)\" max=\"\(report.window.upperBound)\" "
@@ -113,7 +115,7 @@ public enum ReportPage {
     html +=
       "<label>Host profile <select id=\"host\">"
       + HostProfile.allCases.map {
-        "<option value=\"\($0.rawValue)\"\($0 == .default ? " selected" : "")>\($0.rawValue)</option>"
+        "<option value=\"\($0.rawValue)\"\($0 == host ? " selected" : "")>\($0.rawValue)</option>"
       }.joined()
       + "</select></label><label>Delay between steps (ms) <input type=\"number\" id=\"delay\" min=\"0\" max=\"86400000\" "
       + "step=\"50\" value=\"\(report.planDelayMilliseconds)\"></label>"
@@ -123,7 +125,7 @@ public enum ReportPage {
       + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? "") + "</div></div>"
     html +=
       "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
-      + (focusState.map { plan($0, host: .default, delay: report.planDelayMilliseconds) } ?? "")
+      + (focusState.map { plan($0, host: host, delay: report.planDelayMilliseconds) } ?? "")
       + "</div></div></div></section>"
     return html
   }

@@ -34,14 +34,15 @@ package struct CollectorClient: Sendable {
 
   /// A client of the collector at `base`, presenting `token`, over `session` (by default an
   /// ephemeral one that waits at most `timeout` for an answer). The retrying calls try each
-  /// request up to `attempts` times, as `policy` says.
+  /// request up to `attempts` times, as `policy` says. Spaces and line breaks around the token
+  /// are not part of it: a token read from a file (`> device.token`) ends in a line break.
   package init(
     base: URL, token: String, session: URLSession? = nil, attempts: Int = 8, timeout: Duration = .seconds(60),
     policy: RetryPolicy = RetryPolicy(
       firstBackoff: .milliseconds(500), maximumBackoff: .seconds(30), retriesOtherAnswers: false)
   ) {
     self.base = base
-    self.token = token
+    self.token = token.trimmingCharacters(in: .whitespacesAndNewlines)
     self.attempts = max(1, attempts)
     self.policy = policy
     self.session = session ?? Self.ephemeralSession(timeout: timeout)

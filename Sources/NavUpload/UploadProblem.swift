@@ -53,7 +53,7 @@ public enum UploadProblem: Sendable, Hashable, CustomStringConvertible {
     case .rejected(let session, let seq, let reason, let message):
       "the collector refused event \(seq) of session '\(session)' (\(reason.rawValue)): \(message); the session waits there"
     case .tokenRefused(let status):
-      "the collector refused the upload token (\(status)); uploading stopped until start() is called"
+      "the collector refused the upload token (\(status)): check that it is an ingest token of this app, not revoked, and whole; uploading stopped until start() is called"
     case .unreachable(let connection):
       "the collector could not be reached: \(connection); uploading will be tried again"
     case .busy(let status):

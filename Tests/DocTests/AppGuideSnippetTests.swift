@@ -206,7 +206,7 @@ import Testing
         as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(7 * 86_400)))
       log("launch: \(resume.outcome)")                 // restored, restored only the roots, or started fresh: why
       let recorder = NavigationRecorder<Screen>(
-        store: store, session: try SessionID("launch-2"), restoredFrom: resume.link)
+        store: store, session: try SessionID("launch-2"), launch: resume)
       let model = NavigationModel(
         resume.state(or: initialNavigation), launchingFrom: resume.state?.launchState,
         recorder: recorder, host: .navigationStack17)
@@ -221,7 +221,46 @@ import Testing
       try await recorder.flush()
       #expect(try await store.summary(of: recorder.session).restoredFrom == resume.link)
       #expect(try await launchesConfirmed(inStoreAt: storePath))
-      #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed initialNavigation settled")
+      let again = try await store.launch(as: Screen.self)
+      #expect(again.outcome == .restored, "the confirmed initialNavigation settled")
+      try store.confirm(again)
+      let start = try #require(try await store.history(of: recorder.session, from: 1, to: 1).first)
+      #expect("\(start.operation)".hasSuffix("; launch: restored"), "\(start.operation)")
+    }
+
+    do {
+      enum Action: Codable {
+        case notificationOpened(number: Int)
+      }
+      let store = try SessionStore(path: storePath)
+      // doc begin
+      let opened = try await store.launch(as: Screen.self, opening: "notification")
+      let linkRecorder = NavigationRecorder<Screen>(
+        store: store, session: try SessionID("launch-4"), launch: opened)
+      let linked = NavigationModel(
+        opened.state(or: initialNavigation), launchingFrom: opened.state?.launchState,
+        recorder: linkRecorder, host: .navigationStack17,
+        opening: DeepLink(Action.notificationOpened(number: 9)) { model in
+          model.stack.dismissAll()                     // the link's change, as in `perform`
+          let tabs = model.stack.tabs(hostedBy: 0)
+          tabs.select(0)
+          tabs.stack(0).push(.numberDetail(number: 9))
+        })
+      store.confirm(opened, once: linked)
+      // doc end
+      #expect(opened.outcome == .restored)
+      let feed: CoordinatorPath = [.route(0), .tab(0)]
+      // Where the user was, and the linked screen on top of it.
+      #expect(
+        try linked.state.coordinator(at: feed).routes?.map(\.screen)
+          == [.feed, .numbersList, .numberDetail(number: 3), .numberDetail(number: 9)])
+      await linked.settled()
+      #expect(linked.shown == linked.state)
+      try await linkRecorder.flush()
+      let history = try await store.history(of: linkRecorder.session)
+      #expect(history.first.map { "\($0.operation)".hasSuffix("; launch: restored") } == true)
+      let link = try JSONValue(encoding: Action.notificationOpened(number: 9))
+      #expect(history.count > 1 && history.dropFirst().allSatisfy { $0.cause == link })
     }
 
     do {
@@ -417,7 +456,7 @@ import Testing
     // doc end
     #expect(erased.map(\.session.rawValue) == ["launch-1"] && expired.isEmpty)
     #expect(space.after <= space.before)
-    #expect(try await store.sessions().map(\.id.rawValue) == ["launch-2", "launch-3"])
+    #expect(try await store.sessions().map(\.id.rawValue) == ["launch-2", "launch-3", "launch-4"])
 
     // No collector listens on this port: the flush waits for later and nothing is dropped.
     let collectorURL = try #require(URL(string: "http://127.0.0.1:9"))
@@ -432,7 +471,7 @@ import Testing
     await uploader.stop()
     #expect(logged.all.last == "will upload later")
     let recorded = try await store.sessions().reduce(0) { $0 + $1.eventCount }
-    #expect(waiting.sessions == 2 && waiting.events == recorded)
+    #expect(waiting.sessions == 3 && waiting.events == recorded)
 
     let pathMonitor = PathMonitorStandIn()
     // doc begin

@@ -107,7 +107,7 @@ import Testing
       // doc begin
       let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(86_400)))
       if case .startedFresh(let reason) = launch.outcome { log("fresh start: \(reason)") }
-      let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"), restoredFrom: launch.link)
+      let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"), launch: launch)
       let model = NavigationModel(
         launch.state(or: home), launchingFrom: launch.state?.launchState, recorder: recorder)
       store.confirm(launch, once: model)                // noted in the background once played and stable

@@ -25,7 +25,7 @@ import Testing
       let store = try SessionStore(path: storePath)            // one SQLite file, created when missing
       let resume = try await store.launch(as: Screen.self)     // the latest session, unless ended, stale or crashing
       let recorder = NavigationRecorder<Screen>(
-        store: store, session: try SessionID(UUID().uuidString), restoredFrom: resume.link)
+        store: store, session: try SessionID(UUID().uuidString), launch: resume)  // its start says what the launch did
       let model = NavigationModel(
         resume.state(or: .stack([.root(.home, withNavigation: true)])),
         launchingFrom: resume.state?.launchState,              // the way back: legal steps, 650 ms apart

@@ -40,7 +40,7 @@ enum RichSessions {
     (0..<count).map { index in
       let id = "s\(index)-" + String(UInt32.random(in: 0...UInt32.max, using: &rng), radix: 36)
       var events = RandomSession.make(id: id, using: &rng, length: Int.random(in: 1...40, using: &rng)).events
-      if index % 3 == 0, case .start(let state, _, _) = events[0].operation.kind {
+      if index % 3 == 0, case .start(let state, _, _, _) = events[0].operation.kind {
         let link = index > 0 ? SessionLink(session: sessionID("s0-linked"), seq: 2) : nil
         let context = SessionContext(appVersion: "2.\(index)", osName: "iOS", deviceModel: "iPhone15,\(index)")
         events[0].operation = .start(state, restoredFrom: link, context: context)

@@ -130,6 +130,96 @@ import Testing
     #expect(try store.verify().allSatisfy(\.isIntact))
   }
 
+  // MARK: What the new session says
+
+  /// The first event of the new session says what its launch did: a whole restore, from which
+  /// session, a restore of the roots and why, a fresh start and why.
+  @Test func theNewSessionsStartSaysWhatTheLaunchDid() async throws {
+    let store = try seededStore()
+    func record(_ launch: Launch<JSONValue>, as name: String) async throws -> AnyOperation {
+      let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID(name), launch: launch)
+      recorder.record(launch.state(or: .stack(stack("R+fresh"))))
+      try await recorder.flush()
+      return try #require(try await store.history(of: sessionID(name)).first).operation
+    }
+    let whole = try await store.launch(as: JSONValue.self, now: Self.at(1000))
+    let first = try await record(whole, as: "whole")
+    #expect(first.launch == LaunchRecord(outcome: .restored))
+    #expect(first.restoredFrom == SessionLink(session: sessionID("seed"), seq: 3))
+    let roots = try await store.launch(as: JSONValue.self, now: Self.at(2000))  // the first never settled
+    #expect(
+      try await record(roots, as: "roots").launch == LaunchRecord(outcome: .restoredRoots, reason: "unsettledLaunch"))
+    try await store.endSession(sessionID("roots"), reason: "signedOut")
+    let fresh = try await store.launch(as: JSONValue.self)
+    let freshStart = try await record(fresh, as: "fresh")
+    #expect(freshStart.launch == LaunchRecord(outcome: .startedFresh, reason: "ended"))
+    #expect(freshStart.restoredFrom == nil)
+    #expect(freshStart.summary.hasSuffix("; launch: fresh (ended)"), "\(freshStart.summary)")
+    #expect(try await store.verify().allSatisfy(\.isIntact))
+  }
+
+  /// A user who opens the app and leaves it before `stableFor` has passed quit on purpose:
+  /// the background the recorder writes settles the launch, in the same transaction, and the
+  /// next launch restores whole. Without it the launch stays unsettled, as a crash.
+  @MainActor @Test func aLaunchThatGoesToTheBackgroundSettlesWithoutWaiting() async throws {
+    let store = try seededStore()
+    let path = folder.path("app.sqlite")
+    let policy = LaunchPolicy(stableFor: .seconds(600))
+    for name in ["quit-1", "quit-2"] {
+      let launch = try await store.launch(as: JSONValue.self, policy: policy)
+      #expect(launch.outcome == .restored, "\(name): \(launch.outcome)")
+      let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID(name), launch: launch)
+      let model = NavigationModel(
+        launch.state(or: Self.deep), launchingFrom: launch.state?.launchState, recorder: recorder,
+        host: .navigationStack17, clock: ImmediateTestClock())
+      let confirming = store.confirm(launch, once: model)  // would wait ten minutes
+      defer { confirming.cancel() }
+      try await recorder.flush()
+      #expect(try unconfirmedLaunches(inStoreAt: path) == 1)
+      model.appLifecycle(.background)
+      try await recorder.flush()
+      #expect(try unconfirmedLaunches(inStoreAt: path) == 0, "\(name)")
+      // The model's host profile is kept in the context, for a replay to plan as the app did.
+      #expect(try await store.summary(of: sessionID(name)).context?.host == .navigationStack17)
+    }
+    // Killed in the foreground: unsettled.
+    let killed = try await store.launch(as: JSONValue.self, policy: policy)
+    let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID("killed"), launch: killed)
+    recorder.record(try #require(killed.state))
+    try await recorder.flush()
+    #expect(try unconfirmedLaunches(inStoreAt: path) == 1)
+    #expect(try await store.launch(as: JSONValue.self, policy: policy).outcome == .restoredRoots(unsettledLaunches: 1))
+  }
+
+  /// A launch that opens a notification under a policy that lets the link win declines the
+  /// restore: the start says so with the app's word, nothing waits to be confirmed, and the
+  /// next, normal launch restores the session the link began, whole.
+  @Test func aDeclinedRestoreSaysWhyAndIsNeverCountedAsUnsettled() async throws {
+    let store = try seededStore()
+    let policy = LaunchPolicy(linkedLaunches: .declineRestore)
+    let launch = try await store.launch(as: JSONValue.self, policy: policy, opening: "notification", now: Self.at(1000))
+    #expect(launch.outcome == .declined(reason: "notification"))
+    #expect(launch.state == nil && launch.link == nil)
+    #expect("\(launch.outcome)" == "declined the restore: notification")
+    #expect(try unconfirmedLaunches(inStoreAt: folder.path("app.sqlite")) == 0)
+    let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID("linked"), launch: launch)
+    recorder.record(.stack(stack("R+promo")), cause: .string("notificationOpened"))
+    try await recorder.flush()
+    let start = try #require(try await store.history(of: sessionID("linked")).first)
+    #expect(start.operation.launch == LaunchRecord(outcome: .declined, reason: "notification"))
+    #expect(start.operation.restoredFrom == nil && start.cause == .string("notificationOpened"))
+    let next = try await store.launch(as: JSONValue.self, policy: policy, now: Self.at(2000))
+    #expect(next.outcome == .restored && next.link?.session == sessionID("linked"))
+    try store.confirm(next)
+
+    // The default policy restores beneath the link; the app may still decline afterwards.
+    let beneath = try await store.launch(as: JSONValue.self, opening: "notification", now: Self.at(3000))
+    #expect(beneath.outcome == .restored)
+    let declined = try store.decline(beneath, reason: "promo")
+    #expect(declined.outcome == .declined(reason: "promo") && declined.state == nil && declined.link == nil)
+    #expect(try unconfirmedLaunches(inStoreAt: folder.path("app.sqlite")) == 0)
+  }
+
   // MARK: Real crashes
 
   @Test func aLaunchKilledWhileRestoringMakesTheNextOneSaferAndTwoMakeAFreshStart() throws {
@@ -151,29 +241,101 @@ import Testing
     let store = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     #expect(try store.verify().allSatisfy(\.isIntact))
   }
+
+  /// A user who opens the app, glances and swipes it away, twice, one second in (before the
+  /// default three seconds of `stableFor`), is taken back where they were the third time: the
+  /// app went to the background first, so neither launch counts as a crash.
+  @Test func twoQuickNormalQuitsRestoreFully() throws {
+    let path = folder.path("quits.sqlite")
+    _ = try seededStore("quits.sqlite")
+    let quickQuit = ["--quit-after-ms", "1000", "--stable-ms", "3000"]
+    for session in ["quit-1", "quit-2"] {
+      let launch = try LaunchDrill.run(store: path, session: session, settle: false, options: quickQuit)
+      #expect(launch.outcome == "restored the latest session", "\(session)")
+      #expect(launch.state == (try WireFormat.canonicalString(Self.deep)))
+    }
+    let third = try LaunchDrill.run(store: path, session: "launch-3", settle: true)
+    #expect(third.outcome == "restored the latest session")
+    #expect(third.state == (try WireFormat.canonicalString(Self.deep)))
+  }
+
+  /// A launch opened by a notification restores beneath it: the new session starts at the
+  /// restore and its next event is the link's, caused by it; the next launch comes back to the
+  /// linked screen. One that declines says so in its start, and the launch after it, normal,
+  /// restores whole: a declined restore is not a crash.
+  @Test func aNotificationLaunchRestoresBeneathTheLinkOrDeclinesSayingWhy() throws {
+    let path = folder.path("links.sqlite")
+    _ = try seededStore("links.sqlite")
+    let beneath = try LaunchDrill.run(
+      store: path, session: "beneath", settle: false, options: ["--open", "notification", "--quit-after-ms", "700"])
+    #expect(beneath.outcome == "restored the latest session")
+    var store = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    let history = try store.history(of: sessionID("beneath"))
+    #expect(history.first?.operation.launch == LaunchRecord(outcome: .restored))
+    #expect(history.first?.operation.restoredFrom == SessionLink(session: sessionID("seed"), seq: 3))
+    let linkEvents = history.dropFirst().filter { $0.operation.name != "background" }
+    #expect(!linkEvents.isEmpty && linkEvents.allSatisfy { $0.cause == .string("notification") })
+    #expect(history.last?.operation.name == "background")
+    let linked: AnyCoordinator = .stack(stack("R+home", "↑list", "↑linked"))
+
+    let declined = try LaunchDrill.run(
+      store: path, session: "declined", settle: false, options: ["--open", "notification", "--decline"])
+    #expect(declined.outcome == "declined the restore: notification")
+    #expect(declined.state == "fresh")
+    store = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    let start = try #require(try store.history(of: sessionID("declined")).first)
+    #expect(start.operation.launch == LaunchRecord(outcome: .declined, reason: "notification"))
+    #expect(start.operation.summary.hasSuffix("; launch: declined (notification)"))
+    #expect(try store.state(of: sessionID("beneath")).state == linked)
+
+    let next = try LaunchDrill.run(store: path, session: "next", settle: true)
+    #expect(next.outcome == "restored the latest session", "killed after declining, and still not a crash")
+    #expect(next.state == (try WireFormat.canonicalString(AnyCoordinator.stack(stack("R+home", "↑linked")))))
+  }
+
+  /// An update whose screen type lost a case restores what still decodes, and the new
+  /// session's start lists what it dropped, for support to read in its history.
+  @Test func anUpdateThatDropsRoutesSaysSoInTheNewSession() throws {
+    let path = folder.path("update.sqlite")
+    _ = try seededStore("update.sqlite")
+    let update = try LaunchDrill.run(store: path, session: "v2", settle: true, options: ["--screens", "v2"])
+    #expect(update.outcome == "restored the latest session")
+    #expect(update.dropped == "2")
+    #expect(update.state == (try WireFormat.canonicalString(AnyCoordinator.stack(stack("R+home")))))
+    let store = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
+    let start = try #require(try store.history(of: sessionID("v2")).first?.operation)
+    let dropped = try #require(start.launch?.dropped.first)
+    #expect(start.launch?.droppedRouteCount == 2)
+    #expect((dropped.path, dropped.index, dropped.screen, dropped.routes) == (.top, 1, "list", 2))
+    #expect(dropped.error.contains("ScreenV2"), "\(dropped.error)")
+    #expect(start.summary.hasSuffix("; launch: restored, 2 routes dropped"), "\(start.summary)")
+    #expect(try store.verify().allSatisfy(\.isIntact))
+  }
 }
 
-/// Runs `launch-drill` (Tests/LaunchDrill) as an app's launch, and kills it mid-play unless it
-/// is to settle.
+/// Runs `launch-drill` (Tests/LaunchDrill) as an app's launch, and kills it (SIGKILL) once it
+/// has begun playing, or gone to the background, unless it is to settle and exit.
 enum LaunchDrill {
   struct Result {
     var outcome: String
     var state: String
+    var dropped: String
   }
 
   static var binary: URL { BuiltExecutable.url(named: "launch-drill") }
 
-  static func run(store: String, session: String, settle: Bool) throws -> Result {
+  static func run(store: String, session: String, settle: Bool, options: [String] = []) throws -> Result {
     let process = Process()
     process.executableURL = binary
-    process.arguments = [store, session] + (settle ? ["--settle"] : [])
+    process.arguments = [store, session] + (settle ? ["--settle"] : []) + options
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
+    let marker = settle ? "settled\n" : options.contains("--quit-after-ms") ? "backgrounded\n" : "playing\n"
     var text = ""
     let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-    while !text.contains(settle ? "settled\n" : "playing\n"), ContinuousClock.now < deadline {
+    while !text.contains(marker), ContinuousClock.now < deadline {
       let chunk = output.fileHandleForReading.availableData
       if chunk.isEmpty { break }  // the process ended
       text += String(decoding: chunk, as: UTF8.self)
@@ -184,6 +346,6 @@ enum LaunchDrill {
     func value(_ key: String) -> String {
       lines.first { $0.hasPrefix(key + ": ") }.map { String($0.dropFirst(key.count + 2)) } ?? "(missing)"
     }
-    return Result(outcome: value("outcome"), state: value("state"))
+    return Result(outcome: value("outcome"), state: value("state"), dropped: value("dropped"))
   }
 }

@@ -51,6 +51,39 @@ import Testing
       ])
   }
 
+  /// What a recorded session's `start` keeps reads back in the CLI: the launch on the start's
+  /// line in `history`, and the host profile its app played for, which `replay` plans under
+  /// unless told otherwise. A context with only the device's key prints no empty brackets.
+  @Test func theStartsLaunchAndHostProfileAreReadBack() throws {
+    let home =
+      #"{"routes":[{"style":"root","withNavigation":true,"screen":"home"},{"style":"push","screen":"a"},{"style":"sheet","screen":"b"}]}"#
+    let launch =
+      #"{"outcome":"restored","dropped":[{"path":[],"index":3,"screen":"post","routes":2,"error":"ScreenV2 has no case named 'post'"}]}"#
+    let key = String(repeating: "A", count: 43)
+    let lines = [
+      #"{"session":"v2","at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":\#(home),"restoredFrom":{"session":"v1","seq":9},"context":{"appVersion":"2.0","host":"navigation-stack-17"},"launch":\#(launch)}}"#,
+      #"{"session":"bare","at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":\#(home),"context":{"deviceKey":"\#(key)"}}}"#,
+    ]
+    let imported = try navstore(["import", "-"], stdin: lines.joined(separator: "\n"))
+    try #require(imported.status == 0, "\(imported.stderr)")
+
+    let history = try navstore(["history", "v2"])
+    #expect(history.status == 0, "\(history.stderr)")
+    #expect(
+      history.stdout.contains(
+        "restored from v1 at seq 9; launch: restored, 2 routes dropped  [app 2.0, host navigation-stack-17]"),
+      "\(history.stdout)")
+    let bare = try navstore(["history", "bare"])
+    #expect(bare.status == 0 && !bare.stdout.contains("[]"), "\(bare.stdout)")
+
+    let recorded = try navstore(["replay", "v2", "--no-wait"])
+    #expect(recorded.status == 0 && recorded.stdout.contains("under navigation-stack-17"), "\(recorded.stdout)")
+    let told = try navstore(["replay", "v2", "--no-wait", "--host", "navigation-view"])
+    #expect(told.status == 0 && told.stdout.contains("under navigation-view"), "\(told.stdout)")
+    let unrecorded = try navstore(["replay", "bare", "--no-wait"])
+    #expect(unrecorded.status == 0 && unrecorded.stdout.contains("under navigation-view"), "\(unrecorded.stdout)")
+  }
+
   @Test func replayJSONLinesEndAtTheSessionsState() throws {
     try seed()
     let result = try navstore(["replay", "s", "--at", "3", "--no-wait", "--json", "--host", "navigation-stack"])

@@ -154,9 +154,23 @@ import Testing
       #expect(problem == .tokenRefused(status: 401))
       #expect(
         problem.map { "\($0)" }
-          == "the collector refused the upload token (401); uploading stopped until start() is called")
+          == "the collector refused the upload token (401): check that it is an ingest token of this app, not revoked, and whole; uploading stopped until start() is called"
+      )
     }
     #expect(try await device.pendingUploads() == PendingUploads(sessions: 2, events: 10, heldSessions: 0))
+  }
+
+  /// A token read from a file as the guides write it (`> device.token`) ends in a line break:
+  /// it is the token all the same.
+  @Test func aTokenReadWithItsLineBreakUploads() async throws {
+    _ = try await device.ingest(SessionLines.bytes(prefix: "s", sessions: 2, events: 5))
+    let device = self.device
+    let token = self.token
+    try await withCollector { url in
+      let uploader = NavigationUploader(store: device, collector: url, token: " \(token)\n")
+      #expect(await uploader.flush() == .done)
+    }
+    #expect(try await device.pendingUploads() == PendingUploads(sessions: 0, events: 0, heldSessions: 0))
   }
 
   @Test func aBatchOverTheCollectorsLimitIsSplit() async throws {

@@ -75,13 +75,28 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// `delayMilliseconds` and `clock` are the player's (see `NavigationPlayer`). `onShow` is
   /// called with every state shown after `launchingFrom` (or `state`), the steps played during
   /// `init` included.
+  ///
+  /// A launch that opens something (a notification, a URL, a shortcut) passes it as `opening`:
+  /// its change is recorded after the start, with its action as the cause, and the host is
+  /// taken from `launchingFrom` to where the link lands in one plan, so the restored screens
+  /// the link covers are never shown on their way.
+  ///
+  /// ```swift
+  /// let model = NavigationModel(
+  ///   launch.state(or: initialNavigation), launchingFrom: launch.state?.launchState, recorder: recorder,
+  ///   opening: DeepLink(Action.notificationOpened(number: 9)) { model in
+  ///     model.stack.dismissAll()
+  ///     model.stack.tabs(hostedBy: 0).stack(0).push(.numberDetail(number: 9))
+  ///   })
+  /// ```
   public init<C: Clock<Duration>>(
     _ state: Coordinator<Screen>, launchingFrom launchState: Coordinator<Screen>? = nil,
     recorder: (any NavigationRecording<Screen>)? = nil, cause: some Encodable = JSONValue?.none,
     host: HostProfile = .default,
     delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
     failureHandling: FailureHandling = .assertInDebugBuilds,
-    onShow: (@MainActor (Coordinator<Screen>) -> Void)? = nil
+    onShow: (@MainActor (Coordinator<Screen>) -> Void)? = nil,
+    opening link: DeepLink<Screen>? = nil
   ) {
     let shown = launchState ?? state
     let relay = ShownRelay<Screen>()
@@ -96,7 +111,15 @@ public final class NavigationModel<Screen: NavigationScreen> {
       relay.model?.show($0)
     }
     relay.model = self
+    (recorder as? any HostProfileRecording)?.recordHost(host)
     recorder?.record(state, cause: encodedCause(cause), origin: .app)
+    if let link {
+      // Before anything is played: the link's change plans from what the host shows now, so
+      // the restore and the link are one plan.
+      let launched = self.state
+      gathering(cause: encodedCause(link.action), origin: .app) { link.change(self) }
+      if self.state != launched { return }
+    }
     if shown != state {
       do {
         try player.go(to: state)
@@ -375,6 +398,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
     enter(.end(reason: endReason), cause: cause)
     self.recorder = recorder
     phase = .foreground
+    (recorder as? any HostProfileRecording)?.recordHost(player.host)
     recorder?.record(state, cause: cause, origin: .app)
   }
 

@@ -30,3 +30,11 @@ extension NavigationRecording {
     record(event)
   }
 }
+
+/// A recorder that keeps, in the session's context, the host profile the model plays its
+/// steps for, so that a replay of the session plans as the app did. The model tells it before
+/// it hands over a session's first state.
+package protocol HostProfileRecording {
+  /// Notes the host profile of the model that records through it.
+  func recordHost(_ host: HostProfile)
+}

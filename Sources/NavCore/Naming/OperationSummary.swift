@@ -19,3 +19,19 @@ extension Coordinator {
     }
   }
 }
+
+extension NavigationOperation: CustomStringConvertible {
+  /// The operation in the words `navstore history` prints: `push numberDetail in [route 0,
+  /// tab 1]`, `select tab 2`, `the app went to the background`. For a debug timeline, or the
+  /// last navigations attached to a bug report.
+  public var description: String { summary }
+}
+
+extension NavigationEvent: CustomStringConvertible {
+  /// The event in one line: `3 user: go back (because backTapped)`, its seq, its
+  /// origin, its operation in the words `navstore history` prints, and the app's cause.
+  public var description: String {
+    let cause = self.cause.map { " (because \(ScreenName.compact($0)))" } ?? ""
+    return "\(seq.map(String.init) ?? "-") \(origin.rawValue): \(operation.summary)\(cause)"
+  }
+}

@@ -212,7 +212,7 @@ extension NavigationOperation {
   /// its first event): `start` is only accepted first, and everything else only after it.
   @_spi(Internals) public func apply(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
     guard let state else {
-      guard case .start(let initial, _, _) = kind else {
+      guard case .start(let initial, _, _, _) = kind else {
         throw NavigationError(operation: name, path: path, reason: .notStarted)
       }
       guard path.isTop else { throw NavigationError(operation: name, path: path, reason: .startWithPath) }

@@ -18,9 +18,11 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
 
   /// The operations of the wire format, plus `setTabs` (see docs/decisions.md).
   package enum Kind: Hashable, Sendable {
-    /// The session's first state, the session it was restored from, if it was, and what it
-    /// runs on, if the app says.
-    case start(Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil)
+    /// The session's first state, the session it was restored from, if it was, what it runs
+    /// on, if the app says, and what the launch that began it did, if a launch decided it.
+    case start(
+      Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
+      launch: LaunchRecord? = nil)
     /// Append a pushed route; needs a navigation stack at the top of the stack.
     case push(Screen, child: Coordinator<Screen>?)
     /// Append a sheet.
@@ -68,12 +70,27 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
   public var name: String { kind.name }
 
   /// The screen the operation shows, for the operations that carry one (push, the two
-  /// presentations, updateScreen): the events export's `screen` column.
-  package var screen: Screen? { kind.fieldValues.screen }
+  /// presentations, updateScreen): the events export's `screen` column, or what a debug
+  /// timeline shows beside the operation's `name`.
+  public var screen: Screen? { kind.fieldValues.screen }
+
+  /// The index the operation names (`goBackTo`, `popTo`, `updateScreen`, and the tab
+  /// `selectTab` selects), or `nil`.
+  public var index: Int? { kind.fieldValues.index }
+
+  /// How many routes or layers the operation removes (`goBack`, `pop`, `dismiss`), or `nil`.
+  public var count: Int? { kind.fieldValues.count }
 
   /// The context a `start` carries, if any; `nil` for every other operation.
   package var context: SessionContext? {
-    if case .start(_, _, let context) = kind { return context }
+    if case .start(_, _, let context, _) = kind { return context }
+    return nil
+  }
+
+  /// What the launch that began the session did, when its `start` says; `nil` for every other
+  /// operation.
+  package var launch: LaunchRecord? {
+    if case .start(_, _, _, let launch) = kind { return launch }
     return nil
   }
 }
@@ -84,7 +101,7 @@ extension NavigationOperation where Screen == JSONValue {
 
   /// The session a `start` continues, if it names one; `nil` for every other operation.
   package var restoredFrom: SessionLink? {
-    if case .start(_, let link, _) = kind { return link }
+    if case .start(_, let link, _, _) = kind { return link }
     return nil
   }
 }
@@ -97,6 +114,15 @@ extension NavigationOperation {
     _ state: Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil
   ) -> Self {
     Self(.start(state, restoredFrom: restoredFrom, context: context.flatMap { $0.isEmpty ? nil : $0 }))
+  }
+
+  /// A `start` that also says what the launch that began the session did: what a recorder
+  /// given a launch writes.
+  package static func start(
+    _ state: Coordinator<Screen>, restoredFrom: SessionLink?, context: SessionContext?, launch: LaunchRecord?
+  ) -> Self {
+    Self(
+      .start(state, restoredFrom: restoredFrom, context: context.flatMap { $0.isEmpty ? nil : $0 }, launch: launch))
   }
 
   /// Push a screen, optionally hosting a child flow.

@@ -21,7 +21,7 @@ enum OperationName: String, CaseIterable, Sendable {
   /// The fields the operation takes besides `op` and `path`, in the order they are read.
   var fields: [OperationField] {
     switch self {
-    case .start: [.state, .restoredFrom, .context]
+    case .start: [.state, .restoredFrom, .context, .launch]
     case .push: [.screen, .child]
     case .presentSheet, .presentCover: [.screen, .withNavigation, .child]
     case .goBack, .pop, .dismiss: [.count]
@@ -89,8 +89,11 @@ extension NavigationOperation.Kind {
   init(_ name: OperationName, reading fields: OperationFieldReader) throws(WireFailure) {
     switch name {
     case .start:
+      let state: Coordinator<Screen> = try fields.readState()
+      let restoredFrom = try fields.readRestoredFrom()
       self = .start(
-        try fields.readState(), restoredFrom: try fields.readRestoredFrom(), context: try fields.readContext())
+        state, restoredFrom: restoredFrom, context: try fields.readContext(),
+        launch: try fields.readLaunch(restoredFrom: restoredFrom))
     case .push: self = .push(try fields.readScreen(), child: try fields.readChild())
     case .presentSheet:
       self = .presentSheet(
@@ -122,8 +125,8 @@ extension NavigationOperation.Kind {
   /// The operation taken apart into its fields.
   var fieldValues: OperationFieldValues<Screen> {
     switch self {
-    case .start(let state, let restoredFrom, let context):
-      OperationFieldValues(state: state, restoredFrom: restoredFrom, context: context)
+    case .start(let state, let restoredFrom, let context, let launch):
+      OperationFieldValues(state: state, restoredFrom: restoredFrom, context: context, launch: launch)
     case .push(let screen, let child): OperationFieldValues(screen: screen, child: child)
     case .presentSheet(let screen, let withNavigation, let child),
       .presentCover(let screen, let withNavigation, let child):
@@ -142,8 +145,9 @@ extension NavigationOperation.Kind {
   /// What the operation does, in a few words, without its path.
   var summary: String {
     switch self {
-    case .start(let state, let restoredFrom, _):
+    case .start(let state, let restoredFrom, _, let launch):
       "start with \(state.shapeSummary)" + (restoredFrom.map { ", restored from \($0)" } ?? "")
+        + (launch.map { "; launch: \($0)" } ?? "")
     case .push(let screen, let child):
       "push \(ScreenName.of(screen))\(Self.hosting(child))"
     case .presentSheet(let screen, let withNavigation, let child):

@@ -13,11 +13,11 @@ import NavJSON
 /// Every member an operation object can have, in the spec's order.
 enum OperationField: String, WireField {
   case op, path, state, restoredFrom, context, screen, withNavigation, child, count, index, routes, tabs, selected
-  case reason
+  case reason, launch
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
 
-  /// The field's place among the fourteen, for `OperationFieldReader`'s member index.
+  /// The field's place among the fifteen, for `OperationFieldReader`'s member index.
   var slot: Int {
     switch self {
     case .op: 0
@@ -34,6 +34,7 @@ enum OperationField: String, WireField {
     case .selected: 11
     case .context: 12
     case .reason: 13
+    case .launch: 14
     }
   }
 }
@@ -95,6 +96,10 @@ extension NavigationOperation: WireValue, Codable {
       case .context:
         guard let context = values.context, !context.isEmpty else { return }
         try context.write(to: &writer)
+      case .launch:
+        guard let launch = values.launch else { return }
+        if let problem = launch.problem(restoredFrom: values.restoredFrom) { throw WireFailure("launch: \(problem)") }
+        try launch.write(to: &writer)
       case .screen:
         guard let screen = values.screen else { return }
         try WireScreens.write(screen, to: &writer)
@@ -177,6 +182,16 @@ struct OperationFieldReader {
     try object.optional(self[.context], .context) { tree throws(WireFailure) in try SessionContext.read(from: tree) }
   }
 
+  /// What the launch did, which must agree with `restoredFrom`: a restore names its session,
+  /// a fresh or declined start none.
+  func readLaunch(restoredFrom: SessionLink?) throws(WireFailure) -> LaunchRecord? {
+    let launch = try object.optional(self[.launch], .launch, LaunchRecord.read(from:))
+    if let launch, let problem = launch.problem(restoredFrom: restoredFrom) {
+      throw object.failure(at: [AnyCodingKey(OperationField.launch.rawValue)], problem)
+    }
+    return launch
+  }
+
   func readReason() throws(WireFailure) -> String? {
     try object.optional(self[.reason], .reason) { value throws(WireFailure) in
       let text = try WireScalars.string(value)
@@ -236,6 +251,7 @@ struct OperationFieldValues<Screen: NavigationScreen> {
   var state: Coordinator<Screen>?
   var restoredFrom: SessionLink?
   var context: SessionContext?
+  var launch: LaunchRecord?
   var screen: Screen?
   var withNavigation: Bool?
   var child: Coordinator<Screen>?

@@ -31,6 +31,10 @@ public struct SessionContext: Hashable, Sendable {
   /// a collector takes the session's lines only from requests it signed. Set by the recorder
   /// from the store's own key, not by the app, which never needs it.
   package var deviceKey: DeviceKey?
+  /// The host profile the app plays its steps for (the model's `host`): what `navstore replay`
+  /// and a report plan under unless told otherwise. Set by the recorder from the model it
+  /// records, not by the app.
+  package var host: HostProfile?
 
   /// A context; leave out what the app does not know or does not want kept.
   public init(
@@ -48,6 +52,7 @@ public struct SessionContext: Hashable, Sendable {
     self.userID = userID
     self.app = app
     deviceKey = nil
+    host = nil
   }
 
   /// The context with no user id: what an export that leaves out personal data shows.
@@ -76,7 +81,7 @@ public struct SessionContext: Hashable, Sendable {
 /// The members of a context object; the text fields are 1 to `WireScalars.maximumTextLength`
 /// Unicode scalars.
 enum SessionContextField: String, WireField {
-  case app, appBuild, appVersion, deviceKey, deviceModel, locale, osName, osVersion, timeZone, userId
+  case app, appBuild, appVersion, deviceKey, deviceModel, host, locale, osName, osVersion, timeZone, userId
   static let canonicalOrder = sortedCanonically()
   static let keys = WireNames<Self>()
 }
@@ -95,6 +100,7 @@ extension SessionContext {
       case .timeZone: timeZone
       case .userId: userID
       case .deviceKey: deviceKey?.text
+      case .host: host?.rawValue
       case .app: nil
       }
     }
@@ -109,6 +115,7 @@ extension SessionContext {
       case .timeZone: timeZone = newValue
       case .userId: userID = newValue
       case .deviceKey: deviceKey = newValue.flatMap(DeviceKey.init(text:))
+      case .host: host = newValue.flatMap(HostProfile.init(rawValue:))
       case .app: break
       }
     }
@@ -148,6 +155,9 @@ extension SessionContext: WireValue, Codable {
     try WireScalars.checkText(text, named: field.rawValue)
     if field == .deviceKey, DeviceKey(text: text) == nil {
       throw WireFailure("deviceKey must be an Ed25519 public key: its 32 bytes in 43 characters of unpadded base64url")
+    }
+    if field == .host, HostProfile(rawValue: text) == nil {
+      throw WireFailure("host must be one of: \(HostProfile.allCases.map(\.rawValue).joined(separator: ", "))")
     }
   }
 

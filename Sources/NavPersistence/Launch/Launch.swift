@@ -20,6 +20,18 @@ public struct Launch<Screen: NavigationScreen>: Hashable, Sendable {
   public func state(or fresh: Coordinator<Screen>) -> Coordinator<Screen> {
     state ?? fresh
   }
+
+  /// What the new session's `start` keeps of this launch: the outcome, its reason in a word,
+  /// and the routes the restore dropped.
+  package var record: LaunchRecord {
+    let dropped = dropped.map(LaunchRecord.DroppedRoute.init)
+    switch outcome {
+    case .restored: return LaunchRecord(outcome: .restored, dropped: dropped)
+    case .restoredRoots: return LaunchRecord(outcome: .restoredRoots, reason: "unsettledLaunch", dropped: dropped)
+    case .startedFresh(let reason): return LaunchRecord(outcome: .startedFresh, reason: reason.word)
+    case .declined(let reason): return LaunchRecord(outcome: .declined, reason: reason)
+    }
+  }
 }
 
 /// What a launch decided to show.
@@ -31,6 +43,9 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
   case restoredRoots(unsettledLaunches: Int)
   /// Nothing: the app starts from its own launch state, for the reason given.
   case startedFresh(FreshStartReason)
+  /// Nothing, by the app's choice (`SessionStore.decline(_:reason:)`): it opened something else
+  /// (a notification, a link, a shortcut) and let the restore go. `reason` is the app's word.
+  case declined(reason: String)
 
   public var description: String {
     switch self {
@@ -40,6 +55,8 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
       "restored only the roots of the latest session: \(count == 1 ? "the last launch" : "\(count) launches") restored and did not settle"
     case .startedFresh(let reason):
       "started fresh: \(reason)"
+    case .declined(let reason):
+      "declined the restore: \(reason)"
     }
   }
 }
@@ -58,6 +75,17 @@ public enum FreshStartReason: Hashable, Sendable, CustomStringConvertible {
   /// Not even the root of the latest session decodes into today's screens (or, under a strict
   /// decoding policy, some screen does not).
   case undecodable(session: SessionID, RestoreError)
+
+  /// The reason in one word, as the new session's `start` keeps it (`launch.reason`).
+  package var word: String {
+    switch self {
+    case .noSession: "noSession"
+    case .tooOld: "tooOld"
+    case .endedByUser: "ended"
+    case .unsettledLaunches: "unsettledLaunches"
+    case .undecodable: "undecodable"
+    }
+  }
 
   public var description: String {
     switch self {

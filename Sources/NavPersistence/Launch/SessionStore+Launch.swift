@@ -6,26 +6,38 @@ extension SessionStore {
   /// The latest session (see `latestSession()`) is restored whole, unless the user ended it
   /// (`endSession`), it is older than `policy.maximumAge`, not even its root decodes, or the
   /// last launches restored and did not settle: then only its roots are restored, or nothing,
-  /// and `outcome` says which and why. Hand the model to `confirm(_:once:)`, which notes in the
-  /// background, once the restore is on screen and the app stayed up, that this launch settled;
-  /// a launch that crashes before then makes the next one more careful. `now` is the current time (the system clock unless a test says otherwise).
+  /// and `outcome` says which and why. Give the launch to the new session's recorder
+  /// (`NavigationRecorder(store:session:launch:)`), which writes what it did into the session's
+  /// `start` and notes that it settled once the app goes to the background or ends the session;
+  /// hand the model to `confirm(_:once:)`, which notes it too once the restore is on screen and
+  /// the app stayed up. A launch that dies before either makes the next one more careful. `now`
+  /// is the current time (the system clock unless a test says otherwise).
+  ///
+  /// A launch that opens something (a notification, a URL, a shortcut) says so in `opening`,
+  /// the app's word for it (`"notification"`): under `policy.linkedLaunches` it restores as
+  /// usual, for the app to open the link on top (`NavigationModel`'s `opening:`), or declines
+  /// the restore with that word as its reason.
   ///
   /// ```swift
   /// let launch = try await store.launch(as: Screen.self, policy: LaunchPolicy(maximumAge: .seconds(12 * 3600)))
-  /// let recorder = NavigationRecorder<Screen>(store: store, session: newSession, restoredFrom: launch.link)
+  /// let recorder = NavigationRecorder<Screen>(store: store, session: newSession, launch: launch)
   /// let model = NavigationModel(launch.state(or: .launchNavigation), launchingFrom: launch.state?.launchState, recorder: recorder)
   /// store.confirm(launch, once: model)  // returns at once
   /// ```
   public func launch<Screen: NavigationScreen>(
-    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), now: Timestamp = Timestamp.now
+    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
+    now: Timestamp = Timestamp.now
   ) throws(StoreError) -> Launch<Screen> {
     try write { engine throws(StoreError) in
-      let decision = try Self.decide(as: type, policy: policy, now: now, engine: engine)
+      var decision = try Self.decide(as: type, policy: policy, now: now, engine: engine)
+      if let opening, policy.linkedLaunches == .declineRestore, decision.link != nil {
+        decision = Decision(outcome: .declined(reason: opening))
+      }
       let kind: StoreEngine.LaunchKind
       switch decision.outcome {
       case .restored: kind = .whole
       case .restoredRoots: kind = .shallow
-      case .startedFresh: kind = .fresh
+      case .startedFresh, .declined: kind = .fresh
       }
       let id = try engine.insertLaunch(kind, link: decision.link, at: now)
       return Launch(
@@ -34,11 +46,28 @@ extension SessionStore {
     }
   }
 
-  /// Decides what this launch shows (see the synchronous `launch(as:policy:now:)`).
+  /// Decides what this launch shows (see the synchronous `launch(as:policy:opening:now:)`).
   public func launch<Screen: NavigationScreen>(
-    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), now: Timestamp = Timestamp.now
+    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
+    now: Timestamp = Timestamp.now
   ) async throws(StoreError) -> Launch<Screen> {
-    try await offloaded { () throws(StoreError) in try self.launch(as: type, policy: policy, now: now) }
+    try await offloaded { () throws(StoreError) in
+      try self.launch(as: type, policy: policy, opening: opening, now: now)
+    }
+  }
+
+  /// Lets `launch`'s restore go, because the app opens something else (`reason`, the app's
+  /// word: `"notification"`): the launch is noted as settled (it restored nothing that could
+  /// crash), and the launch returned shows nothing restored. Give the returned launch to the
+  /// new session's recorder, whose `start` then says the restore was declined and why. A launch
+  /// that restored nothing is returned as it is.
+  public func decline<Screen>(_ launch: Launch<Screen>, reason: String, at time: Timestamp = Timestamp.now)
+    throws(StoreError) -> Launch<Screen>
+  {
+    guard launch.link != nil else { return launch }
+    try confirm(launch, at: time)
+    return Launch(
+      outcome: .declined(reason: reason), state: nil, link: nil, dropped: [], policy: launch.policy, id: launch.id)
   }
 
   /// Notes that `launch`'s restore settled: it is on screen and the app stayed up. Until this is
@@ -52,12 +81,14 @@ extension SessionStore {
   ///
   /// The task needs no keeping: it runs on its own and holds the model only until it is done.
   /// Awaiting its `value` (a test, a launch screen that wants to know) gives the store's failure,
-  /// if any; cancelling it confirms nothing, as a crash would. A fresh start has nothing to
-  /// confirm (it restored nothing that could fail), and its task ends at once.
+  /// if any; cancelling it confirms nothing, as a crash would. A fresh start or a declined
+  /// restore has nothing to confirm (it restored nothing that could fail), and its task ends at
+  /// once. The new session's recorder, when it was given the launch, confirms it sooner if the
+  /// app goes to the background or ends the session first.
   @MainActor @discardableResult
   public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) -> Task<Void, any Error> {
     Task { @MainActor in
-      if case .startedFresh = launch.outcome { return }
+      guard launch.link != nil else { return }
       await model.settled()
       try await Task.sleep(for: launch.policy.stableFor)
       try await offloaded { () throws(StoreError) in try self.confirm(launch) }

@@ -7,7 +7,7 @@ import NavCore
 /// diffs it against the last state it recorded and writes the operations in the background, on
 /// a queue of its own. Failures never crash the app and are never silent: they go to `failures`.
 /// <doc:Recording> explains the batching, the recovery after a failure, and what is durable when.
-public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecording, Sendable {
+public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecording, HostProfileRecording, Sendable {
   /// The store written to.
   package let store: SessionStore
   /// The session recorded.
@@ -16,6 +16,9 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   package let restoredFrom: SessionLink?
   /// What the session runs on, written into its `start` when the session is new.
   package let context: SessionContext?
+  /// The launch that began the session, if the recorder was given it: what it did goes into
+  /// the `start`, and the launch settles when the session goes to the background or ends.
+  let launch: (record: LaunchRecord, id: Int64)?
   /// Every failure, as it happens. Holds the newest 256 when nobody reads it.
   public let failures: AsyncStream<RecordingFailure>
 
@@ -38,6 +41,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
     /// The newest state of a batch whose transaction failed, until a later state supersedes
     /// it or `flush` writes it: the screen the user is on must not be lost to a passing lock.
     var unwritten: RecordedChange?
+    /// The host profile of the model recording through this recorder, kept in the context.
+    var host: HostProfile?
   }
 
   private struct Handed: Sendable {
@@ -57,14 +62,22 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// characters cut; nothing fills it for the app); an existing one is continued from its stored
   /// state. `now` stamps each state as it is handed over (the system clock unless a test says
   /// otherwise). `onFailure` is called on the recorder's queue, beside `failures`.
+  ///
+  /// Given the `launch` that decided what the session starts from (`SessionStore.launch`), the
+  /// `start` also says what it did (restored, only the roots, fresh, declined, and why) and
+  /// lists the routes the restore dropped, and names the session restored (`restoredFrom` is
+  /// then taken from the launch); the launch is noted as settled when the session goes to the
+  /// background or ends, in the same transaction, so a user who quits soon after a restore is
+  /// not taken for a crash.
   public init(
-    store: SessionStore, session: SessionID, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
-    now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
+    store: SessionStore, session: SessionID, launch: Launch<Screen>? = nil, restoredFrom: SessionLink? = nil,
+    context: SessionContext? = nil, now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
     onFailure: (@Sendable (RecordingFailure) -> Void)? = nil
   ) {
     self.store = store
     self.session = session
-    self.restoredFrom = restoredFrom
+    self.launch = launch.map { ($0.record, $0.id) }
+    self.restoredFrom = launch.map(\.link) ?? restoredFrom
     self.context = context.map(\.writable).flatMap { $0.isEmpty ? nil : $0 }
     self.now = now
     self.onFailure = onFailure
@@ -95,6 +108,11 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// with the event as its cause.
   public func record(_ event: LifecycleEvent, cause: JSONValue?) {
     hand(.lifecycle(event), cause: cause, origin: .app)
+  }
+
+  /// Keeps the model's host profile in the context of the session's `start`.
+  package func recordHost(_ host: HostProfile) {
+    shared.withLock { $0.host = host }
   }
 
   private func hand(_ content: Handed.Content, cause: JSONValue?, origin: EventOrigin) {
@@ -184,10 +202,17 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// One transaction for `changes`; the transaction's own failure is returned, changes the
   /// model refuses are reported one by one.
   private func commit(_ changes: [RecordedChange]) -> StoreError? {
-    let known = shared.withLock { $0.head }
+    let (known, host) = shared.withLock { ($0.head, $0.host) }
+    var context = context
+    if let host {
+      var hosted = context ?? SessionContext()
+      hosted.host = host
+      context = hosted
+    }
     do throws(StoreError) {
       let outcome = try store.recordBatch(
-        session: session, changes: changes, known: known, link: restoredFrom, context: context)
+        session: session, changes: changes, known: known,
+        start: RecordedStart(link: restoredFrom, context: context, launch: launch?.record), settling: launch?.id)
       shared.withLock { shared in
         shared.head = outcome.head
         shared.unwritten = nil

@@ -16,6 +16,16 @@ struct RecordedChange: Sendable {
   var cause: JSONValue?
 }
 
+/// What a recorder writes into its session's `start`, when the session is new.
+struct RecordedStart: Sendable {
+  /// The session (and seq) the session continues.
+  var link: SessionLink?
+  /// What the session runs on.
+  var context: SessionContext?
+  /// What the launch that began the session did.
+  var launch: LaunchRecord?
+}
+
 /// What the recorder knows of its session between writes: the last state it recorded and
 /// that state's seq. `nil` when it must be read from the store (at first, and after a failure).
 struct RecordedHead: Sendable {

@@ -2,16 +2,17 @@ import NavCore
 
 extension SessionStore {
   /// Writes a recorder's batch in one transaction: each change becomes the operations `diff`
-  /// derives from the state before it (or `start`, with `link` and `context`, for a new session), appended
-  /// with their expected seqs. A change `diff` cannot express (the top coordinator changed kind)
+  /// derives from the state before it (or `start`, with what `start` holds, for a new session),
+  /// appended with their expected seqs. A `background` or `end` appended settles the launch
+  /// `settling` (the user left on purpose: not a launch that crashed while restoring). A change `diff` cannot express (the top coordinator changed kind)
   /// is skipped and reported, and the next one is diffed against the last state written.
   /// `known` is the head the recorder believes in; `nil` reads it from the store
   /// (resynchronizing). Every operation is checked against the stored state as it is appended;
   /// a failure of the transaction (an operation the store refuses, disk full, locked, read-only,
   /// another writer on the session) throws, and nothing of the batch stays.
   func recordBatch(
-    session: SessionID, changes: [RecordedChange], known: RecordedHead?, link: SessionLink?,
-    context: SessionContext? = nil
+    session: SessionID, changes: [RecordedChange], known: RecordedHead?, start: RecordedStart,
+    settling launch: Int64? = nil
   ) throws(StoreError) -> RecordBatchOutcome {
     try write { engine throws(StoreError) in
       var head: RecordedHead?
@@ -25,17 +26,16 @@ extension SessionStore {
       var skipped: [StoreError] = []
       // A new session's start names the device's key (made now, on the first recording), so a
       // collector takes its lines from this device only.
-      var context = context
+      var start = start
       if head == nil, let key = try engine.deviceSigningKey(creating: true) {
-        var named = context ?? SessionContext()
+        var named = start.context ?? SessionContext()
         named.deviceKey = key.publicKey.deviceKey
-        context = named
+        start.context = named
       }
       for change in changes {
         let operations: [AnyOperation]
         do throws(StoreError) {
-          operations = try Self.operations(
-            recording: change.content, after: head, in: session, link: link, context: context)
+          operations = try Self.operations(recording: change.content, after: head, in: session, start: start)
         } catch {
           skipped.append(error)
           continue
@@ -49,6 +49,10 @@ extension SessionStore {
           // Appended, so the phase rules held: `after` cannot throw here.
           let phase = (try? (head?.phase ?? .foreground).after(operation)) ?? .foreground
           head = RecordedHead(state: outcome.state, seq: seq, phase: phase)
+          switch operation.kind {
+          case .background, .end: if let launch { try engine.confirmLaunch(launch, at: change.at) }
+          default: break
+          }
         }
       }
       return RecordBatchOutcome(head: head, skipped: skipped)
@@ -61,12 +65,14 @@ extension SessionStore {
   /// event before the first state.
   private static func operations(
     recording content: RecordedChange.Content, after head: RecordedHead?, in session: SessionID,
-    link: SessionLink?, context: SessionContext?
+    start: RecordedStart
   ) throws(StoreError) -> [AnyOperation] {
     let seq = (head?.seq ?? 0) + 1
     switch content {
     case .state(let state):
-      let operations = try operations(recording: session, from: head?.state, to: state, link: link, context: context)
+      let operations = try operations(
+        recording: session, from: head?.state, to: state, link: start.link, context: start.context,
+        launch: start.launch)
       if head?.phase == .ended, let first = operations.first {
         throw StoreError.rejected(
           session: session, seq: seq, NavigationError(operation: first.name, path: first.path, reason: .sessionEnded))

@@ -196,14 +196,14 @@ extension SessionStore {
       cause: cause, context: context)
   }
 
-  /// The operations that record a change: `diff`'s, or `start` (with `link` and `context`) for
-  /// a new session. A change `diff` cannot express (the top coordinator changing kind) is
-  /// `.cannotRecord`.
+  /// The operations that record a change: `diff`'s, or `start` (with `link`, `context` and
+  /// `launch`) for a new session. A change `diff` cannot express (the top coordinator changing
+  /// kind) is `.cannotRecord`.
   static func operations(
     recording session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, link: SessionLink? = nil,
-    context: SessionContext? = nil
+    context: SessionContext? = nil, launch: LaunchRecord? = nil
   ) throws(StoreError) -> [AnyOperation] {
-    guard let before else { return [.start(after, restoredFrom: link, context: context)] }
+    guard let before else { return [.start(after, restoredFrom: link, context: context, launch: launch)] }
     do {
       return try AnyCoordinator.diff(from: before, to: after)
     } catch {

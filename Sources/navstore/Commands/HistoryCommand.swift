@@ -81,7 +81,8 @@ struct HistoryCommand: AsyncParsableCommand {
     if json { return try WireFormat.canonicalString(event) }
     let screen = visibleScreen(of: state)
     let clock = previous.map { event.at < $0 } == true ? "  (clock went back)" : ""
-    let context = event.operation.context.map { "  [\(ContextText.line($0))]" } ?? ""
+    // A context with nothing to say to a reader (only the device's key) prints nothing.
+    let context = event.operation.context.map(ContextText.line).flatMap { $0.isEmpty ? nil : "  [\($0)]" } ?? ""
     let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
     return "\(time(event.at))  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
       + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "

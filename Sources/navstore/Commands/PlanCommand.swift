@@ -40,7 +40,7 @@ struct PlanCommand: ParsableCommand {
     let target = try JSONInput.decode(AnyCoordinator.self, from: to, option: "--to")
     let plan: StepPlan<JSONValue>
     do {
-      plan = try AnyCoordinator.plan(from: start, to: target, host: planning.host)
+      plan = try AnyCoordinator.plan(from: start, to: target, host: planning.host ?? .default)
     } catch {
       throw CLIError("\(error)")
     }

@@ -50,8 +50,10 @@ struct ReplayCommand: AsyncParsableCommand {
   func run() async throws {
     let current = try await store.state(of: session, at: at)
     let (state, seq) = (current.state, current.seq)
+    var host = planning.host
+    if host == nil { host = try await store.recordedHost(of: session) }
     try ReplayPlayer(
-      host: planning.host, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json
+      host: host ?? .default, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json
     )
     .play(session: session, seq: seq, state: state)
   }

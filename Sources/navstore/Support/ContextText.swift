@@ -15,6 +15,7 @@ enum ContextText {
     parts += [context.deviceModel, context.locale, context.timeZone].compactMap { $0 }
     if let user = context.userID { parts.append("user \(user)") }
     if !context.app.isEmpty { parts.append(JSONValue.object(context.app).canonicalString) }
+    if let host = context.host { parts.append("host \(host)") }
     return ScreenName.printable(parts.joined(separator: ", "))
   }
 

@@ -6,9 +6,10 @@ struct PlanningOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "The host profile: navigation-view (one change per step), navigation-stack (pushes join the previous "
-        + "step), navigation-stack-17 (also every dismissal in one step).")
+        + "step), navigation-stack-17 (also every dismissal in one step). Default: navigation-view, or for a "
+        + "stored session the one its app recorded.")
   )
-  var host: HostProfile = .default
+  var host: HostProfile?
 
   @Option(name: .customLong("delay-ms"), parsing: .unconditional, help: "Milliseconds between steps.")
   var delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds

@@ -7,6 +7,8 @@ import Testing
 /// after; a tab tapped while the restore plays keeps the rest of the restore.
 @MainActor
 @Suite struct RestoreOrderTests {
+  enum Action: Encodable { case notificationOpened(Int) }
+
   static let target: Coordinator<ModelScreen> = .stack([
     .root(
       .home,
@@ -48,6 +50,53 @@ import Testing
     await model.settled()
     #expect(model.shown == expected)
     #expect(log.states == [Self.target, expected], "the gesture recorded once, nothing else")
+  }
+
+  /// A launch opened by a notification restores beneath it in one plan: the host goes from the
+  /// launch state to the linked screen, never through the restored screens the link covers,
+  /// and the link's change is recorded after the start with its action as the cause. Made the
+  /// old way (a model, then `perform`), the feed's detail is shown first and the sheet waits a
+  /// full delay behind it.
+  @Test func aNotificationOpenedAtLaunchLandsInThePlanOfTheRestore() async throws {
+    let notification = Action.notificationOpened(7)
+    let open: @MainActor (NavigationModel<ModelScreen>) -> Void = { model in
+      let tabs = model.stack.tabs(hostedBy: 0)
+      tabs.stack(0).goBackToRoot()
+      tabs.stack(0).presentSheet(.onboarding(7))
+    }
+    var linked = Self.target
+    try linked.apply(.goBackToRoot(at: [.route(0), .tab(0)]))
+    try linked.apply(.presentSheet(.onboarding(7), at: [.route(0), .tab(0)]))
+
+    let clock = ManualClock()
+    let log = StateLog()
+    var shown: [Coordinator<ModelScreen>] = []
+    let model = NavigationModel(
+      Self.target, launchingFrom: Self.target.launchState, recorder: log, host: .navigationView, clock: clock,
+      failureHandling: .report, onShow: { shown.append($0) }, opening: DeepLink(notification, open))
+    #expect(model.state == linked)
+    await clock.advance(until: { !model.isPlaying })
+    #expect(model.shown == linked)
+    let feed: CoordinatorPath = [.route(0), .tab(0)]
+    #expect(
+      !shown.contains { (try? $0.coordinator(at: feed))?.routes?.contains { $0.screen == .detail(1) } == true },
+      "the restored detail the link covers was shown: \(shown)")
+    let sheetAt = try #require(shown.firstIndex { (try? $0.coordinator(at: feed))?.routes?.count == 2 })
+    #expect(sheetAt == 0, "the linked sheet is the first thing the host shows")
+    #expect(log.states == [Self.target, linked])
+    #expect(log.all.map(\.cause) == [nil, try JSONValue(encoding: notification)])
+
+    // The old way: the restore starts, then the link replans from the detail it showed.
+    let oldClock = ManualClock()
+    var oldShown: [Coordinator<ModelScreen>] = []
+    let old = NavigationModel(
+      Self.target, launchingFrom: Self.target.launchState, host: .navigationView, clock: oldClock,
+      failureHandling: .report, onShow: { oldShown.append($0) })
+    old.perform(notification) { open(old) }
+    await oldClock.advance(until: { !old.isPlaying })
+    #expect(
+      oldShown.contains { (try? $0.coordinator(at: feed))?.routes?.contains { $0.screen == .detail(1) } == true },
+      "the comparison no longer shows what it was written to show")
   }
 
   /// A back swipe while the restore plays cuts the stack it is in, and keeps the rest.

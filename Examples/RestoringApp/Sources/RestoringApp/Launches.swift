@@ -86,11 +86,10 @@ import NavPersistence
     try check(
       launch.outcome == .restored && launch.dropped.isEmpty, "the version that wrote the session decodes all of it")
 
-    // The new session says which one it continues; its first state is the restored one. The
-    // host starts at the launch state and the model takes it to the restored state one legal
-    // step at a time: steps 0 and 1 at once, then one every delay.
-    let recorder = NavigationRecorder<Screen>(
-      store: store, session: try SessionID("launch-2"), restoredFrom: launch.link)
+    // The new session says which one it continues and what the launch did; its first state is
+    // the restored one. The host starts at the launch state and the model takes it to the
+    // restored state one legal step at a time: steps 0 and 1 at once, then one every delay.
+    let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-2"), launch: launch)
     let start = ContinuousClock.now
     let model = NavigationModel(
       restoredState, launchingFrom: restoredState.launchState, recorder: recorder, host: .navigationView,

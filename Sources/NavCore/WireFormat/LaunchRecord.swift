@@ -1,0 +1,228 @@
+import NavJSON
+
+/// What the launch that began a session did, and why: kept in the session's `start`
+/// (`"launch"`), so that support reads from the history alone whether the user was taken back
+/// where they were, only to their tabs' roots, or to the app's first screen, and what an update
+/// could no longer restore.
+///
+/// A launch decided by the store (`SessionStore.launch(as:policy:)`) hands its record to the
+/// recorder, which writes it; apps never build one.
+package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
+  /// What the launch showed.
+  package enum Outcome: String, Hashable, Sendable, CaseIterable {
+    /// The latest session's whole state (less any route `dropped` lists).
+    case restored
+    /// Only the roots of the latest session's state, because the launch before restored and
+    /// did not settle.
+    case restoredRoots
+    /// The app's own first screen: there was nothing the policy let it restore.
+    case startedFresh = "fresh"
+    /// The app's own first screen, or a deep link's: the app declined a restore it could have
+    /// made (`reason` is the app's word for why; the start's cause is what it opened instead).
+    case declined
+  }
+
+  /// A route the launch could not restore, because its stored screen no longer decodes into
+  /// the app's screen type.
+  package struct DroppedRoute: Hashable, Sendable, CustomStringConvertible {
+    /// The coordinator the route was in, in the restored session's state.
+    package var path: CoordinatorPath
+    /// The route's index in that stack (0: the whole coordinator at `path` went).
+    package var index: Int
+    /// The stored screen's name.
+    package var screen: String
+    /// How many routes were left out because of it: itself, the routes above it in its stack
+    /// (which may still decode, but cannot stand without it), and the flows they hosted.
+    package var routes: Int
+    /// Why the screen does not decode, as the decoder said it (cut at 256 characters).
+    package var error: String
+
+    /// A dropped route from its parts.
+    package init(path: CoordinatorPath, index: Int, screen: String, routes: Int, error: String) {
+      self.path = path
+      self.index = index
+      self.screen = screen
+      self.routes = routes
+      self.error = error
+    }
+
+    /// `route 2 (post) in [tab 1], 3 routes: ScreenV2 has no case named 'post'`.
+    package var description: String {
+      "route \(index) (\(screen)) in \(path), \(routes) route\(routes == 1 ? "" : "s"): \(error)"
+    }
+  }
+
+  /// What the launch showed.
+  package var outcome: Outcome
+  /// Why, in a word: for a fresh start the store's reason (`noSession`, `tooOld`, `ended`,
+  /// `unsettledLaunches`, `undecodable`), for a restore of the roots `unsettledLaunch`, for a
+  /// declined restore the app's own word; `nil` for a whole restore.
+  package var reason: String?
+  /// The routes the restore left out, in the order the restore met them (at most
+  /// `LaunchRecord.maximumDroppedRoutes`; empty unless something was restored).
+  package var dropped: [DroppedRoute]
+
+  /// The most dropped routes one record lists: an update that cuts more stacks than this
+  /// lists the first ones.
+  package static let maximumDroppedRoutes = 100
+
+  /// A record; text longer than the wire format takes is cut, empty text left out, and the
+  /// dropped routes past `maximumDroppedRoutes` not listed, so that a launch is always recorded.
+  package init(outcome: Outcome, reason: String? = nil, dropped: [DroppedRoute] = []) {
+    self.outcome = outcome
+    self.reason = reason.flatMap(WireScalars.writableText)
+    self.dropped = dropped.prefix(Self.maximumDroppedRoutes).map { route in
+      var route = route
+      route.screen = WireScalars.writableText(route.screen) ?? "?"
+      route.error = WireScalars.writableText(route.error) ?? "does not decode"
+      return route
+    }
+  }
+
+  /// How many routes the restore left out in all.
+  package var droppedRouteCount: Int { dropped.reduce(0) { $0 + $1.routes } }
+
+  /// `restored, 4 routes dropped`, `fresh (tooOld)`, `declined (notificationOpened)`: what
+  /// `navstore history` prints after the start's state.
+  package var description: String {
+    var words = outcome.rawValue
+    if let reason { words += " (\(reason))" }
+    let count = droppedRouteCount
+    if count > 0 { words += ", \(count) route\(count == 1 ? "" : "s") dropped" }
+    return words
+  }
+
+  /// Whether the outcome restored something, and so must name the session in `restoredFrom`.
+  var restoredSomething: Bool { outcome == .restored || outcome == .restoredRoots }
+
+  /// Why a `start` carrying this record and `restoredFrom` (or not) is malformed, if it is: a
+  /// restore names its session, a fresh or declined start restored none, and only a restore
+  /// drops routes.
+  func problem(restoredFrom: SessionLink?) -> String? {
+    if restoredSomething, restoredFrom == nil {
+      return
+        "a launch that \(outcome.rawValue == "restored" ? "restored" : "restored the roots") names the session in restoredFrom"
+    }
+    if !restoredSomething, restoredFrom != nil {
+      return "a \(outcome.rawValue) launch restored nothing: leave restoredFrom out"
+    }
+    if !restoredSomething, !dropped.isEmpty { return "a \(outcome.rawValue) launch dropped nothing" }
+    return nil
+  }
+}
+
+enum LaunchRecordField: String, WireField {
+  case outcome, reason, dropped
+  static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
+}
+
+enum DroppedRouteField: String, WireField {
+  case path, index, screen, routes, error
+  static let canonicalOrder = sortedCanonically()
+  static let keys = WireNames<Self>()
+}
+
+extension LaunchRecord: WireValue, Codable {
+  static func read(from tree: JSONValue) throws(WireFailure) -> LaunchRecord {
+    let object = try WireObjectReader<LaunchRecordField>(tree)
+    var trees: [LaunchRecordField: JSONValue] = [:]
+    let present = object.sort { field, value in trees[field] = value }
+    try object.refuseUnknown(allowed: LaunchRecordField.allCases, present: present, in: "launch")
+    let outcome = try object.required(trees[.outcome], .outcome) { value throws(WireFailure) in
+      let text = try WireScalars.string(value)
+      guard let outcome = Outcome(rawValue: text) else {
+        throw WireFailure(
+          "unknown outcome \"\(text)\" (expected one of: \(Outcome.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
+      return outcome
+    }
+    let reason = try object.optional(trees[.reason], .reason) { value throws(WireFailure) in
+      let text = try WireScalars.string(value)
+      try WireScalars.checkText(text, named: LaunchRecordField.reason.rawValue)
+      return text
+    }
+    let dropped = try object.optional(trees[.dropped], .dropped) { value throws(WireFailure) in
+      let routes = try WireScalars.array(value, DroppedRoute.read(from:))
+      guard !routes.isEmpty else { throw WireFailure("dropped must not be empty: leave it out") }
+      guard routes.count <= maximumDroppedRoutes else {
+        throw WireFailure("dropped lists at most \(maximumDroppedRoutes) routes")
+      }
+      return routes
+    }
+    var record = LaunchRecord(outcome: outcome)
+    record.reason = reason
+    record.dropped = dropped ?? []
+    return record
+  }
+
+  func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    try writer.object(LaunchRecordField.self) { writer, field throws(WireFailure) in
+      switch field {
+      case .outcome: writer.string(outcome.rawValue)
+      case .reason:
+        guard let reason else { return }
+        try WireScalars.checkText(reason, named: field.rawValue)
+        writer.string(reason)
+      case .dropped:
+        guard !dropped.isEmpty else { return }
+        guard dropped.count <= Self.maximumDroppedRoutes else {
+          throw WireFailure("dropped lists at most \(Self.maximumDroppedRoutes) routes")
+        }
+        try writer.array(dropped) { writer, route throws(WireFailure) in try route.write(to: &writer) }
+      }
+    }
+  }
+
+  package init(from decoder: any Decoder) throws { self = try Self.decoded(from: decoder) }
+  package func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
+}
+
+extension LaunchRecord.DroppedRoute {
+  /// A dropped route as the restore reported it.
+  package init(_ route: NavCore.DroppedRoute) {
+    self.init(
+      path: route.path, index: route.index, screen: route.screenName, routes: route.removedRouteCount,
+      error: route.error.message)
+  }
+
+  static func read(from tree: JSONValue) throws(WireFailure) -> Self {
+    let object = try WireObjectReader<DroppedRouteField>(tree)
+    var trees: [DroppedRouteField: JSONValue] = [:]
+    let present = object.sort { field, value in trees[field] = value }
+    try object.refuseUnknown(allowed: DroppedRouteField.allCases, present: present, in: "a dropped route")
+    let text = { (field: DroppedRouteField) throws(WireFailure) -> String in
+      try object.required(trees[field], field) { value throws(WireFailure) in
+        let text = try WireScalars.string(value)
+        try WireScalars.checkText(text, named: field.rawValue)
+        return text
+      }
+    }
+    return Self(
+      path: try object.required(trees[.path], .path, CoordinatorPath.read(from:)),
+      index: try object.required(trees[.index], .index, WireScalars.integer(atLeast: 0, named: "index")),
+      screen: try text(.screen),
+      routes: try object.required(trees[.routes], .routes, WireScalars.integer(atLeast: 1, named: "routes")),
+      error: try text(.error))
+  }
+
+  func write(to writer: inout CanonicalWriter) throws(WireFailure) {
+    try writer.object(DroppedRouteField.self) { writer, field throws(WireFailure) in
+      switch field {
+      case .path: try path.write(to: &writer)
+      case .index:
+        try WireScalars.check(index, atLeast: 0, named: field.rawValue)
+        try writer.integer(index)
+      case .screen:
+        try WireScalars.checkText(screen, named: field.rawValue)
+        writer.string(screen)
+      case .routes:
+        try WireScalars.check(routes, atLeast: 1, named: field.rawValue)
+        try writer.integer(routes)
+      case .error:
+        try WireScalars.checkText(error, named: field.rawValue)
+        writer.string(error)
+      }
+    }
+  }
+}
