@@ -26,7 +26,7 @@ for module in ("NavJSON", "NavCore", "NavContract", "NavPersistence", "NavReport
             if spi_depth is not None and depth <= spi_depth and "}" in line:
                 spi_depth = None
     total[module] = count
-CEILING = 525
+CEILING = 526
 print(" ".join(f"{module} {count}" for module, count in total.items()), "- total", sum(total.values()), f"(ceiling {CEILING})")
 if sum(total.values()) > CEILING:
     sys.exit(f"public-api-count: {sum(total.values())} lines declare something public, past the ceiling of {CEILING}")

@@ -158,7 +158,7 @@ package enum UploadDecision {
       reason = .hash
     case .forgottenSession:
       reason = .conflict
-    case .unencodable:
+    case .unencodable, .unstorableScreen, .lossyScreen, .causeNotEncodable:
       reason = .invalid
     default:
       return nil

@@ -299,4 +299,29 @@ import Testing
     #expect(history.last?.cause == ["tapped": 4])
     #expect(try await store.restore(sessionID("typed"), as: Screen.self).state.routes?.last == .push(.detail(id: 4)))
   }
+
+  /// An app without the model records with its own actions as causes, as `perform` takes them;
+  /// an action that does not encode costs the change nothing but its cause.
+  @Test func anyEncodableActionIsACause() async throws {
+    struct Tapped: Encodable { var tapped: Int }
+    struct Broken: Encodable {
+      func encode(to encoder: any Encoder) throws {
+        throw EncodingError.invalidValue(0, EncodingError.Context(codingPath: [], debugDescription: "no"))
+      }
+    }
+    let store = try SessionStore(path: folder.path("causes.sqlite"))
+    let failures = Protected<[RecordingFailure]>([])
+    let recorder = NavigationRecorder<JSONValue>(
+      store: store, session: sessionID("causes"), onFailure: { failure in failures.withLock { $0.append(failure) } })
+    recorder.record(Self.launch, cause: Tapped(tapped: 1))
+    recorder.record(.stack(stack("R+home", "↑list")), cause: Broken())
+    try await recorder.flush()
+    let history = try await store.history(of: sessionID("causes"))
+    #expect(history.map(\.cause) == [["tapped": 1], nil])
+    #expect(failures.withLock { $0.map(\.error) }.count == 1)
+    guard case .causeNotEncodable? = failures.withLock({ $0.first?.error }) else {
+      Issue.record("expected the cause's failure")
+      return
+    }
+  }
 }

@@ -37,7 +37,9 @@ import Testing
         line: 3,
         .rejected(session: session, seq: 4, NavigationError(operation: "start", path: .top, reason: .alreadyStarted))),
       .unreadableInput(.lineTooLong(line: 2, limit: 10)), .unreadableInput(.unreadable(reason: "Is a directory")),
-      .unencodable(wire), .unreadableHistory(session: session, seq: 2, .noStartEvent),
+      .unencodable(wire), .unstorableScreen(screen: "Screen.editor", wire),
+      .lossyScreen(screen: "Screen.editor", field: "document"), .causeNotEncodable(wire),
+      .unreadableHistory(session: session, seq: 2, .noStartEvent),
       .unreadableSessionID(stored: "a b"), .diskFull(sqlite), .busy(sqlite), .diskFailed(path: "/a/x", sqlite),
       .caller(CallerError(CocoaError(.fileNoSuchFile))), .checkpoint(.identityMissing), .payloadsInWireFormat,
       .forgottenSession(session, at: Timestamp(millisecondsSince1970: 0)), .reentrantWrite, .sqlite(sqlite),
@@ -48,7 +50,9 @@ import Testing
         .readOnly,
         .destinationExists,
         .unknownSession, .seqBeyondHistory, .rejected, .conflict, .cannotRecord, .hashMismatch, .stateMismatch,
-        .cannotRestore, .invalidLine, .lineFailed, .unreadableInput, .unencodable, .unreadableHistory,
+        .cannotRestore, .invalidLine, .lineFailed, .unreadableInput, .unencodable, .unstorableScreen, .lossyScreen,
+        .causeNotEncodable,
+        .unreadableHistory,
         .unreadableSessionID, .diskFull, .busy, .diskFailed, .caller, .checkpoint, .payloadsInWireFormat,
         .forgottenSession, .reentrantWrite, .sqlite:
         break

@@ -17,11 +17,13 @@
 /// - A route that appears, or a child or tab that appears, appears with each of its stacks at its
 ///   root only (its `launchState`). Its contents are then built inside it, before anything is
 ///   added on top of it.
-/// - In tabs, the tab selected at the start changes first, while it is visible. Then the
-///   selection moves (or the tab set changes, together with the selection), and the target's
-///   selected tab is built. What the user cannot see costs no delay: the tabs selected neither at
-///   the start nor at the end, and the tabs that appear unselected, are built after everything
-///   else of the plan, once the user's screen is there.
+/// - In tabs, what is hidden is judged by the target. When the selection moves, the tab selected
+///   at the start first loses what covers it (the sheets and covers the target does not keep:
+///   the selection cannot move under them), while it is visible. Then the selection moves (or
+///   the tab set changes, together with the selection), and the target's selected tab is built.
+///   What the user will not see costs no delay: the rest of the tab selected at the start, the
+///   tabs selected neither at the start nor at the end, and the tabs that appear unselected, are
+///   built after everything else of the plan, once the user's screen is there.
 extension Coordinator {
   /// The steps from `start` to `end` for `host`. The first step changes contents only, each
   /// step is one legal transition from the one before (`isLegalTransition`), and the last is
@@ -78,6 +80,44 @@ enum PlanningContent {
       return .tabs(tabs, selected: selected)
     default:
       return start
+    }
+  }
+}
+
+/// What must go from a tab before the selection moves away from it: the presentation layers
+/// its target does not keep, at any depth of what is on screen. Pushes stay, to be popped or
+/// built on once the tab is hidden.
+enum PlanningUncovering {
+  /// `start` without the presented layers `target` does not keep (all of them, for flows the
+  /// target drops or changes the kind of).
+  static func uncovered<Screen>(_ start: Coordinator<Screen>, toward target: Coordinator<Screen>) -> Coordinator<Screen>
+  {
+    switch (start, target) {
+    case (.stack(let routes), .stack(let targetRoutes)):
+      let kept = PlanningStack.sharedPrefixLength(routes, targetRoutes)
+      let firstLayer = (kept..<routes.count).first(where: { routes[$0].isPresented }) ?? routes.count
+      var shown = Array(routes[..<firstLayer])
+      for index in shown.indices {
+        guard let child = shown[index].child else { continue }
+        let targetChild = index < kept ? targetRoutes[index].child : nil
+        if let targetChild, targetChild.kind == child.kind {
+          shown[index].child = uncovered(child, toward: targetChild)
+        } else {
+          shown[index].child = uncovered(child, toward: child.launchState)
+        }
+      }
+      return .stack(shown)
+    case (.tabs(var tabs, let selected), .tabs(let targetTabs, _)):
+      // Only the tab on screen can be covered.
+      guard tabs.indices.contains(selected) else { return start }
+      if targetTabs.indices.contains(selected), targetTabs[selected].kind == tabs[selected].kind {
+        tabs[selected] = uncovered(tabs[selected], toward: targetTabs[selected])
+      } else {
+        tabs[selected] = uncovered(tabs[selected], toward: tabs[selected].launchState)
+      }
+      return .tabs(tabs, selected: selected)
+    default:
+      return uncovered(start, toward: start.launchState)
     }
   }
 }
@@ -263,10 +303,14 @@ struct StepPlanner<Screen: NavigationScreen> {
       return
     }
 
-    // The tab on screen changes first, while it is on screen; the tabs never on screen wait
-    // until the end of the plan.
+    // The tab on screen loses what covers it first, while it is on screen; the rest of it,
+    // hidden once the selection moves, and the tabs never on screen wait until the end.
     if survives(selected), selected != targetSelected {
-      transform(at: path.appending(.tab(selected)), to: target[selected])
+      let tabPath = path.appending(.tab(selected))
+      if let now = node(at: tabPath) {
+        transform(at: tabPath, to: PlanningUncovering.uncovered(now, toward: target[selected]))
+      }
+      hiddenTabs.append((tabPath, target[selected]))
     }
     for index in 0..<shared where index != selected && index != targetSelected && survives(index) {
       hiddenTabs.append((path.appending(.tab(index)), target[index]))

@@ -34,14 +34,30 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
       var kept: [Route<Typed>] = []
       kept.reserveCapacity(routes.count)
       for (index, route) in routes.enumerated() {
+        let decoded: Result<Typed, WireFormatError>
+        if let unstorable = UnstorableScreen.found(in: route.screen) {
+          // A screen the app could not store when it was recorded: never a screen, whatever the
+          // app's decoder would make of the marker.
+          decoded = .failure(
+            WireFormatError(
+              field: "", message: "\(unstorable.screen) could not be stored when it was recorded: \(unstorable.error)"))
+        } else {
+          do {
+            decoded = .success(try WireFormat.decode(Typed.self, from: route.screen))
+          } catch {
+            decoded = .failure(Self.plain(error, decoding: route.screen))
+          }
+        }
         let screen: Typed
-        do {
-          screen = try WireFormat.decode(Typed.self, from: route.screen)
-        } catch {
+        switch decoded {
+        case .success(let value):
+          screen = value
+        case .failure(let error):
           let removed = routes[index...].reduce(0) { $0 + $1.routeCount }
           let record = DroppedRoute(
-            path: path, index: index, screenName: ScreenName.of(route.screen), removedRouteCount: removed,
-            error: Self.plain(error, decoding: route.screen))
+            path: path, index: index,
+            screenName: UnstorableScreen.found(in: route.screen)?.screen ?? ScreenName.of(route.screen),
+            removedRouteCount: removed, error: error)
           if policy == .strict { throw .undecodableScreen(record) }
           dropped.append(record)
           return index == 0 ? nil : .stack(kept)

@@ -27,6 +27,9 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   private let now: @Sendable () -> Timestamp
   private let queue: DispatchQueue
   private let shared = Protected(SharedState())
+  /// The stored screens already checked to decode back as themselves (debug builds; the
+  /// writer's own, emptied past 1,024), and the screens reported as lossy.
+  private let roundTrips = Protected((checked: Set<JSONValue>(), reported: Set<String>()))
 
   /// What the caller's thread and the writing queue share, always under the mutex.
   private struct SharedState {
@@ -43,6 +46,8 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
     var unwritten: RecordedChange?
     /// The host profile of the model recording through this recorder, kept in the context.
     var host: HostProfile?
+    /// The screens (type and case) already reported as not storable: each is reported once.
+    var reportedUnstorable: Set<String> = []
   }
 
   private struct Handed: Sendable {
@@ -94,6 +99,24 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// audits, never interpreted); `origin` says whether the app or the user (a gesture) did it.
   public func record(_ state: Coordinator<Screen>, cause: JSONValue? = nil, origin: EventOrigin = .app) {
     hand(.state(state), cause: cause, origin: origin)
+  }
+
+  /// Hands over the app's navigation state after a change, with the app's action as its cause,
+  /// as `NavigationModel.perform` takes it: any `Encodable`, kept as its JSON. An action that
+  /// does not encode is reported on `failures`, and the state recorded without a cause.
+  public func record(_ state: Coordinator<Screen>, cause action: some Encodable, origin: EventOrigin = .app) {
+    do {
+      let cause = try JSONValue(encoding: action)
+      // Not a ternary: its `nil` would be JSONValue's own nil literal, `.null`.
+      hand(.state(state), cause: cause == .null ? Optional.none : cause, origin: origin)
+    } catch {
+      hand(.state(state), cause: nil, origin: origin)
+      let failure = RecordingFailure(
+        session: session, error: .causeNotEncodable(WireFormatError(field: "cause", message: "\(error)")),
+        unrecordedChanges: 0)
+      failureSink.yield(failure)
+      onFailure?(failure)
+    }
   }
 
   /// Hands over what happened to the app: it went to the background, came back, or ended the
@@ -170,7 +193,14 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
       do throws(StoreError) {
         let content: RecordedChange.Content
         switch handed.content {
-        case .state(let state): content = .state(try SessionStore.untyped(state))
+        case .state(let state):
+          var unstorable: [UnstorableScreen.Found] = []
+          let tree = try SessionStore.untyped(state, markingUnstorable: &unstorable)
+          content = .state(tree)
+          reportOnce(unstorable)
+          #if DEBUG
+            checkRoundTrip(state, stored: tree)
+          #endif
         case .lifecycle(let event): content = .lifecycle(event)
         }
         changes.append(RecordedChange(content: content, at: handed.at, origin: handed.origin, cause: handed.cause))
@@ -228,6 +258,38 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
         shared.unwritten = changes.last
       }
       return error
+    }
+  }
+
+  /// Reports the first screen of `state` that does not come back from its JSON as itself, once
+  /// per screen: a debug build's check, so that a lossy screen is found before a restore shows it.
+  private func checkRoundTrip(_ state: Coordinator<Screen>, stored: AnyCoordinator) {
+    let lossy = roundTrips.withLock { roundTrips -> LossyScreen? in
+      if roundTrips.checked.count > 1_024 { roundTrips.checked.removeAll() }
+      guard let lossy = LossyScreen.first(in: state, stored: stored, checked: &roundTrips.checked),
+        roundTrips.reported.insert(lossy.screen).inserted
+      else { return nil }
+      return lossy
+    }
+    guard let lossy else { return }
+    let failure = RecordingFailure(
+      session: session, error: .lossyScreen(screen: lossy.screen, field: lossy.field), unrecordedChanges: 0)
+    failureSink.yield(failure)
+    onFailure?(failure)
+  }
+
+  /// Reports each screen kept as not storable, the first time it is met, on `failures` (and to
+  /// `onFailure`).
+  private func reportOnce(_ unstorable: [UnstorableScreen.Found]) {
+    for found in unstorable {
+      let isNew = shared.withLock { $0.reportedUnstorable.insert(found.screen).inserted }
+      guard isNew else { continue }
+      let error = StoreError.unstorableScreen(
+        screen: found.screen, WireFormatError(field: "screen", message: found.error))
+      // Not for `flush` to throw: the change itself is durable.
+      let failure = RecordingFailure(session: session, error: error, unrecordedChanges: 0)
+      failureSink.yield(failure)
+      onFailure?(failure)
     }
   }
 

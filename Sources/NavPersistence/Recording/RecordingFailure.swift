@@ -22,6 +22,8 @@ public struct RecordingFailure: Error, Hashable, Sendable, CustomStringConvertib
   }
 
   public var description: String {
+    // A screen kept as not storable: every change was recorded.
+    guard unrecordedChanges > 0 else { return "recording session '\(session)': \(error)" }
     let changes = unrecordedChanges == 1 ? "1 change" : "\(unrecordedChanges) changes"
     return "recording session '\(session)': \(changes) not recorded: \(error)"
   }

@@ -219,4 +219,18 @@ extension SessionStore {
       throw StoreError.unencodable(error)
     }
   }
+
+  /// A typed state as untyped JSON screens, each screen that does not encode kept as a marker
+  /// and listed in `unstorable` (see `UnstorableScreen`): what the recorder writes.
+  static func untyped<Screen>(
+    _ state: Coordinator<Screen>, markingUnstorable unstorable: inout [UnstorableScreen.Found]
+  )
+    throws(StoreError) -> AnyCoordinator
+  {
+    do {
+      return try state.untyped(markingUnstorable: &unstorable)
+    } catch {
+      throw StoreError.unencodable(error)
+    }
+  }
 }

@@ -54,6 +54,16 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   case unreadableInput(LineReaderError)
   /// A typed state cannot be written in the wire format (a screen that does not encode).
   case unencodable(WireFormatError)
+  /// A screen (`screen`: its type and case) did not encode: the recorder kept the change with
+  /// the screen marked as not storable, and a restore drops its route. Reported once per screen.
+  case unstorableScreen(screen: String, WireFormatError)
+  /// The app's action given as a change's cause does not encode: the change was recorded
+  /// without a cause.
+  case causeNotEncodable(WireFormatError)
+  /// A screen (`screen`: its type and case) does not decode from its stored JSON as a value
+  /// equal to itself (`field` is the first that differs): a restore would show it changed.
+  /// Found by the recorder in debug builds, once per screen.
+  case lossyScreen(screen: String, field: String?)
   /// Stored history cannot be read back (edited by hand, or damaged); `verify` says where.
   case unreadableHistory(session: SessionID, seq: Int, HistoryDamage)
   /// A session id stored in the file is not a valid one (the file was edited outside NavStore).
@@ -134,6 +144,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "\(error)"
     case .unencodable(let error):
       "the state cannot be written in the wire format: \(error)"
+    case .causeNotEncodable(let error):
+      "an action given as a cause could not be encoded (\(error.message)): the change is recorded without it"
+    case .lossyScreen(let screen, let field):
+      "a screen \(screen) does not come back from its stored JSON as itself"
+        + (field.map { " (its field '\($0)' differs)" } ?? "")
+        + ": a restore would show it changed; keep in a screen only what its encoding keeps (ids and values)"
+    case .unstorableScreen(let screen, let error):
+      "a screen \(screen) could not be encoded (\(error.message)): its changes are recorded with the screen marked as not storable, and a restore leaves its route out; keep ids and values in screens, never closures or view models"
     case .unreadableHistory(let session, let seq, let damage):
       "session '\(session)', seq \(seq): stored history cannot be read (\(damage))"
     case .checkpoint(let error):

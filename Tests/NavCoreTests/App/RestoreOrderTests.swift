@@ -31,6 +31,40 @@ import Testing
     #expect(times[sheetShown] == 650, "the sheet at 650 ms, where the hidden pushes made it 1,950 ms")
   }
 
+  /// From a start that shows another tab (a deep link to the hidden tab's sheet), what ends
+  /// hidden is judged by the target: the pushes into the tab the user leaves come after the
+  /// user's screen and sheet, not before.
+  @Test func theTabTheUserLeavesIsBuiltAfterTheScreenTheyLandOn() throws {
+    let start: Coordinator<ModelScreen> = .tabs(
+      [.stack([.root(.feed, withNavigation: true)]), .stack([.root(.settings, withNavigation: true)])], selected: 0)
+    let target: Coordinator<ModelScreen> = .tabs(
+      [
+        .stack([.root(.feed, withNavigation: true), .push(.detail(1)), .push(.detail(2)), .push(.detail(3))]),
+        .stack([.root(.settings, withNavigation: true), .push(.section("x")), .sheet(.onboarding(1))]),
+      ], selected: 1)
+    let plan = try Coordinator.plan(from: start, to: target, host: .navigationView)
+    let sheetShown = try #require(plan.steps.firstIndex { (try? $0.coordinator(at: [.tab(1)]))?.routes?.count == 3 })
+    let firstFeedPush = try #require(plan.steps.firstIndex { (try? $0.coordinator(at: [.tab(0)]))?.routes?.count != 1 })
+    #expect(sheetShown < firstFeedPush, "the feed's pushes came before the user's sheet")
+    #expect(plan.scheduled().map(\.atMs)[sheetShown] == 1_300, "the selection at once, the push, then the sheet")
+    #expect(plan.steps.last == target)
+    // A sheet over the tab the user leaves still goes first, while it is on screen.
+    let covered: Coordinator<ModelScreen> = .tabs(
+      [
+        .stack([.root(.feed, withNavigation: true), .sheet(.onboarding(2))]),
+        .stack([.root(.settings, withNavigation: true)]),
+      ],
+      selected: 0)
+    let uncovering = try Coordinator.plan(from: covered, to: target, host: .navigationView)
+    let moved = try #require(
+      uncovering.steps.firstIndex {
+        if case .tabs(_, selected: 1) = $0 { return true }
+        return false
+      })
+    #expect(
+      uncovering.steps[moved - 1] == start, "the sheet is dismissed, and nothing else, before the selection moves")
+  }
+
   @Test func aTabTappedWhileTheRestorePlaysKeepsTheRestOfTheRestore() async throws {
     let clock = ManualClock()
     let log = StateLog()

@@ -31,15 +31,33 @@ import Testing
       ])
   }
 
-  @Test func theSelectedTabChangesBeforeTheSelectionMovesAndTheNewOneAfter() throws {
+  /// The tab the user leaves ends hidden: its pop waits until the screen they land on is there.
+  @Test func theSelectionMovesFirstAndTheTabLeftChangesOnceHidden() throws {
     let start: AnyCoordinator = .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search"))], selected: 0)
     let end: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack(stack("R+search", "↑result"))], selected: 1)
     let plan = try AnyCoordinator.plan(from: start, to: end, host: .navigationView)
     #expect(
       plan.steps == [
         start,
-        .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 0),
-        .tabs([.stack(stack("R+feed")), .stack(stack("R+search"))], selected: 1),
+        .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search"))], selected: 1),
+        .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search", "↑result"))], selected: 1),
+        end,
+      ])
+  }
+
+  /// A sheet over the tab the user leaves goes while it is on screen: the selection cannot
+  /// move under it. Its pushes stay until the tab is hidden.
+  @Test func aSheetOverTheTabLeftGoesBeforeTheSelectionMoves() throws {
+    let start: AnyCoordinator = .tabs(
+      [.stack(stack("R+feed", "↑post", "◻compose")), .stack(stack("R+search"))], selected: 0)
+    let end: AnyCoordinator = .tabs([.stack(stack("R+feed")), .stack(stack("R+search", "↑result"))], selected: 1)
+    let plan = try AnyCoordinator.plan(from: start, to: end, host: .navigationView)
+    #expect(
+      plan.steps == [
+        start,
+        .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search"))], selected: 0),
+        .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search"))], selected: 1),
+        .tabs([.stack(stack("R+feed", "↑post")), .stack(stack("R+search", "↑result"))], selected: 1),
         end,
       ])
   }
