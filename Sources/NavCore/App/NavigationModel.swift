@@ -323,10 +323,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// does not encode, which is reported.
   private func encodedCause(_ action: some Encodable) -> JSONValue? {
     do {
-      let cause = try JSONValue(encoding: action)
-      // Not a ternary: its `nil` would be JSONValue's own nil literal, `.null`.
-      guard cause != .null else { return Optional.none }
-      return cause
+      return try JSONValue.cause(encoding: action)
     } catch {
       report(.causeNotEncodable(error))
       return nil

@@ -35,7 +35,8 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
       kept.reserveCapacity(routes.count)
       for (index, route) in routes.enumerated() {
         let decoded: Result<Typed, WireFormatError>
-        if let unstorable = UnstorableScreen.found(in: route.screen) {
+        let unstorable = UnstorableScreen.found(in: route.screen)
+        if let unstorable {
           // A screen the app could not store when it was recorded: never a screen, whatever the
           // app's decoder would make of the marker.
           decoded = .failure(
@@ -56,7 +57,7 @@ private struct ScreenRestorer<Typed: NavigationScreen> {
           let removed = routes[index...].reduce(0) { $0 + $1.routeCount }
           let record = DroppedRoute(
             path: path, index: index,
-            screenName: UnstorableScreen.found(in: route.screen)?.screen ?? ScreenName.of(route.screen),
+            screenName: unstorable?.screen ?? ScreenName.of(route.screen),
             removedRouteCount: removed, error: error)
           if policy == .strict { throw .undecodableScreen(record) }
           dropped.append(record)

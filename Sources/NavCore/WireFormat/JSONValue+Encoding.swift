@@ -14,4 +14,13 @@ extension JSONValue {
   public init(encoding value: some Encodable) throws(WireFormatError) {
     self = try WireFormat.tree(of: value)
   }
+
+  /// `action`'s JSON as an event's cause: `nil` when there is no action (`nil`, JSON's `null`).
+  /// What the model's `perform` and the recorder's `record(_:cause:)` both keep.
+  package static func cause(encoding action: some Encodable) throws(WireFormatError) -> JSONValue? {
+    let cause = try JSONValue(encoding: action)
+    // Not a ternary: its `nil` would be JSONValue's own nil literal, `.null`.
+    guard cause != .null else { return Optional.none }
+    return cause
+  }
 }

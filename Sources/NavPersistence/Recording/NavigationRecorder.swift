@@ -106,9 +106,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// does not encode is reported on `failures`, and the state recorded without a cause.
   public func record(_ state: Coordinator<Screen>, cause action: some Encodable, origin: EventOrigin = .app) {
     do {
-      let cause = try JSONValue(encoding: action)
-      // Not a ternary: its `nil` would be JSONValue's own nil literal, `.null`.
-      hand(.state(state), cause: cause == .null ? Optional.none : cause, origin: origin)
+      hand(.state(state), cause: try JSONValue.cause(encoding: action), origin: origin)
     } catch {
       hand(.state(state), cause: nil, origin: origin)
       let failure = RecordingFailure(
