@@ -90,6 +90,21 @@ public enum ReportPage {
         facts += "<dt>\(name)</dt><dd>\(HTML.escape(value))</dd>"
       }
     }
+    if let launch = report.launch {
+      facts += "<dt>Launch</dt><dd>\(HTML.escape(launch.description))"
+      if !launch.dropped.isEmpty {
+        facts += "<ul class=\"dropped\">"
+        for route in launch.dropped {
+          let routes = "\(route.routes) route\(route.routes == 1 ? "" : "s")"
+          let why = report.omitsPayloads ? "" : ": " + HTML.escape(route.error)
+          facts +=
+            "<li>route \(route.index) (<code>\(HTML.escape(route.screen))</code>) in \(HTML.escape(route.path.description)), "
+            + "\(routes)\(why)</li>"
+        }
+        facts += "</ul>"
+      }
+      facts += "</dd>"
+    }
     if !report.isWhole {
       facts +=
         "<dt>Shown</dt><dd>events \(report.window.lowerBound) to \(report.window.upperBound) of \(report.eventCount); "

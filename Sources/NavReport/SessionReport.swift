@@ -36,6 +36,10 @@ public struct SessionReport: Sendable {
   /// What the session ran on, as its start said (without the user id and the app's own keys
   /// when payloads are left out).
   package var context: SessionContext?
+  /// What the launch that began the session did, as its start said: the page lists each
+  /// route its restore left out (without the decoder's words when payloads are left out:
+  /// they may quote a screen's values).
+  package var launch: LaunchRecord?
   /// The events shown, in order.
   package var events: [Event]
   /// The states after the shown events, as shared nodes; events refer to them by reference.
@@ -199,7 +203,7 @@ public struct SessionReport: Sendable {
         durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps,
         headHash: end.hash ?? "", verification: verification, restoredFrom: start.operation.restoredFrom,
         context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
-        events: shown, states: states, focusState: focusState, plannedStates: planned,
+        launch: start.operation.launch, events: shown, states: states, focusState: focusState, plannedStates: planned,
         focus: chosen, omitsPayloads: omitsPayloads)
     }
 

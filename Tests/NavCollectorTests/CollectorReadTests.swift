@@ -71,7 +71,9 @@ import Testing
       // A row is the sessions export's.
       let first = try await get(client, "/v1/sessions?limit=1")
       #expect(String(buffer: first.body).contains(#"{"session":"s-4","events":3,"#))
-      #expect(String(buffer: first.body).contains(#""phase":"background"}"#))
+      #expect(
+        String(buffer: first.body).contains(
+          #""phase":"background","launch":null,"launch_reason":null,"dropped_routes":0}"#))
       for bad in [
         "/v1/sessions?limit=0", "/v1/sessions?limit=abc", "/v1/sessions?after=zzz", "/v1/sessions?since=yesterday",
       ] {

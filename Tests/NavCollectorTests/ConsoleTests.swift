@@ -8,6 +8,7 @@ import NavCollector
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
+@_spi(Internals) import NavJSON
 import NavPersistence
 import NavTestSupport
 import Testing
@@ -255,6 +256,54 @@ import Testing
       }
       try await client.execute(uri: "/console/sessions", method: .get, headers: [.cookie: cookie]) { response in
         #expect(!String(buffer: response.body).contains("s-1"))
+      }
+    }
+  }
+
+  @Test func whatALaunchDidIsOnTheSessionsPageAndTheListingFiltersOnIt() async throws {
+    try await app().test(.router) { client in
+      let cookie = try await signedIn(client, as: reader)
+      let launched =
+        #"{"session":"s-3","seq":1,"at":"2026-11-21T10:09:00.000Z","op":{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]},"restoredFrom":{"session":"s-1","seq":1},"launch":{"outcome":"restored","reason":"<i>why</i>","dropped":[{"path":[],"index":1,"screen":"cart","routes":2,"error":"gone"}]}}}"#
+      try await client.execute(
+        uri: "/v1/events", method: .post,
+        headers: [.authorization: "Bearer \(ingest)", .contentType: "application/x-ndjson"],
+        body: ByteBuffer(string: launched + "\n")
+      ) { #expect($0.status == .ok) }
+      try await client.execute(uri: "/console/sessions/s-3", method: .get, headers: [.cookie: cookie]) { response in
+        #expect(
+          String(buffer: response.body).contains(
+            "<dt>Launch</dt><dd>restored (&lt;i&gt;why&lt;/i&gt;), 2 routes dropped (the report lists each, with why)</dd>"
+          ))
+      }
+      try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) { response in
+        #expect(!String(buffer: response.body).contains("<dt>Launch</dt>"), "its start says nothing of its launch")
+      }
+      for (query, sessions) in [
+        ("dropped_routes=true", ["s-3"]), ("launch=restored", ["s-3"]), ("launch=declined", []),
+        ("dropped_routes=false&sort=id", [Self.hostileID, "s-1", "s-2"]),
+      ] {
+        try await client.execute(
+          uri: "/v1/sessions?" + query, method: .get, headers: [.authorization: "Bearer \(reader)"]
+        ) { response in
+          let body = try JSONParser.parse(Array(String(buffer: response.body).utf8))
+          guard case .object(let page) = body, case .array(let rows)? = page["sessions"] else {
+            Issue.record("\(query): \(String(buffer: response.body))")
+            return
+          }
+          let ids = rows.compactMap { row -> String? in
+            guard case .object(let row) = row, case .string(let id)? = row["session"] else { return nil }
+            return id
+          }
+          #expect(ids == sessions, "\(query)")
+        }
+      }
+      try await client.execute(
+        uri: "/v1/sessions?launch=crashed", method: .get, headers: [.authorization: "Bearer \(reader)"]
+      ) { response in
+        #expect(response.status == .badRequest)
+        #expect(
+          String(buffer: response.body).contains("launch: expected restored or restoredRoots or fresh or declined"))
       }
     }
   }

@@ -32,6 +32,9 @@ import Testing
       INSERT INTO tokens SELECT id, app, role, secret_hash, created_at, revoked_at, label, expires_at, last_used_at
         FROM donor.collector_tokens;
       DETACH DATABASE donor;
+      ALTER TABLE sessions DROP COLUMN dropped_routes;
+      ALTER TABLE sessions DROP COLUMN launch_reason;
+      ALTER TABLE sessions DROP COLUMN launch;
       DELETE FROM schema_migrations WHERE version >= 13;
       PRAGMA user_version = 12;
       """)

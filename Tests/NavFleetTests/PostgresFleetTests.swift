@@ -267,6 +267,33 @@ struct PostgresFleetTests {
     #expect(deletedResult.failure?.seq == 3)
   }
 
+  /// The migration that gave the rows their launch columns reads them from the starts already
+  /// stored: on what the collector wrote, it gives what the collector writes now.
+  @Test func theLaunchColumnsMigrationReadsStoredStartsAsIngestWritesThem() async throws {
+    var rng = SeededRandom(seed: 5)
+    let sessions = RichSessions.make(count: 12, using: &rng)
+    let postgres = try await PostgresTestFleet(snapshotInterval: 100)
+    let app = postgres.app
+    for events in sessions {
+      _ = try await postgres.fleet.ingest(try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) }, app: app)
+    }
+    var written: [SessionSummary] = []
+    for events in sessions { written.append(try await postgres.fleet.summary(of: events[0].session, app: app)) }
+    #expect(written.contains { $0.droppedRoutes > 0 } && written.contains { $0.launch == .startedFresh })
+    let migration = try #require(PostgresSchema.migrations.first { $0.name.contains("launch_outcome") })
+    let backfill = try #require(migration.sql.range(of: "UPDATE sessions SET"))
+    let quoted = "'" + app.rawValue.replacingOccurrences(of: "'", with: "''") + "'"
+    try TestPostgres.psql(
+      """
+      UPDATE sessions SET launch = NULL, launch_reason = NULL, dropped_routes = 0 WHERE app = \(quoted);
+      \(migration.sql[backfill.lowerBound...])
+      """)
+    for (events, before) in zip(sessions, written) {
+      let after = try await postgres.fleet.summary(of: events[0].session, app: app)
+      #expect(after == before, "\(before.id)")
+    }
+  }
+
   /// A reordered pair is named by `verify`; a tail cut under a checkpoint, with the session's
   /// row fixed to match (a chain that verifies), is named by the audit against the checkpoint;
   /// a session forgotten through the store is an erasure on record, not tampering.

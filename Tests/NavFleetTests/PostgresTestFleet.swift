@@ -34,7 +34,7 @@ final class PostgresTestFleet: Sendable {
 }
 
 /// Sessions with everything the rules look at: tabs and nested flows (random trees and
-/// operations), lifecycle phases, an end, a context and a restored-from link.
+/// operations), lifecycle phases, an end, a context, a restored-from link and a launch.
 enum RichSessions {
   static func make(count: Int, using rng: inout some RandomNumberGenerator) -> [[AnyEvent]] {
     (0..<count).map { index in
@@ -43,7 +43,14 @@ enum RichSessions {
       if index % 3 == 0, case .start(let state, _, _, _) = events[0].operation.kind {
         let link = index > 0 ? SessionLink(session: sessionID("s0-linked"), seq: 2) : nil
         let context = SessionContext(appVersion: "2.\(index)", osName: "iOS", deviceModel: "iPhone15,\(index)")
-        events[0].operation = .start(state, restoredFrom: link, context: context)
+        // A launch: a restore that dropped routes, or a fresh start with its reason.
+        let launch =
+          link == nil
+          ? LaunchRecord(outcome: .startedFresh, reason: "tooOld")
+          : LaunchRecord(
+            outcome: .restored,
+            dropped: [.init(path: .top, index: 1, screen: "gone", routes: index, error: "no case named 'gone'")])
+        events[0].operation = .start(state, restoredFrom: link, context: context, launch: launch)
       }
       // Lifecycle events between the navigation, and sometimes an end.
       var lifecycle: [AnyEvent] = []

@@ -102,6 +102,9 @@ import Testing
       DROP TABLE checkpoints;
       DROP TABLE store_identity;
       DROP INDEX sessions_by_last_at;
+      ALTER TABLE sessions DROP COLUMN dropped_routes;
+      ALTER TABLE sessions DROP COLUMN launch_reason;
+      ALTER TABLE sessions DROP COLUMN launch;
       ALTER TABLE sessions DROP COLUMN foreground_ms;
       ALTER TABLE sessions DROP COLUMN phase;
       ALTER TABLE sessions DROP COLUMN context;

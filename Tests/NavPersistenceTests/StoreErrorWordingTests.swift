@@ -82,6 +82,7 @@ enum VerificationProblemSamples {
   static let all: [VerificationProblem] = [
     .missingEvent(seq: 4, nextStored: 5), .unreadableEvent, .unhashableEvent, .hashMismatch, .operationDoesNotApply,
     .snapshotDiffers, .sessionRowMissing, .eventCountDiffers(recorded: 3, stored: 2), .headHashDiffers,
-    .restoredFromDiffers, .contextDiffers, .clockColumnsDiffer, .timeColumnsDiffer, .depthDiffers, .orphanSnapshot,
+    .restoredFromDiffers, .contextDiffers, .launchDiffers, .clockColumnsDiffer, .timeColumnsDiffer, .depthDiffers,
+    .orphanSnapshot,
   ]
 }

@@ -217,6 +217,35 @@ import Testing
     #expect(!plain.contains("<dt>App</dt>"))
   }
 
+  @Test func theLaunchAndEachRouteItsRestoreDroppedAreAmongTheFacts() throws {
+    try seedSession()
+    let launch = LaunchRecord(
+      outcome: .restored,
+      dropped: [.init(path: .top, index: 1, screen: "post<x>", routes: 2, error: "Screen has no case named 'post<x>'")])
+    try append(
+      "after",
+      .start(
+        .stack([.root("home")]), restoredFrom: .init(session: try SessionID("s-1"), seq: 1), context: nil,
+        launch: launch), at: 10_000)
+    let (report, full) = try page("after")
+    #expect(report.launch == launch)
+    #expect(full.contains("<dt>Launch</dt><dd>restored, 2 routes dropped<ul class=\"dropped\">"))
+    #expect(
+      full.contains(
+        "<li>route 1 (<code>post&lt;x&gt;</code>) in the top coordinator, 2 routes: Screen has no case named &#39;post&lt;x&gt;&#39;</li>"
+      ), "escaped like every text from the store")
+    let (_, omitted) = try page("after", omitting: true)
+    #expect(
+      omitted.contains("2 routes</li>") && !omitted.contains("no case named"), "the decoder's words may quote values")
+    try append(
+      "declined",
+      .start(
+        .stack([.root("home")]), restoredFrom: nil, context: nil,
+        launch: .init(outcome: .declined, reason: "notification")), at: 20_000)
+    #expect(try page("declined").1.contains("<dt>Launch</dt><dd>declined (notification)</dd>"))
+    #expect(!(try page().1.contains("<dt>Launch</dt>")), "a start that says nothing of its launch")
+  }
+
   @Test func aLongSessionShowsAWindowAroundTheChosenSeq() throws {
     try append("long", .start(.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("home"))])), at: 0)
     for index in 1..<2_500 {

@@ -47,6 +47,28 @@ import Testing
     #expect(try ids("--failing") == ["demo-tabs"])
   }
 
+  @Test func byWhatTheLaunchDid() throws {
+    let state = #"{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}"#
+    let lines = [
+      #"{"session":"update","at":"2026-11-22T08:00:00.000Z","origin":"app","op":{"op":"start","state":\#(state),"restoredFrom":{"session":"demo-tabs","seq":3},"launch":{"outcome":"restored","dropped":[{"path":[],"index":1,"screen":"post","routes":2,"error":"gone"}]}}}"#,
+      #"{"session":"link","at":"2026-11-22T08:01:00.000Z","origin":"app","op":{"op":"start","state":\#(state),"launch":{"outcome":"declined","reason":"notification"}}}"#,
+    ]
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("launches.jsonl"), atomically: true, encoding: .utf8)
+    let imported = try NavStoreProcess.run(["import", "launches.jsonl", "--db", "demo.sqlite"], in: folder)
+    try #require(imported.status == 0, "\(imported.stderr)")
+    #expect(try ids("--dropped-routes") == ["update"])
+    #expect(try ids("--launch", "declined") == ["link"])
+    #expect(try ids("--launch", "restored", "--restored") == ["update"])
+    #expect(try ids("--launch", "fresh").isEmpty)
+    let history = try NavStoreProcess.run(["history", "update", "--db", "demo.sqlite"], in: folder)
+    #expect(
+      history.stdoutLines.last?.hasSuffix("dropped route 1 (post) in the top coordinator, 2 routes: gone") == true)
+    let wrong = try NavStoreProcess.run(["sessions", "--db", "demo.sqlite", "--launch", "crashed"], in: folder)
+    #expect(wrong.status == 64)
+    #expect(wrong.stderr.contains("--launch must be one of restored, restoredRoots, fresh, declined, not 'crashed'"))
+  }
+
   @Test func theListingAndHistoryReadInATimeZone() throws {
     let listed = try NavStoreProcess.run(
       ["sessions", "--db", "demo.sqlite", "--app-version", "2.2.0", "--tz", "Europe/Berlin"], in: folder)

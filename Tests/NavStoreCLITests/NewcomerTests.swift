@@ -72,10 +72,10 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "14\n" && created.stderrLines == ["navstore: created i.sqlite (schema 14)"])
+    #expect(created.stdout == "15\n" && created.stderrLines == ["navstore: created i.sqlite (schema 15)"])
     let again = try navstore("init", "--db", "i.sqlite")
     #expect(
-      again.stdout == "14\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 14; nothing to do"])
+      again.stdout == "15\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 15; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

@@ -20,7 +20,7 @@ enum PostgresCopyAnchor {
     (
       "sessions",
       "app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session, restored_from_seq, "
-        + "clock_jumps, duration_ms, foreground_ms, context, phase"
+        + "clock_jumps, duration_ms, foreground_ms, context, phase, launch, launch_reason, dropped_routes"
     ),
     ("events", "app, session_id, month, seq, at, origin, op, cause, hash"),
     ("snapshots", "app, session_id, month, seq, state"),

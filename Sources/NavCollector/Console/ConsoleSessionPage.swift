@@ -18,6 +18,11 @@ enum ConsoleSessionPage {
         after its event \(link.seq)</dd>
         """
     }
+    if let launch = summary.launch {
+      let words = LaunchRecord.describe(launch, reason: summary.launchReason, droppedRoutes: summary.droppedRoutes)
+      let listed = summary.droppedRoutes > 0 ? " (the report lists each, with why)" : ""
+      facts += "<dt>Launch</dt><dd>\(words)\(listed)</dd>"
+    }
     if let context = summary.context {
       let app = [context.appVersion, context.appBuild.map { "(build \($0))" }].compactMap { $0 }.joined(separator: " ")
       let system = [context.osName, context.osVersion].compactMap { $0 }.joined(separator: " ")

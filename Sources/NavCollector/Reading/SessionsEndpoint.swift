@@ -24,7 +24,7 @@ struct SessionsEndpoint {
 
   static let parameters: Set<String> = [
     "limit", "after", "sort", "since", "until", "app_version", "os_name", "os_version", "device_model", "locale",
-    "user_id", "restored", "screen", "failing", "omit_payloads",
+    "user_id", "restored", "launch", "dropped_routes", "screen", "failing", "omit_payloads",
   ]
 
   func handle(_ request: Request, context: CollectorContext) async throws -> Response {
@@ -46,6 +46,8 @@ struct SessionsEndpoint {
     filters.locale = try query.text("locale")
     filters.userID = try query.text("user_id")
     filters.restored = try query.boolean("restored")
+    filters.launch = try query.choice("launch", of: LaunchRecord.Outcome.self)
+    filters.droppedRoutes = try query.boolean("dropped_routes")
     if let text = try query.text("after") {
       guard let cursor = SessionCursor(text), cursor.sort == sort else {
         throw CollectorError.badQuery("after: not a cursor this collector gave for this sort; start again without it")

@@ -85,10 +85,14 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
   /// `restored, 4 routes dropped`, `fresh (tooOld)`, `declined (notificationOpened)`: what
   /// `navstore history` prints after the start's state.
   package var description: String {
+    Self.describe(outcome, reason: reason, droppedRoutes: droppedRouteCount)
+  }
+
+  /// The words of `description` from what a session's row keeps of its launch.
+  package static func describe(_ outcome: Outcome, reason: String?, droppedRoutes: Int) -> String {
     var words = outcome.rawValue
     if let reason { words += " (\(reason))" }
-    let count = droppedRouteCount
-    if count > 0 { words += ", \(count) route\(count == 1 ? "" : "s") dropped" }
+    if droppedRoutes > 0 { words += ", \(droppedRoutes) route\(droppedRoutes == 1 ? "" : "s") dropped" }
     return words
   }
 

@@ -67,11 +67,14 @@ enum IngestStatements {
               $36::text[], $37::bytea[]) AS e (s, m, q, a, o, op, c, h)
       ), new_sessions AS (
         INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
-            restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase)
-          SELECT $1, s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph
+            restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase, launch, launch_reason,
+            dropped_routes)
+          SELECT $1, s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph, nullif(lo, ''),
+              nullif(lr, ''), ld
             FROM unnest($2::text[], $3::integer[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bytea[], $8::integer[],
-              $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[])
-              AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph)
+              $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[],
+              $38::text[], $39::text[], $40::integer[])
+              AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph, lo, lr, ld)
       ), new_snapshots AS (
         INSERT INTO snapshots (app, session_id, month, seq, state)
           SELECT $1, s, m, q, t
@@ -92,7 +95,7 @@ enum IngestStatements {
     let stored: SessionColumnsBatch
 
     func makeBindings() throws -> PostgresBindings {
-      var bindings = PostgresBindings(capacity: 37)
+      var bindings = PostgresBindings(capacity: 40)
       bindings.append(app)
       bindings.append(new.ids)
       bindings.append(new.months)
@@ -130,6 +133,9 @@ enum IngestStatements {
       bindings.append(events.operations)
       bindings.append(events.causes)
       bindings.append(events.hashes)
+      bindings.append(new.launches)
+      bindings.append(new.launchReasons)
+      bindings.append(new.droppedRoutes)
       return bindings
     }
 

@@ -132,7 +132,7 @@ extension PostgresFleet {
     ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
       if let row = SessionRowColumns(held: columns) { records[id] = (row.record, row.month) }
-      if let at = columns.15 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
+      if let at = columns.18 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
     }
     // The stored rows the lines may resend: claims at or below a stored head.
     var claimed: [SessionID: Set<Int>] = [:]

@@ -6,11 +6,12 @@ import PostgresNIO
 /// A `sessions` row as selected: the engine-neutral record, and its partition month.
 struct SessionRowColumns {
   typealias Columns = (
-    String, Int32, Int64, ByteBuffer?, Int64?, Int64?, Int32, String?, Int64?, Int64, Int64, String?, String, Int64
+    String, Int32, Int64, ByteBuffer?, Int64?, Int64?, Int32, String?, Int64?, Int64, Int64, String?, String, Int64,
+    String?, String?, Int32
   )
   static let selectList = """
     id, month, event_count, head_hash, first_at, last_at, depth, restored_from_session, restored_from_seq,
-    duration_ms, clock_jumps, context, phase, foreground_ms
+    duration_ms, clock_jumps, context, phase, foreground_ms, launch, launch_reason, dropped_routes
     """
 
   /// The select list with each column qualified by `table` (a join's).
@@ -23,7 +24,7 @@ struct SessionRowColumns {
   /// time (NULL unless it has no events and one).
   typealias HeldColumns = (
     String, String?, Int32?, Int64?, ByteBuffer?, Int64?, Int64?, Int32?, String?, Int64?, Int64?, Int64?, String?,
-    String?, Int64?, Int64?
+    String?, Int64?, String?, String?, Int32?, Int64?
   )
 
   let record: SessionRecord
@@ -32,12 +33,13 @@ struct SessionRowColumns {
   /// The row in `HeldColumns`, if the session has one.
   init?(held columns: HeldColumns) {
     guard let id = columns.1, let month = columns.2, let count = columns.3, let depth = columns.7,
-      let duration = columns.10, let jumps = columns.11, let phase = columns.13, let foreground = columns.14
+      let duration = columns.10, let jumps = columns.11, let phase = columns.13, let foreground = columns.14,
+      let dropped = columns.17
     else { return nil }
     self.init(
       (
         id, month, count, columns.4, columns.5, columns.6, depth, columns.8, columns.9, duration, jumps, columns.12,
-        phase, foreground
+        phase, foreground, columns.15, columns.16, dropped
       ))
   }
 
@@ -47,7 +49,8 @@ struct SessionRowColumns {
       firstAt: columns.4.map(Timestamp.init(millisecondsSince1970:)),
       lastAt: columns.5.map(Timestamp.init(millisecondsSince1970:)), depth: Int(columns.6),
       restoredFromSession: columns.7, restoredFromSeq: columns.8, durationMilliseconds: columns.9,
-      clockJumps: Int(columns.10), context: columns.11, phase: columns.12, foregroundMilliseconds: columns.13)
+      clockJumps: Int(columns.10), context: columns.11, phase: columns.12, foregroundMilliseconds: columns.13,
+      launch: columns.14, launchReason: columns.15, droppedRoutes: Int(columns.16))
     month = Int(columns.1)
   }
 }
@@ -101,11 +104,15 @@ struct UTF8TextElement: PostgresNonThrowingEncodable, PostgresArrayEncodable, Se
 /// unnest(...)`.
 struct SessionColumnsBatch: Sendable {
   /// For new sessions: the partition month, the session each continues (`""`: none) and from
-  /// which seq (0), and the start's context as canonical JSON (`""`: none).
+  /// which seq (0), the start's context as canonical JSON (`""`: none), and its launch's
+  /// outcome and reason (`""`: none) and dropped routes.
   var months: [Int32] = []
   var links: [String] = []
   var linkSeqs: [Int64] = []
   var contexts: [String] = []
+  var launches: [String] = []
+  var launchReasons: [String] = []
+  var droppedRoutes: [Int32] = []
 
   var ids: [String] = []
   var counts: [Int64] = []
@@ -121,19 +128,14 @@ struct SessionColumnsBatch: Sendable {
   /// A new session's row: its link and context from its first event (its `start`), its totals
   /// after the upload.
   mutating func addNew(session: String, month: Int, start: AnyEvent, totals: SessionTotals) throws(StoreError) {
-    let link = start.operation.restoredFrom
-    var context = ""
-    if let given = start.operation.context {
-      do throws(WireFormatError) {
-        context = try WireFormat.canonicalString(given)
-      } catch {
-        throw StoreError.unencodable(error)
-      }
-    }
+    let columns = try SessionStartColumns(start: start.operation)
     months.append(Int32(month))
-    links.append(link?.session.rawValue ?? "")
-    linkSeqs.append(Int64(link?.seq ?? 0))
-    contexts.append(context)
+    links.append(columns.link?.session.rawValue ?? "")
+    linkSeqs.append(Int64(columns.link?.seq ?? 0))
+    contexts.append(columns.context ?? "")
+    launches.append(columns.launch ?? "")
+    launchReasons.append(columns.launchReason ?? "")
+    droppedRoutes.append(Int32(clamping: columns.droppedRoutes))
     add(session: session, totals: totals)
   }
 

@@ -3,7 +3,7 @@ import NavCore
 /// The columns of a `sessions` row, in the order every session query selects them.
 enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
-  case clockJumps, context, phase, foregroundMilliseconds
+  case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes
 
   var expression: String {
     switch self {
@@ -20,6 +20,9 @@ enum SessionColumn: Int32, ResultColumns {
     case .context: "context"
     case .phase: "phase"
     case .foregroundMilliseconds: "foreground_ms"
+    case .launch: "launch"
+    case .launchReason: "launch_reason"
+    case .droppedRoutes: "dropped_routes"
     }
   }
 }
@@ -60,6 +63,9 @@ extension SessionRecord {
       clockJumps: statement.int(SessionColumn.clockJumps),
       context: statement.isNull(SessionColumn.context) ? nil : statement.text(SessionColumn.context),
       phase: statement.text(SessionColumn.phase),
-      foregroundMilliseconds: statement.int64(SessionColumn.foregroundMilliseconds))
+      foregroundMilliseconds: statement.int64(SessionColumn.foregroundMilliseconds),
+      launch: statement.isNull(SessionColumn.launch) ? nil : statement.text(SessionColumn.launch),
+      launchReason: statement.isNull(SessionColumn.launchReason) ? nil : statement.text(SessionColumn.launchReason),
+      droppedRoutes: statement.int(SessionColumn.droppedRoutes))
   }
 }

@@ -29,7 +29,10 @@ extension StoreEngine {
     if let appendStatements { return appendStatements }
     let statements = AppendStatements(
       insertSession: try prepare(
-        "INSERT INTO sessions (id, restored_from_session, restored_from_seq, context) VALUES (?, ?, ?, ?)"),
+        """
+        INSERT INTO sessions (id, restored_from_session, restored_from_seq, context, launch, launch_reason,
+          dropped_routes) VALUES (?, ?, ?, ?, ?, ?, ?)
+        """),
       insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
       // The row's totals as `SessionTotals.adding` computed them: no arithmetic here.

@@ -11,18 +11,14 @@ extension StoreEngine {
     let event = prepared.event
     let statements = try statementsForAppending()
     if insertingSession {
-      let link = event.operation.restoredFrom
-      var context = SQLiteValue.null
-      if let given = event.operation.context {
-        do throws(WireFormatError) {
-          context = .text(try WireFormat.canonicalString(given))
-        } catch {
-          throw StoreError.unencodable(error)
-        }
-      }
-      let linkSession: SQLiteValue = link.map { .text($0.session.rawValue) } ?? .null
-      let linkSeq: SQLiteValue = link.map { .int($0.seq) } ?? .null
-      try execute(statements.insertSession, [.text(event.session.rawValue), linkSession, linkSeq, context])
+      let start = try SessionStartColumns(start: event.operation)
+      func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+      try execute(
+        statements.insertSession,
+        [
+          .text(event.session.rawValue), text(start.link?.session.rawValue), start.link.map { .int($0.seq) } ?? .null,
+          text(start.context), text(start.launch), text(start.launchReason), .int(start.droppedRoutes),
+        ])
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970

@@ -90,6 +90,7 @@ extension StoreEngine {
       text(context?.deviceModel), text(context?.locale), text(context?.timeZone),
       omittingPayloads ? .null : text(context?.userID), appContext,
       .integer(summary.foregroundMilliseconds), .text(summary.phase.rawValue),
+      text(summary.launch?.rawValue), text(summary.launchReason), .integer(Int64(summary.droppedRoutes)),
     ]
   }
 }

@@ -9,7 +9,7 @@
 /// Events: seqs without gaps from 1, each readable, its hash the chain's, its operation
 /// applying to the state before it within the wire format's tree limits, a snapshot at its seq
 /// equal to the replayed state. The row: present, with the events' count and last chain value,
-/// and its derived columns (the `restoredFrom` link, context, clock summary, first and last
+/// and its derived columns (the `restoredFrom` link, context, launch, clock summary, first and last
 /// times, depth, lifecycle phase) what the events say. No snapshot without its event.
 ///
 /// A budget, when given, is charged for every event and snapshot taken: once it is spent, the
@@ -23,6 +23,8 @@ package struct HistoryAudit: Sendable {
   private var link: SessionLink?
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
+  /// What the start says its launch did, as the session row keeps it.
+  private var launch = (outcome: String?.none, reason: String?.none, droppedRoutes: 0)
   /// What the row must sum up of the events taken so far, by the rule appends write it with;
   /// its depth is left at 0 until the verdict (the last state's, worked out once there: a deep
   /// state's depth costs a walk of its visible path).
@@ -102,6 +104,8 @@ package struct HistoryAudit: Sendable {
     if stored.seq == 1 {
       link = event.operation.restoredFrom
       contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
+      let record = event.operation.launch
+      launch = (record?.outcome.rawValue, record?.reason, record?.droppedRouteCount ?? 0)
     }
     let jumps = totals.clockJumps
     totals = totals.adding(at: event.at, hash: hash, depth: 0, phase: nextPhase)
@@ -136,7 +140,7 @@ package struct HistoryAudit: Sendable {
     return nil
   }
 
-  /// What the row's derived columns get wrong: its link and its context against the start
+  /// What the row's derived columns get wrong: its link, context and launch against the start
   /// event's (empty when it has none), its clock columns against the events' times, then its first and last
   /// times and its depth (which listings, `latestSession` and `prune` read as stored).
   private func derivedColumnsProblem(_ row: SessionRecord) -> VerificationProblem? {
@@ -155,6 +159,10 @@ package struct HistoryAudit: Sendable {
       default: false
       }
     guard contextMatches else { return .contextDiffers }
+    guard row.launch == launch.outcome, row.launchReason == launch.reason, row.droppedRoutes == launch.droppedRoutes
+    else {
+      return .launchDiffers
+    }
     guard row.clockJumps == totals.clockJumps, row.durationMilliseconds == totals.durationMilliseconds,
       row.foregroundMilliseconds == totals.foregroundMilliseconds
     else {

@@ -21,12 +21,20 @@ package struct SessionRecord: Sendable {
   /// The lifecycle phase as stored (a hand edit may have made it unknown).
   package var phase: String
   package var foregroundMilliseconds: Int64
+  /// The launch's outcome as stored (`nil`: the start did not say; a hand edit may have made it
+  /// unknown).
+  package var launch: String?
+  /// Why the launch did what it did.
+  package var launchReason: String?
+  /// How many routes the launch's restore left out.
+  package var droppedRoutes: Int
 
   /// A row as read.
   package init(
     id: String, eventCount: Int, headHash: [UInt8]?, firstAt: Timestamp?, lastAt: Timestamp?, depth: Int,
     restoredFromSession: String?, restoredFromSeq: Int64?, durationMilliseconds: Int64, clockJumps: Int,
-    context: String?, phase: String, foregroundMilliseconds: Int64
+    context: String?, phase: String, foregroundMilliseconds: Int64, launch: String?, launchReason: String?,
+    droppedRoutes: Int
   ) {
     self.id = id
     self.eventCount = eventCount
@@ -41,6 +49,9 @@ package struct SessionRecord: Sendable {
     self.context = context
     self.phase = phase
     self.foregroundMilliseconds = foregroundMilliseconds
+    self.launch = launch
+    self.launchReason = launchReason
+    self.droppedRoutes = droppedRoutes
   }
 
   /// The totals an append continues from, as stored (unchecked: `verify` checks them).
@@ -63,7 +74,10 @@ package struct SessionRecord: Sendable {
       foregroundMilliseconds: foregroundMilliseconds, phase: SessionPhase(rawValue: phase) ?? .foreground,
       clockJumps: clockJumps,
       // A hand-edited column that no longer reads lists as no context; `verify` names it.
-      context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) })
+      context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) },
+      // An outcome a hand edit made unknown lists as none; `verify` names it.
+      launch: launch.flatMap(LaunchRecord.Outcome.init(rawValue:)), launchReason: launchReason,
+      droppedRoutes: droppedRoutes)
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.

@@ -25,6 +25,10 @@ package struct SessionQuery: Hashable, Sendable {
   package var userID: String?
   /// Sessions that began by restoring another (`true`), or that did not (`false`).
   package var restored: Bool?
+  /// Sessions whose launch did this, as their start recorded it.
+  package var launch: LaunchRecord.Outcome?
+  /// Sessions whose launch's restore left routes out (`true`), or left none out (`false`).
+  package var droppedRoutes: Bool?
   /// Sessions whose id begins with these characters (compared as the id's UTF-8 bytes).
   package var idPrefix: String?
   /// Sessions that began by restoring this one: the sessions that continue it.
@@ -56,7 +60,8 @@ package struct SessionQuery: Hashable, Sendable {
   /// Whether no filter is set.
   package var filtersNothing: Bool {
     since == nil && until == nil && appVersion == nil && osName == nil && osVersion == nil && deviceModel == nil
-      && locale == nil && userID == nil && restored == nil && idPrefix == nil && continuing == nil
+      && locale == nil && userID == nil && restored == nil && launch == nil && droppedRoutes == nil && idPrefix == nil
+      && continuing == nil
   }
 
   /// Whether `session` passes every filter that is set.
@@ -64,6 +69,8 @@ package struct SessionQuery: Hashable, Sendable {
     if let since, let last = session.lastAt, last < since { return false }
     if let until, let first = session.firstAt, first > until { return false }
     if let restored, restored != (session.restoredFrom != nil) { return false }
+    if let launch, launch != session.launch { return false }
+    if let droppedRoutes, droppedRoutes != (session.droppedRoutes > 0) { return false }
     if let idPrefix, !session.id.rawValue.utf8.starts(with: idPrefix.utf8) { return false }
     if let continuing, session.restoredFrom?.session != continuing { return false }
     let context = session.context

@@ -31,4 +31,12 @@ public struct SessionSummary: Hashable, Sendable {
   package var clockJumps: Int = 0
   /// What the session runs on, as its `start` said (`nil` when it said nothing).
   public var context: SessionContext?
+  /// What the launch that began it did, as its `start` said (`nil`: it did not say, as a
+  /// session recorded without `SessionStore.launch` or before launches were recorded).
+  package var launch: LaunchRecord.Outcome?
+  /// Why the launch did it (`fresh` and `declined` launches, and a restore of the roots).
+  package var launchReason: String?
+  /// How many routes the launch's restore left out (its start's `launch.dropped`): support's
+  /// filter for the sessions an update's restore lost routes in.
+  package var droppedRoutes: Int = 0
 }

@@ -66,6 +66,9 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
   case restoredFromDiffers
   /// The session row's context differs from its start event's.
   case contextDiffers
+  /// The session row's launch columns (outcome, reason, dropped routes) differ from its start
+  /// event's `launch`.
+  case launchDiffers
   /// The session row's clock columns (jumps, duration, foreground time) differ from its events'
   /// times and lifecycle.
   case clockColumnsDiffer
@@ -92,6 +95,8 @@ public enum VerificationProblem: Hashable, Sendable, CustomStringConvertible {
     case .headHashDiffers: "the session's head hash is not the chain's last value"
     case .restoredFromDiffers: "the session's restoredFrom columns differ from its start event"
     case .contextDiffers: "the session's context column differs from its start event's context"
+    case .launchDiffers:
+      "the session's launch, launch_reason and dropped_routes columns differ from its start event's launch"
     case .clockColumnsDiffer:
       "the session's clock_jumps, duration_ms and foreground_ms columns differ from its events' times and lifecycle"
     case .timeColumnsDiffer: "the session's first_at and last_at columns differ from its first and last events' times"

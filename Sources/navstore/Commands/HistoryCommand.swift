@@ -15,8 +15,11 @@ struct HistoryCommand: AsyncParsableCommand {
 
       Each line ends with the event's cause, the app's action, in short form ("because \
       numberTapped(3)"), when it has one; the start shows the session's context in brackets \
-      (app version, system, device, locale, time zone, user id). Times are as the device \
-      recorded them; an event earlier than the one before it is marked "(clock went back)".
+      (app version, system, device, locale, time zone, user id) and what the launch did \
+      (restored, restoredRoots, fresh or declined, and why), then, a line each, every route the \
+      launch's restore left out: where it was, its screen, how many routes went with it and why \
+      its screen no longer decodes. Times are as the device recorded them; an event earlier \
+      than the one before it is marked "(clock went back)".
 
       Examples:
         navstore history s-1
@@ -84,9 +87,15 @@ struct HistoryCommand: AsyncParsableCommand {
     // A context with nothing to say to a reader (only the device's key) prints nothing.
     let context = event.operation.context.map(ContextText.line).flatMap { $0.isEmpty ? nil : "  [\($0)]" } ?? ""
     let cause = event.cause.map { "  because \(ScreenName.compact($0))" } ?? ""
-    return "\(time(event.at))  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
+    let time = time(event.at)
+    // Each route the launch's restore left out, on a line of its own under the start.
+    let dropped = (event.operation.launch?.dropped ?? []).map {
+      "\n" + String(repeating: " ", count: time.count + 15) + "dropped " + ScreenName.printable($0.description)
+    }
+    return "\(time)  \(String(repeating: " ", count: max(0, 5 - String(event.seq ?? 0).count)))"
       + "\(event.seq ?? 0)  \(event.origin.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0))  "
       + "\(ScreenName.printable(event.operation.summary))\(context)  → \(screen)\(cause)\(clock)"
+      + dropped.joined()
   }
 
   /// The screen on top, in its compact form (`numberDetail(number: 3)`), so screens of one

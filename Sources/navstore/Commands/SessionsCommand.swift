@@ -9,23 +9,24 @@ struct SessionsCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "sessions",
     abstract:
-      "List sessions: id, event count, first and last time, duration, depth, clock jumps, app version, the session restored.",
+      "List sessions: id, event count, first and last time, duration, depth, clock jumps, app version, what the launch did, the session restored.",
     discussion: """
       --json prints the sessions export's rows (export --table sessions --format jsonl), one \
-      object per line with the CSV's columns in order: session, events, first_at, last_at, \
-      duration_ms, depth, restored_from_session, restored_from_seq, clock_jumps, app_version, \
-      app_build, os_name, os_version, device_model, locale, time_zone, user_id, app_context, \
-      foreground_ms, phase.
+      object per line with the CSV's columns in order: \(ExportTable.sessions.columns.joined(separator: ", ")).
 
       Times are as the device gave them. CLOCK BACK counts events earlier than the event before \
       them (the device's clock went back); DURATION counts only the clock going forward, so it \
       is never negative. foreground_ms is the part of it the app spent in the foreground; phase \
-      is foreground, background or ended.
+      is foreground, background or ended. LAUNCH is what the launch that began the session did \
+      (restored, restoredRoots, fresh, declined; - when the start did not say) and DROPPED how \
+      many routes its restore left out: `navstore history` of the session lists each, with why.
 
       Examples:
         navstore sessions
         navstore sessions --json | jq -r 'select(.events > 100) | .session'
         navstore sessions --json | jq -r 'select(.clock_jumps > 0) | .session'
+        navstore sessions --dropped-routes --app-version 2.4
+        navstore sessions --launch declined --json | jq -r .launch_reason | sort | uniq -c
       """)
 
   @OptionGroup var store: StoreOption
@@ -71,6 +72,16 @@ struct SessionsCommand: AsyncParsableCommand {
   @Flag(help: "Only sessions that began by restoring another.")
   var restored = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Only sessions whose launch did this: \(LaunchRecord.Outcome.allCases.map(\.rawValue).joined(separator: ", ")).",
+      valueName: "outcome"),
+    transform: Self.launchOutcome)
+  var launch: LaunchRecord.Outcome?
+
+  @Flag(help: "Only sessions whose launch's restore left routes out (screens an update no longer decodes).")
+  var droppedRoutes = false
+
   @Option(help: "The order: id (the default), or last (latest activity first).")
   var sort: Order = .id
 
@@ -81,6 +92,15 @@ struct SessionsCommand: AsyncParsableCommand {
 
   enum Order: String, ExpressibleByArgument, CaseIterable {
     case id, last
+  }
+
+  private static func launchOutcome(_ text: String) throws -> LaunchRecord.Outcome {
+    guard let outcome = LaunchRecord.Outcome(rawValue: text) else {
+      throw ValidationError(
+        "--launch must be one of \(LaunchRecord.Outcome.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'"
+      )
+    }
+    return outcome
   }
 
   func validate() throws {
@@ -102,6 +122,8 @@ struct SessionsCommand: AsyncParsableCommand {
     query.locale = locale
     query.userID = userID
     query.restored = restored ? true : nil
+    query.launch = launch
+    query.droppedRoutes = droppedRoutes ? true : nil
     query.order = sort == .last ? .lastActivity : .id
     return query
   }
@@ -243,7 +265,7 @@ struct SessionsCommand: AsyncParsableCommand {
 
   private static func header(idWidth: Int, timeWidth: Int) -> String {
     pad("SESSION", idWidth) + "  EVENTS  " + pad("FIRST", timeWidth) + "  " + pad("LAST", timeWidth)
-      + "  DURATION  DEPTH  CLOCK BACK  " + pad("APP", 12) + "  RESTORED FROM"
+      + "  DURATION  DEPTH  CLOCK BACK  " + pad("APP", 12) + "  " + pad("LAUNCH", 13) + "  DROPPED  RESTORED FROM"
   }
 
   private static func row(
@@ -253,7 +275,9 @@ struct SessionsCommand: AsyncParsableCommand {
       + pad(session.firstAt.map(time) ?? "-", timeWidth) + "  " + pad(session.lastAt.map(time) ?? "-", timeWidth)
       + "  " + padLeft(duration(session.durationMilliseconds), 8) + "  " + padLeft(String(session.depth), 5) + "  "
       + padLeft(session.clockJumps == 0 ? "-" : String(session.clockJumps), 10) + "  "
-      + pad(ContextText.appVersion(session.context), 12) + "  " + (session.restoredFrom?.description ?? "-")
+      + pad(ContextText.appVersion(session.context), 12) + "  " + pad(session.launch?.rawValue ?? "-", 13) + "  "
+      + padLeft(session.droppedRoutes == 0 ? "-" : String(session.droppedRoutes), 7) + "  "
+      + (session.restoredFrom?.description ?? "-")
   }
 
   private static func pad(_ text: String, _ width: Int) -> String { TerminalWidth.padded(text, to: width) }

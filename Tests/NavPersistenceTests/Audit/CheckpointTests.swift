@@ -278,7 +278,8 @@ import Testing
       earlier = try store.checkpoint(signedBy: signer, at: time)
       try store.append(event("b", .start(.stack(stack("R+home")))))
     }
-    // The table as the first form of 0003 made it, its rows kept, the store back at schema 13.
+    // The table as the first form of 0003 made it, its rows kept, the store back at schema 13
+    // (without the columns of the schemas after it).
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(
       """
@@ -296,6 +297,9 @@ import Testing
       BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END;
       CREATE TRIGGER checkpoint_sessions_are_append_only_delete BEFORE DELETE ON checkpoint_sessions
       BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END;
+      ALTER TABLE sessions DROP COLUMN launch;
+      ALTER TABLE sessions DROP COLUMN launch_reason;
+      ALTER TABLE sessions DROP COLUMN dropped_routes;
       DELETE FROM schema_migrations WHERE version >= 14;
       PRAGMA user_version = 13;
       """)
