@@ -10,7 +10,7 @@ extension Coordinator {
   }
 
   /// Applies one operation to the flow `anchor` finds in this state.
-  mutating func apply(_ kind: NavigationOperation<Screen>.Kind, to anchor: FlowAnchor, renames: HostRenames)
+  mutating func apply(_ kind: NavigationOperation<AppScreen>.Kind, to anchor: FlowAnchor, renames: HostRenames)
     throws(NavigationModelError)
   {
     let path = try located(anchor, renames: renames).path

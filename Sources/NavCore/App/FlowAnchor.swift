@@ -58,8 +58,8 @@ struct FlowAnchor {
 
   /// The anchor of the flow one `step` below this one's, identified in `state`. A step that
   /// finds nothing in `state` gives an anchor that never resolves.
-  func appending<Screen>(
-    _ step: PathStep, kind: CoordinatorKind, in state: Coordinator<Screen>, renames: HostRenames
+  func appending<AppScreen>(
+    _ step: PathStep, kind: CoordinatorKind, in state: Coordinator<AppScreen>, renames: HostRenames
   ) -> FlowAnchor {
     let path = origin.appending(step)
     let parent = resolve(in: state, renames: renames).flatMap { try? state.coordinator(at: $0) }
@@ -91,14 +91,14 @@ struct FlowAnchor {
   }
 
   /// The flow's path in `state`, or `nil` when the flow is gone.
-  func resolve<Screen>(in state: Coordinator<Screen>, renames: HostRenames) -> CoordinatorPath? {
+  func resolve<AppScreen>(in state: Coordinator<AppScreen>, renames: HostRenames) -> CoordinatorPath? {
     locate(in: state, renames: renames)?.path
   }
 
   /// The flow's path in `state` and its coordinator there, found in one walk down the tree, or
   /// `nil` when the flow is gone.
-  func locate<Screen>(in state: Coordinator<Screen>, renames: HostRenames) -> (
-    path: CoordinatorPath, coordinator: Coordinator<Screen>
+  func locate<AppScreen>(in state: Coordinator<AppScreen>, renames: HostRenames) -> (
+    path: CoordinatorPath, coordinator: Coordinator<AppScreen>
   )? {
     var node = state
     var path: [PathStep] = []
@@ -106,7 +106,7 @@ struct FlowAnchor {
       switch (step, node) {
       case (.route(let index, let host, let unique), .stack(let routes)):
         let renamed = renames[host]
-        let hosts = { (route: Route<Screen>) in
+        let hosts = { (route: Route<AppScreen>) in
           guard route.child != nil else { return false }
           let identity = ScreenIdentity(route.screen)
           return identity == host || identity == renamed
@@ -122,7 +122,7 @@ struct FlowAnchor {
         let found: Int?
         if let root {
           let renamed = renames[root]
-          let isIt = { (tab: Coordinator<Screen>) in
+          let isIt = { (tab: Coordinator<AppScreen>) in
             let identity = Self.rootIdentity(of: tab)
             return identity == root || (renamed != nil && identity == renamed)
           }
@@ -149,7 +149,7 @@ struct FlowAnchor {
     return elements[(first + 1)...].contains(where: matches) ? nil : first
   }
 
-  private static func rootIdentity<Screen>(of tab: Coordinator<Screen>) -> ScreenIdentity? {
+  private static func rootIdentity<AppScreen>(of tab: Coordinator<AppScreen>) -> ScreenIdentity? {
     tab.routes?.first.map { ScreenIdentity($0.screen) }
   }
 }

@@ -21,14 +21,16 @@ struct HostRenames {
 
   /// Forgets the renames whose host no longer hosts a flow anywhere in `state`, once there are
   /// more than a few: the table stays as small as the tree.
-  mutating func prune<Screen>(keepingHostsOf state: Coordinator<Screen>) {
+  mutating func prune<AppScreen>(keepingHostsOf state: Coordinator<AppScreen>) {
     guard newest.count > 32 else { return }
     var hosts = Set<ScreenIdentity>()
     Self.collectHosts(of: state, into: &hosts)
     newest = newest.filter { hosts.contains($0.value) }
   }
 
-  private static func collectHosts<Screen>(of coordinator: Coordinator<Screen>, into hosts: inout Set<ScreenIdentity>) {
+  private static func collectHosts<AppScreen>(
+    of coordinator: Coordinator<AppScreen>, into hosts: inout Set<ScreenIdentity>
+  ) {
     switch coordinator {
     case .stack(let routes):
       for route in routes {

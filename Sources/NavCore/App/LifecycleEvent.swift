@@ -17,7 +17,7 @@ public enum LifecycleEvent: Hashable, Sendable {
   case end(reason: String? = nil)
 
   /// The event as an operation of the log.
-  package func operation<Screen>(for _: Screen.Type = Screen.self) -> NavigationOperation<Screen> {
+  package func operation<AppScreen>(for _: AppScreen.Type = AppScreen.self) -> NavigationOperation<AppScreen> {
     switch self {
     case .background: .background
     case .foreground: .foreground

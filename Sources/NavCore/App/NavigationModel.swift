@@ -21,12 +21,12 @@ import Observation
 /// `change` forms. <doc:AppModel> tells how flows are found and what the host binds to.
 @MainActor
 @Observable
-public final class NavigationModel<Screen: NavigationScreen> {
+public final class NavigationModel<AppScreen: NavigationScreen> {
   /// Where the app is: the state after the last change. Recorded, and played to the screen.
-  public private(set) var state: Coordinator<Screen>
+  public private(set) var state: Coordinator<AppScreen>
   /// What the host shows now. It differs from `state` only while a change is being played in
   /// steps (a restore, a deep link).
-  public private(set) var shown: Coordinator<Screen>
+  public private(set) var shown: Coordinator<AppScreen>
   /// Why the last call through the model or a flow (an operation, `perform`, `change`, `go`)
   /// failed, or `nil` when it succeeded: for an app that shows such things, or a test. Each call
   /// clears it first; the user's gestures written back by the host leave it as it is.
@@ -40,12 +40,12 @@ public final class NavigationModel<Screen: NavigationScreen> {
   package let failureHandling: FailureHandling
 
   private let failureSink: AsyncStream<NavigationModelError>.Continuation
-  private var recorder: (any NavigationRecording<Screen>)?
-  private let player: NavigationPlayer<Screen>
+  private var recorder: (any NavigationRecording<AppScreen>)?
+  private let player: NavigationPlayer<AppScreen>
   /// Called with every state shown, in order, after `shown` changed: for a host that does not
   /// observe the model (UIKit's navigation controllers, a log of the steps). SwiftUI needs
   /// nothing of it. Give it to `init` to see the steps a restore shows at once, during `init`.
-  @ObservationIgnored public var onShow: (@MainActor (Coordinator<Screen>) -> Void)?
+  @ObservationIgnored public var onShow: (@MainActor (Coordinator<AppScreen>) -> Void)?
   /// The host screens `updateScreen` gave a new value, for the flow handles made before.
   @ObservationIgnored private(set) var renames = HostRenames()
   /// The action under way in `perform`, whose changes are gathered into one.
@@ -54,7 +54,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// The changes of one `perform`, applied to a copy of the state until it ends, and the
   /// lifecycle events reported inside it, recorded after the change with its cause.
   private struct PendingAction {
-    var working: Coordinator<Screen>
+    var working: Coordinator<AppScreen>
     var lifecycle: [LifecycleEvent] = []
     var failed = false
   }
@@ -90,16 +90,16 @@ public final class NavigationModel<Screen: NavigationScreen> {
   ///   })
   /// ```
   public init<C: Clock<Duration>>(
-    _ state: Coordinator<Screen>, launchingFrom launchState: Coordinator<Screen>? = nil,
-    recorder: (any NavigationRecording<Screen>)? = nil, cause: some Encodable = JSONValue?.none,
+    _ state: Coordinator<AppScreen>, launchingFrom launchState: Coordinator<AppScreen>? = nil,
+    recorder: (any NavigationRecording<AppScreen>)? = nil, cause: some Encodable = JSONValue?.none,
     host: HostProfile = .default,
-    delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
+    delayMilliseconds: Int = StepPlan<AppScreen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
     failureHandling: FailureHandling = .assertInDebugBuilds,
-    onShow: (@MainActor (Coordinator<Screen>) -> Void)? = nil,
-    opening link: DeepLink<Screen>? = nil
+    onShow: (@MainActor (Coordinator<AppScreen>) -> Void)? = nil,
+    opening link: DeepLink<AppScreen>? = nil
   ) {
     let shown = launchState ?? state
-    let relay = ShownRelay<Screen>()
+    let relay = ShownRelay<AppScreen>()
     self.state = state
     self.shown = shown
     self.recorder = recorder
@@ -150,10 +150,10 @@ public final class NavigationModel<Screen: NavigationScreen> {
   // MARK: The top flow
 
   /// The top coordinator as a stack flow (fails as gone when the top is tabs).
-  public var stack: StackFlow<Screen> { StackFlow(model: self, anchor: .top(.stack)) }
+  public var stack: StackFlow<AppScreen> { StackFlow(model: self, anchor: .top(.stack)) }
 
   /// The top coordinator as a tabs flow (fails as gone when the top is a stack).
-  public var tabs: TabsFlow<Screen> { TabsFlow(model: self, anchor: .top(.tabs)) }
+  public var tabs: TabsFlow<AppScreen> { TabsFlow(model: self, anchor: .top(.tabs)) }
 
   // MARK: Changes
 
@@ -165,7 +165,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// ```swift
   /// try model.change { try $0.apply(.dismissAll()) }
   /// ```
-  public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
+  public func change(_ body: (inout Coordinator<AppScreen>) throws -> Void) throws {
     if action != nil { return try changeAction(body) }
     clearLastFailure()
     var next = state
@@ -174,7 +174,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Goes to `target` as one change: a deep link, a state built elsewhere.
-  public func go(to target: Coordinator<Screen>) {
+  public func go(to target: Coordinator<AppScreen>) {
     _ = attempt { $0 = target }
   }
 
@@ -201,13 +201,13 @@ public final class NavigationModel<Screen: NavigationScreen> {
   // MARK: What the flows use
 
   /// The state the flows read: the action's working copy inside `perform`, `state` otherwise.
-  var current: Coordinator<Screen> { action?.working ?? state }
+  var current: Coordinator<AppScreen> { action?.working ?? state }
 
   /// Applies `change` to the state, then records and shows the result; inside `perform`, to
   /// the action's working copy. A failure is reported, drops the action under way, and changes
   /// nothing. Returns whether the change was made.
   @discardableResult
-  func attempt(_ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void) -> Bool {
+  func attempt(_ change: (inout Coordinator<AppScreen>) throws(NavigationModelError) -> Void) -> Bool {
     do throws(NavigationModelError) {
       if action != nil {
         try changeAction(change)
@@ -227,7 +227,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
 
   /// Notes that the host screen known as `old` is now `new` (`updateScreen` changed its value),
   /// so that the handles of its flows follow it.
-  func hostRenamed(from old: Screen, to new: Screen) {
+  func hostRenamed(from old: AppScreen, to new: AppScreen) {
     renames.rename(ScreenIdentity(old), to: ScreenIdentity(new))
     renames.prune(keepingHostsOf: current)
   }
@@ -238,8 +238,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// what the user made of the screen: a tab tapped mid-restore does not cost the restore of the
   /// other tabs. When it cannot apply there, the screen as the user left it is where the app is.
   func hostDidChange(
-    _ change: (inout Coordinator<Screen>) throws(NavigationModelError) -> Void,
-    ahead: ((inout Coordinator<Screen>) throws(NavigationModelError) -> Void)? = nil
+    _ change: (inout Coordinator<AppScreen>) throws(NavigationModelError) -> Void,
+    ahead: ((inout Coordinator<AppScreen>) throws(NavigationModelError) -> Void)? = nil
   ) {
     var next = shown
     do {
@@ -274,7 +274,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Shows `state`: a step of the player's, or a change the host made itself.
-  fileprivate func show(_ state: Coordinator<Screen>) {
+  fileprivate func show(_ state: Coordinator<AppScreen>) {
     shown = state
     onShow?(state)
   }
@@ -331,7 +331,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Applies `change` to the working copy of the action under way; a failure leaves it as it was.
-  private func changeAction<Failure: Error>(_ change: (inout Coordinator<Screen>) throws(Failure) -> Void)
+  private func changeAction<Failure: Error>(_ change: (inout Coordinator<AppScreen>) throws(Failure) -> Void)
     throws(Failure)
   {
     guard var working = action?.working else { return }
@@ -340,7 +340,8 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Shows `next` and records it; an unplayable state changes nothing.
-  private func commit(_ next: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) throws(NavigationModelError)
+  private func commit(_ next: Coordinator<AppScreen>, cause: JSONValue?, origin: EventOrigin)
+    throws(NavigationModelError)
   {
     guard next != state else { return }
     do {
@@ -353,7 +354,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   }
 
   /// Hands a state to the recorder, unless the session has ended.
-  private func record(_ state: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin) {
+  private func record(_ state: Coordinator<AppScreen>, cause: JSONValue?, origin: EventOrigin) {
     guard phase != .ended else { return }
     recorder?.record(state, cause: cause, origin: origin)
   }
@@ -388,7 +389,7 @@ public final class NavigationModel<Screen: NavigationScreen> {
   /// model.startSession(recordingWith: next, cause: Action.signedIn)
   /// ```
   public func startSession(
-    recordingWith recorder: (any NavigationRecording<Screen>)?, cause: some Encodable = JSONValue?.none,
+    recordingWith recorder: (any NavigationRecording<AppScreen>)?, cause: some Encodable = JSONValue?.none,
     endReason: String = "newSession"
   ) {
     let cause = encodedCause(cause)
@@ -410,6 +411,6 @@ public final class NavigationModel<Screen: NavigationScreen> {
 
 /// Lets the player, made before the model is, reach the model once it exists.
 @MainActor
-private final class ShownRelay<Screen: NavigationScreen> {
-  weak var model: NavigationModel<Screen>?
+private final class ShownRelay<AppScreen: NavigationScreen> {
+  weak var model: NavigationModel<AppScreen>?
 }

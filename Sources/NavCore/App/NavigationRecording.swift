@@ -5,13 +5,13 @@
 /// the model, which knows nothing of storage, can drive it, and so that previews and tests can
 /// hand the model a recorder of their own. `record` is called on the main actor after every
 /// change, and must return at once.
-public protocol NavigationRecording<Screen>: Sendable {
+public protocol NavigationRecording<AppScreen>: Sendable {
   /// The app's screen type.
-  associatedtype Screen: NavigationScreen
+  associatedtype AppScreen: NavigationScreen
 
   /// Keeps `state`, the navigation after a change; `cause` is the app's action behind it and
   /// `origin` says whether the app or the user (a gesture the host reported) made it.
-  func record(_ state: Coordinator<Screen>, cause: JSONValue?, origin: EventOrigin)
+  func record(_ state: Coordinator<AppScreen>, cause: JSONValue?, origin: EventOrigin)
 
   /// Keeps what happened to the app (it went to the background, came back, or ended the
   /// session), in order with the states around it. Called on the main actor; must return at

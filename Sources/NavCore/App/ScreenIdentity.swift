@@ -7,7 +7,7 @@
 struct ScreenIdentity: Hashable {
   private let key: AnyHashable
 
-  init<Screen: NavigationScreen>(_ screen: Screen) {
+  init<AppScreen: NavigationScreen>(_ screen: AppScreen) {
     if let identifiable = screen as? any Identifiable {
       key = Self.id(of: identifiable)
     } else {

@@ -11,12 +11,12 @@
 /// `model.perform`, part of that action). An impossible one changes nothing and is reported
 /// (see `NavigationModel.failureHandling`); `change` is the throwing form.
 @MainActor
-public struct StackFlow<Screen: NavigationScreen> {
+public struct StackFlow<AppScreen: NavigationScreen> {
   /// The model the flow belongs to.
-  package let model: NavigationModel<Screen>
+  package let model: NavigationModel<AppScreen>
   let anchor: FlowAnchor
 
-  init(model: NavigationModel<Screen>, anchor: FlowAnchor) {
+  init(model: NavigationModel<AppScreen>, anchor: FlowAnchor) {
     self.model = model
     self.anchor = anchor
   }
@@ -26,11 +26,11 @@ public struct StackFlow<Screen: NavigationScreen> {
 
   /// The flow's routes in the model's state (where the app is, including the changes of the
   /// action under way); empty once the flow is gone.
-  public var routes: [Route<Screen>] { model.current.coordinator(of: anchor, renames: model.renames)?.routes ?? [] }
+  public var routes: [Route<AppScreen>] { model.current.coordinator(of: anchor, renames: model.renames)?.routes ?? [] }
 
   /// The flow's routes as the host shows them: what SwiftUI binds to. The host's writes are the
   /// user's own changes (a back swipe, a sheet pulled down), recorded with `origin: .user`.
-  public var shownRoutes: [Route<Screen>] {
+  public var shownRoutes: [Route<AppScreen>] {
     get { model.shown.coordinator(of: anchor, renames: model.renames)?.routes ?? [] }
     nonmutating set {
       let anchor = anchor
@@ -56,10 +56,10 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// The stack's base layer as the host shows it: the root and its navigation path, with the
   /// sheets and covers above it reached through ``ShownLayer/above``. What a host view starts
   /// from (see ``ShownLayer``).
-  public var baseLayer: ShownLayer<Screen> { ShownLayer(flow: self, number: 0) }
+  public var baseLayer: ShownLayer<AppScreen> { ShownLayer(flow: self, number: 0) }
 
   /// Every layer the host shows now, base first.
-  public var shownLayers: [ShownLayer<Screen>] {
+  public var shownLayers: [ShownLayer<AppScreen>] {
     StackLayer.layers(of: shownRoutes).indices.map { ShownLayer(flow: self, number: $0) }
   }
 
@@ -72,13 +72,13 @@ public struct StackFlow<Screen: NavigationScreen> {
   }
 
   /// The tabs hosted by the route at `index`.
-  public func tabs(hostedBy index: Int) -> TabsFlow<Screen> {
+  public func tabs(hostedBy index: Int) -> TabsFlow<AppScreen> {
     TabsFlow(
       model: model, anchor: anchor.appending(.route(index), kind: .tabs, in: model.current, renames: model.renames))
   }
 
   /// The stack hosted by the topmost route showing `screen`.
-  public func stack(hostedBy screen: Screen) -> StackFlow {
+  public func stack(hostedBy screen: AppScreen) -> StackFlow {
     guard let index = routes.lastIndex(where: { $0.screen == screen }) else {
       return StackFlow(model: model, anchor: anchor.missing(.stack, hostedBy: screen))
     }
@@ -86,7 +86,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   }
 
   /// The tabs hosted by the topmost route showing `screen`.
-  public func tabs(hostedBy screen: Screen) -> TabsFlow<Screen> {
+  public func tabs(hostedBy screen: AppScreen) -> TabsFlow<AppScreen> {
     guard let index = routes.lastIndex(where: { $0.screen == screen }) else {
       return TabsFlow(model: model, anchor: anchor.missing(.tabs, hostedBy: screen))
     }
@@ -96,17 +96,17 @@ public struct StackFlow<Screen: NavigationScreen> {
   // MARK: Operations
 
   /// Pushes a screen (with the flow it hosts, if any).
-  public func push(_ screen: Screen, child: Coordinator<Screen>? = nil) {
+  public func push(_ screen: AppScreen, child: Coordinator<AppScreen>? = nil) {
     perform(.push(screen, child: child))
   }
 
   /// Presents a screen as a sheet.
-  public func presentSheet(_ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil) {
+  public func presentSheet(_ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil) {
     perform(.presentSheet(screen, withNavigation: withNavigation, child: child))
   }
 
   /// Presents a screen as a full-screen cover.
-  public func presentCover(_ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil) {
+  public func presentCover(_ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil) {
     perform(.presentCover(screen, withNavigation: withNavigation, child: child))
   }
 
@@ -123,13 +123,13 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// Goes back to the topmost occurrence of `screen`; `false` (changing nothing, reporting
   /// nothing) when the flow does not show it, as in FlowStacks.
   @discardableResult
-  public func goBackTo(_ screen: Screen) -> Bool {
+  public func goBackTo(_ screen: AppScreen) -> Bool {
     goBackTo(where: { $0 == screen })
   }
 
   /// Goes back to the topmost screen that matches; `false` when none does.
   @discardableResult
-  public func goBackTo(where matches: (Screen) -> Bool) -> Bool {
+  public func goBackTo(where matches: (AppScreen) -> Bool) -> Bool {
     performAtTopmost(where: matches) { .goBackTo(index: $0) }
   }
 
@@ -150,13 +150,13 @@ public struct StackFlow<Screen: NavigationScreen> {
 
   /// Pops to the topmost occurrence of `screen`; `false` when the flow does not show it.
   @discardableResult
-  public func popTo(_ screen: Screen) -> Bool {
+  public func popTo(_ screen: AppScreen) -> Bool {
     popTo(where: { $0 == screen })
   }
 
   /// Pops to the topmost screen that matches; `false` when none does.
   @discardableResult
-  public func popTo(where matches: (Screen) -> Bool) -> Bool {
+  public func popTo(where matches: (AppScreen) -> Bool) -> Bool {
     performAtTopmost(where: matches) { .popTo(index: $0) }
   }
 
@@ -190,14 +190,14 @@ public struct StackFlow<Screen: NavigationScreen> {
   }
 
   /// Replaces the routes, as the app's own change (`shownRoutes` takes the user's).
-  public func setRoutes(_ routes: [Route<Screen>]) {
+  public func setRoutes(_ routes: [Route<AppScreen>]) {
     perform(.setRoutes(routes))
   }
 
   /// Replaces the screen at `index`, keeping its style and the flow it hosts. The new value is
   /// the same screen to the handles of the flows it hosts, and of its tab when it is a tab's
   /// root: they follow it, where a screen replaced any other way (`setRoutes`) is a new one.
-  public func updateScreen(at index: Int, to screen: Screen) {
+  public func updateScreen(at index: Int, to screen: AppScreen) {
     let old = routes.indices.contains(index) ? routes[index].screen : nil
     guard perform(.updateScreen(index: index, screen: screen)), let old else { return }
     model.hostRenamed(from: old, to: screen)
@@ -207,7 +207,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// style: `try feed.change { try $0.goBackToRoot() }`. Throws what `body` throws (a
   /// `NavigationError`), or a `NavigationModelError` (the flow is gone, the result cannot be
   /// shown); nothing changes then, and nothing is reported.
-  public func change(_ body: (inout [Route<Screen>]) throws -> Void) throws {
+  public func change(_ body: (inout [Route<AppScreen>]) throws -> Void) throws {
     let anchor = anchor
     let renames = model.renames
     try model.change { state in
@@ -229,7 +229,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   // MARK: Inside
 
   @discardableResult
-  private func perform(_ operation: NavigationOperation<Screen>.Kind) -> Bool {
+  private func perform(_ operation: NavigationOperation<AppScreen>.Kind) -> Bool {
     let anchor = anchor
     let renames = model.renames
     return model.attempt { state throws(NavigationModelError) in
@@ -241,7 +241,7 @@ public struct StackFlow<Screen: NavigationScreen> {
   /// reading the flow's routes once; `false`, changing and reporting nothing, when none matches.
   /// A flow that is gone is reported (and drops the action under way).
   private func performAtTopmost(
-    where matches: (Screen) -> Bool, _ operation: (Int) -> NavigationOperation<Screen>.Kind
+    where matches: (AppScreen) -> Bool, _ operation: (Int) -> NavigationOperation<AppScreen>.Kind
   ) -> Bool {
     guard let routes = model.current.coordinator(of: anchor, renames: model.renames)?.routes else {
       let missing = anchor.missing

@@ -5,12 +5,12 @@
 /// and valid while the flow exists, like `StackFlow`. A tab is known by the root screen of its
 /// stack, so a handle to a tab's flow follows it when the tabs are reordered.
 @MainActor
-public struct TabsFlow<Screen: NavigationScreen> {
+public struct TabsFlow<AppScreen: NavigationScreen> {
   /// The model the flow belongs to.
-  package let model: NavigationModel<Screen>
+  package let model: NavigationModel<AppScreen>
   let anchor: FlowAnchor
 
-  init(model: NavigationModel<Screen>, anchor: FlowAnchor) {
+  init(model: NavigationModel<AppScreen>, anchor: FlowAnchor) {
     self.model = model
     self.anchor = anchor
   }
@@ -19,7 +19,7 @@ public struct TabsFlow<Screen: NavigationScreen> {
   public var path: CoordinatorPath? { anchor.resolve(in: model.current, renames: model.renames) }
 
   /// The tabs in the model's state; empty once the flow is gone.
-  public var tabs: [Coordinator<Screen>] {
+  public var tabs: [Coordinator<AppScreen>] {
     guard case .tabs(let tabs, _) = model.current.coordinator(of: anchor, renames: model.renames) else { return [] }
     return tabs
   }
@@ -51,7 +51,7 @@ public struct TabsFlow<Screen: NavigationScreen> {
   // MARK: Child flows
 
   /// The stack of tab `index`.
-  public func stack(_ index: Int) -> StackFlow<Screen> {
+  public func stack(_ index: Int) -> StackFlow<AppScreen> {
     StackFlow(
       model: model, anchor: anchor.appending(.tab(index), kind: .stack, in: model.current, renames: model.renames))
   }
@@ -64,7 +64,7 @@ public struct TabsFlow<Screen: NavigationScreen> {
 
   /// The flow of each tab as the host shows them, in order: what a `TabView` shows, one tab per
   /// entry, tagged with its index.
-  public var shownTabs: [HostedFlow<Screen>] {
+  public var shownTabs: [HostedFlow<AppScreen>] {
     guard case .tabs(let tabs, _) = model.shown.coordinator(of: anchor, renames: model.renames) else { return [] }
     return tabs.indices.map { HostedFlow(kind: tabs[$0].kind, at: .tab($0), below: anchor, of: model) }
   }
@@ -81,7 +81,7 @@ public struct TabsFlow<Screen: NavigationScreen> {
   }
 
   /// Replaces the tabs and the selection.
-  public func setTabs(_ tabs: [Coordinator<Screen>], selected: Int) {
+  public func setTabs(_ tabs: [Coordinator<AppScreen>], selected: Int) {
     let anchor = anchor
     let renames = model.renames
     model.attempt { state throws(NavigationModelError) in
@@ -91,7 +91,7 @@ public struct TabsFlow<Screen: NavigationScreen> {
 
   /// Changes the flow's coordinator with throwing code of the app's own; throws what `body`
   /// throws or a `NavigationModelError`, changing nothing, reporting nothing.
-  public func change(_ body: (inout Coordinator<Screen>) throws -> Void) throws {
+  public func change(_ body: (inout Coordinator<AppScreen>) throws -> Void) throws {
     let anchor = anchor
     let renames = model.renames
     try model.change { state in

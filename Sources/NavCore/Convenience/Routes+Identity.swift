@@ -1,8 +1,8 @@
 /// A route is identified by its screen, as in TCACoordinators' identified routes, so apps whose
 /// screens carry ids can use `IdentifiedArray`-style lookups and `ForEach` over routes.
-extension Route: Identifiable where Screen: Identifiable {
+extension Route: Identifiable where AppScreen: Identifiable {
   /// The screen's id.
-  public var id: Screen.ID { screen.id }
+  public var id: AppScreen.ID { screen.id }
 }
 
 /// Lookups and navigation by screen identity, for apps whose screens are `Identifiable`.
@@ -12,28 +12,28 @@ extension Route: Identifiable where Screen: Identifiable {
 /// match wins, and a missing id changes nothing and answers `false`.
 extension Array {
   /// The index of the topmost route whose screen has `id`, or `nil`.
-  package func topmostIndex<Screen: Identifiable>(id: Screen.ID) -> Int? where Element == Route<Screen> {
+  package func topmostIndex<AppScreen: Identifiable>(id: AppScreen.ID) -> Int? where Element == Route<AppScreen> {
     lastIndex(where: { $0.screen.id == id })
   }
 
   /// The index of the topmost route showing `screen`, or `nil`.
-  package func topmostIndex<Screen>(of screen: Screen) -> Int? where Element == Route<Screen> {
+  package func topmostIndex<AppScreen>(of screen: AppScreen) -> Int? where Element == Route<AppScreen> {
     lastIndex(where: { $0.screen == screen })
   }
 
   /// Goes back to the topmost screen with `id`, removing whatever stands on it; returns `false`
   /// (changing nothing) when no screen has it.
   @discardableResult
-  public mutating func goBackTo<Screen: Identifiable>(id: Screen.ID) throws(NavigationError) -> Bool
-  where Element == Route<Screen> {
+  public mutating func goBackTo<AppScreen: Identifiable>(id: AppScreen.ID) throws(NavigationError) -> Bool
+  where Element == Route<AppScreen> {
     try goBackTo(whereRoute: { $0.screen.id == id })
   }
 
   /// Pops to the topmost screen with `id`; every removed route must be a push. Returns `false`
   /// (changing nothing) when no screen has it.
   @discardableResult
-  public mutating func popTo<Screen: Identifiable>(id: Screen.ID) throws(NavigationError) -> Bool
-  where Element == Route<Screen> {
+  public mutating func popTo<AppScreen: Identifiable>(id: AppScreen.ID) throws(NavigationError) -> Bool
+  where Element == Route<AppScreen> {
     try popTo(whereRoute: { $0.screen.id == id })
   }
 }

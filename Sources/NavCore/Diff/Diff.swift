@@ -17,12 +17,13 @@
 /// same kind.
 extension Coordinator {
   /// The operations that turn `old` into `new`; empty when they are equal.
-  public static func diff(from old: Coordinator, to new: Coordinator) throws(DiffError) -> [NavigationOperation<Screen>]
-  {
+  public static func diff(from old: Coordinator, to new: Coordinator) throws(DiffError) -> [NavigationOperation<
+    AppScreen
+  >] {
     guard old.kind == new.kind else {
       throw DiffError.topCoordinatorKindChanged(from: old.kind, to: new.kind)
     }
-    var differ = Differ<Screen>()
+    var differ = Differ<AppScreen>()
     differ.diff(old, new, at: .top)
     return differ.operations
   }
@@ -42,11 +43,11 @@ public enum DiffError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-private struct Differ<Screen: NavigationScreen> {
-  var operations: [NavigationOperation<Screen>] = []
+private struct Differ<AppScreen: NavigationScreen> {
+  var operations: [NavigationOperation<AppScreen>] = []
 
   /// Two coordinators of the same kind.
-  mutating func diff(_ old: Coordinator<Screen>, _ new: Coordinator<Screen>, at path: CoordinatorPath) {
+  mutating func diff(_ old: Coordinator<AppScreen>, _ new: Coordinator<AppScreen>, at path: CoordinatorPath) {
     guard old != new else { return }
     switch (old, new) {
     case (.stack(let oldRoutes), .stack(let newRoutes)):
@@ -68,7 +69,7 @@ private struct Differ<Screen: NavigationScreen> {
     }
   }
 
-  mutating func diffStack(_ old: [Route<Screen>], _ new: [Route<Screen>], at path: CoordinatorPath) {
+  mutating func diffStack(_ old: [Route<AppScreen>], _ new: [Route<AppScreen>], at path: CoordinatorPath) {
     let kept = Self.keptPrefixLength(old, new)
     guard kept > 0, StructureRules.stackProblem(new) == nil,
       let additions = Self.additions(of: new[kept...], onto: new[..<kept], at: path)
@@ -94,10 +95,10 @@ private struct Differ<Screen: NavigationScreen> {
   /// rejected (a push with no navigation to land in). Checked by applying them, so the rule
   /// lives only in `apply`.
   static func additions(
-    of added: ArraySlice<Route<Screen>>, onto base: ArraySlice<Route<Screen>>, at path: CoordinatorPath
-  ) -> [NavigationOperation<Screen>]? {
+    of added: ArraySlice<Route<AppScreen>>, onto base: ArraySlice<Route<AppScreen>>, at path: CoordinatorPath
+  ) -> [NavigationOperation<AppScreen>]? {
     var scratch = Coordinator.stack(Array(base))
-    var operations: [NavigationOperation<Screen>] = []
+    var operations: [NavigationOperation<AppScreen>] = []
     for route in added {
       var operation = addition(of: route)
       guard (try? scratch.apply(operation)) != nil else { return nil }
@@ -108,7 +109,7 @@ private struct Differ<Screen: NavigationScreen> {
   }
 
   /// How many routes, from the root, stay in place: same style and the same kind of child.
-  static func keptPrefixLength(_ old: [Route<Screen>], _ new: [Route<Screen>]) -> Int {
+  static func keptPrefixLength(_ old: [Route<AppScreen>], _ new: [Route<AppScreen>]) -> Int {
     var length = 0
     while length < min(old.count, new.count), old[length].style == new[length].style,
       old[length].child?.kind == new[length].child?.kind
@@ -119,7 +120,9 @@ private struct Differ<Screen: NavigationScreen> {
   }
 
   /// One operation that removes `removed` (the top of the stack).
-  static func removal(of removed: ArraySlice<Route<Screen>>, at path: CoordinatorPath) -> NavigationOperation<Screen> {
+  static func removal(of removed: ArraySlice<Route<AppScreen>>, at path: CoordinatorPath) -> NavigationOperation<
+    AppScreen
+  > {
     if removed.allSatisfy({ $0.style.isPush }) {
       return .pop(removed.count, at: path)
     }
@@ -130,7 +133,7 @@ private struct Differ<Screen: NavigationScreen> {
   }
 
   /// The operation that adds `route` on top of the stack.
-  static func addition(of route: Route<Screen>) -> NavigationOperation<Screen> {
+  static func addition(of route: Route<AppScreen>) -> NavigationOperation<AppScreen> {
     switch route.style {
     case .sheet(let withNavigation):
       .presentSheet(route.screen, withNavigation: withNavigation, child: route.child)

@@ -10,21 +10,21 @@
 /// the model, so a layer value kept by a view stays current; once the layer is gone it reads as
 /// empty and its setters do nothing.
 @MainActor
-public struct ShownLayer<Screen: NavigationScreen> {
+public struct ShownLayer<AppScreen: NavigationScreen> {
   /// The stack flow the layer belongs to.
-  public let flow: StackFlow<Screen>
+  public let flow: StackFlow<AppScreen>
   /// The layer's position: 0 for the base layer, 1 for the first sheet or cover, and so on.
   public let number: Int
 
   /// The layer's split of the shown routes now, or `nil` once it is gone.
-  package var layer: StackLayer<Screen>? {
+  package var layer: StackLayer<AppScreen>? {
     let layers = StackLayer.layers(of: flow.shownRoutes)
     return layers.indices.contains(number) ? layers[number] : nil
   }
 
   /// The layer's first route (the stack's root, or the presented sheet or cover), or `nil` once
   /// the layer is gone.
-  public var base: ShownRoute<Screen>? { layer.flatMap { route(at: $0.start) } }
+  public var base: ShownRoute<AppScreen>? { layer.flatMap { route(at: $0.start) } }
 
   /// Whether the layer shows a navigation view, so that its pushes are a navigation path.
   public var withNavigation: Bool { layer?.withNavigation ?? false }
@@ -45,7 +45,7 @@ public struct ShownLayer<Screen: NavigationScreen> {
   }
 
   /// The route at `index` in the stack, as shown, or `nil` when there is none.
-  public func route(at index: Int) -> ShownRoute<Screen>? {
+  public func route(at index: Int) -> ShownRoute<AppScreen>? {
     let routes = flow.shownRoutes
     guard routes.indices.contains(index) else { return nil }
     return ShownRoute(index: index, route: routes[index], flow: flow)

@@ -6,14 +6,14 @@
 /// pushed on `b`. ``layers(of:)`` makes that split once, so that a host binds each navigation
 /// view to its own layer's path and each presentation to the layer above it, as FlowStacks'
 /// `FlowStack` does for its users. The layers, in order, rebuild the routes exactly.
-public struct StackLayer<Screen: NavigationScreen>: Hashable, Sendable {
+public struct StackLayer<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// The index, in the stack's routes, of the layer's first route: 0 for the base layer, the
   /// presented route's index for the others.
   public let start: Int
   /// The layer's first route: the stack's root, or the sheet or cover that presents the layer.
-  public let base: Route<Screen>
+  public let base: Route<AppScreen>
   /// The routes pushed on `base`, in order; they stand at `start + 1`, `start + 2`, ...
-  public let pushes: [Route<Screen>]
+  public let pushes: [Route<AppScreen>]
 
   /// Whether the layer shows a navigation view (its base has navigation), so that pushes on it
   /// are shown as a navigation path.
@@ -29,7 +29,7 @@ public struct StackLayer<Screen: NavigationScreen>: Hashable, Sendable {
 
   /// The layers of `routes`, base first: a new layer begins at the root and at each sheet or
   /// cover; every other route is a push on the layer it follows. Empty for empty routes.
-  public static func layers(of routes: [Route<Screen>]) -> [StackLayer] {
+  public static func layers(of routes: [Route<AppScreen>]) -> [StackLayer] {
     var layers: [StackLayer] = []
     var start = 0
     while start < routes.endIndex {
@@ -43,14 +43,14 @@ public struct StackLayer<Screen: NavigationScreen>: Hashable, Sendable {
   /// The routes once the host shows only the first `count` of this layer's pushes: what a back
   /// swipe (or a tap on the back button) in the layer's navigation view makes of `routes`. Like
   /// FlowStacks, it truncates: the layers above go with the pushes.
-  package func keepingPushes(_ count: Int, of routes: [Route<Screen>]) -> [Route<Screen>] {
+  package func keepingPushes(_ count: Int, of routes: [Route<AppScreen>]) -> [Route<AppScreen>] {
     Array(routes.prefix(start + 1 + min(max(count, 0), pushes.count)))
   }
 
   /// The routes once the host no longer presents this layer: what dragging its sheet down makes
   /// of `routes`. Everything from the layer's base up goes; the base layer cannot be dismissed
   /// and leaves `routes` as they are.
-  package func dismissing(from routes: [Route<Screen>]) -> [Route<Screen>] {
+  package func dismissing(from routes: [Route<AppScreen>]) -> [Route<AppScreen>] {
     start == 0 ? routes : Array(routes.prefix(start))
   }
 }

@@ -4,11 +4,11 @@
 /// compared, diffed, stored and replayed as a unit. A well-formed stack has at least one route,
 /// a root first and nowhere else; well-formed tabs have at least one tab and a valid
 /// selection. `structureError()` checks both, all the way down.
-public enum Coordinator<Screen: NavigationScreen>: Hashable, Sendable {
+public enum Coordinator<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// A stack of routes, the root at index 0.
-  case stack([Route<Screen>])
+  case stack([Route<AppScreen>])
   /// Tabs, each a coordinator of its own, and the index of the selected one.
-  case tabs([Coordinator<Screen>], selected: Int)
+  case tabs([Coordinator<AppScreen>], selected: Int)
 
   /// The kind of coordinator, for messages and for checks that only care about the shape.
   package var kind: CoordinatorKind {
@@ -19,7 +19,7 @@ public enum Coordinator<Screen: NavigationScreen>: Hashable, Sendable {
   }
 
   /// The routes, when this is a stack.
-  public var routes: [Route<Screen>]? {
+  public var routes: [Route<AppScreen>]? {
     if case .stack(let routes) = self { return routes }
     return nil
   }

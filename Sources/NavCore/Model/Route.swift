@@ -2,16 +2,16 @@
 ///
 /// The unit TCACoordinators and FlowStacks apps keep in their `routes` arrays; NavStore adds the
 /// optional `child` so that nested coordinators are part of the same value and the same log.
-public struct Route<Screen: NavigationScreen>: Hashable, Sendable {
+public struct Route<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// How the screen is shown.
   public var style: RouteStyle
   /// The app's state for the screen.
-  public var screen: Screen
+  public var screen: AppScreen
   /// A coordinator hosted by this screen: a nested flow with its own stack or tabs.
-  public var child: Coordinator<Screen>?
+  public var child: Coordinator<AppScreen>?
 
   /// Creates a route from its parts.
-  public init(style: RouteStyle, screen: Screen, child: Coordinator<Screen>? = nil) {
+  public init(style: RouteStyle, screen: AppScreen, child: Coordinator<AppScreen>? = nil) {
     self.style = style
     self.screen = screen
     self.child = child
@@ -19,26 +19,26 @@ public struct Route<Screen: NavigationScreen>: Hashable, Sendable {
 
   /// The first route of a stack.
   public static func root(
-    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil
+    _ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil
   ) -> Route {
     Route(style: .root(withNavigation: withNavigation), screen: screen, child: child)
   }
 
   /// A pushed screen.
-  public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil) -> Route {
+  public static func push(_ screen: AppScreen, child: Coordinator<AppScreen>? = nil) -> Route {
     Route(style: .push, screen: screen, child: child)
   }
 
   /// A screen presented as a sheet.
   public static func sheet(
-    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil
+    _ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil
   ) -> Route {
     Route(style: .sheet(withNavigation: withNavigation), screen: screen, child: child)
   }
 
   /// A screen presented as a full-screen cover.
   public static func cover(
-    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil
+    _ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil
   ) -> Route {
     Route(style: .cover(withNavigation: withNavigation), screen: screen, child: child)
   }

@@ -68,7 +68,7 @@ public struct StructureError: Error, Hashable, Sendable, CustomStringConvertible
 /// The structural rules, one level at a time; `Coordinator.structureError()` applies them to a
 /// whole tree and the decoders apply them as they read each level.
 enum StructureRules {
-  static func stackProblem<Screen>(_ routes: [Route<Screen>]) -> StructureError.Problem? {
+  static func stackProblem<AppScreen>(_ routes: [Route<AppScreen>]) -> StructureError.Problem? {
     guard let first = routes.first else { return .emptyStack }
     guard first.style.isRoot else { return .firstRouteNotRoot(style: first.style) }
     if let misplaced = routes.indices.dropFirst().first(where: { routes[$0].style.isRoot }) {

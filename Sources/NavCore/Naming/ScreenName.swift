@@ -106,13 +106,13 @@ public enum ScreenName {
   }
 
   /// A typed screen in the compact form, through the JSON it encodes to.
-  package static func compact<Screen: Encodable>(_ screen: Screen, width: Int = 60) -> String {
+  package static func compact<AppScreen: Encodable>(_ screen: AppScreen, width: Int = 60) -> String {
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }
     return compact(tree, width: width)
   }
 
   /// The name of a typed screen, read from the JSON it encodes to (`"?"` if it cannot encode).
-  public static func of<Screen: Encodable>(_ screen: Screen) -> String {
+  public static func of<AppScreen: Encodable>(_ screen: AppScreen) -> String {
     // Generic code (a route's name, the visible screen's) reaches here with untyped screens too.
     if let json = screen as? JSONValue { return of(json) }
     guard let tree = try? JSONValueEncoder().encode(screen) else { return unknown }

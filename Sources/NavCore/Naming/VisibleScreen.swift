@@ -24,7 +24,7 @@ extension Coordinator {
   /// each tabs coordinator into its selected tab. Costs the nesting of the tree, not the lengths
   /// of its stacks.
   public var visibleScreen: VisibleScreen? {
-    var stacks: [[Route<Screen>]] = []
+    var stacks: [[Route<AppScreen>]] = []
     var steps: [PathStep] = []
     var current = self
     while true {
@@ -50,7 +50,7 @@ extension Coordinator {
 
   /// The path of names through `stacks` (the visible path's, outermost first), bounded as
   /// `VisibleScreen.path` says.
-  private static func path(through stacks: [[Route<Screen>]]) -> String {
+  private static func path(through stacks: [[Route<AppScreen>]]) -> String {
     func shortened(_ name: String) -> String {
       name.count <= VisibleScreen.pathNameLength ? name : String(name.prefix(VisibleScreen.pathNameLength - 1)) + "…"
     }
@@ -75,7 +75,7 @@ extension Coordinator {
 extension Coordinator {
   /// The route on top, where `visibleScreen` finds it, without the names on the way: a walk of
   /// the visible path, in time that does not grow with the stacks' lengths.
-  package var visibleRoute: Route<Screen>? {
+  package var visibleRoute: Route<AppScreen>? {
     var current = self
     while true {
       switch current {

@@ -4,20 +4,20 @@
 /// one implementation of each operation's semantics and of its rejections.
 extension Coordinator {
   /// The state after `operation`, or the reason it is impossible. `self` is never changed.
-  public func applying(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> Coordinator {
+  public func applying(_ operation: NavigationOperation<AppScreen>) throws(NavigationError) -> Coordinator {
     var next = self
     try next.apply(operation)
     return next
   }
 
   /// Applies `operation` in place; when it throws, `self` is exactly as it was.
-  public mutating func apply(_ operation: NavigationOperation<Screen>) throws(NavigationError) {
+  public mutating func apply(_ operation: NavigationOperation<AppScreen>) throws(NavigationError) {
     let edit = try decide(operation).edit
     modify(at: operation.path.steps[...]) { target in target.perform(edit) }
   }
 
   /// Whether `operation` would be accepted, without applying it.
-  package func accepts(_ operation: NavigationOperation<Screen>) -> Bool {
+  package func accepts(_ operation: NavigationOperation<AppScreen>) -> Bool {
     (try? decide(operation)) != nil
   }
 
@@ -25,8 +25,8 @@ extension Coordinator {
   /// this tree's before, and the result's once this returns. Costs what the operation adds or
   /// removes, not the tree's size. An operation that would pass a limit is rejected
   /// (`treeTooLarge`), and nothing changes.
-  package mutating func apply(_ operation: NavigationOperation<Screen>, measure: inout TreeMeasure)
-    throws(NavigationError) where Screen == JSONValue
+  package mutating func apply(_ operation: NavigationOperation<AppScreen>, measure: inout TreeMeasure)
+    throws(NavigationError) where AppScreen == JSONValue
   {
     let (edit, target) = try decide(operation)
     if let target {
@@ -49,8 +49,8 @@ extension Coordinator {
   }
 
   /// What `operation` does, and the coordinator it does it to (`nil` when it changes nothing).
-  private func decide(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> (
-    edit: Edit<Screen>, target: Coordinator?
+  private func decide(_ operation: NavigationOperation<AppScreen>) throws(NavigationError) -> (
+    edit: Edit<AppScreen>, target: Coordinator?
   ) {
     do throws(NavigationError.Reason) {
       if case .start = operation.kind { throw NavigationError.Reason.alreadyStarted }
@@ -91,8 +91,9 @@ extension Coordinator {
   }
 
   /// What `kind` does to this coordinator (the one at the operation's path).
-  private func decide(_ operationKind: NavigationOperation<Screen>.Kind) throws(NavigationError.Reason) -> Edit<Screen>
-  {
+  private func decide(_ operationKind: NavigationOperation<AppScreen>.Kind) throws(NavigationError.Reason) -> Edit<
+    AppScreen
+  > {
     switch operationKind {
     case .start:
       throw .alreadyStarted
@@ -112,8 +113,8 @@ extension Coordinator {
   }
 
   private static func decide(
-    _ kind: NavigationOperation<Screen>.Kind, onStack routes: [Route<Screen>]
-  ) throws(NavigationError.Reason) -> Edit<Screen> {
+    _ kind: NavigationOperation<AppScreen>.Kind, onStack routes: [Route<AppScreen>]
+  ) throws(NavigationError.Reason) -> Edit<AppScreen> {
     // A stack built in code may be malformed; the operations' meaning needs a root at 0.
     guard let root = routes.first, root.style.isRoot else {
       let problem = StructureRules.stackProblem(routes) ?? .emptyStack
@@ -182,7 +183,7 @@ extension Coordinator {
   }
 
   /// The index of the topmost route that is not a push: the layer a push would land in.
-  static func topNavigationContext(of routes: [Route<Screen>]) -> Int {
+  static func topNavigationContext(of routes: [Route<AppScreen>]) -> Int {
     routes.lastIndex(where: { !$0.style.isPush }) ?? 0
   }
 
@@ -200,7 +201,7 @@ extension Coordinator {
   }
 
   /// Rejects a pop when a route above `index` is not a push, naming the topmost such route.
-  private static func checkAllPushes(_ routes: [Route<Screen>], above index: Int) throws(NavigationError.Reason) {
+  private static func checkAllPushes(_ routes: [Route<AppScreen>], above index: Int) throws(NavigationError.Reason) {
     for candidate in stride(from: routes.count - 1, to: index, by: -1) where !routes[candidate].style.isPush {
       throw .notAPush(index: candidate, style: routes[candidate].style)
     }
@@ -210,7 +211,9 @@ extension Coordinator {
 extension NavigationOperation {
   /// The state after this operation, for a session whose state so far is `state` (`nil` before
   /// its first event): `start` is only accepted first, and everything else only after it.
-  @_spi(Internals) public func apply(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  @_spi(Internals) public func apply(to state: Coordinator<AppScreen>?) throws(NavigationError) -> Coordinator<
+    AppScreen
+  > {
     guard let state else {
       guard case .start(let initial, _, _, _) = kind else {
         throw NavigationError(operation: name, path: path, reason: .notStarted)
@@ -230,8 +233,8 @@ extension NavigationOperation {
   /// state is edited without copying its routes when nothing else holds it. When this throws,
   /// `state` is exactly as it was. Returns the new state.
   @discardableResult
-  @_spi(Internals) public func apply(toSession state: inout Coordinator<Screen>?) throws(NavigationError)
-    -> Coordinator<Screen>
+  @_spi(Internals) public func apply(toSession state: inout Coordinator<AppScreen>?) throws(NavigationError)
+    -> Coordinator<AppScreen>
   {
     guard var current = state else {
       let initial = try apply(to: nil)
@@ -252,7 +255,7 @@ extension NavigationOperation {
 /// `Route<Screen>` and friends at every step; the store applies every event it appends or
 /// replays, and that lookup was a tenth of an import's time. These overloads are chosen for
 /// `AnyOperation` values and run the specialized build of the same implementation.
-extension NavigationOperation where Screen == JSONValue {
+extension NavigationOperation where AppScreen == JSONValue {
   /// `apply(to:)` for untyped screens (same meaning, specialized).
   @_spi(Internals) public func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenerically(to: state)
@@ -265,7 +268,7 @@ extension NavigationOperation where Screen == JSONValue {
   }
 }
 
-extension NavigationOperation where Screen == JSONValue {
+extension NavigationOperation where AppScreen == JSONValue {
   /// `apply(toSession:)`, holding the state to the wire format's tree limits: `measure` is the
   /// state's (zero before its first event), and the new state's once this returns. What the
   /// store runs for every event it appends or verifies.
@@ -292,12 +295,13 @@ extension NavigationOperation where Screen == JSONValue {
 }
 
 extension NavigationOperation {
-  fileprivate func applyGenerically(to state: Coordinator<Screen>?) throws(NavigationError) -> Coordinator<Screen> {
+  fileprivate func applyGenerically(to state: Coordinator<AppScreen>?) throws(NavigationError) -> Coordinator<AppScreen>
+  {
     try apply(to: state)
   }
 
-  fileprivate func applyGenericallyInPlace(toSession state: inout Coordinator<Screen>?) throws(NavigationError)
-    -> Coordinator<Screen>
+  fileprivate func applyGenericallyInPlace(toSession state: inout Coordinator<AppScreen>?) throws(NavigationError)
+    -> Coordinator<AppScreen>
   {
     try apply(toSession: &state)
   }

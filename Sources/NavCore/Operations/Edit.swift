@@ -3,19 +3,19 @@
 /// Applying is split in two: deciding (read-only, may reject) and performing (cannot fail). So a
 /// rejection provably happens before anything is touched, and performing can mutate storage in
 /// place without copying a large stack.
-enum Edit<Screen: NavigationScreen> {
+enum Edit<AppScreen: NavigationScreen> {
   case unchanged
   case truncate(keeping: Int)
-  case append(Route<Screen>)
-  case replaceRoutes([Route<Screen>])
-  case updateScreen(index: Int, screen: Screen)
+  case append(Route<AppScreen>)
+  case replaceRoutes([Route<AppScreen>])
+  case updateScreen(index: Int, screen: AppScreen)
   case select(Int)
-  case replaceTabs([Coordinator<Screen>], selected: Int)
+  case replaceTabs([Coordinator<AppScreen>], selected: Int)
 }
 
 extension Coordinator {
   /// Performs an edit that `decide` produced for this very coordinator.
-  mutating func perform(_ edit: Edit<Screen>) {
+  mutating func perform(_ edit: Edit<AppScreen>) {
     switch edit {
     case .unchanged:
       break
@@ -36,7 +36,7 @@ extension Coordinator {
 
   /// Mutates the routes of a stack in place: the enum's reference to the array is dropped first,
   /// so the array is uniquely referenced and is not copied.
-  private mutating func mutateRoutes(_ body: (inout [Route<Screen>]) -> Void) {
+  private mutating func mutateRoutes(_ body: (inout [Route<AppScreen>]) -> Void) {
     guard case .stack(var routes) = self else { return }
     self = .stack([])
     body(&routes)

@@ -4,7 +4,7 @@
 /// TCACoordinators, TCA stacks, swift-composable-navigation, RoutingReducer) maps onto one of
 /// these, so a session recorded from any of them replays the same way. Indices count from the
 /// root (index 0) of the stack at `path`.
-public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable {
+public struct NavigationOperation<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// What changes.
   package var kind: Kind
   /// Which coordinator it changes; the top one by default.
@@ -21,14 +21,14 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     /// The session's first state, the session it was restored from, if it was, what it runs
     /// on, if the app says, and what the launch that began it did, if a launch decided it.
     case start(
-      Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
+      Coordinator<AppScreen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil,
       launch: LaunchRecord? = nil)
     /// Append a pushed route; needs a navigation stack at the top of the stack.
-    case push(Screen, child: Coordinator<Screen>?)
+    case push(AppScreen, child: Coordinator<AppScreen>?)
     /// Append a sheet.
-    case presentSheet(Screen, withNavigation: Bool, child: Coordinator<Screen>?)
+    case presentSheet(AppScreen, withNavigation: Bool, child: Coordinator<AppScreen>?)
     /// Append a full-screen cover.
-    case presentCover(Screen, withNavigation: Bool, child: Coordinator<Screen>?)
+    case presentCover(AppScreen, withNavigation: Bool, child: Coordinator<AppScreen>?)
     /// Remove the top `count` routes, whatever their style; never the root.
     case goBack(count: Int)
     /// Keep routes `0...index`.
@@ -48,13 +48,13 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
     /// Remove every presented route and everything above the first one.
     case dismissAll
     /// Replace the stack: a deep link, or what a host reports after a gesture.
-    case setRoutes([Route<Screen>])
+    case setRoutes([Route<AppScreen>])
     /// Change a screen's state in place, keeping its style and child.
-    case updateScreen(index: Int, screen: Screen)
+    case updateScreen(index: Int, screen: AppScreen)
     /// Select a tab.
     case selectTab(index: Int)
     /// Replace the tabs of a tabs coordinator (a NavStore extension of the wire format).
-    case setTabs([Coordinator<Screen>], selected: Int)
+    case setTabs([Coordinator<AppScreen>], selected: Int)
     /// The app left the foreground: the screen on top stops being seen (the state is kept).
     case background
     /// The app came back to the foreground: the screen on top is seen again.
@@ -72,7 +72,7 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
   /// The screen the operation shows, for the operations that carry one (push, the two
   /// presentations, updateScreen): the events export's `screen` column, or what a debug
   /// timeline shows beside the operation's `name`.
-  public var screen: Screen? { kind.fieldValues.screen }
+  public var screen: AppScreen? { kind.fieldValues.screen }
 
   /// The index the operation names (`goBackTo`, `popTo`, `updateScreen`, and the tab
   /// `selectTab` selects), or `nil`.
@@ -95,7 +95,7 @@ public struct NavigationOperation<Screen: NavigationScreen>: Hashable, Sendable 
   }
 }
 
-extension NavigationOperation where Screen == JSONValue {
+extension NavigationOperation where AppScreen == JSONValue {
   /// `screen`, compiled for untyped screens (the export reads it once per event).
   package var screen: JSONValue? { kind.fieldValues.screen }
 
@@ -111,7 +111,7 @@ extension NavigationOperation {
   /// the app began by restoring one; `context` says what the session runs on (an empty one is
   /// left out).
   public static func start(
-    _ state: Coordinator<Screen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil
+    _ state: Coordinator<AppScreen>, restoredFrom: SessionLink? = nil, context: SessionContext? = nil
   ) -> Self {
     Self(.start(state, restoredFrom: restoredFrom, context: context.flatMap { $0.isEmpty ? nil : $0 }))
   }
@@ -119,28 +119,31 @@ extension NavigationOperation {
   /// A `start` that also says what the launch that began the session did: what a recorder
   /// given a launch writes.
   package static func start(
-    _ state: Coordinator<Screen>, restoredFrom: SessionLink?, context: SessionContext?, launch: LaunchRecord?
+    _ state: Coordinator<AppScreen>, restoredFrom: SessionLink?, context: SessionContext?, launch: LaunchRecord?
   ) -> Self {
     Self(
       .start(state, restoredFrom: restoredFrom, context: context.flatMap { $0.isEmpty ? nil : $0 }, launch: launch))
   }
 
   /// Push a screen, optionally hosting a child flow.
-  public static func push(_ screen: Screen, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top) -> Self
+  public static func push(_ screen: AppScreen, child: Coordinator<AppScreen>? = nil, at path: CoordinatorPath = .top)
+    -> Self
   {
     Self(.push(screen, child: child), at: path)
   }
 
   /// Present a sheet.
   public static func presentSheet(
-    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top
+    _ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil,
+    at path: CoordinatorPath = .top
   ) -> Self {
     Self(.presentSheet(screen, withNavigation: withNavigation, child: child), at: path)
   }
 
   /// Present a full-screen cover.
   public static func presentCover(
-    _ screen: Screen, withNavigation: Bool = false, child: Coordinator<Screen>? = nil, at path: CoordinatorPath = .top
+    _ screen: AppScreen, withNavigation: Bool = false, child: Coordinator<AppScreen>? = nil,
+    at path: CoordinatorPath = .top
   ) -> Self {
     Self(.presentCover(screen, withNavigation: withNavigation, child: child), at: path)
   }
@@ -174,11 +177,11 @@ extension NavigationOperation {
   /// Dismiss every presented route.
   public static func dismissAll(at path: CoordinatorPath = .top) -> Self { Self(.dismissAll, at: path) }
   /// Replace the stack.
-  public static func setRoutes(_ routes: [Route<Screen>], at path: CoordinatorPath = .top) -> Self {
+  public static func setRoutes(_ routes: [Route<AppScreen>], at path: CoordinatorPath = .top) -> Self {
     Self(.setRoutes(routes), at: path)
   }
   /// Change a screen in place.
-  public static func updateScreen(index: Int, screen: Screen, at path: CoordinatorPath = .top) -> Self {
+  public static func updateScreen(index: Int, screen: AppScreen, at path: CoordinatorPath = .top) -> Self {
     Self(.updateScreen(index: index, screen: screen), at: path)
   }
   /// Select a tab.
@@ -200,7 +203,7 @@ extension NavigationOperation {
   package var isLifecycle: Bool { kind.operationName.isLifecycle }
 
   /// Replace the tabs.
-  public static func setTabs(_ tabs: [Coordinator<Screen>], selected: Int, at path: CoordinatorPath = .top) -> Self {
+  public static func setTabs(_ tabs: [Coordinator<AppScreen>], selected: Int, at path: CoordinatorPath = .top) -> Self {
     Self(.setTabs(tabs, selected: selected), at: path)
   }
 }

@@ -89,7 +89,7 @@ extension NavigationOperation.Kind {
   init(_ name: OperationName, reading fields: OperationFieldReader) throws(WireFailure) {
     switch name {
     case .start:
-      let state: Coordinator<Screen> = try fields.readState()
+      let state: Coordinator<AppScreen> = try fields.readState()
       let restoredFrom = try fields.readRestoredFrom()
       self = .start(
         state, restoredFrom: restoredFrom, context: try fields.readContext(),
@@ -114,7 +114,7 @@ extension NavigationOperation.Kind {
     case .updateScreen: self = .updateScreen(index: try fields.readIndex(), screen: try fields.readScreen())
     case .selectTab: self = .selectTab(index: try fields.readIndex())
     case .setTabs:
-      let (tabs, selected): ([Coordinator<Screen>], Int) = try fields.readTabs()
+      let (tabs, selected): ([Coordinator<AppScreen>], Int) = try fields.readTabs()
       self = .setTabs(tabs, selected: selected)
     case .background: self = .background
     case .foreground: self = .foreground
@@ -123,7 +123,7 @@ extension NavigationOperation.Kind {
   }
 
   /// The operation taken apart into its fields.
-  var fieldValues: OperationFieldValues<Screen> {
+  var fieldValues: OperationFieldValues<AppScreen> {
     switch self {
     case .start(let state, let restoredFrom, let context, let launch):
       OperationFieldValues(state: state, restoredFrom: restoredFrom, context: context, launch: launch)
@@ -174,7 +174,7 @@ extension NavigationOperation.Kind {
     }
   }
 
-  private static func hosting(_ child: Coordinator<Screen>?) -> String {
+  private static func hosting(_ child: Coordinator<AppScreen>?) -> String {
     guard let child else { return "" }
     return " hosting \(child.shapeSummary)"
   }

@@ -16,7 +16,7 @@ public enum SessionPhase: String, Hashable, Sendable, CaseIterable {
   /// The phase after `operation`, or why `operation` cannot come now: nothing after `end`,
   /// `background` only in the foreground, `foreground` only in the background. Every other
   /// operation keeps the phase.
-  package func after<Screen>(_ operation: NavigationOperation<Screen>) throws(NavigationError) -> SessionPhase {
+  package func after<AppScreen>(_ operation: NavigationOperation<AppScreen>) throws(NavigationError) -> SessionPhase {
     try after(operation.kind.operationName, path: operation.path)
   }
 

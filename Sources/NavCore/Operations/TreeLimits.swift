@@ -106,7 +106,7 @@ struct TreePlace {
   var tab: TreePlace { TreePlace(depth: depth + 1, level: level + 2) }
 }
 
-extension Coordinator where Screen == JSONValue {
+extension Coordinator where AppScreen == JSONValue {
   /// The measure of this tree standing at `place`, throwing the first local limit it passes
   /// (a stack too long, nesting too deep); the totals are the caller's to check.
   func measured(at place: TreePlace) throws(TreeLimit) -> TreeMeasure {
@@ -140,7 +140,7 @@ extension Coordinator where Screen == JSONValue {
   }
 }
 
-extension Route where Screen == JSONValue {
+extension Route where AppScreen == JSONValue {
   /// The measure of this route, its flow included, written at JSON level `level` in a stack at
   /// `place`, throwing the first local limit it passes.
   func measured(at level: Int, in place: TreePlace) throws(TreeLimit) -> TreeMeasure {

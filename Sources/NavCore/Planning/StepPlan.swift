@@ -2,14 +2,14 @@
 ///
 /// The steps are full states, not diffs: a host sets each one as its navigation state in turn.
 /// The last step is the target exactly.
-public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
+public struct StepPlan<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// The states to apply, in order; the first differs from the start in contents only.
-  public var steps: [Coordinator<Screen>]
+  public var steps: [Coordinator<AppScreen>]
   /// The host the steps were planned for.
   package var host: HostProfile
 
   /// Creates a plan from its steps.
-  package init(steps: [Coordinator<Screen>], host: HostProfile) {
+  package init(steps: [Coordinator<AppScreen>], host: HostProfile) {
     self.steps = steps
     self.host = host
   }
@@ -31,7 +31,7 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
   }
 
   /// The steps with their times.
-  public func scheduled(delayMilliseconds: Int = defaultDelayMilliseconds) -> [ScheduledStep<Screen>] {
+  public func scheduled(delayMilliseconds: Int = defaultDelayMilliseconds) -> [ScheduledStep<AppScreen>] {
     steps.enumerated().map { index, state in
       ScheduledStep(step: index, atMs: Self.time(ofStep: index, delayMilliseconds: delayMilliseconds), state: state)
     }
@@ -45,16 +45,16 @@ public struct StepPlan<Screen: NavigationScreen>: Hashable, Sendable {
 
 /// One step of a plan at its time: a line of `navstore plan --json` and `navstore replay --json`
 /// (`{"step": 0, "atMs": 0, "state": {...}}`).
-public struct ScheduledStep<Screen: NavigationScreen>: Hashable, Sendable {
+public struct ScheduledStep<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// The step's position in the plan, from 0.
   package var step: Int
   /// When it is applied, in milliseconds from the start.
   public var atMs: Int
   /// The state to apply.
-  public var state: Coordinator<Screen>
+  public var state: Coordinator<AppScreen>
 
   /// Creates a scheduled step.
-  package init(step: Int, atMs: Int, state: Coordinator<Screen>) {
+  package init(step: Int, atMs: Int, state: Coordinator<AppScreen>) {
     self.step = step
     self.atMs = atMs
     self.state = state
@@ -84,7 +84,7 @@ extension ScheduledStep: WireValue, Codable {
     return ScheduledStep(
       step: try object.required(stepTree, .step, WireScalars.integer(atLeast: 0, named: "step")),
       atMs: try object.required(atTree, .atMs, WireScalars.integer(atLeast: 0, named: "atMs")),
-      state: try object.required(stateTree, .state, Coordinator<Screen>.read(from:)))
+      state: try object.required(stateTree, .state, Coordinator<AppScreen>.read(from:)))
   }
 
   func write(to writer: inout CanonicalWriter) throws(WireFailure) {

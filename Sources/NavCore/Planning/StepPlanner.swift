@@ -29,7 +29,7 @@ extension Coordinator {
   /// step is one legal transition from the one before (`isLegalTransition`), and the last is
   /// `end`.
   public static func plan(from start: Coordinator, to end: Coordinator, host: HostProfile = .default) throws(PlanError)
-    -> StepPlan<Screen>
+    -> StepPlan<AppScreen>
   {
     guard start.kind == end.kind else {
       throw .topCoordinatorKindChanged(from: start.kind, to: end.kind)
@@ -62,7 +62,9 @@ public enum PlanError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Step 0: contents changed in place wherever start and target share structure.
 enum PlanningContent {
-  static func swapped<Screen>(_ start: Coordinator<Screen>, toward end: Coordinator<Screen>) -> Coordinator<Screen> {
+  static func swapped<AppScreen>(_ start: Coordinator<AppScreen>, toward end: Coordinator<AppScreen>) -> Coordinator<
+    AppScreen
+  > {
     switch (start, end) {
     case (.stack(var routes), .stack(let target)):
       for index in 0..<PlanningStack.sharedPrefixLength(routes, target) {
@@ -90,7 +92,8 @@ enum PlanningContent {
 enum PlanningUncovering {
   /// `start` without the presented layers `target` does not keep (all of them, for flows the
   /// target drops or changes the kind of).
-  static func uncovered<Screen>(_ start: Coordinator<Screen>, toward target: Coordinator<Screen>) -> Coordinator<Screen>
+  static func uncovered<AppScreen>(_ start: Coordinator<AppScreen>, toward target: Coordinator<AppScreen>)
+    -> Coordinator<AppScreen>
   {
     switch (start, target) {
     case (.stack(let routes), .stack(let targetRoutes)):
@@ -125,7 +128,7 @@ enum PlanningUncovering {
 enum PlanningStack {
   /// How many routes, from the root, keep their style (FlowStacks' first divergent index). The
   /// root always counts as kept: its `withNavigation` is content.
-  static func sharedPrefixLength<Screen>(_ routes: [Route<Screen>], _ target: [Route<Screen>]) -> Int {
+  static func sharedPrefixLength<AppScreen>(_ routes: [Route<AppScreen>], _ target: [Route<AppScreen>]) -> Int {
     let limit = min(routes.count, target.count)
     guard limit > 0 else { return 0 }
     return (1..<limit).first(where: { routes[$0].style != target[$0].style }) ?? limit
@@ -133,7 +136,7 @@ enum PlanningStack {
 }
 
 /// Walks the tree from step 0 to the target, recording a step after each structural change.
-struct StepPlanner<Screen: NavigationScreen> {
+struct StepPlanner<AppScreen: NavigationScreen> {
   /// What the last step changed, so that a push can join a step of its own stack only.
   enum Change: Equatable {
     case routes(of: CoordinatorPath)
@@ -141,26 +144,26 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   let host: HostProfile
-  private var recorded: [Coordinator<Screen>]
-  private var current: Coordinator<Screen>
+  private var recorded: [Coordinator<AppScreen>]
+  private var current: Coordinator<AppScreen>
   private var lastChange: Change = .elsewhere
   /// Pushes that joined the last step are written into it only when the run of them ends, so
   /// `current` stays uniquely owned and each push is appended in place.
   private var lastStepIsStale = false
   /// Tabs the user does not see, with their targets: built after everything they can see.
-  private var hiddenTabs: [(path: CoordinatorPath, target: Coordinator<Screen>)] = []
+  private var hiddenTabs: [(path: CoordinatorPath, target: Coordinator<AppScreen>)] = []
   /// Whether the plan is building them now.
   private var buildingHiddenTabs = false
 
   /// The steps so far, the last one brought up to date.
-  var steps: [Coordinator<Screen>] {
+  var steps: [Coordinator<AppScreen>] {
     mutating get {
       flushJoinedPushes()
       return recorded
     }
   }
 
-  init(host: HostProfile, firstStep: Coordinator<Screen>) {
+  init(host: HostProfile, firstStep: Coordinator<AppScreen>) {
     self.host = host
     self.current = firstStep
     self.recorded = [firstStep]
@@ -178,11 +181,11 @@ struct StepPlanner<Screen: NavigationScreen> {
     lastStepIsStale = false
   }
 
-  private func node(at path: CoordinatorPath) -> Coordinator<Screen>? {
+  private func node(at path: CoordinatorPath) -> Coordinator<AppScreen>? {
     try? current.coordinator(at: path)
   }
 
-  private mutating func replace(at path: CoordinatorPath, with coordinator: Coordinator<Screen>) {
+  private mutating func replace(at path: CoordinatorPath, with coordinator: Coordinator<AppScreen>) {
     flushJoinedPushes()
     current.modify(at: path.steps[...]) { $0 = coordinator }
   }
@@ -201,7 +204,7 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   /// Brings the coordinator at `path` (of the same kind as `target`) to `target`.
-  mutating func transform(at path: CoordinatorPath, to target: Coordinator<Screen>) {
+  mutating func transform(at path: CoordinatorPath, to target: Coordinator<AppScreen>) {
     guard let node = node(at: path), node != target else { return }
     switch (node, target) {
     case (.stack(let routes), .stack(let targetRoutes)):
@@ -214,7 +217,7 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   private mutating func transformStack(
-    at path: CoordinatorPath, from start: [Route<Screen>], to target: [Route<Screen>]
+    at path: CoordinatorPath, from start: [Route<AppScreen>], to target: [Route<AppScreen>]
   ) {
     let kept = PlanningStack.sharedPrefixLength(start, target)
     let firstLayer = (kept..<start.count).first(where: { start[$0].isPresented }) ?? start.count
@@ -286,8 +289,8 @@ struct StepPlanner<Screen: NavigationScreen> {
   }
 
   private mutating func transformTabs(
-    at path: CoordinatorPath, from start: [Coordinator<Screen>], selected: Int,
-    to target: [Coordinator<Screen>], selected targetSelected: Int
+    at path: CoordinatorPath, from start: [Coordinator<AppScreen>], selected: Int,
+    to target: [Coordinator<AppScreen>], selected targetSelected: Int
   ) {
     let shared = min(start.count, target.count)
     func survives(_ index: Int) -> Bool { index < shared && start[index].kind == target[index].kind }

@@ -14,7 +14,7 @@ extension Coordinator {
   /// Whether `host` can apply the change from `old` to `new` in one update.
   public static func isLegalTransition(from old: Coordinator, to new: Coordinator, host: HostProfile = .default) -> Bool
   {
-    guard old.kind == new.kind, let changes = TransitionRules<Screen>(host: host).structuralChanges(old, new) else {
+    guard old.kind == new.kind, let changes = TransitionRules<AppScreen>(host: host).structuralChanges(old, new) else {
       return false
     }
     return changes <= 1
@@ -22,21 +22,21 @@ extension Coordinator {
 
   /// Whether `old` and `new` differ in contents only: the same structure everywhere.
   @_spi(Internals) public static func differsInContentsOnly(_ old: Coordinator, _ new: Coordinator) -> Bool {
-    old.kind == new.kind && TransitionRules<Screen>(host: .navigationView).structuralChanges(old, new) == 0
+    old.kind == new.kind && TransitionRules<AppScreen>(host: .navigationView).structuralChanges(old, new) == 0
   }
 }
 
 /// Counts structural changes between two trees (`nil`: some change is never legal).
-struct TransitionRules<Screen: NavigationScreen> {
+struct TransitionRules<AppScreen: NavigationScreen> {
   let host: HostProfile
 
   /// A route's structural style: its style with its `withNavigation`, except that a root's
   /// `withNavigation` is content.
-  private func shape(of routes: [Route<Screen>]) -> [RouteStyle] {
+  private func shape(of routes: [Route<AppScreen>]) -> [RouteStyle] {
     routes.enumerated().map { index, route in index == 0 ? .root(withNavigation: false) : route.style }
   }
 
-  func structuralChanges(_ old: Coordinator<Screen>, _ new: Coordinator<Screen>) -> Int? {
+  func structuralChanges(_ old: Coordinator<AppScreen>, _ new: Coordinator<AppScreen>) -> Int? {
     switch (old, new) {
     case (.stack(let oldRoutes), .stack(let newRoutes)):
       return stackChanges(oldRoutes, newRoutes)
@@ -64,7 +64,7 @@ struct TransitionRules<Screen: NavigationScreen> {
     }
   }
 
-  private func stackChanges(_ old: [Route<Screen>], _ new: [Route<Screen>]) -> Int? {
+  private func stackChanges(_ old: [Route<AppScreen>], _ new: [Route<AppScreen>]) -> Int? {
     let oldShape = shape(of: old)
     let newShape = shape(of: new)
     if oldShape == newShape {
@@ -85,7 +85,7 @@ struct TransitionRules<Screen: NavigationScreen> {
     return nil
   }
 
-  private func childChanges(_ old: Coordinator<Screen>?, _ new: Coordinator<Screen>?) -> Int? {
+  private func childChanges(_ old: Coordinator<AppScreen>?, _ new: Coordinator<AppScreen>?) -> Int? {
     switch (old, new) {
     case (nil, nil): return 0
     case (nil, let appeared?): return isBare(appeared) ? 1 : nil
@@ -96,7 +96,7 @@ struct TransitionRules<Screen: NavigationScreen> {
   }
 
   /// Every stack of the tree has only its root.
-  private func isBare(_ coordinator: Coordinator<Screen>) -> Bool {
+  private func isBare(_ coordinator: Coordinator<AppScreen>) -> Bool {
     switch coordinator {
     case .stack(let routes): routes.count == 1 && (routes[0].child.map(isBare) ?? true)
     case .tabs(let tabs, _): tabs.allSatisfy(isBare)

@@ -12,18 +12,18 @@
 /// try player.changeRoutes { try $0.goBackToRoot() } // one line, as with withDelaysIfUnsupported
 /// ```
 @MainActor
-public final class NavigationPlayer<Screen: NavigationScreen> {
+public final class NavigationPlayer<AppScreen: NavigationScreen> {
   /// What the host shows now: the last state handed to `show`.
-  public private(set) var shown: Coordinator<Screen>
+  public private(set) var shown: Coordinator<AppScreen>
   /// Where the app asked to be; `shown` becomes this once the plan has played.
-  public private(set) var target: Coordinator<Screen>
+  public private(set) var target: Coordinator<AppScreen>
   /// How much one step may do.
   package let host: HostProfile
   /// The time between steps, in milliseconds.
   package let delayMilliseconds: Int
 
   private let clock: PlayerClock
-  private let show: @MainActor (Coordinator<Screen>) -> Void
+  private let show: @MainActor (Coordinator<AppScreen>) -> Void
   private var playback: Task<Void, Never>?
   /// Bumped by every `go`: a plan (or a `go` interrupted by a re-entrant one) whose number is
   /// no longer current shows nothing more.
@@ -35,9 +35,9 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// display, in order, and only when it differs from the one shown; `clock` times the steps
   /// (`ContinuousClock` in apps, a test clock in tests).
   public init<C: Clock<Duration>>(
-    _ state: Coordinator<Screen>, host: HostProfile = .default,
-    delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
-    show: @escaping @MainActor (Coordinator<Screen>) -> Void
+    _ state: Coordinator<AppScreen>, host: HostProfile = .default,
+    delayMilliseconds: Int = StepPlan<AppScreen>.defaultDelayMilliseconds, clock: C = ContinuousClock(),
+    show: @escaping @MainActor (Coordinator<AppScreen>) -> Void
   ) {
     self.shown = state
     self.target = state
@@ -56,7 +56,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   ///
   /// When a plan is interrupted, the new plan's first structural step waits until a full delay
   /// after the last one shown, so the host never gets two transitions closer than the delay.
-  public func go(to target: Coordinator<Screen>) throws(PlanError) {
+  public func go(to target: Coordinator<AppScreen>) throws(PlanError) {
     // Unchanged: a plan under way keeps its times (FlowStacks returns here too).
     guard target != self.target else { return }
     let plan = try Coordinator.plan(from: shown, to: target, host: host)
@@ -69,7 +69,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
     let now = clock.elapsedMilliseconds()
     let firstStepAt = interrupted ? max(now, (lastStepAt ?? now) + delayMilliseconds) : now
     // Step 0 only changes contents: shown at once. Step k ≥ 1 at its time from `firstStepAt`.
-    var due: [(at: Int, state: Coordinator<Screen>, isStructural: Bool)] = []
+    var due: [(at: Int, state: Coordinator<AppScreen>, isStructural: Bool)] = []
     for step in plan.scheduled(delayMilliseconds: delayMilliseconds) {
       due.append((step.step == 0 ? now : Self.adding(firstStepAt, step.atMs), step.state, step.step > 0))
     }
@@ -102,7 +102,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
 
   /// Applies `change` to the target (as the app would to its routes) and goes there. When the
   /// change throws, nothing changes and the error is rethrown.
-  public func change(_ change: (inout Coordinator<Screen>) throws -> Void) throws {
+  public func change(_ change: (inout Coordinator<AppScreen>) throws -> Void) throws {
     var next = target
     try change(&next)
     try go(to: next)
@@ -111,7 +111,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// Applies `change` to the routes of a stack target, FlowStacks-style:
   /// `try player.changeRoutes { try $0.goBackToRoot() }`. Throws `PlaybackError.notAStack` when
   /// the top coordinator is tabs.
-  public func changeRoutes(_ change: (inout [Route<Screen>]) throws -> Void) throws {
+  public func changeRoutes(_ change: (inout [Route<AppScreen>]) throws -> Void) throws {
     guard var routes = target.routes else { throw PlaybackError.notAStack }
     try change(&routes)
     try go(to: .stack(routes))
@@ -120,7 +120,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
   /// Takes note that the host already shows `state`, changed by the user (a back swipe, a
   /// sheet pulled down, a tab tapped): any plan still playing stops, and `state` becomes both
   /// what is shown and the target, without calling `show` (the host is there already).
-  package func adopt(_ state: Coordinator<Screen>) {
+  package func adopt(_ state: Coordinator<AppScreen>) {
     playback?.cancel()
     playback = nil
     generation += 1
@@ -139,7 +139,7 @@ public final class NavigationPlayer<Screen: NavigationScreen> {
 
   /// Hands `state` to the host, unless the host shows it already (a plan's step 0 often
   /// changes nothing): every call of `show` is a real change.
-  private func display(_ state: Coordinator<Screen>, isStructural: Bool) {
+  private func display(_ state: Coordinator<AppScreen>, isStructural: Bool) {
     guard state != shown else { return }
     shown = state
     if isStructural { lastStepAt = clock.elapsedMilliseconds() }

@@ -7,17 +7,17 @@
 /// from the previous step, so a slow consumer does not push the later steps back.
 ///
 /// Cancelling the iterating task ends the sequence with `CancellationError` before the next step.
-public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
+public struct TimedSteps<AppScreen: NavigationScreen, C: Clock>: AsyncSequence, Sendable where C.Duration == Duration {
   /// Each step with its time, handed over when it is due.
-  public typealias Element = ScheduledStep<Screen>
+  public typealias Element = ScheduledStep<AppScreen>
 
   /// The steps with their times, in order.
-  package let schedule: [ScheduledStep<Screen>]
+  package let schedule: [ScheduledStep<AppScreen>]
   /// The clock the times are kept on.
   package let clock: C
 
   /// Steps delivered on `clock` at the times of `schedule`.
-  package init(schedule: [ScheduledStep<Screen>], clock: C) {
+  package init(schedule: [ScheduledStep<AppScreen>], clock: C) {
     self.schedule = schedule
     self.clock = clock
   }
@@ -29,14 +29,14 @@ public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sen
 
   /// Sleeps until each step is due, then hands it over.
   public struct Iterator: AsyncIteratorProtocol {
-    let schedule: [ScheduledStep<Screen>]
+    let schedule: [ScheduledStep<AppScreen>]
     let clock: C
     var start: C.Instant?
     var position = 0
 
     /// The next step once it is due, or `nil` after the last; throws `CancellationError` when
     /// the task is cancelled before the step is handed over.
-    public mutating func next() async throws -> ScheduledStep<Screen>? {
+    public mutating func next() async throws -> ScheduledStep<AppScreen>? {
       guard position < schedule.count else { return nil }
       let step = schedule[position]
       let start = self.start ?? clock.now
@@ -53,7 +53,7 @@ public struct TimedSteps<Screen: NavigationScreen, C: Clock>: AsyncSequence, Sen
 
 extension StepPlan {
   /// The steps delivered at their times on `clock` (see `TimedSteps`).
-  public func timed<C: Clock>(delayMilliseconds: Int = defaultDelayMilliseconds, clock: C) -> TimedSteps<Screen, C>
+  public func timed<C: Clock>(delayMilliseconds: Int = defaultDelayMilliseconds, clock: C) -> TimedSteps<AppScreen, C>
   where C.Duration == Duration {
     TimedSteps(schedule: scheduled(delayMilliseconds: delayMilliseconds), clock: clock)
   }
@@ -68,7 +68,7 @@ extension StepPlan {
   /// applied. An error thrown by `apply` stops the plan too, and is rethrown.
   public func play<C: Clock>(
     delayMilliseconds: Int = defaultDelayMilliseconds, clock: C, isolation: isolated (any Actor)? = #isolation,
-    apply: (Coordinator<Screen>) async throws -> Void
+    apply: (Coordinator<AppScreen>) async throws -> Void
   ) async throws where C.Duration == Duration {
     var steps = timed(delayMilliseconds: delayMilliseconds, clock: clock).makeAsyncIterator()
     while let step = try await steps.next() {
@@ -84,7 +84,7 @@ extension Coordinator {
   /// coordinator changing kind, a malformed state) throws `PlanError` before anything is applied.
   public func play<C: Clock>(
     to target: Coordinator, host: HostProfile = .default,
-    delayMilliseconds: Int = StepPlan<Screen>.defaultDelayMilliseconds,
+    delayMilliseconds: Int = StepPlan<AppScreen>.defaultDelayMilliseconds,
     clock: C, isolation: isolated (any Actor)? = #isolation, apply: (Coordinator) async throws -> Void
   ) async throws where C.Duration == Duration {
     let plan = try Coordinator.plan(from: self, to: target, host: host)

@@ -1,5 +1,5 @@
 /// Decoding a stored (untyped) state into the app's own screen type, across app versions.
-extension Coordinator where Screen == JSONValue {
+extension Coordinator where AppScreen == JSONValue {
   /// This state with every screen decoded as `Typed`. Under `.dropUndecodable` a screen that
   /// does not decode cuts its stack there (see `RestorePolicy`); under `.strict` it throws.
   /// The result is always well-formed.
@@ -105,12 +105,12 @@ extension ScreenRestorer {
   }
 }
 
-extension Route where Screen == JSONValue {
+extension Route where AppScreen == JSONValue {
   /// This route and every route of the flows it hosts.
   var routeCount: Int { 1 + (child?.routeCount ?? 0) }
 }
 
-extension Coordinator where Screen == JSONValue {
+extension Coordinator where AppScreen == JSONValue {
   /// Every route in the tree.
   var routeCount: Int {
     switch self {

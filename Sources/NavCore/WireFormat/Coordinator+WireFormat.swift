@@ -43,8 +43,8 @@ extension Route: WireValue, Codable {
       throw object.failure(
         at: [AnyCodingKey("style")], "unknown style \"\(styleName)\" (expected root, push, sheet or cover)")
     }
-    let screen: Screen = try object.required(screenTree, .screen, WireScreens.read)
-    let child = try object.optional(childTree, .child, Coordinator<Screen>.read(from:))
+    let screen: AppScreen = try object.required(screenTree, .screen, WireScreens.read)
+    let child = try object.optional(childTree, .child, Coordinator<AppScreen>.read(from:))
     return Route(style: style, screen: screen, child: child)
   }
 
@@ -92,7 +92,7 @@ extension Coordinator: WireValue, Codable {
     if routesTree != nil {
       try object.refuseUnknown(allowed: [.routes], present: 1, in: "a stack coordinator")
       let routes = try object.required(routesTree, .routes) { tree throws(WireFailure) in
-        try WireScalars.array(tree, Route<Screen>.read(from:))
+        try WireScalars.array(tree, Route<AppScreen>.read(from:))
       }
       if let problem = StructureRules.stackProblem(routes) {
         throw object.failure(at: problem.fieldPath, problem.description)

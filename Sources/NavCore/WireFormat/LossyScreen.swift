@@ -13,8 +13,8 @@ package struct LossyScreen: Hashable, Sendable {
   /// tree, untyped, as the recorder wrote it) as a value equal to itself. Screens whose JSON is
   /// in `checked` are skipped, and each one checked is added, so that each screen is checked
   /// once while `checked` holds it.
-  package static func first<Screen: NavigationScreen>(
-    in state: Coordinator<Screen>, stored: AnyCoordinator, checked: inout Set<JSONValue>
+  package static func first<AppScreen: NavigationScreen>(
+    in state: Coordinator<AppScreen>, stored: AnyCoordinator, checked: inout Set<JSONValue>
   ) -> LossyScreen? {
     switch (state, stored) {
     case (.stack(let routes), .stack(let storedRoutes)) where routes.count == storedRoutes.count:
@@ -36,15 +36,15 @@ package struct LossyScreen: Hashable, Sendable {
     return nil
   }
 
-  private static func check<Screen: NavigationScreen>(
-    _ screen: Screen, stored: JSONValue, checked: inout Set<JSONValue>
+  private static func check<AppScreen: NavigationScreen>(
+    _ screen: AppScreen, stored: JSONValue, checked: inout Set<JSONValue>
   ) -> LossyScreen? {
     guard !(screen is JSONValue), checked.insert(stored).inserted else { return nil }
     // A marker for a screen that did not encode at all is reported as such, not as lossy.
     guard UnstorableScreen.found(in: stored) == nil else { return nil }
-    let back: Screen
+    let back: AppScreen
     do {
-      back = try JSONValueDecoder().decode(Screen.self, from: stored)
+      back = try JSONValueDecoder().decode(AppScreen.self, from: stored)
     } catch {
       return LossyScreen(screen: UnstorableScreen.name(of: screen), field: nil)
     }

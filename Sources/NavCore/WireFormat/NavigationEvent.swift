@@ -3,7 +3,7 @@
 /// This is a line of a JSON Lines import, of `navstore history --json` and of the `events`
 /// export (docs/spec/wire-format.md, "Event"). The store assigns `seq` and `hash` when it appends; an
 /// import may carry them, and the store then checks them.
-public struct NavigationEvent<Screen: NavigationScreen>: Hashable, Sendable {
+public struct NavigationEvent<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// The session the event belongs to.
   public var session: SessionID
   /// Position in the session, from 1 without gaps; `nil` on import means "the next one".
@@ -13,7 +13,7 @@ public struct NavigationEvent<Screen: NavigationScreen>: Hashable, Sendable {
   /// Whether the app navigated or the host reported a gesture.
   public var origin: EventOrigin
   /// What changed.
-  public var operation: NavigationOperation<Screen>
+  public var operation: NavigationOperation<AppScreen>
   /// The app action that led to it, kept for audits and never interpreted.
   public var cause: JSONValue?
   /// The hash-chain value (lowercase hex SHA-256) after this event, as stored or as claimed.
@@ -22,7 +22,7 @@ public struct NavigationEvent<Screen: NavigationScreen>: Hashable, Sendable {
   /// Creates an event.
   public init(
     session: SessionID, seq: Int? = nil, at: Timestamp, origin: EventOrigin = .app,
-    operation: NavigationOperation<Screen>, cause: JSONValue? = nil, hash: String? = nil
+    operation: NavigationOperation<AppScreen>, cause: JSONValue? = nil, hash: String? = nil
   ) {
     self.session = session
     self.seq = seq
@@ -93,7 +93,7 @@ extension NavigationEvent: WireValue, Codable {
       }
       return origin
     }
-    let operation = try object.required(operationTree, .op, NavigationOperation<Screen>.read(from:))
+    let operation = try object.required(operationTree, .op, NavigationOperation<AppScreen>.read(from:))
     let cause = try object.optional(causeTree, .cause, WireScalars.json)
     let hash = try object.optional(hashTree, .hash) { tree throws(WireFailure) in
       let text = try WireScalars.string(tree)

@@ -170,8 +170,8 @@ struct OperationFieldReader {
     return members[position].1
   }
 
-  func readState<Screen: NavigationScreen>() throws(WireFailure) -> Coordinator<Screen> {
-    try object.required(self[.state], .state, Coordinator<Screen>.read(from:))
+  func readState<AppScreen: NavigationScreen>() throws(WireFailure) -> Coordinator<AppScreen> {
+    try object.required(self[.state], .state, Coordinator<AppScreen>.read(from:))
   }
 
   func readRestoredFrom() throws(WireFailure) -> SessionLink? {
@@ -200,7 +200,7 @@ struct OperationFieldReader {
     }
   }
 
-  func readScreen<Screen: NavigationScreen>() throws(WireFailure) -> Screen {
+  func readScreen<AppScreen: NavigationScreen>() throws(WireFailure) -> AppScreen {
     try object.required(self[.screen], .screen, WireScreens.read)
   }
 
@@ -208,8 +208,8 @@ struct OperationFieldReader {
     try object.optional(self[.withNavigation], .withNavigation, WireScalars.bool) ?? OperationDefaults.withNavigation
   }
 
-  func readChild<Screen: NavigationScreen>() throws(WireFailure) -> Coordinator<Screen>? {
-    try object.optional(self[.child], .child, Coordinator<Screen>.read(from:))
+  func readChild<AppScreen: NavigationScreen>() throws(WireFailure) -> Coordinator<AppScreen>? {
+    try object.optional(self[.child], .child, Coordinator<AppScreen>.read(from:))
   }
 
   func readCount() throws(WireFailure) -> Int {
@@ -222,9 +222,9 @@ struct OperationFieldReader {
   }
 
   /// A stack's routes, which must make a stack (a root first, and only first).
-  func readRoutes<Screen: NavigationScreen>() throws(WireFailure) -> [Route<Screen>] {
+  func readRoutes<AppScreen: NavigationScreen>() throws(WireFailure) -> [Route<AppScreen>] {
     let routes = try object.required(self[.routes], .routes) { tree throws(WireFailure) in
-      try WireScalars.array(tree, Route<Screen>.read(from:))
+      try WireScalars.array(tree, Route<AppScreen>.read(from:))
     }
     if let problem = StructureRules.stackProblem(routes) {
       throw object.failure(at: problem.fieldPath, problem.description)
@@ -233,9 +233,9 @@ struct OperationFieldReader {
   }
 
   /// Tabs and the selected one, which must exist.
-  func readTabs<Screen: NavigationScreen>() throws(WireFailure) -> (tabs: [Coordinator<Screen>], selected: Int) {
+  func readTabs<AppScreen: NavigationScreen>() throws(WireFailure) -> (tabs: [Coordinator<AppScreen>], selected: Int) {
     let tabs = try object.required(self[.tabs], .tabs) { tree throws(WireFailure) in
-      try WireScalars.array(tree, Coordinator<Screen>.read(from:))
+      try WireScalars.array(tree, Coordinator<AppScreen>.read(from:))
     }
     let selected = try object.required(self[.selected], .selected, WireScalars.integer)
     if let problem = StructureRules.tabsProblem(tabCount: tabs.count, selected: selected) {
@@ -247,18 +247,18 @@ struct OperationFieldReader {
 
 /// An operation's own fields as values, `nil` where the operation has no such field: what
 /// writing, the export's columns and anything else that looks inside an operation read.
-struct OperationFieldValues<Screen: NavigationScreen> {
-  var state: Coordinator<Screen>?
+struct OperationFieldValues<AppScreen: NavigationScreen> {
+  var state: Coordinator<AppScreen>?
   var restoredFrom: SessionLink?
   var context: SessionContext?
   var launch: LaunchRecord?
-  var screen: Screen?
+  var screen: AppScreen?
   var withNavigation: Bool?
-  var child: Coordinator<Screen>?
+  var child: Coordinator<AppScreen>?
   var count: Int?
   var index: Int?
-  var routes: [Route<Screen>]?
-  var tabs: [Coordinator<Screen>]?
+  var routes: [Route<AppScreen>]?
+  var tabs: [Coordinator<AppScreen>]?
   var selected: Int?
   var reason: String?
 }

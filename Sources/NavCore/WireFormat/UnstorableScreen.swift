@@ -36,8 +36,8 @@ package enum UnstorableScreen {
   }
 
   /// `Screen.editor`: the type and, for an enum, its case; never the values it carries.
-  package static func name<Screen>(of screen: Screen) -> String {
-    let type = String(describing: Screen.self)
+  package static func name<AppScreen>(of screen: AppScreen) -> String {
+    let type = String(describing: AppScreen.self)
     let mirror = Mirror(reflecting: screen)
     guard mirror.displayStyle == .enum else { return type }
     if let label = mirror.children.first?.label { return "\(type).\(label)" }

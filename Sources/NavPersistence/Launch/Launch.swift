@@ -1,11 +1,11 @@
 import NavCore
 
 /// What this launch shows, decided by `SessionStore.launch(as:policy:)`, and why.
-public struct Launch<Screen: NavigationScreen>: Hashable, Sendable {
+public struct Launch<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// What was decided.
   public var outcome: LaunchOutcome
   /// The state to show, or `nil` for a fresh start (the app shows its own launch state).
-  public var state: Coordinator<Screen>?
+  public var state: Coordinator<AppScreen>?
   /// The session and seq restored from, for the new session's `start` (`restoredFrom`);
   /// `nil` for a fresh start.
   public var link: SessionLink?
@@ -17,7 +17,7 @@ public struct Launch<Screen: NavigationScreen>: Hashable, Sendable {
   let id: Int64
 
   /// The state to show: the restored one, or `fresh` (the app's launch state).
-  public func state(or fresh: Coordinator<Screen>) -> Coordinator<Screen> {
+  public func state(or fresh: Coordinator<AppScreen>) -> Coordinator<AppScreen> {
     state ?? fresh
   }
 

@@ -24,10 +24,10 @@ extension SessionStore {
   /// let model = NavigationModel(launch.state(or: .launchNavigation), launchingFrom: launch.state?.launchState, recorder: recorder)
   /// store.confirm(launch, once: model)  // returns at once
   /// ```
-  public func launch<Screen: NavigationScreen>(
-    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
+  public func launch<AppScreen: NavigationScreen>(
+    as type: AppScreen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
     now: Timestamp = Timestamp.now
-  ) throws(StoreError) -> Launch<Screen> {
+  ) throws(StoreError) -> Launch<AppScreen> {
     try write { engine throws(StoreError) in
       var decision = try Self.decide(as: type, policy: policy, now: now, engine: engine)
       if let opening, policy.linkedLaunches == .declineRestore, decision.link != nil {
@@ -47,10 +47,10 @@ extension SessionStore {
   }
 
   /// Decides what this launch shows (see the synchronous `launch(as:policy:opening:now:)`).
-  public func launch<Screen: NavigationScreen>(
-    as type: Screen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
+  public func launch<AppScreen: NavigationScreen>(
+    as type: AppScreen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
     now: Timestamp = Timestamp.now
-  ) async throws(StoreError) -> Launch<Screen> {
+  ) async throws(StoreError) -> Launch<AppScreen> {
     try await offloaded { () throws(StoreError) in
       try self.launch(as: type, policy: policy, opening: opening, now: now)
     }
@@ -61,8 +61,8 @@ extension SessionStore {
   /// crash), and the launch returned shows nothing restored. Give the returned launch to the
   /// new session's recorder, whose `start` then says the restore was declined and why. A launch
   /// that restored nothing is returned as it is.
-  public func decline<Screen>(_ launch: Launch<Screen>, reason: String, at time: Timestamp = Timestamp.now)
-    throws(StoreError) -> Launch<Screen>
+  public func decline<AppScreen>(_ launch: Launch<AppScreen>, reason: String, at time: Timestamp = Timestamp.now)
+    throws(StoreError) -> Launch<AppScreen>
   {
     guard launch.link != nil else { return launch }
     try confirm(launch, at: time)
@@ -72,7 +72,7 @@ extension SessionStore {
 
   /// Notes that `launch`'s restore settled: it is on screen and the app stayed up. Until this is
   /// called, the next launch counts this one as a launch that crashed while restoring.
-  public func confirm<Screen>(_ launch: Launch<Screen>, at time: Timestamp = Timestamp.now) throws(StoreError) {
+  public func confirm<AppScreen>(_ launch: Launch<AppScreen>, at time: Timestamp = Timestamp.now) throws(StoreError) {
     try write { engine throws(StoreError) in try engine.confirmLaunch(launch.id, at: time) }
   }
 
@@ -86,7 +86,9 @@ extension SessionStore {
   /// once. The new session's recorder, when it was given the launch, confirms it sooner if the
   /// app goes to the background or ends the session first.
   @MainActor @discardableResult
-  public func confirm<Screen>(_ launch: Launch<Screen>, once model: NavigationModel<Screen>) -> Task<Void, any Error> {
+  public func confirm<AppScreen>(_ launch: Launch<AppScreen>, once model: NavigationModel<AppScreen>) -> Task<
+    Void, any Error
+  > {
     Task { @MainActor in
       guard launch.link != nil else { return }
       await model.settled()
@@ -113,9 +115,9 @@ extension SessionStore {
 
   // MARK: Deciding
 
-  private struct Decision<Screen: NavigationScreen> {
+  private struct Decision<AppScreen: NavigationScreen> {
     var outcome: LaunchOutcome
-    var state: Coordinator<Screen>?
+    var state: Coordinator<AppScreen>?
     var link: SessionLink?
     var dropped: [DroppedRoute] = []
 
@@ -124,9 +126,9 @@ extension SessionStore {
     }
   }
 
-  private static func decide<Screen: NavigationScreen>(
-    as type: Screen.Type, policy: LaunchPolicy, now: Timestamp, engine: StoreEngine
-  ) throws(StoreError) -> Decision<Screen> {
+  private static func decide<AppScreen: NavigationScreen>(
+    as type: AppScreen.Type, policy: LaunchPolicy, now: Timestamp, engine: StoreEngine
+  ) throws(StoreError) -> Decision<AppScreen> {
     guard let latest = try engine.latestSessionSummary(), let lastAt = latest.lastAt else { return .fresh(.noSession) }
     if let ending = try engine.ending(of: latest) {
       return .fresh(.endedByUser(session: latest.id, at: ending.at, reason: ending.reason))
@@ -142,7 +144,7 @@ extension SessionStore {
     let unsettled = try engine.unsettledLaunchesInARow(limit: 2)
     if unsettled >= 2 { return .fresh(.unsettledLaunches(unsettled)) }
     let stored = try engine.rehydrate(latest.id, at: latest.eventCount)
-    let restored: RestoredState<Screen>
+    let restored: RestoredState<AppScreen>
     do throws(RestoreError) {
       restored = try stored.restoring(as: type, policy: policy.decoding)
     } catch {

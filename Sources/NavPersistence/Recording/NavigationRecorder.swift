@@ -7,7 +7,8 @@ import NavCore
 /// diffs it against the last state it recorded and writes the operations in the background, on
 /// a queue of its own. Failures never crash the app and are never silent: they go to `failures`.
 /// <doc:Recording> explains the batching, the recovery after a failure, and what is durable when.
-public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecording, HostProfileRecording, Sendable {
+public final class NavigationRecorder<AppScreen: NavigationScreen>: NavigationRecording, HostProfileRecording, Sendable
+{
   /// The store written to.
   package let store: SessionStore
   /// The session recorded.
@@ -52,7 +53,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
 
   private struct Handed: Sendable {
     enum Content: Sendable {
-      case state(Coordinator<Screen>)
+      case state(Coordinator<AppScreen>)
       case lifecycle(LifecycleEvent)
     }
     var content: Content
@@ -75,7 +76,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// background or ends, in the same transaction, so a user who quits soon after a restore is
   /// not taken for a crash.
   public init(
-    store: SessionStore, session: SessionID, launch: Launch<Screen>? = nil, restoredFrom: SessionLink? = nil,
+    store: SessionStore, session: SessionID, launch: Launch<AppScreen>? = nil, restoredFrom: SessionLink? = nil,
     context: SessionContext? = nil, now: @escaping @Sendable () -> Timestamp = { Timestamp.now },
     onFailure: (@Sendable (RecordingFailure) -> Void)? = nil
   ) {
@@ -97,14 +98,14 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
   /// Hands over the app's navigation state after a change. Returns at once; the change is
   /// diffed and written in the background. `cause` is the app action behind it (kept for
   /// audits, never interpreted); `origin` says whether the app or the user (a gesture) did it.
-  public func record(_ state: Coordinator<Screen>, cause: JSONValue? = nil, origin: EventOrigin = .app) {
+  public func record(_ state: Coordinator<AppScreen>, cause: JSONValue? = nil, origin: EventOrigin = .app) {
     hand(.state(state), cause: cause, origin: origin)
   }
 
   /// Hands over the app's navigation state after a change, with the app's action as its cause,
   /// as `NavigationModel.perform` takes it: any `Encodable`, kept as its JSON. An action that
   /// does not encode is reported on `failures`, and the state recorded without a cause.
-  public func record(_ state: Coordinator<Screen>, cause action: some Encodable, origin: EventOrigin = .app) {
+  public func record(_ state: Coordinator<AppScreen>, cause action: some Encodable, origin: EventOrigin = .app) {
     do {
       hand(.state(state), cause: try JSONValue.cause(encoding: action), origin: origin)
     } catch {
@@ -261,7 +262,7 @@ public final class NavigationRecorder<Screen: NavigationScreen>: NavigationRecor
 
   /// Reports the first screen of `state` that does not come back from its JSON as itself, once
   /// per screen: a debug build's check, so that a lossy screen is found before a restore shows it.
-  private func checkRoundTrip(_ state: Coordinator<Screen>, stored: AnyCoordinator) {
+  private func checkRoundTrip(_ state: Coordinator<AppScreen>, stored: AnyCoordinator) {
     let lossy = roundTrips.withLock { roundTrips -> LossyScreen? in
       if roundTrips.checked.count > 1_024 { roundTrips.checked.removeAll() }
       guard let lossy = LossyScreen.first(in: state, stored: stored, checked: &roundTrips.checked),

@@ -90,8 +90,8 @@ extension SessionStore {
 
   /// Records an app action with typed screens (see the synchronous `record`).
   @discardableResult
-  public func record<Screen: NavigationScreen>(
-    session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
+  public func record<AppScreen: NavigationScreen>(
+    session: SessionID, from before: Coordinator<AppScreen>?, to after: Coordinator<AppScreen>, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) async throws(StoreError) -> [AppendOutcome] {
     try await offloaded { () throws(StoreError) in
@@ -106,9 +106,9 @@ extension SessionStore {
   }
 
   /// The session's state in the app's own screen type (see the synchronous `restore`).
-  public func restore<Screen: NavigationScreen>(
-    _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
-  ) async throws(StoreError) -> RestoredSession<Screen> {
+  public func restore<AppScreen: NavigationScreen>(
+    _ session: SessionID, as type: AppScreen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
+  ) async throws(StoreError) -> RestoredSession<AppScreen> {
     try await offloaded { () throws(StoreError) in try self.restore(session, as: type, at: seq, policy: policy) }
   }
 

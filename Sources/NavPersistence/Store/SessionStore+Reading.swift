@@ -21,9 +21,9 @@ extension SessionStore {
   /// what stands on it, and the result lists it; under `.strict` the call throws instead. When
   /// not even the top root decodes, the call throws `.cannotRestore` with
   /// `RestoreError.nothingRestorable`: start from the app's launch state.
-  public func restore<Screen: NavigationScreen>(
-    _ session: SessionID, as type: Screen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
-  ) throws(StoreError) -> RestoredSession<Screen> {
+  public func restore<AppScreen: NavigationScreen>(
+    _ session: SessionID, as type: AppScreen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
+  ) throws(StoreError) -> RestoredSession<AppScreen> {
     let stored = try state(of: session, at: seq)
     do {
       let restored = try stored.state.restoring(as: type, policy: policy)

@@ -25,7 +25,9 @@ extension SessionStore {
   /// Appends one event of an app's own screen type: its screens go through their `Codable`
   /// conformance into the wire format's JSON, as the store keeps them.
   @discardableResult
-  public func append<Screen: NavigationScreen>(_ event: NavigationEvent<Screen>) throws(StoreError) -> AppendOutcome {
+  public func append<AppScreen: NavigationScreen>(_ event: NavigationEvent<AppScreen>) throws(StoreError)
+    -> AppendOutcome
+  {
     if let untyped = event as? AnyEvent { return try append(untyped) }
     let stored: AnyEvent
     do {
@@ -187,8 +189,8 @@ extension SessionStore {
 
   /// Records an app action with typed screens (see the untyped `record`).
   @discardableResult
-  public func record<Screen: NavigationScreen>(
-    session: SessionID, from before: Coordinator<Screen>?, to after: Coordinator<Screen>, at time: Timestamp,
+  public func record<AppScreen: NavigationScreen>(
+    session: SessionID, from before: Coordinator<AppScreen>?, to after: Coordinator<AppScreen>, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) throws(StoreError) -> [AppendOutcome] {
     try record(
@@ -212,7 +214,7 @@ extension SessionStore {
   }
 
   /// A typed state as untyped JSON screens, through the screens' `Codable` conformance.
-  static func untyped<Screen>(_ state: Coordinator<Screen>) throws(StoreError) -> AnyCoordinator {
+  static func untyped<AppScreen>(_ state: Coordinator<AppScreen>) throws(StoreError) -> AnyCoordinator {
     do {
       return try state.untyped()
     } catch {
@@ -222,8 +224,8 @@ extension SessionStore {
 
   /// A typed state as untyped JSON screens, each screen that does not encode kept as a marker
   /// and listed in `unstorable` (see `UnstorableScreen`): what the recorder writes.
-  static func untyped<Screen>(
-    _ state: Coordinator<Screen>, markingUnstorable unstorable: inout [UnstorableScreen.Found]
+  static func untyped<AppScreen>(
+    _ state: Coordinator<AppScreen>, markingUnstorable unstorable: inout [UnstorableScreen.Found]
   )
     throws(StoreError) -> AnyCoordinator
   {
