@@ -18,12 +18,6 @@ import Testing
     case appLaunched, numbersTapped
   }
 
-  /// FlowStacks' `Route<Screen>`, as an app that imports FlowStacks has it.
-  enum FlowRoute: Hashable {
-    case push(Screen)
-    case sheet(Screen, withNavigation: Bool)
-    case cover(Screen, withNavigation: Bool)
-  }
 
   @Test func anAppsOwnArraysAreRecordedAndRestored() async throws {
     let folder = try TemporaryFolder()
@@ -31,38 +25,21 @@ import Testing
     let resume = try await store.launch(as: Screen.self)
 
     // doc begin
-    /// The app's navigation as its views keep it, and the one tree NavStore records of it.
-    struct AppRoutes {
-      var tab = 0
-      var feed: [FlowRoute] = [], search: [FlowRoute] = [], profile: [FlowRoute] = [], account: [FlowRoute] = []
+    struct AppRoutes {                    // the app's arrays, and the one tree NavStore records of them
+      var tab = 0, feed: [FlowRoute] = [], search: [FlowRoute] = [], profile: [FlowRoute] = [], account: [FlowRoute] = []
 
       var tree: Coordinator<Screen> {
         func stack(_ root: Screen, _ routes: [FlowRoute], hosting child: Coordinator<Screen>? = nil) -> Coordinator<Screen> {
-          .stack([.root(root, withNavigation: true, child: child)] + routes.map { route in
-            switch route {
-            case .push(let screen): .push(screen)
-            case .sheet(let screen, let navigation): .sheet(screen, withNavigation: navigation)
-            case .cover(let screen, let navigation): .cover(screen, withNavigation: navigation)
-            }
-          })
+          .stack([.root(root, withNavigation: true, child: child)] + routes.map { NavCore.Route(style: $0.navStoreStyle, screen: $0.screen) })
         }
-        return .tabs([stack(.feed, feed), stack(.search, search),
-                      stack(.profile, profile, hosting: stack(.account, account))], selected: tab)
+        return .tabs([stack(.feed, feed), stack(.search, search), stack(.profile, profile, hosting: stack(.account, account))], selected: tab)
       }
 
       init(restoring tree: Coordinator<Screen>? = nil) {        // the arrays again, from a restore
-        func routes(_ stack: Coordinator<Screen>?) -> [FlowRoute] {
-          (stack?.routes ?? []).dropFirst().map { route in
-            switch route.style {
-            case .sheet(let navigation): .sheet(route.screen, withNavigation: navigation)
-            case .cover(let navigation): .cover(route.screen, withNavigation: navigation)
-            case .push, .root: .push(route.screen)
-            }
-          }
-        }
+        let routes = { (stack: Coordinator<Screen>?) in (stack?.routes ?? []).dropFirst().map(FlowRoute.init) }
         guard case .tabs(let tabs, let selected)? = tree, tabs.count == 3 else { return }
-        (tab, feed, search, profile) = (selected, routes(tabs[0]), routes(tabs[1]), routes(tabs[2]))
-        account = routes(tabs[2].routes?.first?.child)
+        (tab, feed, search, profile, account) =
+          (selected, routes(tabs[0]), routes(tabs[1]), routes(tabs[2]), routes(tabs[2].routes?.first?.child))
       }
     }
     // doc end
@@ -105,3 +82,57 @@ import Testing
     #expect(restored.tree == routes.tree)
   }
 }
+
+/// FlowStacks' `Route<Screen>` (`FlowRoute` in the guide), with the members FlowStacks gives it.
+enum FlowRoute: Hashable {
+  case push(OwnRouteArraysSnippetTests.Screen)
+  case sheet(OwnRouteArraysSnippetTests.Screen, withNavigation: Bool)
+  case cover(OwnRouteArraysSnippetTests.Screen, withNavigation: Bool)
+
+  var screen: OwnRouteArraysSnippetTests.Screen {
+    switch self {
+    case .push(let screen), .sheet(let screen, _), .cover(let screen, _): screen
+    }
+  }
+
+  var withNavigation: Bool {
+    switch self {
+    case .push: false
+    case .sheet(_, let navigation), .cover(_, let navigation): navigation
+    }
+  }
+
+  var style: FlowRouteStyle {
+    switch self {
+    case .push: .push
+    case .sheet(_, let navigation): .sheet(withNavigation: navigation)
+    case .cover(_, let navigation): .cover(withNavigation: navigation)
+    }
+  }
+}
+
+/// FlowStacks' `RouteStyle`, with the members FlowStacks gives it.
+enum FlowRouteStyle: Hashable {
+  case push, sheet(withNavigation: Bool), cover(withNavigation: Bool)
+
+  var isSheet: Bool { if case .sheet = self { true } else { false } }
+  var isCover: Bool { if case .cover = self { true } else { false } }
+}
+
+extension FlowRoute {
+  /// The app's screen, as the guide's app names it.
+  typealias Screen = OwnRouteArraysSnippetTests.Screen
+}
+
+// doc begin
+extension FlowRoute {                   // one of FlowStacks' routes, to NavStore's and back
+  var navStoreStyle: NavCore.RouteStyle { style.isCover ? .cover(withNavigation: withNavigation) : style.isSheet ? .sheet(withNavigation: withNavigation) : .push }
+  init(_ route: NavCore.Route<Screen>) {
+    switch route.style {
+    case .sheet(let navigation): self = .sheet(route.screen, withNavigation: navigation)
+    case .cover(let navigation): self = .cover(route.screen, withNavigation: navigation)
+    case .push, .root: self = .push(route.screen)
+    }
+  }
+}
+// doc end
