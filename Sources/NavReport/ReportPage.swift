@@ -95,11 +95,12 @@ public enum ReportPage {
       if !launch.dropped.isEmpty {
         facts += "<ul class=\"dropped\">"
         for route in launch.dropped {
-          let routes = "\(route.routes) route\(route.routes == 1 ? "" : "s")"
-          let why = report.omitsPayloads ? "" : ": " + HTML.escape(route.error)
+          let more = route.removedRouteCount - 1
+          let with = more > 0 ? ", with \(more) more route\(more == 1 ? "" : "s")" : ""
+          let why = report.omitsPayloads ? "" : ": " + HTML.escape(route.error.description)
           facts +=
-            "<li>route \(route.index) (<code>\(HTML.escape(route.screen))</code>) in \(HTML.escape(route.path.description)), "
-            + "\(routes)\(why)</li>"
+            "<li>route \(route.index) (<code>\(HTML.escape(route.screenName))</code>) in "
+            + "\(HTML.escape(route.path.description))\(with)\(why)</li>"
         }
         facts += "</ul>"
       }

@@ -28,7 +28,9 @@ enum UploadRedaction {
   static func withoutAppWords(_ launch: LaunchRecord) -> LaunchRecord {
     var launch = launch
     if launch.outcome == .declined { launch.reason = nil }
-    for index in launch.dropped.indices { launch.dropped[index].error = "does not decode" }
+    for index in launch.dropped.indices {
+      launch.dropped[index].error = WireFormatError(field: "", message: "does not decode")
+    }
     return launch
   }
 

@@ -149,7 +149,7 @@ import Testing
       let dropped =
         restores
         ? routes.enumerated().map { index, count in
-          LaunchRecord.DroppedRoute(path: .top, index: index, screen: "s\(index)", routes: count, error: "gone")
+          DroppedRoute(path: .top, index: index, screen: "s\(index)", routes: count, error: "gone")
         } : []
       let record = LaunchRecord(outcome: outcome, reason: hasReason ? "because" : nil, dropped: dropped)
       let session = "s-" + UUID().uuidString

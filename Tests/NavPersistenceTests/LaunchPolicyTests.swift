@@ -306,8 +306,8 @@ import Testing
     let start = try #require(try store.history(of: sessionID("v2")).first?.operation)
     let dropped = try #require(start.launch?.dropped.first)
     #expect(start.launch?.droppedRouteCount == 2)
-    #expect((dropped.path, dropped.index, dropped.screen, dropped.routes) == (.top, 1, "list", 2))
-    #expect(dropped.error.contains("ScreenV2"), "\(dropped.error)")
+    #expect((dropped.path, dropped.index, dropped.screenName, dropped.removedRouteCount) == (.top, 1, "list", 2))
+    #expect(dropped.error.description.contains("ScreenV2"), "\(dropped.error)")
     #expect(start.summary.hasSuffix("; launch: restored, 2 routes dropped"), "\(start.summary)")
     #expect(try store.verify().allSatisfy(\.isIntact))
   }

@@ -63,7 +63,8 @@ import Testing
     #expect(try ids("--launch", "fresh").isEmpty)
     let history = try NavStoreProcess.run(["history", "update", "--db", "demo.sqlite"], in: folder)
     #expect(
-      history.stdoutLines.last?.hasSuffix("dropped route 1 (post) in the top coordinator, 2 routes: gone") == true)
+      history.stdoutLines.last?.hasSuffix("dropped route 1 (post) in the top coordinator, with 1 more route: gone")
+        == true)
     let wrong = try NavStoreProcess.run(["sessions", "--db", "demo.sqlite", "--launch", "crashed"], in: folder)
     #expect(wrong.status == 64)
     #expect(wrong.stderr.contains("--launch must be one of restored, restoredRoots, fresh, declined, not 'crashed'"))

@@ -22,36 +22,6 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
     case declined
   }
 
-  /// A route the launch could not restore, because its stored screen no longer decodes into
-  /// the app's screen type.
-  package struct DroppedRoute: Hashable, Sendable, CustomStringConvertible {
-    /// The coordinator the route was in, in the restored session's state.
-    package var path: CoordinatorPath
-    /// The route's index in that stack (0: the whole coordinator at `path` went).
-    package var index: Int
-    /// The stored screen's name.
-    package var screen: String
-    /// How many routes were left out because of it: itself, the routes above it in its stack
-    /// (which may still decode, but cannot stand without it), and the flows they hosted.
-    package var routes: Int
-    /// Why the screen does not decode, as the decoder said it (cut at 256 characters).
-    package var error: String
-
-    /// A dropped route from its parts.
-    package init(path: CoordinatorPath, index: Int, screen: String, routes: Int, error: String) {
-      self.path = path
-      self.index = index
-      self.screen = screen
-      self.routes = routes
-      self.error = error
-    }
-
-    /// `route 2 (post) in [tab 1], 3 routes: ScreenV2 has no case named 'post'`.
-    package var description: String {
-      "route \(index) (\(screen)) in \(path), \(routes) route\(routes == 1 ? "" : "s"): \(error)"
-    }
-  }
-
   /// What the launch showed.
   package var outcome: Outcome
   /// Why, in a word: for a fresh start the store's reason (`noSession`, `tooOld`, `ended`,
@@ -59,7 +29,9 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
   /// declined restore the app's own word; `nil` for a whole restore.
   package var reason: String?
   /// The routes the restore left out, in the order the restore met them (at most
-  /// `LaunchRecord.maximumDroppedRoutes`; empty unless something was restored).
+  /// `LaunchRecord.maximumDroppedRoutes`; empty unless something was restored), each as the
+  /// restore reported it, its error kept as the words the wire format stores (`field: message`
+  /// as one message).
   package var dropped: [DroppedRoute]
 
   /// The most dropped routes one record lists: an update that cuts more stacks than this
@@ -73,14 +45,15 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
     self.reason = reason.flatMap(WireScalars.writableText)
     self.dropped = dropped.prefix(Self.maximumDroppedRoutes).map { route in
       var route = route
-      route.screen = WireScalars.writableText(route.screen) ?? "?"
-      route.error = WireScalars.writableText(route.error) ?? "does not decode"
+      route.screenName = WireScalars.writableText(route.screenName) ?? "?"
+      route.error = WireFormatError(
+        field: "", message: WireScalars.writableText(route.error.description) ?? "does not decode")
       return route
     }
   }
 
   /// How many routes the restore left out in all.
-  package var droppedRouteCount: Int { dropped.reduce(0) { $0 + $1.routes } }
+  package var droppedRouteCount: Int { dropped.reduce(0) { $0 + $1.removedRouteCount } }
 
   /// `restored, 4 routes dropped`, `fresh (tooOld)`, `declined (notificationOpened)`: what
   /// `navstore history` prints after the start's state.
@@ -182,12 +155,13 @@ extension LaunchRecord: WireValue, Codable {
   package func encode(to encoder: any Encoder) throws { try encodeWire(to: encoder) }
 }
 
-extension LaunchRecord.DroppedRoute {
-  /// A dropped route as the restore reported it.
-  package init(_ route: NavCore.DroppedRoute) {
+extension DroppedRoute {
+  /// A dropped route as the wire format's `dropped` member names its parts; `error` is the
+  /// decoder's words.
+  package init(path: CoordinatorPath, index: Int, screen: String, routes: Int, error: String) {
     self.init(
-      path: route.path, index: route.index, screen: route.screenName, routes: route.removedRouteCount,
-      error: route.error.message)
+      path: path, index: index, screenName: screen, removedRouteCount: routes,
+      error: WireFormatError(field: "", message: error))
   }
 
   static func read(from tree: JSONValue) throws(WireFailure) -> Self {
@@ -218,14 +192,15 @@ extension LaunchRecord.DroppedRoute {
         try WireScalars.check(index, atLeast: 0, named: field.rawValue)
         try writer.integer(index)
       case .screen:
-        try WireScalars.checkText(screen, named: field.rawValue)
-        writer.string(screen)
+        try WireScalars.checkText(screenName, named: field.rawValue)
+        writer.string(screenName)
       case .routes:
-        try WireScalars.check(routes, atLeast: 1, named: field.rawValue)
-        try writer.integer(routes)
+        try WireScalars.check(removedRouteCount, atLeast: 1, named: field.rawValue)
+        try writer.integer(removedRouteCount)
       case .error:
-        try WireScalars.checkText(error, named: field.rawValue)
-        writer.string(error)
+        let words = error.description
+        try WireScalars.checkText(words, named: field.rawValue)
+        writer.string(words)
       }
     }
   }

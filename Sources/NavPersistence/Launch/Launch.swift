@@ -24,7 +24,6 @@ public struct Launch<AppScreen: NavigationScreen>: Hashable, Sendable {
   /// What the new session's `start` keeps of this launch: the outcome, its reason in a word,
   /// and the routes the restore dropped.
   package var record: LaunchRecord {
-    let dropped = dropped.map(LaunchRecord.DroppedRoute.init)
     switch outcome {
     case .restored: return LaunchRecord(outcome: .restored, dropped: dropped)
     case .restoredRoots: return LaunchRecord(outcome: .restoredRoots, reason: "unsettledLaunch", dropped: dropped)

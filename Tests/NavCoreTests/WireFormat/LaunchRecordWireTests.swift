@@ -84,7 +84,7 @@ struct LaunchRecordWireTests {
   }
 
   @Test func moreDroppedRoutesThanTheLimitAreCutWhenMadeAndRefusedWhenRead() throws {
-    let route = LaunchRecord.DroppedRoute(path: [], index: 1, screen: "x", routes: 1, error: "e")
+    let route = DroppedRoute(path: [], index: 1, screen: "x", routes: 1, error: "e")
     let many = Array(repeating: route, count: LaunchRecord.maximumDroppedRoutes + 5)
     #expect(LaunchRecord(outcome: .restored, dropped: many).dropped.count == LaunchRecord.maximumDroppedRoutes)
     let listed = Array(repeating: #"{"path":[],"index":1,"screen":"x","routes":1,"error":"e"}"#, count: 101)
@@ -103,8 +103,8 @@ struct LaunchRecordWireTests {
       outcome: .restored, reason: "",
       dropped: [.init(path: [], index: 1, screen: long, routes: 1, error: "")])
     #expect(record.reason == nil)
-    #expect(record.dropped[0].screen.unicodeScalars.count == 256)
-    #expect(record.dropped[0].error == "does not decode")
+    #expect(record.dropped[0].screenName.unicodeScalars.count == 256)
+    #expect(record.dropped[0].error.description == "does not decode")
   }
 
   @Test func randomLaunchesRoundTrip() async {
@@ -112,13 +112,16 @@ struct LaunchRecordWireTests {
     let launches = Generator<LaunchRecord, Shrink.None<LaunchRecord>> { rng in
       let outcome = LaunchRecord.Outcome.allCases.randomElement(using: &rng) ?? .restored
       let restores = outcome == .restored || outcome == .restoredRoots
-      let dropped: [LaunchRecord.DroppedRoute] =
+      let dropped: [DroppedRoute] =
         restores
         ? (0..<Int.random(in: 0...4, using: &rng)).map { _ in
-          LaunchRecord.DroppedRoute(
-            path: Bool.random(using: &rng) ? [] : [.route(Int.random(in: 0...3, using: &rng)), .tab(1)],
-            index: Int.random(in: 0...9, using: &rng), screen: texts.randomElement(using: &rng) ?? "x",
-            routes: Int.random(in: 1...40, using: &rng), error: texts.randomElement(using: &rng) ?? "e")
+          let path: CoordinatorPath =
+            Bool.random(using: &rng) ? [] : [.route(Int.random(in: 0...3, using: &rng)), .tab(1)]
+          let index = Int.random(in: 0...9, using: &rng)
+          let screen = texts.randomElement(using: &rng) ?? "x"
+          let routes = Int.random(in: 1...40, using: &rng)
+          let error = texts.randomElement(using: &rng) ?? "e"
+          return DroppedRoute(path: path, index: index, screen: screen, routes: routes, error: error)
         } : []
       return LaunchRecord(
         outcome: outcome, reason: Bool.random(using: &rng) ? texts.randomElement(using: &rng) : nil, dropped: dropped)
