@@ -310,6 +310,21 @@ import Testing
     #expect(dropped.error.description.contains("ScreenV2"), "\(dropped.error)")
     #expect(start.summary.hasSuffix("; launch: restored, 2 routes dropped"), "\(start.summary)")
     #expect(try store.verify().allSatisfy(\.isIntact))
+    // What support reads: `navstore history` of the new session, each drop on a line of its own.
+    let history = Process()
+    history.executableURL = BuiltExecutable.url(named: "navstore")
+    history.arguments = ["history", "v2", "--db", path]
+    let output = Pipe()
+    history.standardOutput = output
+    try history.run()
+    let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      .split(separator: "\n").map(String.init)
+    history.waitUntilExit()
+    #expect(history.terminationStatus == 0)
+    #expect(lines.first?.contains("launch: restored, 2 routes dropped") == true, "\(lines)")
+    #expect(
+      lines.dropFirst().first?.contains("dropped route 1 (list) in the top coordinator, with 1 more route: ") == true
+        && lines.dropFirst().first?.contains("ScreenV2") == true, "\(lines)")
   }
 }
 
