@@ -179,10 +179,14 @@ public struct SessionReport: Sendable {
         }
       }
       if event.operation.isLifecycle { lifecycle[events.count] = event.operation }
+      var operation = event.operation
+      if omitsPayloads, case .start(let state, let link, let context, let launch?) = operation.kind {
+        operation = .start(state, restoredFrom: link, context: context, launch: launch.withoutAppWords)
+      }
       events.append(
         Event(
           seq: seq, at: event.at, origin: event.origin,
-          summary: ReportText.shortened(event.operation.summary, to: 160),
+          summary: ReportText.shortened(operation.summary, to: 160),
           screen: state.visibleScreen.map { ReportText.shortened($0.name, to: ReportText.nameLimit) },
           layer: state.presentationLayer,
           cause: omitsPayloads
@@ -203,7 +207,8 @@ public struct SessionReport: Sendable {
         durationMilliseconds: summary.durationMilliseconds, clockJumps: summary.clockJumps,
         headHash: end.hash ?? "", verification: verification, restoredFrom: start.operation.restoredFrom,
         context: start.operation.context.map { omitsPayloads ? impersonal($0) : $0 }.flatMap { $0.isEmpty ? nil : $0 },
-        launch: start.operation.launch, events: shown, states: states, focusState: focusState, plannedStates: planned,
+        launch: start.operation.launch.map { omitsPayloads ? $0.withoutAppWords : $0 }, events: shown, states: states,
+        focusState: focusState, plannedStates: planned,
         focus: chosen, omitsPayloads: omitsPayloads)
     }
 

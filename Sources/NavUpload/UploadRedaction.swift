@@ -23,17 +23,6 @@ enum UploadRedaction {
     return event
   }
 
-  /// A launch's record without the app's own words (a declined restore's reason) and without
-  /// the decoder's messages, which may quote a stored screen's values.
-  static func withoutAppWords(_ launch: LaunchRecord) -> LaunchRecord {
-    var launch = launch
-    if launch.outcome == .declined { launch.reason = nil }
-    for index in launch.dropped.indices {
-      launch.dropped[index].error = WireFormatError(field: "", message: "does not decode")
-    }
-    return launch
-  }
-
   /// A screen by its name alone (a string is its own name in the wire format).
   static func nameOnly(_ screen: JSONValue) -> JSONValue { .string(ScreenName.of(screen)) }
 
@@ -44,7 +33,7 @@ enum UploadRedaction {
     case .start(let state, let link, let context, let launch):
       return .start(
         screensByName(in: state), restoredFrom: link, context: context.flatMap(withoutPersonalData),
-        launch: launch.map(withoutAppWords))
+        launch: launch.map(\.withoutAppWords))
     case .push(let screen, let child):
       return .push(nameOnly(screen), child: child.map(screensByName(in:)))
     case .presentSheet(let screen, let withNavigation, let child):

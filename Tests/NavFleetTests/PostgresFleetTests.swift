@@ -271,7 +271,13 @@ struct PostgresFleetTests {
   /// stored: on what the collector wrote, it gives what the collector writes now.
   @Test func theLaunchColumnsMigrationReadsStoredStartsAsIngestWritesThem() async throws {
     var rng = SeededRandom(seed: 5)
-    let sessions = RichSessions.make(count: 12, using: &rng)
+    // And a start whose screen holds U+0000, which PostgreSQL's `jsonb` refuses to read.
+    let nul = event(
+      "nul",
+      .start(
+        .stack([.root(.string("a\u{0}b"), withNavigation: true)]), restoredFrom: nil, context: nil,
+        launch: LaunchRecord(outcome: .declined, reason: "link")))
+    let sessions = RichSessions.make(count: 12, using: &rng) + [[nul]]
     let postgres = try await PostgresTestFleet(snapshotInterval: 100)
     let app = postgres.app
     for events in sessions {

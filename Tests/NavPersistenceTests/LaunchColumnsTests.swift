@@ -89,6 +89,16 @@ import Testing
     #expect(launch(of: "link") == [.text("declined"), .text("notificationOpened"), .integer(0)])
     #expect(launch(of: "plain") == [.null, .null, .integer(0)])
     #expect(try store.verify().allSatisfy(\.isIntact))
+
+    // Without payloads, a declined restore's reason (the app's own words) is left out; the
+    // store's reasons stay.
+    var withoutPayloads: [[ExportValue]] = []
+    try store.export(.sessions, filter: ExportFilter(omitsPayloads: true)) { withoutPayloads.append($0.values) }
+    func privately(_ session: String) -> [ExportValue] {
+      Array((withoutPayloads.first { $0.first == .text(session) } ?? []).suffix(3))
+    }
+    #expect(privately("link") == [.text("declined"), .null, .integer(0)])
+    #expect(privately("late") == [.text("fresh"), .text("tooOld"), .integer(0)])
   }
 
   @Test func launchColumnsEditedByHandAreFoundByVerify() throws {
@@ -124,15 +134,21 @@ import Testing
       """
       DROP TRIGGER events_are_append_only_update;
       UPDATE events SET op = '{not json' WHERE session_id = 'plain' AND seq = 1;
+      UPDATE events SET op = json_set(op, '$.launch.reason', json_array('x', 3))
+        WHERE session_id = 'late' AND seq = 1;
+      UPDATE events SET op = json_set(op, '$.launch.dropped', json_array('x', 5, json_object('routes', '7')))
+        WHERE session_id = 'link' AND seq = 1;
       """)
     let store = try SessionStore(path: path)
     #expect(try store.schemaVersion() == SessionStore.latestSchemaVersion)
     #expect(try listed(store) { $0.droppedRoutes = true } == ["v2"])
     #expect(try store.summary(of: sessionID("v2")).droppedRoutes == 3)
     #expect(try listed(store) { $0.launch = .declined } == ["link"])
-    #expect(try store.summary(of: sessionID("link")).launchReason == "notificationOpened")
+    let link = try store.summary(of: sessionID("link"))
+    #expect((link.launchReason, link.droppedRoutes) == ("notificationOpened", 0), "no route counted from a bad drop")
+    #expect(try store.summary(of: sessionID("late")).launchReason == nil, "a reason that is not text is none")
     let results = try store.verify()
-    #expect(results.filter { !$0.isIntact }.map(\.session.rawValue) == ["plain"], "only the edited start")
+    #expect(results.filter { !$0.isIntact }.map(\.session.rawValue) == ["late", "link", "plain"], "the edited starts")
   }
 
   /// For any launch a start records, the row says what the start does: the outcome, the

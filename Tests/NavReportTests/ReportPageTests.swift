@@ -9,12 +9,14 @@ import Testing
 /// store is escaped.
 @Suite struct ReportPageTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
   let store: SessionStore
   static let base: Int64 = 1_795_000_000_000
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-report-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     store = try SessionStore(path: folder.appendingPathComponent("r.sqlite").path)
   }
 
@@ -244,6 +246,10 @@ import Testing
         .stack([.root("home")]), restoredFrom: nil, context: nil,
         launch: .init(outcome: .declined, reason: "notification")), at: 20_000)
     #expect(try page("declined").1.contains("<dt>Launch</dt><dd>declined (notification)</dd>"))
+    let declinedPrivately = try page("declined", omitting: true).1
+    #expect(
+      declinedPrivately.contains("<dt>Launch</dt><dd>declined</dd>") && !declinedPrivately.contains("notification"),
+      "a declined restore's reason is the app's own words")
     #expect(!(try page().1.contains("<dt>Launch</dt>")), "a start that says nothing of its launch")
   }
 

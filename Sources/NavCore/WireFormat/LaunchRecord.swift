@@ -42,9 +42,12 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
   /// dropped routes past `maximumDroppedRoutes` not listed, so that a launch is always recorded.
   package init(outcome: Outcome, reason: String? = nil, dropped: [DroppedRoute] = []) {
     self.outcome = outcome
-    self.reason = reason.flatMap(WireScalars.writableText)
+    self.reason = reason.flatMap { reason in
+      WireScalars.writableText(String(String.UnicodeScalarView(reason.unicodeScalars.filter { !Self.isControl($0) })))
+    }
     self.dropped = dropped.prefix(Self.maximumDroppedRoutes).map { route in
       var route = route
+      route.removedRouteCount = min(max(route.removedRouteCount, 1), TreeLimits.routes)
       route.screenName = WireScalars.writableText(route.screenName) ?? "?"
       route.error = WireFormatError(
         field: "", message: WireScalars.writableText(route.error.description) ?? "does not decode")
@@ -52,7 +55,27 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// How many routes the restore left out in all.
+  /// Whether `scalar` is a control character, which a reason may not hold: stores keep the
+  /// reason as a text column of its own, and PostgreSQL's text holds no NUL.
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control }
+
+  /// Whether a launch of `outcome` gives a reason in the app's own words (a declined restore's,
+  /// which may say something of the user), not the store's.
+  package static func reasonIsTheApps(_ outcome: Outcome) -> Bool { outcome == .declined }
+
+  /// The record without the app's own words and without the decoder's messages, which may quote
+  /// a stored screen's values: what an upload or a report that leaves payloads out keeps.
+  package var withoutAppWords: LaunchRecord {
+    var launch = self
+    if Self.reasonIsTheApps(outcome) { launch.reason = nil }
+    for index in launch.dropped.indices {
+      launch.dropped[index].error = WireFormatError(field: "", message: "does not decode")
+    }
+    return launch
+  }
+
+  /// How many routes the restore left out in all (at most `maximumDroppedRoutes` times the
+  /// wire format's routes in a state).
   package var droppedRouteCount: Int { dropped.reduce(0) { $0 + $1.removedRouteCount } }
 
   /// `restored, 4 routes dropped`, `fresh (tooOld)`, `declined (notificationOpened)`: what
@@ -117,6 +140,9 @@ extension LaunchRecord: WireValue, Codable {
     let reason = try object.optional(trees[.reason], .reason) { value throws(WireFailure) in
       let text = try WireScalars.string(value)
       try WireScalars.checkText(text, named: LaunchRecordField.reason.rawValue)
+      guard !text.unicodeScalars.contains(where: isControl) else {
+        throw WireFailure("reason must not hold a control character")
+      }
       return text
     }
     let dropped = try object.optional(trees[.dropped], .dropped) { value throws(WireFailure) in
@@ -140,6 +166,9 @@ extension LaunchRecord: WireValue, Codable {
       case .reason:
         guard let reason else { return }
         try WireScalars.checkText(reason, named: field.rawValue)
+        guard !reason.unicodeScalars.contains(where: Self.isControl) else {
+          throw WireFailure("reason must not hold a control character")
+        }
         writer.string(reason)
       case .dropped:
         guard !dropped.isEmpty else { return }
@@ -180,7 +209,12 @@ extension DroppedRoute {
       path: try object.required(trees[.path], .path, CoordinatorPath.read(from:)),
       index: try object.required(trees[.index], .index, WireScalars.integer(atLeast: 0, named: "index")),
       screen: try text(.screen),
-      routes: try object.required(trees[.routes], .routes, WireScalars.integer(atLeast: 1, named: "routes")),
+      routes: try object.required(trees[.routes], .routes) { value throws(WireFailure) in
+        let routes = try WireScalars.integer(atLeast: 1, named: "routes")(value)
+        // No restore drops more routes than a state holds; the bound keeps every sum exact.
+        guard routes <= TreeLimits.routes else { throw WireFailure("routes must be at most \(TreeLimits.routes)") }
+        return routes
+      },
       error: try text(.error))
   }
 
@@ -196,6 +230,9 @@ extension DroppedRoute {
         writer.string(screenName)
       case .routes:
         try WireScalars.check(removedRouteCount, atLeast: 1, named: field.rawValue)
+        guard removedRouteCount <= TreeLimits.routes else {
+          throw WireFailure("routes must be at most \(TreeLimits.routes)")
+        }
         try writer.integer(removedRouteCount)
       case .error:
         let words = error.description

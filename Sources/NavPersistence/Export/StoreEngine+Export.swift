@@ -90,7 +90,10 @@ extension StoreEngine {
       text(context?.deviceModel), text(context?.locale), text(context?.timeZone),
       omittingPayloads ? .null : text(context?.userID), appContext,
       .integer(summary.foregroundMilliseconds), .text(summary.phase.rawValue),
-      text(summary.launch?.rawValue), text(summary.launchReason), .integer(Int64(summary.droppedRoutes)),
+      text(summary.launch?.rawValue),
+      // A declined restore's reason is the app's own words, left out with the payloads.
+      omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
+      .integer(Int64(summary.droppedRoutes)),
     ]
   }
 }

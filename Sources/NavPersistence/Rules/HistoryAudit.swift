@@ -23,8 +23,9 @@ package struct HistoryAudit: Sendable {
   private var link: SessionLink?
   /// The start's context, as the session row keeps it (canonical JSON text).
   private var contextText: String?
-  /// What the start says its launch did, as the session row keeps it.
-  private var launch = (outcome: String?.none, reason: String?.none, droppedRoutes: 0)
+  /// What the start says its launch did, by the rule the row is written with (`nil`: a start
+  /// whose columns cannot be written, which the row cannot match either).
+  private var startColumns: SessionStartColumns?
   /// What the row must sum up of the events taken so far, by the rule appends write it with;
   /// its depth is left at 0 until the verdict (the last state's, worked out once there: a deep
   /// state's depth costs a walk of its visible path).
@@ -104,8 +105,7 @@ package struct HistoryAudit: Sendable {
     if stored.seq == 1 {
       link = event.operation.restoredFrom
       contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
-      let record = event.operation.launch
-      launch = (record?.outcome.rawValue, record?.reason, record?.droppedRouteCount ?? 0)
+      startColumns = try? SessionStartColumns(start: event.operation)
     }
     let jumps = totals.clockJumps
     totals = totals.adding(at: event.at, hash: hash, depth: 0, phase: nextPhase)
@@ -159,7 +159,16 @@ package struct HistoryAudit: Sendable {
       default: false
       }
     guard contextMatches else { return .contextDiffers }
-    guard row.launch == launch.outcome, row.launchReason == launch.reason, row.droppedRoutes == launch.droppedRoutes
+    // Byte for byte, as the context: a hand edit to another normalization is an edit.
+    func same(_ stored: String?, _ expected: String?) -> Bool {
+      switch (stored, expected) {
+      case (nil, nil): true
+      case (let stored?, let expected?): stored.utf8.elementsEqual(expected.utf8)
+      default: false
+      }
+    }
+    guard let startColumns, same(row.launch, startColumns.launch), same(row.launchReason, startColumns.launchReason),
+      row.droppedRoutes == startColumns.droppedRoutes
     else {
       return .launchDiffers
     }

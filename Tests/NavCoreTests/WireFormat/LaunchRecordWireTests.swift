@@ -107,6 +107,37 @@ struct LaunchRecordWireTests {
     #expect(record.dropped[0].error.description == "does not decode")
   }
 
+  /// A reason is kept in a text column of its own (PostgreSQL's text holds no NUL), and a
+  /// count of dropped routes is added up: control characters in a reason and counts past a
+  /// state's routes are refused when read, and left out or held to the bound when made.
+  @Test func aReasonHoldsNoControlCharacterAndACountNoMoreThanAStatesRoutes() throws {
+    let made = LaunchRecord(
+      outcome: .declined, reason: "note\u{0}\u{7}book\n",
+      dropped: [])
+    #expect(made.reason == "notebook")
+    let huge = LaunchRecord(
+      outcome: .restored, dropped: [.init(path: [], index: 1, screen: "x", routes: .max, error: "e")])
+    #expect(huge.droppedRouteCount == TreeLimits.routes)
+    func read(_ launch: String) -> String {
+      let line =
+        #"{"session":"s","seq":1,"at":"2026-11-21T10:00:00.000Z","op":{"op":"start","state":{"routes":[{"style":"root","screen":"home"}]},"#
+        + #""restoredFrom":{"session":"r","seq":1},"launch":"# + launch + "}}"
+      do {
+        _ = try WireFormat.decode(AnyEvent.self, from: line)
+        return "read"
+      } catch {
+        return error.description
+      }
+    }
+    #expect(read(#"{"outcome":"restored","reason":"a\u0000b"}"#).contains("reason must not hold a control character"))
+    #expect(
+      read(#"{"outcome":"restored","dropped":[{"path":[],"index":1,"screen":"x","routes":10001,"error":"e"}]}"#)
+        .contains("routes"))
+    #expect(
+      read(#"{"outcome":"restored","dropped":[{"path":[],"index":1,"screen":"x","routes":10000,"error":"e"}]}"#)
+        == "read")
+  }
+
   @Test func randomLaunchesRoundTrip() async {
     let texts = ["tooOld", "é 🧭", String(repeating: "x", count: 256), "\"quoted\"\n"]
     let launches = Generator<LaunchRecord, Shrink.None<LaunchRecord>> { rng in
