@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The exports as analysts load them: every column of every CSV table selects unquoted in DuckDB
@@ -17,10 +18,12 @@ struct AnalyticsQueryTests {
   ]
 
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-analytics-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     try #require(try NavStoreProcess.run(["demo", "--db", "demo.sqlite"], in: folder).status == 0)
     for (table, file) in Self.files {
       let exported = try NavStoreProcess.run(

@@ -1,20 +1,19 @@
 import Foundation
 @_spi(Internals) import NavCore
+import NavTestSupport
 import Testing
 
 /// A store checkpointed, handed over and audited end to end from the command line.
-@Suite(.waitsOnProcesses) struct CheckpointCommandTests {
+@Suite(.waitsOnProcesses) struct CheckpointCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-checkpoint-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try navstore("demo", "--db", "d.sqlite").status == 0)
     #expect(try navstore("keygen", "--out", "k.key", "--name", "acme-audit").status == 0)
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
   }
 
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

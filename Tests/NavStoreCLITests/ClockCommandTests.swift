@@ -1,14 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// The issue-19 case as a new user met it: an event dated 2020 after events of 2026 is kept as
 /// claimed, and nothing the commands print or export goes negative.
-@Suite(.waitsOnProcesses) struct ClockCommandTests {
+@Suite(.waitsOnProcesses) struct ClockCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-clock-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#
     for (op, time) in [
       (start, "2026-11-21T10:00:00.000Z"), (#"{"op":"push","screen":"list"}"#, "2026-11-21T10:00:05.000Z"),
@@ -17,10 +20,6 @@ import Testing
       let appended = try navstore("append", "s", "--op", op, "--at", time)
       try #require(appended.status == 0, "\(appended.stderr)")
     }
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
   }
 
   @Test func aClockThatWentBackIsReportedNotNegative() throws {

@@ -4,16 +4,14 @@ import Testing
 
 /// A suite whose tests each work in a folder of their own with a collector's store in it
 /// (`collector.sqlite`), through the built `navstore`, as an operator does.
-protocol CollectorSuite {
+protocol CollectorSuite: CommandSuite {
   /// The test's folder, the working directory of every process it runs.
   var folder: TemporaryFolder { get }
 }
 
 extension CollectorSuite {
-  /// Runs `navstore` in the folder; `environment` adds to the test's own.
-  func navstore(_ arguments: [String], environment: [String: String] = [:]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder.url, environment: environment)
-  }
+  /// The folder every command runs in.
+  var temporary: TemporaryFolder { folder }
 
   /// A new token of `app` with `role` in `collector.sqlite`; `extra` adds options (a label, an
   /// expiry).

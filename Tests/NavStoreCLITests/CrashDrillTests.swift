@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavPersistence
+import NavTestSupport
 import Testing
 
 /// Processes killed with SIGKILL at random moments, in the middle of appends and imports: the
@@ -13,9 +14,9 @@ import Testing
   }
 
   @Test func killedWritersLoseNothingTheyReported() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-drill-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    defer { withExtendedLifetime(temporary) {} }  // removed when the test ends
+    let folder = temporary.url
     let store = folder.appendingPathComponent("drill.sqlite").path
     let start = try NavStoreProcess.run(
       [

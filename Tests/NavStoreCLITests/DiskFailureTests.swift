@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// A disk that fails a write: `navstore import` under a file-size limit (`ulimit -f`, with the
@@ -7,9 +8,9 @@ import Testing
 /// and the store keeps nothing of the transaction.
 @Suite(.waitsOnProcesses) struct DiskFailureTests {
   @Test func aFailedWriteIsOneSentenceAboutTheDiskAndKeepsNothing() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-disk-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    defer { withExtendedLifetime(temporary) {} }  // removed when the test ends
+    let folder = temporary.url
     let input = folder.appendingPathComponent("in.jsonl").path
     let store = folder.appendingPathComponent("limited.sqlite").path
     try writeOneEventSessions(20_000, to: input)

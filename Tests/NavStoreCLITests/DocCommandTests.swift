@@ -36,10 +36,9 @@ struct DocCommandTests {
     _ = try #require(DuckDB.executable, "NAVSTORE_REQUIRE_DUCKDB=1, but there is no duckdb on the PATH")
     let markdown = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
     let steps = Self.steps(in: markdown)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "navstore-doc-commands-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    defer { withExtendedLifetime(temporary) {} }  // removed when the test ends
+    let folder = temporary.url
 
     let run = try Self.run(steps, in: folder)
     #expect(

@@ -1,13 +1,16 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// `navstore export --omit-payloads`, as an analyst's export is made.
 @Suite(.waitsOnProcesses) struct ExportPrivacyCommandTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-privacy-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try NavStoreProcess.run(["demo", "--db", "d.sqlite"], in: folder).status == 0)
   }
 

@@ -1,14 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// Support finding a session on the demo store: by app version, time, a screen shown and
 /// verification, latest first, limited; reading it in another time zone.
 @Suite(.waitsOnProcesses) struct FindingSessionsTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-find-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     let demo = try NavStoreProcess.run(["demo", "--no-wait", "--db", "demo.sqlite"], in: folder)
     try #require(demo.status == 0, "\(demo.stderr)")
   }

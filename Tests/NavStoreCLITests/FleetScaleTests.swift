@@ -1,14 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// A store of many sessions: memory stays flat (the process's own peak, read by `wait4`), and
 /// every command that writes to standard output fails with one clear line when it cannot.
 @Suite(.waitsOnProcesses) struct FleetScaleTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-fleet-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
   }
 
   func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
@@ -18,7 +21,6 @@ import Testing
   /// Checkpoints, audits and proofs stream the sessions too (before they did, a checkpoint of
   /// 500,000 sessions peaked at 132 MB).
   @Test func manySessionsImportVerifyExportAndListInFlatMemory() throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let sessions = 120_000
     try writeOneEventSessions(sessions, to: path("in.jsonl"))
     let bound = 64 * 1024  // KiB
@@ -56,7 +58,6 @@ import Testing
     ["show", "demo-tabs"], ["verify", "--verbose"],
   ])
   func aFullDiskOnStandardOutputIsOneClearError(arguments: [String]) throws {
-    defer { try? FileManager.default.removeItem(at: folder) }
     let db = ["--db", path("demo.sqlite")]
     #expect(try NavStoreProcess.measure(["demo", "--no-wait"] + db).status == 0)
     let measured = try NavStoreProcess.measure(arguments + db, stdoutPath: "/dev/full", stderrPath: path("err.txt"))

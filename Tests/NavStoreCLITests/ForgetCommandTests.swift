@@ -1,18 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// Forgetting from the command line: an older checkpoint still verifies, naming the erasure.
-@Suite(.waitsOnProcesses) struct ForgetCommandTests {
+@Suite(.waitsOnProcesses) struct ForgetCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-forget-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try navstore("demo", "--db", "d.sqlite").status == 0)
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
   }
 
   @Test func aForgottenSessionIsReportedAsForgottenAndTheAuditPasses() throws {

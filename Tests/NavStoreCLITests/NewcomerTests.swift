@@ -1,18 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// The small things a new user meets first on the command line.
-@Suite(.waitsOnProcesses) struct NewcomerTests {
+@Suite(.waitsOnProcesses) struct NewcomerTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-newcomer-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try NavStoreProcess.run(["demo", "--db", "d.sqlite", "--no-wait"], in: folder).status == 0)
-  }
-
-  func navstore(_ arguments: String..., stdin: String = "") throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, stdin: stdin, in: folder)
   }
 
   @Test func twoArgumentsCannotBothReadStandardInput() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+import NavTestSupport
 import Testing
 
 /// `navstore plan`, run as a process.
@@ -35,9 +36,9 @@ import Testing
   }
 
   @Test func readsStatesFromFilesAndStandardInput() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-plan-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
+    let temporary = try TemporaryFolder()
+    defer { withExtendedLifetime(temporary) {} }  // removed when the test ends
+    let folder = temporary.url
     try Data(Self.deepLink.utf8).write(to: folder.appendingPathComponent("to.json"))
     let result = try NavStoreProcess.run(
       ["plan", "--from", "@-", "--to", "@to.json", "--json"], stdin: Self.home, in: folder)

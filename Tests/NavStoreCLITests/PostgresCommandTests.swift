@@ -10,27 +10,21 @@ import Testing
 /// import of 100,000 events); forgetting and retention leave tombstones there too; `backup`
 /// says to use `pg_dump`.
 @Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
-struct PostgresCommandTests {
+struct PostgresCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
   let url: String
   /// The app of this test in the shared database.
   let app: String
 
   init() throws {
     url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-pg-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     app = TestPostgres.uniqueApp("cli")
     let initialized = try navstore("init", "--db", url)
     #expect(initialized.status == 0, "\(initialized.stderr)")
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
-  }
-
-  func navstore(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
   }
 
   /// Builds the demo's store and writes its events as `demo.jsonl`, the lines the tests import.

@@ -1,17 +1,20 @@
 import Foundation
 import NavCore
 import NavPersistence
+import NavTestSupport
 import Testing
 
 /// Separate navstore processes writing at once: on one session each seq has exactly one winner
 /// and every loser is told the expected and actual seq; on different sessions nothing is lost.
 @Suite(.waitsOnProcesses) struct ProcessRaceTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
   let store: String
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-race-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     store = folder.appendingPathComponent("race.sqlite").path
   }
 

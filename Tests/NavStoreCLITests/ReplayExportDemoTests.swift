@@ -1,19 +1,18 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavJSON
+import NavTestSupport
 import Testing
 
 /// replay, export and demo, run as processes.
-@Suite(.waitsOnProcesses) struct ReplayExportDemoTests {
+@Suite(.waitsOnProcesses) struct ReplayExportDemoTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  func navstore(_ arguments: [String], stdin: String = "") throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, stdin: stdin, in: folder)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
   }
 
   /// A session four pushes deep (five steps to replay), with screen names that need CSV quoting.

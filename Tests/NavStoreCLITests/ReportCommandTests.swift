@@ -1,18 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// `navstore report` on the demo store, as support and QA run it.
-@Suite(.waitsOnProcesses) struct ReportCommandTests {
+@Suite(.waitsOnProcesses) struct ReportCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-report-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try navstore("demo", "--db", "d.sqlite").status == 0)
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
   }
 
   @Test func allWritesAnIndexWhoseLinksAllResolve() throws {

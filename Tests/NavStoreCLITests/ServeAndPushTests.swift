@@ -1,4 +1,5 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// `navstore serve` as a process on loopback and `navstore push` of the demo to it: the
@@ -7,10 +8,12 @@ import Testing
 /// completes the rest.
 @Suite(.waitsOnProcesses) struct ServeAndPushTests {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-serve-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
     #expect(try NavStoreProcess.run(["demo", "--no-wait", "--db", "demo.sqlite"], in: folder).status == 0)
   }
 

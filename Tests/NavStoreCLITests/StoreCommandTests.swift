@@ -1,18 +1,17 @@
 import Foundation
 import NavCore
+import NavTestSupport
 import Testing
 
 /// The store commands, run as processes against a store in a temporary folder.
-@Suite(.waitsOnProcesses) struct StoreCommandTests {
+@Suite(.waitsOnProcesses) struct StoreCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  func navstore(_ arguments: String..., stdin: String = "") throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, stdin: stdin, in: folder)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
   }
 
   static let start = #"{"op":"start","state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}"#

@@ -1,18 +1,17 @@
 import Foundation
+import NavTestSupport
 import Testing
 
 /// `navstore token` and `--app`: a token printed once and alone, listed without its secret,
 /// revoked; the same session id in two apps of one store, and an app a read cannot find.
-@Suite(.waitsOnProcesses) struct TokenAndAppCommandTests {
+@Suite(.waitsOnProcesses) struct TokenAndAppCommandTests: CommandSuite {
   let folder: URL
+  /// Removed, with what the test wrote, when the test ends.
+  let temporary: TemporaryFolder
 
   init() throws {
-    folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-tokens-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-  }
-
-  func navstore(_ arguments: String...) throws -> NavStoreProcess.Result {
-    try NavStoreProcess.run(arguments, in: folder)
+    temporary = try TemporaryFolder()
+    folder = temporary.url
   }
 
   @Test func aTokenIsPrintedOnceListedWithoutItsSecretAndRevoked() throws {
