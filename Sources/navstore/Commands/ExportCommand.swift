@@ -69,28 +69,13 @@ struct ExportCommand: AsyncParsableCommand {
 
   func run() async throws {
     let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads)
-    if let address = try store.location.postgresAddress() {
+    let (table, format) = (table, format)
+    try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
-      let (table, format, app) = (table, format, store.appName)
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        try await postgresCall {
-          try await fleet.export(table, format: format, filter: filter, app: app) { chunk in
-            try sink.write { bytes in bytes.append(contentsOf: chunk) }
-          }
-        }
-      }
+      let progress = ProgressCounter(label: "exporting", unit: "rows")
+      try await sessions.export(table, format: format, filter: filter, progress: progress.update, to: sink)
+      progress.finish()
       try sink.close()
-      return
     }
-    let opened = try store.open(forWriting: false)
-    let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
-    let progress = ProgressCounter(label: "exporting", unit: "rows")
-    _ = try storeCall { () throws(StoreError) in
-      try opened.exportEncoded(table, format: format, filter: filter, progress: progress.update) { chunk in
-        try sink.write { bytes in bytes.append(contentsOf: chunk) }
-      }
-    }
-    progress.finish()
-    try sink.close()
   }
 }

@@ -56,24 +56,13 @@ struct HistoryCommand: AsyncParsableCommand {
       guard (event.seq ?? 0) >= from else { return }
       print(try Self.line(event, state: state, previous: previous, json: json, time: time))
     }
-    if let address = try store.location.postgresAddress() {
-      let (session, app, from, to) = (session, store.appName, from, to)
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        try await postgresCall {
-          if from > 1, case let last = try await fleet.summary(of: session, app: app).eventCount, from > last {
-            throw FleetError.store(.seqBeyondHistory(session: session, seq: from, last: last))  // named as given
-          }
-          try await fleet.replayHistory(of: session, app: app, from: max(1, from - 1), to: to, printLine)
-        }
+    let (session, first, last) = (session, from, to)
+    try await store.withSessions { sessions in
+      if first > 1, case let count = try await sessions.summary(of: session).eventCount, first > count {
+        // Named as given, not as the event before it that the replay starts from.
+        throw CLIError(StoreError.seqBeyondHistory(session: session, seq: first, last: count).terminalMessage)
       }
-      return
-    }
-    let opened = try store.open(forWriting: false)
-    try storeCall { () throws(StoreError) in
-      if from > 1, case let last = try opened.summary(of: session).eventCount, from > last {
-        throw StoreError.seqBeyondHistory(session: session, seq: from, last: last)  // named as given
-      }
-      try opened.replayHistory(of: session, from: max(1, from - 1), to: to, printLine)
+      try await sessions.replayHistory(of: session, from: max(1, first - 1), to: last, printLine)
     }
   }
 

@@ -48,10 +48,15 @@ struct ReplayCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let current = try await store.state(of: session, at: at)
+    let (session, at, given) = (session, at, planning.host)
+    let (current, host) = try await store.withSessions { sessions in
+      let current = try await sessions.state(of: session, at: at)
+      // The profile given, else the one the session's app recorded.
+      let host: HostProfile? =
+        if let given { given } else { try await sessions.summary(of: session).context?.host }
+      return (current, host)
+    }
     let (state, seq) = (current.state, current.seq)
-    var host = planning.host
-    if host == nil { host = try await store.recordedHost(of: session) }
     try ReplayPlayer(
       host: host ?? .default, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json
     )

@@ -67,38 +67,17 @@ struct ReportCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if let address = try store.location.postgresAddress() {
-      let (app, omitting) = (store.appName, omitPayloads)
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        if all, let out {
-          let summaries = try await fleetCall { () async throws(FleetError) in try await fleet.allSessions(app: app) }
-          try await writeAll(summaries, into: out) { summary throws(FleetError) in
-            try await fleet.report(of: summary.id, app: app, focus: nil, omitsPayloads: omitting)
-          }
-        } else if let session {
-          try await writeOne(session) { id, focus throws(FleetError) in
-            try await fleet.report(of: id, app: app, focus: focus, omitsPayloads: omitting)
-          }
-        }
-      }
-      return
-    }
-    let opened = try store.open(forWriting: false)
-    if all, let out {
-      let summaries = try storeCall { () throws(StoreError) in try opened.sessions() }
-      let omitting = omitPayloads
-      try await writeAll(summaries, into: out) { summary throws(FleetError) in
-        try FleetError.storing { () throws(StoreError) in
-          try SessionReport.load(summary.id, from: opened, omitsPayloads: omitting)
-        }
-      }
-      return
-    }
-    guard let session else { return }
     let omitting = omitPayloads
-    try await writeOne(session) { id, focus throws(FleetError) in
-      try FleetError.storing { () throws(StoreError) in
-        try SessionReport.load(id, from: opened, focus: focus, omitsPayloads: omitting)
+    try await store.withSessions { sessions in
+      if all, let out {
+        let summaries = try await sessions.allSessions()
+        try await writeAll(summaries, into: out) { summary throws(FleetError) in
+          try await sessions.report(of: summary.id, focus: nil, omitsPayloads: omitting)
+        }
+      } else if let session {
+        try await writeOne(session) { id, focus throws(FleetError) in
+          try await sessions.report(of: id, focus: focus, omitsPayloads: omitting)
+        }
       }
     }
   }

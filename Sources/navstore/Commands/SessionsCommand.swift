@@ -132,37 +132,30 @@ struct SessionsCommand: AsyncParsableCommand {
   var selects: Bool { !query.filtersNothing || screen != nil || failing || sort != .id || limit != nil }
 
   func run() async throws {
-    if let address = try store.location.postgresAddress() {
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        try await run(on: fleet)
-      }
-      return
-    }
-    let opened = try store.open(forWriting: false)
-    if selects {
-      try runSelecting(opened)
-      return
-    }
-    if json {
+    try await store.withSessions { sessions in try await list(sessions) }
+  }
+
+  /// The listing, the same lines from a store file and from PostgreSQL.
+  private func list(_ sessions: any SessionSource) async throws {
+    if !selects, json {
       // The sessions export, so that the listing and the export are one shape.
       let sink = OutputSink()
-      try storeCall { () throws(StoreError) in
-        _ = try opened.exportEncoded(.sessions, format: .jsonl) { chunk in
-          try sink.write { $0.append(contentsOf: chunk) }
-        }
-      }
+      try await sessions.export(.sessions, format: .jsonl, filter: ExportFilter(), progress: nil, to: sink)
       try sink.close()
+      return
+    }
+    if selects {
+      try await listSelected(sessions)
       return
     }
     // Two passes over the listing, one row at a time each: the first finds the id column's
     // width, so that a store of any size is listed in constant memory.
     var idWidth = "SESSION".count
     var count = 0
-    try storeCall { () throws(StoreError) in
-      try opened.forEachSession { session in
-        idWidth = max(idWidth, TerminalWidth.of(ScreenName.printable(session.id.rawValue)))
-        count += 1
-      }
+    try await sessions.forEachSession(matching: query) { session in
+      idWidth = max(idWidth, TerminalWidth.of(ScreenName.printable(session.id.rawValue)))
+      count += 1
+      return true
     }
     guard count > 0 else {
       print("no sessions yet (add one with 'navstore append' or 'navstore import')")
@@ -170,72 +163,21 @@ struct SessionsCommand: AsyncParsableCommand {
     }
     let time = timeZone.formatter()
     print(Self.header(idWidth: idWidth, timeWidth: Self.timeWidth(time)))
-    try storeCall { () throws(StoreError) in
-      try opened.forEachSession { session in
-        print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time))
-      }
+    try await sessions.forEachSession(matching: query) { session in
+      print(Self.row(session, idWidth: idWidth, timeWidth: Self.timeWidth(time), time: time))
+      return true
     }
-  }
-
-  /// The listing from a PostgreSQL store: the same lines as from a file, the sessions read a
-  /// chunk at a time.
-  private func run(on fleet: PostgresFleet) async throws {
-    let app = store.appName
-    if !selects, json {
-      let sink = OutputSink()
-      try await postgresCall {
-        try await fleet.export(.sessions, format: .jsonl, filter: ExportFilter(), app: app) { chunk in
-          try sink.write { $0.append(contentsOf: chunk) }
-        }
-      }
-      try sink.close()
-      return
-    }
-    var kept: [SessionSummary] = []
-    let query = query
-    var after: (lastAt: Timestamp, id: SessionID)?
-    reading: while true {
-      let rows = try await fleetCall { () async throws(FleetError) in
-        try await fleet.sessionRows(app: app, order: query.order, after: after, limit: 1_000)
-      }
-      for session in rows where query.matches(session) {
-        if let screen {
-          let showed = try await fleetCall { () async throws(FleetError) in
-            try await fleet.showedScreen(named: screen, in: session.id, app: app)
-          }
-          if !showed { continue }
-        }
-        if failing {
-          let intact = try await fleetCall { () async throws(FleetError) in
-            try await fleet.verify(session.id, app: app).isIntact
-          }
-          if intact { continue }
-        }
-        kept.append(session)
-        if let limit, kept.count >= limit { break reading }
-      }
-      guard rows.count == 1_000, let last = rows.last else { break }
-      after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
-    }
-    if !selects, kept.isEmpty {
-      print("no sessions yet (add one with 'navstore append' or 'navstore import')")
-      return
-    }
-    list(kept)
   }
 
   /// The sessions the filters keep, in the order asked, up to the limit: the row filters as the
   /// store lists them, then a screen shown and verification, read per session.
-  private func runSelecting(_ opened: SessionStore) throws {
+  private func listSelected(_ sessions: any SessionSource) async throws {
     var kept: [SessionSummary] = []
-    let query = query
-    try storeCall { () throws(StoreError) in
-      try opened.forEachSession(matching: query) { session in
-        if let screen, try !opened.showedScreen(named: screen, in: session.id) { return true }
-        if failing, try opened.verify([session.id]).allSatisfy(\.isIntact) { return true }
-        kept.append(session)
-        return limit.map { kept.count < $0 } ?? true
-      }
+    try await sessions.forEachSession(matching: query) { session in
+      if let screen, try await !sessions.showedScreen(named: screen, in: session.id) { return true }
+      if failing, try await sessions.isIntact(session.id) { return true }
+      kept.append(session)
+      return limit.map { kept.count < $0 } ?? true
     }
     list(kept)
   }

@@ -123,37 +123,13 @@ struct VerifyCommand: AsyncParsableCommand {
         print("\(result.session): note: the clock went back \(times), first at seq \(first) (times kept as recorded)")
       }
     }
-    if let address = try store.location.postgresAddress() {
-      let (named, app) = (sessions, store.appName)
-      var summary = VerificationSummary()
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        let ids =
-          named.isEmpty
-          ? try await fleetCall { () async throws(FleetError) in
-            try await fleet.allSessions(app: app).map(\.id)
-          } : named
-        for id in ids {
-          let result = try await fleetCall { () async throws(FleetError) in try await fleet.verify(id, app: app) }
-          summary.add(result)
-          take(result)
-        }
-        progress.finish()
-        try await finish(summary, clockJumpSessions: clockJumpSessions, audit: audit) {
-          note, key, each throws(CLIError) in
-          try await fleetCall { () async throws(FleetError) in
-            try await fleet.audit(app: app, against: note, key: key, each: each)
-          }
-        }
+    let named = sessions
+    try await store.withSessions { source in
+      let summary = try await source.verify(named.isEmpty ? nil : named, each: take)
+      progress.finish()
+      try await finish(summary, clockJumpSessions: clockJumpSessions, audit: audit) { note, key, each in
+        try await source.audit(against: note, key: key, each: each)
       }
-      return
-    }
-    let opened = try store.open(forWriting: false)
-    let summary = try storeCall { () throws(StoreError) in
-      try opened.verify(sessions.isEmpty ? nil : sessions, each: take)
-    }
-    progress.finish()
-    try await finish(summary, clockJumpSessions: clockJumpSessions, audit: audit) { note, key, each throws(CLIError) in
-      try storeCall { () throws(StoreError) in try opened.audit(against: note, key: key, each: each) }
     }
   }
 
@@ -163,9 +139,9 @@ struct VerifyCommand: AsyncParsableCommand {
   /// every session); its summary line follows.
   private func finish(
     _ summary: VerificationSummary, clockJumpSessions: Int, audit: (note: SignedNote, key: NoteVerifier)?,
-    auditing: (SignedNote, NoteVerifier, @escaping @Sendable (CheckpointFinding) -> Void) async throws(CLIError)
+    auditing: (SignedNote, NoteVerifier, @escaping @Sendable (CheckpointFinding) -> Void) async throws
       -> CheckpointAudit
-  ) async throws(CLIError) {
+  ) async throws {
     let problems = summary.failures == 1 ? "1 problem" : "\(summary.failures) problems"
     // An empty store says so, after the summary scripts read.
     var suffix = summary.sessions == 0 && sessions.isEmpty ? " (the store has no sessions yet)" : ""

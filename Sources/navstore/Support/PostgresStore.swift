@@ -86,28 +86,9 @@ extension StoreOption {
   /// The session's state after `seq` (default: its last event), from the store `--db` names,
   /// a file or a PostgreSQL database.
   func state(of session: SessionID, at seq: Int?) async throws -> SessionState {
-    guard let address = try location.postgresAddress() else {
-      let opened = try open(forWriting: false)
-      return try storeCall { () throws(StoreError) in try opened.state(of: session, at: seq) }
-    }
-    let app = appName
-    return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
-      try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: seq) }
-    }
+    try await withSessions { sessions in try await sessions.state(of: session, at: seq) }
   }
 
-  /// The host profile the session's app played its steps for, as its `start` keeps it; `nil`
-  /// when it kept none (a session recorded without the model, or before the profile was kept).
-  func recordedHost(of session: SessionID) async throws -> HostProfile? {
-    guard let address = try location.postgresAddress() else {
-      let opened = try open(forWriting: false)
-      return try storeCall { () throws(StoreError) in try opened.summary(of: session) }.context?.host
-    }
-    let app = appName
-    return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
-      try await fleetCall { () async throws(FleetError) in try await fleet.summary(of: session, app: app) }
-    }.context?.host
-  }
 }
 
 /// Runs a PostgreSQL store's call whose failures are a `FleetError` or the caller's own (a

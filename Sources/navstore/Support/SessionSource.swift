@@ -1,0 +1,229 @@
+import Foundation
+import NavCore
+import NavFleet
+@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavReport
+
+/// The sessions of the store `--db` names, as the commands that read them see them: a store
+/// file, or one app's sessions in a PostgreSQL database. `StoreOption.withSessions` chooses
+/// once; a command given one never asks which, so it prints the same lines from either, and
+/// each failure is already the command's one line (`CLIError`).
+protocol SessionSource {
+  /// The session's row: its counts, times, link, context and launch.
+  func summary(of session: SessionID) async throws -> SessionSummary
+
+  /// The session's state after `seq` (its last event when `nil`).
+  func state(of session: SessionID, at seq: Int?) async throws -> SessionState
+
+  /// Calls `body` with each event from `from` to `to` (the last when `nil`) and the state after
+  /// it.
+  func replayHistory(
+    of session: SessionID, from: Int, to: Int?, _ body: (AnyEvent, AnyCoordinator) throws -> Void
+  ) async throws
+
+  /// Calls `body` with each session that passes `query`'s row filters, in its order, until it
+  /// returns `false`; memory holds a page of rows, whatever the store's size.
+  func forEachSession(matching query: SessionQuery, _ body: (SessionSummary) async throws -> Bool) async throws
+
+  /// Every session's row, by id.
+  func allSessions() async throws -> [SessionSummary]
+
+  /// The session's report, opening at `focus` (its last event when `nil`). The store's typed
+  /// failure, for a command that tells an unknown session or seq from the others.
+  func report(of session: SessionID, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> SessionReport
+
+  /// Whether the session ever showed a screen named `name` on top.
+  func showedScreen(named name: String, in session: SessionID) async throws -> Bool
+
+  /// Whether the session's history verifies.
+  func isIntact(_ session: SessionID) async throws -> Bool
+
+  /// Verifies the named sessions (every session when `nil`), calling `each` with each verdict
+  /// as it comes.
+  func verify(_ sessions: [SessionID]?, each: (VerificationResult) -> Void) async throws -> VerificationSummary
+
+  /// Checks that every session the signed checkpoint names still gives its chain value,
+  /// calling `each` with each finding.
+  func audit(
+    against note: SignedNote, key: NoteVerifier, each: @escaping @Sendable (CheckpointFinding) -> Void
+  ) async throws -> CheckpointAudit
+
+  /// Writes an export of `table` to `sink`, a chunk at a time; `progress` is told the rows
+  /// written so far, where the store counts them.
+  func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
+  ) async throws
+}
+
+extension StoreOption {
+  /// Runs `body` with the sessions `--db` and `--app` name, read-only: a store file's (which
+  /// must exist), or a PostgreSQL database's at this build's schema, whose app must exist.
+  func withSessions<T>(_ body: (any SessionSource) async throws -> T) async throws -> T {
+    guard let address = try location.postgresAddress() else {
+      return try await body(StoreFileSessions(store: try open(forWriting: false)))
+    }
+    let app = appName
+    return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
+      try await body(PostgresSessions(fleet: fleet, app: app))
+    }
+  }
+}
+
+/// A store file's sessions.
+struct StoreFileSessions: SessionSource {
+  let store: SessionStore
+
+  func summary(of session: SessionID) async throws -> SessionSummary {
+    try storeCall { () throws(StoreError) in try store.summary(of: session) }
+  }
+
+  func state(of session: SessionID, at seq: Int?) async throws -> SessionState {
+    try storeCall { () throws(StoreError) in try store.state(of: session, at: seq) }
+  }
+
+  func replayHistory(
+    of session: SessionID, from: Int, to: Int?, _ body: (AnyEvent, AnyCoordinator) throws -> Void
+  ) async throws {
+    try storeCall { () throws(StoreError) in try store.replayHistory(of: session, from: from, to: to, body) }
+  }
+
+  func forEachSession(matching query: SessionQuery, _ body: (SessionSummary) async throws -> Bool) async throws {
+    // The store's listing is one read transaction that calls back synchronously: the rows a
+    // page holds are taken first, then handed over, a page at a time.
+    var query = query
+    while true {
+      var page: [SessionSummary] = []
+      try storeCall { () throws(StoreError) in
+        try store.forEachSession(matching: query) { session in
+          page.append(session)
+          return page.count < 1_000
+        }
+      }
+      for session in page where try await !body(session) { return }
+      guard page.count == 1_000, let last = page.last else { return }
+      query.after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
+    }
+  }
+
+  func allSessions() async throws -> [SessionSummary] {
+    try storeCall { () throws(StoreError) in try store.sessions() }
+  }
+
+  func report(of session: SessionID, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> SessionReport {
+    try FleetError.storing { () throws(StoreError) in
+      try SessionReport.load(session, from: store, focus: focus, omitsPayloads: omitsPayloads)
+    }
+  }
+
+  func showedScreen(named name: String, in session: SessionID) async throws -> Bool {
+    try storeCall { () throws(StoreError) in try store.showedScreen(named: name, in: session) }
+  }
+
+  func isIntact(_ session: SessionID) async throws -> Bool {
+    try storeCall { () throws(StoreError) in try store.verify([session]).allSatisfy(\.isIntact) }
+  }
+
+  func verify(_ sessions: [SessionID]?, each: (VerificationResult) -> Void) async throws -> VerificationSummary {
+    try storeCall { () throws(StoreError) in try store.verify(sessions, each: each) }
+  }
+
+  func audit(
+    against note: SignedNote, key: NoteVerifier, each: @escaping @Sendable (CheckpointFinding) -> Void
+  ) async throws -> CheckpointAudit {
+    try storeCall { () throws(StoreError) in try store.audit(against: note, key: key, each: each) }
+  }
+
+  func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
+  ) async throws {
+    try storeCall { () throws(StoreError) in
+      _ = try store.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk in
+        try sink.write { $0.append(contentsOf: chunk) }
+      }
+    }
+  }
+}
+
+/// One app's sessions in a PostgreSQL database.
+struct PostgresSessions: SessionSource {
+  let fleet: PostgresFleet
+  let app: AppName
+
+  func summary(of session: SessionID) async throws -> SessionSummary {
+    try await fleetCall { () async throws(FleetError) in try await fleet.summary(of: session, app: app) }
+  }
+
+  func state(of session: SessionID, at seq: Int?) async throws -> SessionState {
+    try await fleetCall { () async throws(FleetError) in try await fleet.state(of: session, app: app, at: seq) }
+  }
+
+  func replayHistory(
+    of session: SessionID, from: Int, to: Int?, _ body: (AnyEvent, AnyCoordinator) throws -> Void
+  ) async throws {
+    try await postgresCall { try await fleet.replayHistory(of: session, app: app, from: from, to: to, body) }
+  }
+
+  func forEachSession(matching query: SessionQuery, _ body: (SessionSummary) async throws -> Bool) async throws {
+    var after = query.after
+    while true {
+      let rows = try await fleetCall { () async throws(FleetError) in
+        try await fleet.sessionRows(app: app, order: query.order, after: after, limit: 1_000)
+      }
+      for session in rows where query.matches(session) {
+        if try await !body(session) { return }
+      }
+      guard rows.count == 1_000, let last = rows.last else { return }
+      after = (last.lastAt ?? Timestamp(millisecondsSince1970: 0), last.id)
+    }
+  }
+
+  func allSessions() async throws -> [SessionSummary] {
+    try await fleetCall { () async throws(FleetError) in try await fleet.allSessions(app: app) }
+  }
+
+  func report(of session: SessionID, focus: Int?, omitsPayloads: Bool) async throws(FleetError) -> SessionReport {
+    try await fleet.report(of: session, app: app, focus: focus, omitsPayloads: omitsPayloads)
+  }
+
+  func showedScreen(named name: String, in session: SessionID) async throws -> Bool {
+    try await fleetCall { () async throws(FleetError) in
+      try await fleet.showedScreen(named: name, in: session, app: app)
+    }
+  }
+
+  func isIntact(_ session: SessionID) async throws -> Bool {
+    try await fleetCall { () async throws(FleetError) in try await fleet.verify(session, app: app).isIntact }
+  }
+
+  func verify(_ sessions: [SessionID]?, each: (VerificationResult) -> Void) async throws -> VerificationSummary {
+    var ids = sessions ?? []
+    if sessions == nil {
+      ids = try await fleetCall { () async throws(FleetError) in try await fleet.allSessions(app: app).map(\.id) }
+    }
+    var summary = VerificationSummary()
+    for id in ids {
+      let result = try await fleetCall { () async throws(FleetError) in try await fleet.verify(id, app: app) }
+      summary.add(result)
+      each(result)
+    }
+    return summary
+  }
+
+  func audit(
+    against note: SignedNote, key: NoteVerifier, each: @escaping @Sendable (CheckpointFinding) -> Void
+  ) async throws -> CheckpointAudit {
+    try await fleetCall { () async throws(FleetError) in
+      try await fleet.audit(app: app, against: note, key: key, each: each)
+    }
+  }
+
+  func export(
+    _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
+  ) async throws {
+    try await postgresCall {
+      try await fleet.export(table, format: format, filter: filter, app: app) { chunk in
+        try sink.write { $0.append(contentsOf: chunk) }
+      }
+    }
+  }
+}
