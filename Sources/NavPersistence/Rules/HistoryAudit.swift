@@ -21,8 +21,6 @@ package struct HistoryAudit: Sendable {
   /// `state`'s measure, for the wire format's tree limits.
   private var measure = TreeMeasure()
   private var link: SessionLink?
-  /// The start's context, as the session row keeps it (canonical JSON text).
-  private var contextText: String?
   /// What the start says its launch did, by the rule the row is written with (`nil`: a start
   /// whose columns cannot be written, which the row cannot match either).
   private var startColumns: SessionStartColumns?
@@ -104,7 +102,6 @@ package struct HistoryAudit: Sendable {
     }
     if stored.seq == 1 {
       link = event.operation.restoredFrom
-      contextText = event.operation.context.flatMap { try? WireFormat.canonicalString($0) }
       startColumns = try? SessionStartColumns(start: event.operation)
     }
     let jumps = totals.clockJumps
@@ -152,14 +149,7 @@ package struct HistoryAudit: Sendable {
         row.restoredFromSession == nil && row.restoredFromSeq == nil
       }
     guard linkMatches else { return .restoredFromDiffers }
-    let contextMatches =
-      switch (row.context, contextText) {
-      case (nil, nil): true
-      case (let stored?, let expected?): stored.utf8.elementsEqual(expected.utf8)
-      default: false
-      }
-    guard contextMatches else { return .contextDiffers }
-    // Byte for byte, as the context: a hand edit to another normalization is an edit.
+    // Byte for byte: a hand edit to another normalization is an edit.
     func same(_ stored: String?, _ expected: String?) -> Bool {
       switch (stored, expected) {
       case (nil, nil): true
@@ -167,6 +157,7 @@ package struct HistoryAudit: Sendable {
       default: false
       }
     }
+    guard same(row.context, startColumns?.context) else { return .contextDiffers }
     guard let startColumns, same(row.launch, startColumns.launch), same(row.launchReason, startColumns.launchReason),
       row.droppedRoutes == startColumns.droppedRoutes
     else {
