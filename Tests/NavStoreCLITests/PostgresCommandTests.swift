@@ -188,6 +188,54 @@ struct PostgresCommandTests: CommandSuite {
     #expect(elsewhere.stderr.contains("another store"), "\(elsewhere.stderr)")
   }
 
+  /// A bundle and a proof, which once wrote nothing and found no store on PostgreSQL: the
+  /// bundle is the file's byte for byte (a session restored from another, with it), and the
+  /// proof from the database's checkpoint is checked without the database.
+  @Test func bundleAndProveWorkAsOnAFile() throws {
+    let first = SessionLines.make(prefix: "s", sessions: 1, events: 4)
+    let restored =
+      #"{"session":"s-1","seq":1,"at":"2026-11-22T10:00:00.000Z","op":{"op":"start","restoredFrom":{"session":"s-0","seq":4},"#
+      + #""state":{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}}}"#
+    try ((first + [restored]).joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("line.jsonl"), atomically: true, encoding: .utf8)
+    for target in [["--db", "f.sqlite"], ["--db", url, "--app", app]] {
+      let imported = try navstore(["import", "line.jsonl"] + target)
+      #expect(imported.status == 0, "\(imported.stderr)")
+    }
+    let local = try navstore("bundle", "s-1", "--out", "f.jsonl", "--db", "f.sqlite")
+    let shared = try navstore("bundle", "s-1", "--out", "p.jsonl", "--db", url, "--app", app)
+    #expect(shared.status == 0, "\(shared.stderr)")
+    #expect(shared.stdoutLines == ["bundle of 2 sessions (s-0, s-1) written to p.jsonl"])
+    #expect(local.stdout.replacingOccurrences(of: "f.jsonl", with: "p.jsonl") == shared.stdout)
+    let bundled = try Data(contentsOf: folder.appendingPathComponent("p.jsonl"))
+    let fromFile = try Data(contentsOf: folder.appendingPathComponent("f.jsonl"))
+    #expect(!bundled.isEmpty && bundled == fromFile)
+    try expectSame(["bundle", "s-1", "--out", "p.jsonl"])  // never over a file
+    try expectSame(["bundle", "nobody", "--out", "n.jsonl"])
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("n.jsonl").path))
+
+    try NavStoreProcess.makeKey("k.key", name: "fleet-audit", verifierInto: "k.pub", in: folder)
+    #expect(try navstore("checkpoint", "--db", url, "--app", app, "--key", "k.key", "--out", "c.note").status == 0)
+    let proof = try navstore("prove", "s-0", "--checkpoint", "c.note", "--db", url, "--app", app)
+    #expect(proof.status == 0, "\(proof.stderr)")
+    try proof.stdout.write(to: folder.appendingPathComponent("s-0.proof.json"), atomically: true, encoding: .utf8)
+    #expect(
+      try navstore(
+        "export", "--table", "events", "--format", "jsonl", "--session", "s-0", "--out", "s-0.jsonl", "--db", url,
+        "--app", app
+      ).status == 0)
+    let checked = try navstore("verify", "--proof", "s-0.proof.json", "--key", "k.pub", "--history", "s-0.jsonl")
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(checked.stdoutLines.last == "the history matches it: its events 1 to 4 give that chain value")
+    let absent = try navstore("prove", "nobody", "--checkpoint", "c.note", "--db", url, "--app", app)
+    #expect(absent.status == 1)
+    #expect(absent.stderrLines.count == 1 && absent.stderr.contains("nobody"), "\(absent.stderr)")
+    // A file's checkpoint is not the database's.
+    #expect(try navstore("checkpoint", "--db", "f.sqlite", "--key", "k.key", "--out", "f.note").status == 0)
+    let elsewhere = try navstore("prove", "s-0", "--checkpoint", "f.note", "--db", url, "--app", app)
+    #expect(elsewhere.status == 1 && elsewhere.stderr.contains("another store"), "\(elsewhere.stderr)")
+  }
+
   /// A collector on PostgreSQL reads through a pool of its own: exports whose readers take
   /// nothing hold every connection the reads may have, and uploads, answered from the other
   /// pool, are stored all the same (with one pool, they waited for a connection until their
@@ -255,9 +303,24 @@ struct PostgresCommandTests: CommandSuite {
     }
   }
 
-  @Test func backupSaysToUsePgDump() throws {
-    let backup = try navstore("backup", "--db", url, "--out", "copy.sqlite")
-    #expect(backup.status == 1)
-    #expect(backup.stderr.contains("pg_dump"))
+  /// The commands that only a store file can serve say so in one line, with what to run
+  /// instead, and leave nothing behind (they once tried to make a file named by the address).
+  @Test(arguments: [
+    (["backup", "--out", "copy.sqlite"], "pg_dump"),
+    (["append", "s-1", "--op", #"{"op":"pop"}"#], "navstore import FILE"),
+    (["push", "--to", "http://127.0.0.1:9", "--token", "t"], "navstore export --table events"),
+  ])
+  func commandsForStoreFilesSayWhatToRunInstead(arguments: [String], instead: String) throws {
+    let refused = try navstore(arguments + ["--db", url, "--app", app])
+    #expect(refused.status == 1)
+    #expect(refused.stderrLines.count == 1 && refused.stderr.contains(instead), "\(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+  }
+
+  @Test func theDemoSaysHowToTakeItsSessionsToPostgreSQL() throws {
+    let refused = try navstore("demo", "--db", url, "--no-wait")
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("navstore import demo.jsonl"), "\(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
   }
 }

@@ -29,22 +29,20 @@ extension PostgresFleet {
       ).decode(Int64.self) {
         id = next
       }
-      // A checkpoint signs what the events say, never a row's counters that disagree with them.
-      var disagreeing: (String, Int64)?
-      for try await row in try await connection.query(
+      // Each session's counters and the chain value stored with the event they name, checked and
+      // hashed by the store file's procedure; the leaves are then kept from the same snapshot, in
+      // the same order.
+      var making = CheckpointMaking()
+      let sessions = try await connection.query(
         """
-        SELECT s.id, s.event_count FROM sessions s
+        SELECT s.id, s.event_count, s.head_hash, e.hash FROM sessions s
           LEFT JOIN events e ON e.app = s.app AND e.session_id = s.id AND e.month = s.month AND e.seq = s.event_count
           WHERE s.app = \(app.rawValue) AND s.event_count > 0
-            AND (s.head_hash IS NULL OR e.hash IS NULL OR e.hash <> s.head_hash)
-          ORDER BY s.id LIMIT 1
-        """, logger: logger
-      ).decode((String, Int64).self) {
-        disagreeing = row
-      }
-      if let disagreeing {
-        throw StoreError.unreadableHistory(
-          session: try SessionRecord.sessionID(disagreeing.0), seq: Int(disagreeing.1), .rowDisagreesWithEvents)
+          ORDER BY s.id
+        """, logger: logger)
+      try await readToTheEnd(sessions.decode((String, Int64, ByteBuffer?, ByteBuffer?).self)) { row in
+        _ = try making.append(
+          session: try SessionRecord.sessionID(row.0), seq: Int(row.1), rowHash: row.2?.bytes, eventHash: row.3?.bytes)
       }
       try await connection.run(
         """
@@ -52,24 +50,7 @@ extension PostgresFleet {
           SELECT app, \(id), row_number() OVER (ORDER BY id) - 1, id, event_count, head_hash FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0
         """, logger: logger)
-      var tree = MerkleTree.RootBuilder()
-      var events = 0
-      try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, _ throws(StoreError) in
-        tree.append(entry.leafHash)
-        let (total, overflow) = events.addingReportingOverflow(entry.seq)
-        guard !overflow else {
-          throw StoreError.unreadableHistory(session: entry.session, seq: entry.seq, .impossibleEventTotal)
-        }
-        events = total
-      }
-      let checkpoint = Checkpoint(
-        origin: origin, sessionCount: tree.count, rootHash: tree.root, eventCount: events, time: time)
-      let note: SignedNote
-      do throws(NoteError) {
-        note = try SignedNote(text: checkpoint.text, signedBy: signer)
-      } catch {
-        throw StoreError.checkpoint(.signature(error))
-      }
+      let (checkpoint, note) = try making.signed(origin: origin, at: time, by: signer)
       try await connection.run(
         """
         INSERT INTO checkpoints (app, id, made_at, root_hash, note)
@@ -99,31 +80,7 @@ extension PostgresFleet {
     let logger = logger
     return try await transaction(timeout: .seconds(600)) { connection in
       try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-      let origin = Self.checkpointOrigin(identity: try await Self.identity(on: connection, logger: logger), app: app)
-      guard checkpoint.origin == origin else {
-        throw StoreError.checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
-      }
-      let root = HashChain.hex(checkpoint.rootHash)
-      var found: Int64?
-      for try await id in try await connection.query(
-        """
-        SELECT id FROM checkpoints WHERE app = \(app.rawValue) AND root_hash = \(ByteBuffer(bytes: checkpoint.rootHash))
-          ORDER BY id LIMIT 1
-        """, logger: logger
-      ).decode(Int64.self) {
-        found = id
-      }
-      guard let id = found else { throw StoreError.checkpoint(.unrecorded(root: root)) }
-      // The leaves are believed only once they give the signed root.
-      var tree = MerkleTree.RootBuilder()
-      try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) {
-        entry, position throws(StoreError) in
-        guard position == tree.count else { throw StoreError.checkpoint(.recordAltered(root: root)) }
-        tree.append(entry.leafHash)
-      }
-      guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else {
-        throw StoreError.checkpoint(.recordAltered(root: root))
-      }
+      let id = try await Self.checkedRecord(of: checkpoint, app: app, on: connection, logger: logger)
       var audit = CheckpointAudit(checkpoint: checkpoint)
       let sessions = try await connection.query(
         """
@@ -157,6 +114,58 @@ extension PostgresFleet {
       }
       return audit
     }
+  }
+
+  /// The proof that `session` is in `app`'s checkpoint `note`, made as a store file's is: its
+  /// entry and the Merkle path to the root, from the database's record of the checkpoint once
+  /// the record gives the signed root.
+  package func proof(of session: SessionID, app: AppName, in note: SignedNote) async throws(FleetError) -> SessionProof
+  {
+    let checkpoint: Checkpoint
+    do {
+      checkpoint = try Checkpoint(text: note.text)
+    } catch {
+      throw .store(.checkpoint(error))
+    }
+    let logger = logger
+    return try await transaction(timeout: .seconds(600)) { connection in
+      try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+      var making = InclusionProofMaking(of: session)
+      let id = try await Self.checkedRecord(of: checkpoint, app: app, on: connection, logger: logger) {
+        entry, position in making.look(at: entry, position: position)
+      }
+      try making.startPath(size: checkpoint.sessionCount)
+      try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, _ in making.append(entry) }
+      return try making.proof(in: note, size: checkpoint.sessionCount)
+    }
+  }
+
+  /// The id of `app`'s record of `checkpoint`, once it is known to be this database's and this
+  /// app's and its leaves give the signed root (`RecordedCheckpoint`); `each` sees every leaf on
+  /// the way.
+  private static func checkedRecord(
+    of checkpoint: Checkpoint, app: AppName, on connection: PostgresConnection, logger: Logger,
+    isolation: isolated (any Actor)? = #isolation, each: (CheckpointEntry, Int) -> Void = { _, _ in }
+  ) async throws -> Int64 {
+    var record = try RecordedCheckpoint(
+      of: checkpoint,
+      inStoreWithOrigin: checkpointOrigin(identity: try await identity(on: connection, logger: logger), app: app))
+    var found: Int64?
+    for try await id in try await connection.query(
+      """
+      SELECT id FROM checkpoints WHERE app = \(app.rawValue) AND root_hash = \(ByteBuffer(bytes: checkpoint.rootHash))
+        ORDER BY id LIMIT 1
+      """, logger: logger
+    ).decode(Int64.self) {
+      found = id
+    }
+    guard let id = found else { throw record.unrecorded }
+    try await forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, position throws(StoreError) in
+      try record.append(entry, at: position)
+      each(entry, position)
+    }
+    try record.finish()
+    return id
   }
 
   /// The database's identity, made once by its migration.

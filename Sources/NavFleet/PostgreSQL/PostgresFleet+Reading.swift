@@ -28,6 +28,21 @@ extension PostgresFleet {
     }
   }
 
+  /// `session` and the sessions it continues, oldest first, by the store file's rule
+  /// (`SessionLineage`): what a bundle holds.
+  package func lineage(of session: SessionID, app: AppName) async throws(FleetError) -> [SessionID] {
+    var lineage = SessionLineage(of: session)
+    while let next = lineage.next {
+      do throws(FleetError) {
+        lineage.found(restoredFrom: try await summary(of: next, app: app).restoredFrom?.session)
+      } catch {
+        guard case .store(.unknownSession) = error else { throw error }
+        try FleetError.storing { () throws(StoreError) in try lineage.missing() }
+      }
+    }
+    return lineage.sessions
+  }
+
   /// A session's last seq and chain value.
   package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
     let totals = try await database {

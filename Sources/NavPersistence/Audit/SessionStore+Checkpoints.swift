@@ -53,16 +53,12 @@ extension SessionStore {
     }
     return try read { engine throws(StoreError) in
       // The entry is found while the record is checked against the root: one pass fewer.
-      var found: (entry: CheckpointEntry, index: Int)?
-      let id = try engine.recordedCheckpoint(checkpoint) { entry, position in
-        if entry.session == session { found = (entry, position) }
+      var making = InclusionProofMaking(of: session)
+      let id = try engine.recordedCheckpoint(checkpoint) { entry, position in making.look(at: entry, position: position)
       }
-      guard let found, var path = MerkleTree.ProofBuilder(index: found.index, size: checkpoint.sessionCount) else {
-        throw StoreError.checkpoint(.notInCheckpoint(session))
-      }
-      try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in path.append(entry.leafHash) }
-      return SessionProof(
-        note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
+      try making.startPath(size: checkpoint.sessionCount)
+      try engine.forEachRecordedEntry(of: id) { entry, _ in making.append(entry) }
+      return try making.proof(in: note, size: checkpoint.sessionCount)
     }
   }
 }

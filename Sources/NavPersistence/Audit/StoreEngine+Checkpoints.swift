@@ -29,38 +29,21 @@ extension StoreEngine {
     defer { sessions.reset() }
     let insert = try prepare(
       "INSERT INTO checkpoint_sessions (checkpoint_id, position, session_id, seq, hash) VALUES (?, ?, ?, ?, ?)")
-    var tree = MerkleTree.RootBuilder()
-    var events = 0
+    var making = CheckpointMaking()
     while try step(sessions) {
-      let session = try SessionRecord.sessionID(sessions.text(0))
-      let seq = sessions.int(1)
-      guard !sessions.isNull(2), !sessions.isNull(3), sessions.blob(2) == sessions.blob(3) else {
-        throw StoreError.unreadableHistory(
-          session: session, seq: seq, .rowDisagreesWithEvents)
-      }
-      let entry = CheckpointEntry(session: session, seq: seq, hash: sessions.blob(2))
+      let position = making.count
+      let entry = try making.append(
+        session: try SessionRecord.sessionID(sessions.text(0)), seq: sessions.int(1),
+        rowHash: sessions.isNull(2) ? nil : sessions.blob(2), eventHash: sessions.isNull(3) ? nil : sessions.blob(3))
       try execute(
         insert,
         [
-          .integer(id), .integer(Int64(tree.count)), .text(session.rawValue), .integer(Int64(entry.seq)),
+          .integer(id), .integer(Int64(position)), .text(entry.session.rawValue), .integer(Int64(entry.seq)),
           .blob(entry.hash),
         ])
-      tree.append(entry.leafHash)
-      let (total, overflow) = events.addingReportingOverflow(seq)
-      guard !overflow else {
-        throw StoreError.unreadableHistory(session: session, seq: seq, .impossibleEventTotal)
-      }
-      events = total
     }
-    let checkpoint = Checkpoint(
-      origin: Checkpoint.origin(ofStore: try storeIdentity()), sessionCount: tree.count, rootHash: tree.root,
-      eventCount: events, time: time)
-    let note: SignedNote
-    do throws(NoteError) {
-      note = try SignedNote(text: checkpoint.text, signedBy: signer)
-    } catch {
-      throw .checkpoint(.signature(error))
-    }
+    let (checkpoint, note) = try making.signed(
+      origin: Checkpoint.origin(ofStore: try storeIdentity()), at: time, by: signer)
     try execute(
       try prepare("INSERT INTO checkpoints (id, made_at, root_hash, note) VALUES (?, ?, ?, ?)"),
       [.integer(id), .integer(time.millisecondsSince1970), .blob(checkpoint.rootHash), .text(note.serialized)])
@@ -73,25 +56,18 @@ extension StoreEngine {
   func recordedCheckpoint(
     _ checkpoint: Checkpoint, each: (CheckpointEntry, Int) -> Void = { _, _ in }
   ) throws(StoreError) -> Int64 {
-    let origin = Checkpoint.origin(ofStore: try storeIdentity())
-    guard checkpoint.origin == origin else {
-      throw StoreError.checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
-    }
-    let root = HashChain.hex(checkpoint.rootHash)
+    var record = try RecordedCheckpoint(
+      of: checkpoint, inStoreWithOrigin: Checkpoint.origin(ofStore: try storeIdentity()))
     let find = try prepare("SELECT id FROM checkpoints WHERE root_hash = ? ORDER BY id LIMIT 1")
     defer { find.reset() }
     try bind(find, [.blob(checkpoint.rootHash)])
-    guard try step(find) else { throw StoreError.checkpoint(.unrecorded(root: root)) }
+    guard try step(find) else { throw record.unrecorded }
     let id = find.int64(0)
-    var tree = MerkleTree.RootBuilder()
     try forEachRecordedEntry(of: id) { entry, position throws(StoreError) in
-      guard position == tree.count else { throw StoreError.checkpoint(.recordAltered(root: root)) }
-      tree.append(entry.leafHash)
+      try record.append(entry, at: position)
       each(entry, position)
     }
-    guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else {
-      throw StoreError.checkpoint(.recordAltered(root: root))
-    }
+    try record.finish()
     return id
   }
 

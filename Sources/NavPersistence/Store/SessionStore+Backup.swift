@@ -11,7 +11,7 @@ extension SessionStore {
   /// beside `destination` and moved there only once it is complete, so a copy cut short (a full
   /// disk) leaves nothing at `destination`.
   public func backup(to destination: String) throws(StoreError) {
-    try NewFile(at: destination).write { partial throws(StoreError) in
+    try NewFile(at: destination).writeFile { partial throws(StoreError) in
       try withReaderOutsideTransactions { engine throws(StoreError) in
         let statement = try engine.prepare("VACUUM INTO ?")
         defer { statement.reset() }

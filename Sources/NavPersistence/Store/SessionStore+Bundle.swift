@@ -16,17 +16,12 @@ extension SessionStore {
   @discardableResult
   public func bundle(_ session: SessionID, to destination: String) throws(StoreError) -> [SessionID] {
     let line = try lineage(of: session)
-    try NewFile(at: destination).write { partial throws(StoreError) in
-      guard FileManager.default.createFile(atPath: partial, contents: nil),
-        let output = FileHandle(forWritingAtPath: partial)
-      else { throw .readOnly(path: destination) }
-      defer { try? output.close() }
+    try NewFile(at: destination).writeContents { output throws(StoreError) in
       for member in line {
         try exportEncoded(.events, format: .jsonl, filter: ExportFilter(session: member)) { chunk in
           try output.write(contentsOf: chunk)
         }
       }
-      try StoreEngine.callingBack { try output.synchronize() }
     }
     return line
   }
@@ -38,20 +33,17 @@ extension SessionStore {
     try await offloaded { () throws(StoreError) in try self.bundle(session, to: destination) }
   }
 
-  /// `session` and the sessions it continues, oldest first; the line ends at a session no
-  /// longer in the store.
-  private func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
-    var line = [session]
-    var next = try summary(of: session).restoredFrom?.session
-    while let ancestor = next, !line.contains(ancestor) {
+  /// `session` and the sessions it continues, oldest first (`SessionLineage`).
+  package func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
+    var lineage = SessionLineage(of: session)
+    while let next = lineage.next {
       do {
-        next = try summary(of: ancestor).restoredFrom?.session
+        lineage.found(restoredFrom: try summary(of: next).restoredFrom?.session)
       } catch {
         guard case .unknownSession = error else { throw error }
-        break
+        try lineage.missing()
       }
-      line.append(ancestor)
     }
-    return line.reversed()
+    return lineage.sessions
   }
 }

@@ -61,7 +61,11 @@ struct AppendCommand: ParsableCommand {
     let event = AnyEvent(
       session: session, seq: expectSeq, at: at ?? now(), origin: origin,
       operation: operation, cause: causeValue)
-    let opened = try store.open(forWriting: true)
+    let opened = try store.open(
+      forWriting: true,
+      onPostgreSQL:
+        "append writes to a store file; a PostgreSQL store takes events through the collector, or as JSON Lines "
+        + "with 'navstore import FILE --db postgres://... --app NAME'")
     let outcome = try storeCall { () throws(StoreError) in
       // Without --at, the time is read inside the write transaction: racing appends are
       // stored in time order.

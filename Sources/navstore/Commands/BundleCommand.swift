@@ -3,7 +3,7 @@ import NavCore
 import NavPersistence
 
 /// `navstore bundle`: one session, with the sessions it continues, in a new JSON Lines file.
-struct BundleCommand: ParsableCommand {
+struct BundleCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bundle",
     abstract: "Write a session, with the sessions it was restored from, to a new JSON Lines file.",
@@ -29,9 +29,9 @@ struct BundleCommand: ParsableCommand {
     guard !out.isEmpty else { throw ValidationError("--out: the path is empty") }
   }
 
-  func run() throws {
-    let opened = try store.open(forWriting: false)
-    let written = try storeCall { () throws(StoreError) in try opened.bundle(session, to: out) }
+  func run() async throws {
+    let (session, out) = (session, out)
+    let written = try await store.withSessions { sessions in try await sessions.bundle(session, to: out) }
     let names = written.map(\.rawValue).joined(separator: ", ")
     print("bundle of \(written.count) session\(written.count == 1 ? "" : "s") (\(names)) written to \(out)")
   }

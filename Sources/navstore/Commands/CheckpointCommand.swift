@@ -39,17 +39,8 @@ struct CheckpointCommand: AsyncParsableCommand {
   func run() async throws {
     let signer = try AuditFiles.signer(key)
     let time = at ?? now()
-    let note: SignedNote
-    if let address = try store.location.postgresAddress() {
-      let app = store.appName
-      note = try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
-        try await fleetCall { () async throws(FleetError) in
-          try await fleet.checkpoint(app: app, signedBy: signer, at: time)
-        }
-      }
-    } else {
-      let opened = try store.open(forWriting: true)
-      note = try storeCall { () throws(StoreError) in try opened.checkpoint(signedBy: signer, at: time) }
+    let note = try await store.withSessions(writing: true) { sessions in
+      try await sessions.checkpoint(signedBy: signer, at: time)
     }
     guard let out else {
       print(note.serialized, terminator: "")

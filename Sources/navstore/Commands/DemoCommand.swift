@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NavCore
+import NavFleet
 @_spi(Internals) import NavPersistence
 
 /// `navstore demo`: a store of a sample app's sessions, a replay of one, and what to try next.
@@ -32,6 +33,15 @@ struct DemoCommand: ParsableCommand {
       discussion: "2026-11-21T09:00:00Z unless given: the same store on every run.", valueName: "time"),
     transform: timeArgument)
   var start: Timestamp = DemoApp.defaultStart
+
+  func validate() throws {
+    if PostgresAddress.isAddress(path) {
+      throw ValidationError(
+        "--db: the demo builds a store file of its own; for its sessions on PostgreSQL, export them "
+          + "('navstore export --db navstore-demo.sqlite --table events --format jsonl --out demo.jsonl') "
+          + "and import the file ('navstore import demo.jsonl --db postgres://... --app NAME')")
+    }
+  }
 
   func run() throws {
     try clearPreviousDemo()

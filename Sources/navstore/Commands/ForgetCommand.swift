@@ -34,19 +34,12 @@ struct ForgetCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if let address = try store.location.postgresAddress() {
-      if vacuum { throw CLIError("--vacuum: a PostgreSQL database gives space back itself (VACUUM runs there)") }
-      let (sessions, app) = (sessions, store.appName)
-      let tombstones = try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        try await fleetCall { () async throws(FleetError) in try await fleet.forget(sessions, app: app, at: now()) }
-      }
-      for tombstone in tombstones { print("forgot \(tombstone)") }
-      return
+    let (sessions, vacuum) = (sessions, vacuum)
+    try await store.withSessions(writing: true) { store in
+      if vacuum { try store.checkSpaceCanBeReclaimed() }
+      for tombstone in try await store.forget(sessions, at: now()) { print("forgot \(tombstone)") }
+      if vacuum { try await reclaim(store) }
     }
-    let opened = try store.open(forWriting: true)
-    let tombstones = try storeCall { () throws(StoreError) in try opened.forget(sessions, at: now()) }
-    for tombstone in tombstones { print("forgot \(tombstone)") }
-    if vacuum { try reclaim(opened) }
   }
 }
 
@@ -87,53 +80,30 @@ struct PruneCommand: AsyncParsableCommand {
   var vacuum = false
 
   func run() async throws {
-    if let address = try store.location.postgresAddress() {
-      if vacuum { throw CLIError("--vacuum: a PostgreSQL database gives space back itself (VACUUM runs there)") }
-      let (before, app, dryRun) = (before, store.appName, dryRun)
-      try await PostgresStore.with(address, schema: .current, app: .existing(store.appName)) { fleet in
-        if dryRun {
-          let sessions = try await fleetCall { () async throws(FleetError) in
-            try await fleet.sessions(app: app, lastBefore: before)
-          }
-          for session in sessions { print("would forget \(session)") }
-          print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
-          return
-        }
-        let progress = ProgressCounter(label: "forgetting", unit: "sessions")
-        var forgotten = 0
-        let (tombstones, partitions): ([Tombstone], PartitionSweepResult)
-        do throws(FleetError) {
-          (tombstones, partitions) = try await fleet.prune(app: app, before: before, at: now()) { count in
-            forgotten = count
-            progress.update(count)
-          }
-          progress.finish()
-        } catch {
-          progress.finish()
-          // What the transactions before the failure forgot stays forgotten.
-          guard forgotten > 0 else { throw CLIError(error.terminalMessage) }
-          throw CLIError(
-            "\(error.terminalMessage); \(forgotten) session\(forgotten == 1 ? " was" : "s were") forgotten before it, "
-              + "and the same command again goes on")
-        }
-        for tombstone in tombstones { print("forgot \(tombstone)") }
-        report(partitions)
-        print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
+    let (before, dryRun, vacuum) = (before, dryRun, vacuum)
+    try await store.withSessions(writing: !dryRun) { store in
+      if dryRun {
+        let sessions = try await store.sessions(lastBefore: before)
+        for session in sessions { print("would forget \(session)") }
+        print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
+        return
       }
-      return
+      if vacuum { try store.checkSpaceCanBeReclaimed() }
+      let progress = ProgressCounter(label: "forgetting", unit: "sessions")
+      let pruning: Pruning
+      do {
+        pruning = try await store.prune(before: before, at: now()) { progress.update($0) }
+      } catch {
+        progress.finish()
+        throw error
+      }
+      progress.finish()
+      for tombstone in pruning.tombstones { print("forgot \(tombstone)") }
+      if let partitions = pruning.partitions { report(partitions) }
+      let count = pruning.tombstones.count
+      print("forgot \(count) session\(count == 1 ? "" : "s") last active before \(before)")
+      if vacuum { try await reclaim(store) }
     }
-    if dryRun {
-      let opened = try store.open(forWriting: false)
-      let sessions = try storeCall { () throws(StoreError) in try opened.sessions(lastBefore: before) }
-      for session in sessions { print("would forget \(session)") }
-      print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
-      return
-    }
-    let opened = try store.open(forWriting: true)
-    let tombstones = try storeCall { () throws(StoreError) in try opened.prune(before: before, at: now()) }
-    for tombstone in tombstones { print("forgot \(tombstone)") }
-    print("forgot \(tombstones.count) session\(tombstones.count == 1 ? "" : "s") last active before \(before)")
-    if vacuum { try reclaim(opened) }
   }
 }
 
@@ -149,8 +119,8 @@ private func report(_ partitions: PartitionSweepResult) {
 }
 
 /// Runs `VACUUM` and says how much space came back.
-private func reclaim(_ store: SessionStore) throws(CLIError) {
-  let (before, after) = try storeCall { () throws(StoreError) in try store.reclaimSpace() }
+private func reclaim(_ store: any SessionSource) async throws {
+  let (before, after) = try await store.reclaimSpace()
   print("space given back: \(megabytes(before)) → \(megabytes(after))")
 }
 

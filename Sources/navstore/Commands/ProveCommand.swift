@@ -3,7 +3,7 @@ import NavCore
 @_spi(Internals) import NavPersistence
 
 /// `navstore prove`: the proof that one session is in a checkpoint.
-struct ProveCommand: ParsableCommand {
+struct ProveCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "prove",
     abstract: "Print the proof (a Merkle path) that a session is in a checkpoint, as JSON.",
@@ -26,10 +26,10 @@ struct ProveCommand: ParsableCommand {
   @Option(help: "The checkpoint file.")
   var checkpoint: String
 
-  func run() throws {
+  func run() async throws {
     let note = try AuditFiles.note(checkpoint, option: "--checkpoint")
-    let opened = try store.open(forWriting: false)
-    let proof = try storeCall { () throws(StoreError) in try opened.proof(of: session, in: note) }
+    let session = session
+    let proof = try await store.withSessions { sessions in try await sessions.proof(of: session, in: note) }
     print(proof.json)
   }
 }

@@ -63,7 +63,11 @@ struct PushCommand: AsyncParsableCommand {
     if let file {
       try await pusher.push(file: file)
     } else {
-      let opened = try store.open(forWriting: false)
+      let opened = try store.open(
+        forWriting: false,
+        onPostgreSQL:
+          "push sends a device's store file; to send a PostgreSQL app's sessions, export them "
+          + "('navstore export --table events --format jsonl --out FILE') and push the file")
       // A device's own store signs its uploads with the device's key, as the app would.
       pusher.signer = try storeCall { () throws(StoreError) in try opened.deviceSigner() }
       try await pusher.push(store: opened)

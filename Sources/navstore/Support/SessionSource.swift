@@ -4,10 +4,10 @@ import NavFleet
 @_spi(Internals) import NavPersistence
 @_spi(Internals) import NavReport
 
-/// The sessions of the store `--db` names, as the commands that read them see them: a store
-/// file, or one app's sessions in a PostgreSQL database. `StoreOption.withSessions` chooses
-/// once; a command given one never asks which, so it prints the same lines from either, and
-/// each failure is already the command's one line (`CLIError`).
+/// The sessions of the store `--db` names, as the commands that read and change them see them:
+/// a store file, or one app's sessions in a PostgreSQL database. `StoreOption.withSessions`
+/// chooses once; a command given one never asks which, so it prints the same lines from
+/// either, and each failure is already the command's one line (`CLIError`).
 protocol SessionSource {
   /// The session's row: its counts, times, link, context and launch.
   func summary(of session: SessionID) async throws -> SessionSummary
@@ -53,14 +53,49 @@ protocol SessionSource {
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
   ) async throws
+
+  /// Writes a checkpoint of every session, signed by `signer`, which the store keeps.
+  func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote
+
+  /// The proof that `session` is in the checkpoint `note`.
+  func proof(of session: SessionID, in note: SignedNote) async throws -> SessionProof
+
+  /// Writes `session` and the sessions it continues, oldest first, to a new file at `path`;
+  /// returns them.
+  func bundle(_ session: SessionID, to path: String) async throws -> [SessionID]
+
+  /// Forgets `sessions` (all or nothing), returning their tombstones.
+  func forget(_ sessions: [SessionID], at time: Timestamp) async throws -> [Tombstone]
+
+  /// The sessions whose last event is before `cutoff`: what `prune` would forget.
+  func sessions(lastBefore cutoff: Timestamp) async throws -> [SessionID]
+
+  /// Forgets every session whose last event is before `cutoff`, telling `progress` the
+  /// sessions forgotten so far where the store forgets them in several transactions.
+  func prune(before cutoff: Timestamp, at time: Timestamp, progress: (Int) -> Void) async throws -> Pruning
+
+  /// Throws why `--vacuum` cannot run on this store, before anything is changed.
+  func checkSpaceCanBeReclaimed() throws
+
+  /// Gives the space of deleted rows back to the file system: the store's bytes before and
+  /// after.
+  func reclaimSpace() async throws -> (before: Int64, after: Int64)
+}
+
+/// What a prune did: the tombstones it wrote and, on a store that keeps sessions in monthly
+/// partitions, what became of the partitions of the months it emptied.
+struct Pruning {
+  var tombstones: [Tombstone]
+  var partitions: PartitionSweepResult?
 }
 
 extension StoreOption {
-  /// Runs `body` with the sessions `--db` and `--app` name, read-only: a store file's (which
-  /// must exist), or a PostgreSQL database's at this build's schema, whose app must exist.
-  func withSessions<T>(_ body: (any SessionSource) async throws -> T) async throws -> T {
+  /// Runs `body` with the sessions `--db` and `--app` name: a store file's (which must exist
+  /// unless `writing`, which creates it), or a PostgreSQL database's at this build's schema,
+  /// whose app must exist.
+  func withSessions<T>(writing: Bool = false, _ body: (any SessionSource) async throws -> T) async throws -> T {
     guard let address = try location.postgresAddress() else {
-      return try await body(StoreFileSessions(store: try open(forWriting: false)))
+      return try await body(StoreFileSessions(store: try open(forWriting: writing)))
     }
     let app = appName
     return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
@@ -141,6 +176,37 @@ struct StoreFileSessions: SessionSource {
         try sink.write { $0.append(contentsOf: chunk) }
       }
     }
+  }
+
+  func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote {
+    try storeCall { () throws(StoreError) in try store.checkpoint(signedBy: signer, at: time) }
+  }
+
+  func proof(of session: SessionID, in note: SignedNote) async throws -> SessionProof {
+    try storeCall { () throws(StoreError) in try store.proof(of: session, in: note) }
+  }
+
+  func bundle(_ session: SessionID, to path: String) async throws -> [SessionID] {
+    try storeCall { () throws(StoreError) in try store.bundle(session, to: path) }
+  }
+
+  func forget(_ sessions: [SessionID], at time: Timestamp) async throws -> [Tombstone] {
+    try storeCall { () throws(StoreError) in try store.forget(sessions, at: time) }
+  }
+
+  func sessions(lastBefore cutoff: Timestamp) async throws -> [SessionID] {
+    try storeCall { () throws(StoreError) in try store.sessions(lastBefore: cutoff) }
+  }
+
+  func prune(before cutoff: Timestamp, at time: Timestamp, progress: (Int) -> Void) async throws -> Pruning {
+    // One transaction: nothing to tell until it is done.
+    Pruning(tombstones: try storeCall { () throws(StoreError) in try store.prune(before: cutoff, at: time) })
+  }
+
+  func checkSpaceCanBeReclaimed() throws {}
+
+  func reclaimSpace() async throws -> (before: Int64, after: Int64) {
+    try storeCall { () throws(StoreError) in try store.reclaimSpace() }
   }
 }
 
@@ -226,4 +292,67 @@ struct PostgresSessions: SessionSource {
       }
     }
   }
+
+  func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote {
+    try await fleetCall { () async throws(FleetError) in
+      try await fleet.checkpoint(app: app, signedBy: signer, at: time)
+    }
+  }
+
+  func proof(of session: SessionID, in note: SignedNote) async throws -> SessionProof {
+    try await fleetCall { () async throws(FleetError) in try await fleet.proof(of: session, app: app, in: note) }
+  }
+
+  func bundle(_ session: SessionID, to path: String) async throws -> [SessionID] {
+    let line = try await fleetCall { () async throws(FleetError) in try await fleet.lineage(of: session, app: app) }
+    // The steps a store file's bundle takes, with the database's export in between.
+    let file = try storeCall { () throws(StoreError) in try NewFile(at: path) }
+    defer { file.discard() }
+    let output = try storeCall { () throws(StoreError) in try file.create() }
+    defer { try? output.close() }
+    for member in line {
+      try await postgresCall {
+        try await fleet.export(.events, format: .jsonl, filter: ExportFilter(session: member), app: app) { chunk in
+          try output.write(contentsOf: chunk)
+        }
+      }
+    }
+    try storeCall { () throws(StoreError) in
+      try file.finish(output)
+      try file.place()
+    }
+    return line
+  }
+
+  func forget(_ sessions: [SessionID], at time: Timestamp) async throws -> [Tombstone] {
+    try await fleetCall { () async throws(FleetError) in try await fleet.forget(sessions, app: app, at: time) }
+  }
+
+  func sessions(lastBefore cutoff: Timestamp) async throws -> [SessionID] {
+    try await fleetCall { () async throws(FleetError) in try await fleet.sessions(app: app, lastBefore: cutoff) }
+  }
+
+  func prune(before cutoff: Timestamp, at time: Timestamp, progress: (Int) -> Void) async throws -> Pruning {
+    // Transactions of a thousand sessions: what those before a failure forgot stays forgotten.
+    var forgotten = 0
+    do throws(FleetError) {
+      let (tombstones, partitions) = try await fleet.prune(app: app, before: cutoff, at: time) { count in
+        forgotten = count
+        progress(count)
+      }
+      return Pruning(tombstones: tombstones, partitions: partitions)
+    } catch {
+      guard forgotten > 0 else { throw CLIError(error.terminalMessage) }
+      throw CLIError(
+        "\(error.terminalMessage); \(forgotten) session\(forgotten == 1 ? " was" : "s were") forgotten before it, "
+          + "and the same command again goes on")
+    }
+  }
+
+  func checkSpaceCanBeReclaimed() throws { throw Self.vacuumRefused }
+
+  func reclaimSpace() async throws -> (before: Int64, after: Int64) { throw Self.vacuumRefused }
+
+  private static let vacuumRefused = CLIError(
+    "--vacuum: a PostgreSQL database gives space back itself (VACUUM runs there)")
 }

@@ -1,0 +1,73 @@
+import NavCore
+
+/// A store's record of a checkpoint, read back leaf by leaf and believed only once the leaves
+/// give the signed root: the one procedure both engines check a checkpoint's record with,
+/// before an audit or a proof relies on it.
+package struct RecordedCheckpoint {
+  /// The signed checkpoint the record is held to.
+  package let checkpoint: Checkpoint
+  private var tree = MerkleTree.RootBuilder()
+
+  /// Starts checking the record of `checkpoint` in the store whose checkpoints carry `origin`:
+  /// a checkpoint of another store is refused here (`.otherStore`).
+  package init(of checkpoint: Checkpoint, inStoreWithOrigin origin: String) throws(StoreError) {
+    guard checkpoint.origin == origin else {
+      throw .checkpoint(.otherStore(checkpoint: checkpoint.origin, store: origin))
+    }
+    self.checkpoint = checkpoint
+  }
+
+  /// The failure for a store that holds no checkpoint with this root.
+  package var unrecorded: StoreError { .checkpoint(.unrecorded(root: HashChain.hex(checkpoint.rootHash))) }
+
+  /// Takes the recorded leaf at `position`; a gap or a repeat in the positions is an altered
+  /// record.
+  package mutating func append(_ entry: CheckpointEntry, at position: Int) throws(StoreError) {
+    guard position == tree.count else { throw altered }
+    tree.append(entry.leafHash)
+  }
+
+  /// Checks, once every leaf is in, that they give the signed count and root.
+  package func finish() throws(StoreError) {
+    guard tree.count == checkpoint.sessionCount, tree.root == checkpoint.rootHash else { throw altered }
+  }
+
+  private var altered: StoreError { .checkpoint(.recordAltered(root: HashChain.hex(checkpoint.rootHash))) }
+}
+
+/// A session's proof of inclusion, made in two passes over a checkpoint's checked record: the
+/// first finds the session's leaf (while `RecordedCheckpoint` checks the record), the second
+/// hashes the path to the root. Both engines make a proof with it.
+package struct InclusionProofMaking {
+  private let session: SessionID
+  private var found: (entry: CheckpointEntry, index: Int)?
+  private var path: MerkleTree.ProofBuilder?
+
+  package init(of session: SessionID) {
+    self.session = session
+  }
+
+  /// The first pass: every recorded leaf and its position.
+  package mutating func look(at entry: CheckpointEntry, position: Int) {
+    if entry.session == session { found = (entry, position) }
+  }
+
+  /// Ends the first pass: the session must be in the checkpoint (`.notInCheckpoint`).
+  package mutating func startPath(size: Int) throws(StoreError) {
+    guard let found, let builder = MerkleTree.ProofBuilder(index: found.index, size: size) else {
+      throw .checkpoint(.notInCheckpoint(session))
+    }
+    path = builder
+  }
+
+  /// The second pass: every recorded leaf, in order.
+  package mutating func append(_ entry: CheckpointEntry) {
+    path?.append(entry.leafHash)
+  }
+
+  /// The proof, once the second pass is done.
+  package func proof(in note: SignedNote, size: Int) throws(StoreError) -> SessionProof {
+    guard let found, let path else { throw .checkpoint(.notInCheckpoint(session)) }
+    return SessionProof(note: note, entry: found.entry, index: found.index, size: size, path: path.path)
+  }
+}
