@@ -8,4 +8,7 @@
   package var transactions: Int = 0
   /// Sessions that received events.
   public var sessions: Int = 0
+
+  /// Nothing imported yet.
+  package init() {}
 }

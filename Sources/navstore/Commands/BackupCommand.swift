@@ -37,11 +37,10 @@ struct BackupCommand: ParsableCommand {
   }
 
   func run() throws {
-    if try store.location.postgresAddress() != nil {
-      throw CLIError(
+    try store.location.requireFile(
+      elsewhere:
         "a PostgreSQL store is backed up by PostgreSQL's own tools: pg_dump (pg_dump -Fc -f fleet.dump DATABASE), "
-          + "or the server's base backups with point-in-time recovery")
-    }
+        + "or the server's base backups with point-in-time recovery")
     let original = try StoreOption.openFleet(path: store.resolvedPath, forWriting: false)
     let opened = try fleetCall { () throws(FleetError) in try original.store(of: store.app ?? .default) }
     try storeCall { () throws(StoreError) in try opened.backup(to: out) }

@@ -56,80 +56,20 @@ struct ImportCommand: AsyncParsableCommand {
       }
       handle = opened
     }
-    if let address = try store.location.postgresAddress() {
-      try await importIntoPostgres(LineReader(handle: handle, maximumLineLength: maxLineBytes), address: address)
-      return
-    }
-    let path = store.resolvedPath
-    let existed = FileManager.default.fileExists(atPath: path)
-    let opened = try store.open(forWriting: true)
+    let (reader, batch) = (LineReader(handle: handle, maximumLineLength: maxLineBytes), batch)
     let progress = ProgressCounter(label: "importing", unit: "lines")
     let summary: ImportSummary
     do {
-      summary = try storeCall { () throws(StoreError) in
-        try opened.importJSONLines(from: LineReader(handle: handle, maximumLineLength: maxLineBytes), batchSize: batch)
-        { lines, _ in progress.update(lines) }
+      summary = try await store.withSessions(writing: true, makingApp: true) { sessions in
+        try await sessions.importLines(from: reader, batch: batch) { progress.update($0) }
       }
     } catch {
       progress.finish()
-      if !existed { Self.removeIfEmpty(path) }
       throw error
     }
     progress.finish()
     print(
       "imported \(summary.appended) event\(summary.appended == 1 ? "" : "s") into \(summary.sessions) session\(summary.sessions == 1 ? "" : "s")"
         + (summary.alreadyStored > 0 ? " (\(summary.alreadyStored) already stored, skipped)" : ""))
-  }
-
-  /// The lines into a PostgreSQL store, a transaction of `--batch` lines at a time.
-  private func importIntoPostgres(_ reader: LineReader, address: PostgresAddress) async throws {
-    let (app, size) = (store.appName, batch ?? 10_000)
-    let progress = ProgressCounter(label: "importing", unit: "lines")
-    defer { progress.finish() }
-    var appended = 0
-    var skipped = 0
-    var sessions: Set<SessionID> = []
-    try await PostgresStore.with(address, schema: .current, app: .made(app)) { fleet in
-      var read = 0
-      while true {
-        var lines: [ArraySlice<UInt8>] = []
-        do throws(LineReaderError) {
-          while lines.count < size, let line = try reader.next() { lines.append(line) }
-        } catch {
-          throw CLIError(StoreError.unreadableInput(error).terminalMessage)
-        }
-        guard !lines.isEmpty else { return }
-        let batch = lines
-        let first = read + 1
-        let outcome = try await fleetCall { () async throws(FleetError) in
-          try await fleet.ingest(batch, app: app, numberedFrom: first, allOrNothing: true)
-        }
-        appended += outcome.accepted
-        skipped += outcome.duplicates
-        for (session, head) in outcome.heads where head.seq > 0 { sessions.insert(session) }
-        read += lines.count
-        progress.update(read)
-      }
-    }
-    progress.finish()
-    print(
-      "imported \(appended) event\(appended == 1 ? "" : "s") into \(sessions.count) session\(sessions.count == 1 ? "" : "s")"
-        + (skipped > 0 ? " (\(skipped) already stored, skipped)" : ""))
-  }
-
-  /// Removes a store this import created and kept nothing in, so a failed import leaves no
-  /// empty store behind. Only under an exclusive lock on an empty store: another process that
-  /// is writing to it (or has written) keeps it. A process that opened the new file but has
-  /// not begun to write in it yet is the one case this cannot see.
-  private static func removeIfEmpty(_ path: String) {
-    guard
-      let connection = try? SQLiteConnection(path: path, mode: .readWrite(create: false), busyTimeoutMilliseconds: 0)
-    else { return }
-    guard (try? connection.execute("BEGIN EXCLUSIVE")) != nil else { return }
-    defer { try? connection.execute("ROLLBACK") }
-    let rows =
-      (try? connection.integer("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events)")) ?? nil
-    guard rows == 0 else { return }
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }
 }

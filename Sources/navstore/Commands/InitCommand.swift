@@ -18,20 +18,8 @@ struct InitCommand: AsyncParsableCommand {
   @OptionGroup var store: StoreOption
 
   func run() async throws {
-    if let address = try store.location.postgresAddress() {
-      let (before, after) = try await PostgresStore.with(address, schema: .asItIs) { fleet in
-        try await fleetCall { () async throws(FleetError) in
-          (try await fleet.schemaVersion(), try await fleet.migrate())
-        }
-      }
-      Self.report(before: before, version: after, of: address.description)
-      return
-    }
-    let path = store.resolvedPath
-    let before = FileManager.default.fileExists(atPath: path) ? Self.schemaVersion(at: path) : nil
-    let opened = try store.open(forWriting: true)
-    let version = try storeCall { () throws(StoreError) in try opened.schemaVersion() }
-    Self.report(before: before, version: version, of: path)
+    let (before, version, name) = try await store.location.initialize()
+    Self.report(before: before, version: version, of: name)
   }
 
   /// What it did, for people, on stderr; the version, for scripts, on stdout.
@@ -44,11 +32,5 @@ struct InitCommand: AsyncParsableCommand {
     }
     FileHandle.standardError.write(Data("navstore: \(did)\n".utf8))
     print(version)
-  }
-
-  /// The schema version of an existing file, read without migrating it (0 for an empty one).
-  private static func schemaVersion(at path: String) -> Int? {
-    guard let connection = try? SQLiteConnection(path: path, mode: .readOnly) else { return nil }
-    return (try? connection.integer("PRAGMA user_version")).flatMap { $0.map(Int.init) } ?? 0
   }
 }

@@ -198,39 +198,9 @@ struct ServeCommand: AsyncParsableCommand {
   func run() async throws {
     MallocSettings.apply(arenas: 2, mappedFrom: 256 * 1024, environment: ProcessInfo.processInfo.environment)
     let logger = makeLogger()
-    if let database = try location.postgresAddress() {
-      let fleet = PostgresFleet(address: database, connections: pool.connections, logger: logger)
-      // The reads have a pool of their own, on the replica or on the same database: an export
-      // holds its connection for as long as it streams, and exports in the one pool held every
-      // connection the uploads write with.
-      let reads: PostgresFleet
-      do throws(FleetError) {
-        reads = PostgresFleet(
-          address: try readDatabase.map { address throws(FleetError) in try PostgresAddress(address) } ?? database,
-          connections: pool.connections,
-          applicationName: "navstore-reads", logger: logger)
-      } catch {
-        throw CLIError("--read-db: \(error.terminalMessage)")
-      }
-      try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { await fleet.run() }
-        group.addTask { await reads.run() }
-        defer { group.cancelAll() }
-        // Every collector may migrate: they take turns, and the second finds nothing to do.
-        _ = try await fleetCall { () async throws(FleetError) in
-          try await fleet.probe()
-          try await reads.probe()
-          return try await fleet.migrate()
-        }
-        let readsAt = readDatabase == nil ? "the same, a pool of its own" : "\(reads.address)"
-        logger.info("store", metadata: ["database": "\(database)", "reads": "\(readsAt)"])
-        try await serve(PostgresBackend(fleet: fleet, reads: reads), logger: logger)
-      }
-      return
+    try await location.withBackend(readDatabase: readDatabase, connections: pool.connections, logger: logger) {
+      backend in try await serve(backend, logger: logger)
     }
-    let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
-    try Self.checkAppFiles(of: fleet)
-    try await serve(SQLiteBackend(fleet: fleet, logger: logger), logger: logger)
   }
 
   /// The most `--max-clock-ahead` takes: ten years, far past any clock, and far from overflowing
@@ -303,19 +273,6 @@ struct ServeCommand: AsyncParsableCommand {
       var logger = Logger(label: "navstore.collector") { label in StreamLogHandler.standardError(label: label) }
       logger.logLevel = level
       return logger
-    }
-  }
-
-  /// Refuses to start when an app the store lists (one that has tokens) has no store file:
-  /// serving it would make a new, empty one that answers for sessions it does not have.
-  static func checkAppFiles(of fleet: SQLiteFleet) throws {
-    let apps = try fleetCall { () throws(FleetError) in try fleet.apps() }
-    let missing = apps.filter { !FileManager.default.fileExists(atPath: fleet.path(of: $0)) }
-    guard missing.isEmpty else {
-      let files = missing.map { "'\($0)' (\(fleet.path(of: $0)))" }.joined(separator: ", ")
-      throw CLIError(
-        "the store lists app\(missing.count == 1 ? "" : "s") \(files) whose file is missing; put the file back "
-          + "(from a backup), or the collector would answer for its sessions with an empty store")
     }
   }
 

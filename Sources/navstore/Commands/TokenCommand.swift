@@ -69,18 +69,10 @@ struct TokenCommand: AsyncParsableCommand {
         expires
         ?? expiresIn.map { Timestamp(millisecondsSince1970: now.millisecondsSince1970 + $0.components.seconds * 1_000) }
       if let until, until <= now { throw CLIError("--expires: \(until) has passed already") }
-      let made: (text: String, token: AccessToken)
-      if let address = try location.postgresAddress() {
-        let (app, role, label) = (app, role, label)
-        made = try await PostgresStore.with(address, schema: .current) { fleet in
-          try await fleetCall { () async throws(FleetError) in
-            try await fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
-          }
-        }
-      } else {
-        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
-        made = try fleetCall { () throws(FleetError) in
-          try fleet.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
+      let (app, role, label) = (app, role, label)
+      let made = try await location.withTokens(writing: true) { tokens in
+        try await fleetCall { () async throws(FleetError) in
+          try await tokens.createToken(app: app, role: role, label: label, expiresAt: until, at: now)
         }
       }
       let expiry = until.map { ", expires \($0)" } ?? ""
@@ -111,14 +103,8 @@ struct TokenCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-      let tokens: [AccessToken]
-      if let address = try location.postgresAddress() {
-        tokens = try await PostgresStore.with(address, schema: .current) { fleet in
-          try await fleetCall { () async throws(FleetError) in try await fleet.tokens() }
-        }
-      } else {
-        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: false)
-        tokens = try fleetCall { () throws(FleetError) in try fleet.tokens() }
+      let tokens = try await location.withTokens(writing: false) { tokens in
+        try await fleetCall { () async throws(FleetError) in try await tokens.tokens() }
       }
       if json {
         for token in tokens {
@@ -183,15 +169,9 @@ struct TokenCommand: AsyncParsableCommand {
       guard tokenID.count == 16, tokenID.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
         throw CLIError("that is not a token id: give the 16 hex digits 'navstore token list' shows")
       }
-      let token: AccessToken
-      if let address = try location.postgresAddress() {
-        let id = tokenID
-        token = try await PostgresStore.with(address, schema: .current) { fleet in
-          try await fleetCall { () async throws(FleetError) in try await fleet.revokeToken(id) }
-        }
-      } else {
-        let fleet = try StoreOption.openFleet(path: location.resolvedPath, forWriting: true)
-        token = try fleetCall { () throws(FleetError) in try fleet.revokeToken(tokenID) }
+      let id = tokenID
+      let token = try await location.withTokens(writing: true) { tokens in
+        try await fleetCall { () async throws(FleetError) in try await tokens.revokeToken(id, at: .now) }
       }
       print("revoked \(token.id) (app \(token.app), role \(token.role.rawValue))")
     }

@@ -5,20 +5,6 @@ import NavCore
 import NavFleet
 import NavPersistence
 
-extension StoreLocation {
-  /// The PostgreSQL database `--db` names, when it names one (`postgres://...`); `nil` for a
-  /// store file.
-  func postgresAddress() throws(CLIError) -> PostgresAddress? {
-    let given = resolvedPath
-    guard PostgresAddress.isAddress(given) else { return nil }
-    do {
-      return try PostgresAddress(given)
-    } catch {
-      throw CLIError("--db: \(error.terminalMessage)")
-    }
-  }
-}
-
 /// `--db-connections`: the pool's size for a PostgreSQL store.
 struct PostgresPoolOption: ParsableArguments {
   @Option(

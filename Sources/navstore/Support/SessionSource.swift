@@ -74,6 +74,11 @@ protocol SessionSource {
   /// sessions forgotten so far where the store forgets them in several transactions.
   func prune(before cutoff: Timestamp, at time: Timestamp, progress: (Int) -> Void) async throws -> Pruning
 
+  /// Imports JSON Lines events: in one transaction unless `batch` lines each, telling
+  /// `progress` the lines read so far.
+  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+    -> ImportSummary
+
   /// Throws why `--vacuum` cannot run on this store, before anything is changed.
   func checkSpaceCanBeReclaimed() throws
 
@@ -89,24 +94,11 @@ struct Pruning {
   var partitions: PartitionSweepResult?
 }
 
-extension StoreOption {
-  /// Runs `body` with the sessions `--db` and `--app` name: a store file's (which must exist
-  /// unless `writing`, which creates it), or a PostgreSQL database's at this build's schema,
-  /// whose app must exist.
-  func withSessions<T>(writing: Bool = false, _ body: (any SessionSource) async throws -> T) async throws -> T {
-    guard let address = try location.postgresAddress() else {
-      return try await body(StoreFileSessions(store: try open(forWriting: writing)))
-    }
-    let app = appName
-    return try await PostgresStore.with(address, schema: .current, app: .existing(app)) { fleet in
-      try await body(PostgresSessions(fleet: fleet, app: app))
-    }
-  }
-}
-
 /// A store file's sessions.
 struct StoreFileSessions: SessionSource {
   let store: SessionStore
+  /// Whether this command made the file (an import that fails removes it, empty).
+  var isNew = false
 
   func summary(of session: SessionID) async throws -> SessionSummary {
     try storeCall { () throws(StoreError) in try store.summary(of: session) }
@@ -201,6 +193,35 @@ struct StoreFileSessions: SessionSource {
   func prune(before cutoff: Timestamp, at time: Timestamp, progress: (Int) -> Void) async throws -> Pruning {
     // One transaction: nothing to tell until it is done.
     Pruning(tombstones: try storeCall { () throws(StoreError) in try store.prune(before: cutoff, at: time) })
+  }
+
+  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+    -> ImportSummary
+  {
+    do {
+      return try storeCall { () throws(StoreError) in
+        try store.importJSONLines(from: reader, batchSize: batch) { lines, _ in progress(lines) }
+      }
+    } catch {
+      if isNew { Self.removeIfEmpty(store.path) }
+      throw error
+    }
+  }
+
+  /// Removes a store this import created and kept nothing in, so a failed import leaves no
+  /// empty store behind. Only under an exclusive lock on an empty store: another process that
+  /// is writing to it (or has written) keeps it. A process that opened the new file but has
+  /// not begun to write in it yet is the one case this cannot see.
+  private static func removeIfEmpty(_ path: String) {
+    guard
+      let connection = try? SQLiteConnection(path: path, mode: .readWrite(create: false), busyTimeoutMilliseconds: 0)
+    else { return }
+    guard (try? connection.execute("BEGIN EXCLUSIVE")) != nil else { return }
+    defer { try? connection.execute("ROLLBACK") }
+    let rows =
+      (try? connection.integer("SELECT (SELECT count(*) FROM sessions) + (SELECT count(*) FROM events)")) ?? nil
+    guard rows == 0 else { return }
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
   }
 
   func checkSpaceCanBeReclaimed() throws {}
@@ -347,6 +368,38 @@ struct PostgresSessions: SessionSource {
         "\(error.terminalMessage); \(forgotten) session\(forgotten == 1 ? " was" : "s were") forgotten before it, "
           + "and the same command again goes on")
     }
+  }
+
+  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+    -> ImportSummary
+  {
+    // Transactions of `batch` lines (10,000 unless given), each taken as the collector takes an
+    // upload: a bad line stops the import, keeping the transactions before its own.
+    let size = batch ?? 10_000
+    var summary = ImportSummary()
+    var sessions: Set<SessionID> = []
+    var read = 0
+    while true {
+      var lines: [ArraySlice<UInt8>] = []
+      do throws(LineReaderError) {
+        while lines.count < size, let line = try reader.next() { lines.append(line) }
+      } catch {
+        throw CLIError(StoreError.unreadableInput(error).terminalMessage)
+      }
+      guard !lines.isEmpty else { break }
+      let (batch, first) = (lines, read + 1)
+      let outcome = try await fleetCall { () async throws(FleetError) in
+        try await fleet.ingest(batch, app: app, numberedFrom: first, allOrNothing: true)
+      }
+      summary.appended += outcome.accepted
+      summary.alreadyStored += outcome.duplicates
+      summary.transactions += 1
+      for (session, head) in outcome.heads where head.seq > 0 { sessions.insert(session) }
+      read += lines.count
+      progress(read)
+    }
+    summary.sessions = sessions.count
+    return summary
   }
 
   func checkSpaceCanBeReclaimed() throws { throw Self.vacuumRefused }

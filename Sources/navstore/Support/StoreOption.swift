@@ -34,7 +34,7 @@ struct StoreOption: ParsableArguments {
   /// `--app` names. A command that works on store files only gives the sentence that says what
   /// to do on PostgreSQL instead (`elsewhere`), which a PostgreSQL address is refused with.
   func open(forWriting: Bool, onPostgreSQL elsewhere: String? = nil) throws(CLIError) -> SessionStore {
-    if let elsewhere, try location.postgresAddress() != nil { throw CLIError("--db: \(elsewhere)") }
+    if let elsewhere { try location.requireFile(elsewhere: elsewhere) }
     guard let app, !app.isDefault else { return try Self.open(path: resolvedPath, forWriting: forWriting) }
     let fleet = try Self.openFleet(path: resolvedPath, forWriting: forWriting)
     return try fleetCall { () throws(FleetError) in try fleet.store(of: app) }
