@@ -197,7 +197,12 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .collector),
       ]
     ),
-    .testTarget(name: "NavReportTests", dependencies: ["NavReport", "NavPersistence", "NavCore", "NavTestSupport"]),
+    .testTarget(
+      name: "NavReportTests",
+      dependencies: [
+        "NavReport", "NavPersistence", "NavCore", "NavTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [

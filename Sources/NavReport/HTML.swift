@@ -4,10 +4,10 @@
 package enum HTML {
   /// The start of a page, through `</head>`: UTF-8, a phone's viewport, the escaped `title`,
   /// and the reports' inline style.
-  package static func documentHead(title: String) -> String {
+  package static func documentHead(title: String) -> Markup {
     "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      + "<title>\(escape(title))</title><style>\(ReportStyle.css)</style></head>"
+      + "<title>\(title)</title><style>\(ReportStyle.css)</style></head>"
   }
 
   /// The text with `&`, `<`, `>`, `"` and `'` replaced by entities, and control characters

@@ -38,11 +38,11 @@ import NavPersistence
     var page = HTML.documentHead(title: "NavStore sessions")
     page += "<body><header><h1>NavStore sessions</h1>"
     let unreported = entries.count { $0.file == nil }
+    let except: Markup =
+      unreported == 0 ? .empty : ", except \(unreported) whose report could not be made (the reason is in its row)"
     page +=
       "<p class=\"note\">\(entries.count) session\(entries.count == 1 ? "" : "s"), the latest activity first; each links "
-      + "to its report"
-      + (unreported == 0 ? "" : ", except \(unreported) whose report could not be made (the reason is in its row)")
-      + ".</p>"
+      + "to its report\(except).</p>"
     // Shown by the script, which does the finding: without it, the box would do nothing.
     page +=
       "<p class=\"find\" id=\"find-box\" hidden><label>Find a session (any text of its row) "
@@ -64,35 +64,36 @@ import NavPersistence
       let summary = entry.summary
       // The forward time, as the exports count it: never negative when the clock went back.
       let span = TimelineSVG.duration(summary.durationMilliseconds)
-      let name = HTML.escape(summary.id.rawValue)
-      page += "<tr><td>" + (entry.file.map { "<a href=\"\(HTML.escape($0))\">\(name)</a>" } ?? name) + "</td>"
+      let name = Markup.text(summary.id.rawValue)
+      page += "<tr><td>" + (entry.file.map { "<a href=\"\($0)\">\(name)</a>" } ?? name) + "</td>"
       page +=
         "<td>\(summary.lastAt?.rfc3339 ?? "")</td><td>\(summary.eventCount)</td><td>\(span)</td><td>\(summary.depth)</td>"
       if let link = summary.restoredFrom {
-        let ancestor = HTML.escape(link.session.rawValue)
+        let ancestor = Markup.text(link.session.rawValue)
         page +=
           "<td>"
-          + (files[link.session].map { "<a href=\"\(HTML.escape($0))#seq=\(link.seq)\">\(ancestor)</a>" } ?? ancestor)
+          + (files[link.session].map { "<a href=\"\($0)#seq=\(link.seq)\">\(ancestor)</a>" } ?? ancestor)
           + " after seq \(link.seq)</td>"
       } else {
         page += "<td></td>"
       }
       let app = [summary.context?.appVersion, summary.context?.osName, summary.context?.osVersion]
         .compactMap { $0 }.joined(separator: " ")
-      page += "<td>\(HTML.escape(app))</td>"
+      page += "<td>\(app)</td>"
       if let problem = entry.problem {
-        page += "<td class=\"failed\">&#10008; no report: \(HTML.escape(problem))</td>"
+        page += "<td class=\"failed\">&#10008; no report: \(problem)</td>"
       } else {
         page +=
           entry.verified ? "<td class=\"verified\">&#10004; verified</td>" : "<td class=\"failed\">&#10008; FAILED</td>"
       }
       page += "</tr>"
     }
-    return page + "</tbody></table></div></main><script>\(script)</script></body></html>"
+    page += "</tbody></table></div></main><script>\(script)</script></body></html>"
+    return page.html
   }
 
   /// Finding: the rows whose text holds what is typed (in any case) stay, the others hide.
-  package static let script = """
+  package static let script: Markup = """
     (function () {
       "use strict";
       var box = document.getElementById("find-box"), field = document.getElementById("find");

@@ -6,25 +6,25 @@ import NavCore
 enum PlanHTML {
   static func render(
     _ state: AnyCoordinator, host: HostProfile, delayMilliseconds: Int = StepPlan<JSONValue>.defaultDelayMilliseconds
-  ) -> String {
+  ) -> Markup {
     let plan: StepPlan<JSONValue>
     do throws(PlanError) {
       plan = try AnyCoordinator.plan(from: state.launchState, to: state, host: host)
     } catch {
-      return "<p class=\"plan-error\">No plan: \(HTML.escape(error.description))</p>"
+      return "<p class=\"plan-error\">No plan: \(error.description)</p>"
     }
     let steps = plan.scheduled(delayMilliseconds: delayMilliseconds)
     let total = TimelineSVG.duration(Int64(plan.duration(delayMilliseconds: delayMilliseconds)))
     // The times are marked for the page's script, which times them again for another delay.
-    var html =
+    var html: Markup =
       "<p class=\"plan-summary\">\(steps.count) step\(steps.count == 1 ? "" : "s") under \(host.rawValue), "
       + "<span class=\"plan-total\">\(total)</span> in all, <span class=\"plan-delay\">\(delayMilliseconds)</span> ms apart</p>"
       + "<ol class=\"plan\" start=\"0\">"
     for step in steps {
       let visible = step.state.visibleScreen
       html +=
-        "<li data-step=\"\(step.step)\"><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(HTML.escape(visible?.name ?? "?"))</span>"
-        + " <span class=\"path\">\(HTML.escape(visible?.path ?? ""))</span></li>"
+        "<li data-step=\"\(step.step)\"><span class=\"time\">\(step.atMs) ms</span> <span class=\"screen\">\(visible?.name ?? "?")</span>"
+        + " <span class=\"path\">\(visible?.path ?? "")</span></li>"
     }
     return html + "</ol>"
   }

@@ -22,7 +22,7 @@ public enum ReportPage {
     let title = "NavStore report: \(report.session.rawValue)"
     var page = HTML.documentHead(title: title)
     page +=
-      "<body data-focus=\"\(report.focus)\"><header><h1>\(HTML.escape(title))</h1>\(facts(report, linking: linking))</header><main>"
+      "<body data-focus=\"\(report.focus)\"><header><h1>\(title)</h1>\(facts(report, linking: linking))</header><main>"
     page += "<section id=\"timeline\"><h2>Timeline</h2><div class=\"timeline-wrap\">\(TimelineSVG.render(report))</div>"
     page +=
       "<p class=\"legend\">Bars: the screen on top, one lane per presentation layer (a sheet or cover above the stack it covers). "
@@ -34,12 +34,12 @@ public enum ReportPage {
     page += "</main>"
     page += templates(report)
     page += "<script>\(ReportScript.javascript)</script></body></html>"
-    return page
+    return page.html
   }
 
-  private static func facts(_ report: SessionReport, linking: SessionLinks) -> String {
-    var facts = "<dl class=\"facts\">"
-    facts += "<dt>Session</dt><dd>\(HTML.escape(report.session.rawValue))</dd>"
+  private static func facts(_ report: SessionReport, linking: SessionLinks) -> Markup {
+    var facts: Markup = "<dl class=\"facts\">"
+    facts += "<dt>Session</dt><dd>\(report.session.rawValue)</dd>"
     facts +=
       "<dt>First event</dt><dd>\(report.firstAt.rfc3339)</dd><dt>Last event</dt><dd>\(report.lastAt.rfc3339)</dd>"
     let span = report.durationMilliseconds
@@ -51,28 +51,28 @@ public enum ReportPage {
         + "and the span and timeline count each step back as 0 ms</dd>"
     }
     facts += "<dt>Events</dt><dd>\(report.eventCount)</dd>"
-    facts += "<dt>Head hash</dt><dd class=\"hash\">\(HTML.escape(report.headHash))</dd>"
+    facts += "<dt>Head hash</dt><dd class=\"hash\">\(report.headHash)</dd>"
     if report.verification == nil {
       facts +=
         "<dt>Verification</dt><dd class=\"note\">&#9888; not checked here: the session is longer than a report "
         + "verifies at once; <code>navstore verify</code> on its store checks it</dd>"
     } else if let failure = report.verification?.failure {
       facts +=
-        "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(HTML.escape(failure.problem.description))</dd>"
+        "<dt>Verification</dt><dd class=\"failed\">&#10008; FAILED at seq \(failure.seq): \(failure.problem.description)</dd>"
     } else {
       facts +=
         "<dt>Verification</dt><dd class=\"verified\">&#10004; verified (hash chain, seqs, snapshots) when this report was made</dd>"
     }
     if let link = report.restoredFrom {
-      let its =
+      let its: Markup =
         switch linking {
         case .files:
-          "<a href=\"\(HTML.escape(ReportFileName.of(link.session)))#seq=\(link.seq)\">its report</a>, at that event, "
+          "<a href=\"\(ReportFileName.of(link.session))#seq=\(link.seq)\">its report</a>, at that event, "
             + "when it is beside this one (<code>navstore report --with-ancestors</code> writes both)"
         case .console:
-          "<a href=\"/console/sessions/\(HTML.escape(ContractPath.segment(link.session.rawValue)))\" target=\"_top\">its page</a>"
+          "<a href=\"/console/sessions/\(ContractPath.segment(link.session.rawValue))\" target=\"_top\">its page</a>"
         }
-      facts += "<dt>Continues</dt><dd>\(HTML.escape(link.session.rawValue)) after seq \(link.seq) (\(its))</dd>"
+      facts += "<dt>Continues</dt><dd>\(link.session.rawValue) after seq \(link.seq) (\(its))</dd>"
     }
     if let context = report.context {
       let rows: [(String, String?)] = [
@@ -87,20 +87,20 @@ public enum ReportPage {
       ]
       for (name, value) in rows {
         guard let value, !value.isEmpty else { continue }
-        facts += "<dt>\(name)</dt><dd>\(HTML.escape(value))</dd>"
+        facts += "<dt>\(name)</dt><dd>\(value)</dd>"
       }
     }
     if let launch = report.launch {
-      facts += "<dt>Launch</dt><dd>\(HTML.escape(launch.description))"
+      facts += "<dt>Launch</dt><dd>\(launch.description)"
       if !launch.dropped.isEmpty {
         facts += "<ul class=\"dropped\">"
         for route in launch.dropped {
           let more = route.removedRouteCount - 1
           let with = more > 0 ? ", with \(more) more route\(more == 1 ? "" : "s")" : ""
-          let why = report.omitsPayloads ? "" : ": " + HTML.escape(route.error.description)
+          let why = report.omitsPayloads ? "" : ": " + route.error.description
           facts +=
-            "<li>route \(route.index) (<code>\(HTML.escape(route.screenName))</code>) in "
-            + "\(HTML.escape(route.path.description))\(with)\(why)</li>"
+            "<li>route \(route.index) (<code>\(route.screenName)</code>) in "
+            + "\(route.path.description)\(with)\(why)</li>"
         }
         facts += "</ul>"
       }
@@ -120,34 +120,34 @@ public enum ReportPage {
     return facts + "</dl>"
   }
 
-  private static func explorer(_ report: SessionReport) -> String {
+  private static func explorer(_ report: SessionReport) -> Markup {
     let focusState = report.focusState
     // The profile the session's app played its steps for, when it kept it.
     let host = report.context?.host ?? .default
-    var html = "<section id=\"explorer\"><h2>State at an event</h2><div class=\"controls\">"
+    var html: Markup = "<section id=\"explorer\"><h2>State at an event</h2><div class=\"controls\">"
     html +=
       "<label>Event <input type=\"range\" id=\"seq\" min=\"\(report.window.lowerBound)\" max=\"\(report.window.upperBound)\" "
       + "value=\"\(report.focus)\" step=\"1\"></label>"
+    let options = HostProfile.allCases.map { profile -> Markup in
+      "<option value=\"\(profile.rawValue)\"\(profile == host ? " selected" : "")>\(profile.rawValue)</option>"
+    }
     html +=
-      "<label>Host profile <select id=\"host\">"
-      + HostProfile.allCases.map {
-        "<option value=\"\($0.rawValue)\"\($0 == host ? " selected" : "")>\($0.rawValue)</option>"
-      }.joined()
+      "<label>Host profile <select id=\"host\">\(options)"
       + "</select></label><label>Delay between steps (ms) <input type=\"number\" id=\"delay\" min=\"0\" max=\"86400000\" "
       + "step=\"50\" value=\"\(report.planDelayMilliseconds)\"></label>"
       + "</div><div class=\"explorer\"><div><h3 id=\"state-caption\">After seq \(report.focus)</h3>"
     html +=
       "<div class=\"panel\" id=\"state\" data-seq=\"\(report.focus)\">"
-      + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? "") + "</div></div>"
+      + (focusState.map { StateTreeHTML.render($0, omitsPayloads: report.omitsPayloads) } ?? .empty) + "</div></div>"
     html +=
       "<div><h3>Restore plan from the launch state</h3><div class=\"panel\" id=\"plan\">"
-      + (focusState.map { plan($0, host: host, delay: report.planDelayMilliseconds) } ?? "")
+      + (focusState.map { plan($0, host: host, delay: report.planDelayMilliseconds) } ?? .empty)
       + "</div></div></div></section>"
     return html
   }
 
   /// The restore plan of `state`, unless it is too large for a page.
-  private static func plan(_ state: AnyCoordinator, host: HostProfile, delay: Int) -> String {
+  private static func plan(_ state: AnyCoordinator, host: HostProfile, delay: Int) -> Markup {
     guard state.routeCount(upTo: SessionReport.plannedStateRouteLimit) <= SessionReport.plannedStateRouteLimit else {
       return "<p class=\"note\">This state has \(state.measure.routes) routes: its plan is not drawn here. "
         + "<code>navstore plan</code> prints it.</p>"
@@ -155,8 +155,8 @@ public enum ReportPage {
     return PlanHTML.render(state, host: host, delayMilliseconds: delay)
   }
 
-  private static func eventTable(_ report: SessionReport) -> String {
-    var html =
+  private static func eventTable(_ report: SessionReport) -> Markup {
+    var html: Markup =
       "<section id=\"events\"><h2>Events</h2><p class=\"note\">Choose a row (click, or Enter) to see the state after it.</p>"
     html +=
       "<div class=\"table-wrap\"><table><thead><tr><th>Time</th><th>Seq</th><th>Origin</th><th>Operation</th>"
@@ -167,16 +167,17 @@ public enum ReportPage {
         "<tr tabindex=\"0\" data-seq=\"\(event.seq)\" data-state=\"\(event.state.map(String.init) ?? "")\" data-time=\"\(time)\">"
       html += "<td class=\"time\">\(time)</td><td class=\"seq\">\(event.seq)</td>"
       html += "<td class=\"origin-\(event.origin.rawValue)\">\(event.origin.rawValue)</td>"
-      html += "<td>\(HTML.escape(event.summary))</td><td class=\"screen\">\(HTML.escape(event.screen ?? ""))</td>"
-      html += "<td class=\"cause\">\(HTML.escape(event.cause ?? ""))</td></tr>"
+      html += "<td>\(event.summary)</td><td class=\"screen\">\(event.screen ?? "")</td>"
+      html += "<td class=\"cause\">\(event.cause ?? "")</td></tr>"
     }
     return html + "</tbody></table></div></section>"
   }
 
   /// The states, as the shared table the script draws them from, and the restore plans the
   /// page carries, as templates.
-  private static func templates(_ report: SessionReport) -> String {
-    var html = "<script type=\"application/json\" id=\"states\">\(report.states.json)</script>"
+  private static func templates(_ report: SessionReport) -> Markup {
+    var html: Markup =
+      "<script type=\"application/json\" id=\"states\">\(Markup.scriptData(report.states.json))</script>"
     for (reference, state) in report.plannedStates.sorted(by: { $0.key < $1.key }) {
       for host in HostProfile.allCases {
         html +=
@@ -196,7 +197,8 @@ extension ReportPage {
     func digest(_ text: String) -> String {
       "'sha256-" + Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString() + "'"
     }
-    return "default-src 'none'; style-src \(digest(ReportStyle.css)); script-src \(digest(ReportScript.javascript)); "
+    return
+      "default-src 'none'; style-src \(digest(ReportStyle.css.html)); script-src \(digest(ReportScript.javascript.html)); "
       + "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
   }()
 }

@@ -5,7 +5,7 @@
 /// with text set as text (never parsed as HTML); the plans are templates. Nothing is fetched.
 /// Without the script the page still shows the opening state and plan, and the whole table.
 enum ReportScript {
-  static let javascript = """
+  static let javascript: Markup = """
     (function () {
       "use strict";
       var rows = Array.prototype.slice.call(document.querySelectorAll("#events tbody tr"));

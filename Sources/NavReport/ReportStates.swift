@@ -171,9 +171,8 @@ package struct ReportStates: Sendable {
 
   // MARK: The page's copy
 
-  /// The table as the page's script reads it, JSON that is inert inside a `<script>` element
-  /// (no `<`, `>` or `&` in it: they are written `\u003c`, `\u003e` and `\u0026`, which only
-  /// strings hold):
+  /// The table as the page's script reads it (`Markup.scriptData` makes it inert inside the
+  /// page's `<script>` element):
   /// `{"routes": [[style, presented, screen, payload, child]...], "cells": [[under, route]...],
   /// "tabs": [[selected, [coordinator...]]...]}` (`null` for no payload, child or cell under).
   package var json: String {
@@ -189,11 +188,7 @@ package struct ReportStates: Sendable {
     let tabs: [JSONValue] = tabs.map {
       .array([.number(Double($0.selected)), .array($0.tabs.map { .number(Double($0)) })])
     }
-    let text = JSONValue.object(["routes": .array(routes), "cells": .array(cells), "tabs": .array(tabs)])
-      .canonicalString
-    // `</script` would end the element early, and `<!--` change how HTML reads what follows.
-    return text.replacingOccurrences(of: "&", with: "\\u0026").replacingOccurrences(of: "<", with: "\\u003c")
-      .replacingOccurrences(of: ">", with: "\\u003e")
+    return JSONValue.object(["routes": .array(routes), "cells": .array(cells), "tabs": .array(tabs)]).canonicalString
   }
 }
 

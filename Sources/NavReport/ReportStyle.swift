@@ -2,7 +2,7 @@
 /// apart (Okabe and Ito's) with text and shape beside every colour, a single column on a phone,
 /// and a print layout without the controls.
 enum ReportStyle {
-  static let css = """
+  static let css: Markup = """
     :root { color-scheme: light dark; --bg: #ffffff; --fg: #1b1b1b; --muted: #5a5a5a; --line: #d0d0d0;
       --row: #f3f5f8; --chosen: #fff3c4; --ok: #007a4d; --bad: #b3261e;
       --l0: #0072B2; --l1: #E69F00; --l2: #009E73; --l3: #CC79A7; --l4: #56B4E9; --l5: #D55E00; }

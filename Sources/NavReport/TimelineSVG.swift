@@ -71,11 +71,11 @@ package enum TimelineSVG {
   /// counts, said in the legend, and the bars lose their outlines.
   static let markedEventsLimit = 400
 
-  static func render(_ report: SessionReport) -> String {
+  static func render(_ report: SessionReport) -> Markup {
     let offsets = offsets(of: report.events)
     let bars = bars(of: report.events, offsets: offsets)
     let layers = (bars.map(\.layer).max() ?? 0) + 1
-    guard let first = report.events.first, let lastOffset = offsets.last else { return "" }
+    guard let first = report.events.first, let lastOffset = offsets.last else { return .empty }
     // The screen on top at the session's last event is still there: the axis goes on a little
     // past it, so that the screen a session ended on (a deep link's, say) is a bar, not a line
     // of no width. A window of a longer session ends on no such screen.
@@ -89,7 +89,7 @@ package enum TimelineSVG {
     let marksY = 10 + Double(layers) * laneHeight + 8
     let height = marksY + 34
     let dense = report.events.count > markedEventsLimit
-    var svg =
+    var svg: Markup =
       "<svg class=\"timeline\(dense ? " dense" : "")\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-labelledby=\"timeline-title\">"
     svg +=
       "<title id=\"timeline-title\">Screens on top over time, \(bars.count) periods, and \(report.events.count) events</title>"
@@ -119,7 +119,7 @@ package enum TimelineSVG {
       svg +=
         "<g class=\"bar layer\(min(bar.layer, 5))\(open ? " open" : "")\" data-seq=\"\(bar.firstSeq)\" data-ms=\"\(bar.milliseconds)\">"
       svg +=
-        "<title>\(HTML.escape(bar.screen)): \(bar.milliseconds) ms from seq \(bar.firstSeq)"
+        "<title>\(bar.screen): \(bar.milliseconds) ms from seq \(bar.firstSeq)"
         + "\(open ? ", still on top at the last event" : "")</title>"
       svg +=
         "<rect x=\"\(format(barX))\" y=\"\(format(y(layer: bar.layer) + 3))\" width=\"\(format(barWidth))\" height=\"\(Int(laneHeight - 8))\" rx=\"3\"/>"
@@ -127,7 +127,7 @@ package enum TimelineSVG {
       if barWidth >= 16 {
         svg +=
           "<text class=\"bar-label\" x=\"\(format(barX + 4))\" y=\"\(format(y(layer: bar.layer) + 19))\">"
-          + "\(HTML.escape(ReportText.shortened(bar.screen, to: max(2, Int((barWidth - 4) / 7)))))</text>"
+          + "\(ReportText.shortened(bar.screen, to: max(2, Int((barWidth - 4) / 7))))</text>"
       }
       svg += "</g>"
     }
@@ -149,7 +149,7 @@ package enum TimelineSVG {
           "<circle class=\"mark app\" cx=\"\(markX)\" cy=\"\(format(marksY))\" r=\"3.5\"><title>seq \(event.seq): app</title></circle>"
       }
     }
-    svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(HTML.escape(first.at.rfc3339))</text>"
+    svg += "<text class=\"axis\" x=\"\(Int(left))\" y=\"\(format(height - 4))\">\(first.at.rfc3339)</text>"
     svg +=
       "<text class=\"axis\" x=\"\(format(x(lastOffset)))\" y=\"\(format(height - 4))\" text-anchor=\"end\">+\(Self.duration(lastOffset))</text>"
     return svg + "</svg>"

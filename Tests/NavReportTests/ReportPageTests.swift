@@ -155,7 +155,7 @@ import Testing
     #expect(order == ["b-new", "c-mid", "a-old"])
     #expect(html.contains(#"<td><a href="a-old.html#seq=2">a-old</a> after seq 2</td>"#))
     #expect(html.contains("<td>gone after seq 3</td>"))
-    #expect(html.contains(#"<p class="find" id="find-box" hidden>"#) && html.contains(IndexPage.script))
+    #expect(html.contains(#"<p class="find" id="find-box" hidden>"#) && html.contains(IndexPage.script.html))
   }
 
   @Test func nothingInThePageReferencesTheNetwork() throws {

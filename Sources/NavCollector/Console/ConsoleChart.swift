@@ -1,3 +1,5 @@
+import NavReport
+
 /// The overview's plots, as inline SVG the page's policy allows (no style attribute: the style
 /// sheet colors them, light and dark). Each plot is an image with a description that says its
 /// figures, and its figures are in a table beside it for a screen reader or a copy.

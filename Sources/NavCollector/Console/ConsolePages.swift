@@ -1,6 +1,7 @@
 import Foundation
 import NavContract
 import NavCore
+import NavReport
 
 /// The console's pages, server-rendered from `Markup`: no script, one style sheet, forms that
 /// post only to the console.

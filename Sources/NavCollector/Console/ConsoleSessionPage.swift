@@ -1,6 +1,7 @@
 import NavContract
 import NavCore
 import NavPersistence
+import NavReport
 
 /// One session in the console: what it is, where it came from, its downloads, and its report
 /// (the page `navstore report` writes) in a frame, with a URL of its own to paste in a ticket.
