@@ -35,13 +35,13 @@ struct CollectorLoad: AsyncParsableCommand {
   @Option(help: "The device counts, comma-separated.")
   var devices = "1,16,64,256"
 
-  @Option(help: "Lines each device count sends (default 200,000; 6,000 with --quick).")
+  @Option(help: "Lines each device count sends (default 200,000; 4,000 with --quick).")
   var lines: Int?
 
   @Option(help: "Interleaved pairs of 64 devices against the anchor (default 3).")
   var pairs = 3
 
-  @Option(help: "Lines of the memory run at 64 devices (default 10,000,000; 50,000 with --quick; 0 skips it).")
+  @Option(help: "Lines of the memory run at 64 devices (default 10,000,000; 20,000 with --quick; 0 skips it).")
   var soakLines: Int?
 
   @Option(help: "Where the results go as JSON.")
@@ -75,8 +75,8 @@ struct CollectorLoad: AsyncParsableCommand {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let plan = LoadPlan(
-      devices: parsedDevices ?? [], lines: lines ?? (quick ? 6_000 : 200_000), pairs: pairs,
-      soakLines: soakLines ?? (quick ? 50_000 : 10_000_000), wrkSeconds: quick ? 3 : 15)
+      devices: parsedDevices ?? [], lines: lines ?? (quick ? 4_000 : 200_000), pairs: pairs,
+      soakLines: soakLines ?? (quick ? 20_000 : 10_000_000), wrkSeconds: quick ? 3 : 15)
 
     var configuration = HTTPClient.Configuration()
     configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 4_096)

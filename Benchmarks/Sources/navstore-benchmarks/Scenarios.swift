@@ -26,10 +26,11 @@ struct Sizes {
     record: 20_000,
     fleetSessions: [10_000, 100_000, 500_000], uploadSessions: 200, uploadEventsPerSession: 1_000,
     pushSessions: 10_000)
+  /// CI's: each scenario runs and its checks hold, in a debug build, in about two minutes.
   static let quick = Sizes(
-    append: 2_000, importCount: 30_000, rehydrateAt: [1_000, 10_000, 30_000], planRoutes: [10, 1_000], record: 1_000,
-    fleetSessions: [2_000, 10_000, 20_000], uploadSessions: 40, uploadEventsPerSession: 500,
-    pushSessions: 1_000, deepEvents: 3_000)
+    append: 1_000, importCount: 10_000, rehydrateAt: [1_000, 5_000, 10_000], planRoutes: [10, 1_000], record: 500,
+    fleetSessions: [1_000, 5_000], uploadSessions: 20, uploadEventsPerSession: 250,
+    pushSessions: 200, deepEvents: 1_500)
 }
 
 enum Scenarios {

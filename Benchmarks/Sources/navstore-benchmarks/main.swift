@@ -19,7 +19,7 @@ if arguments.first == "--child" {
 
 let usage = """
   usage: navstore-benchmarks [--quick] [--runs N] [--only SCENARIO] [--json FILE]
-    --quick          smaller sizes, for CI (and 3 rounds unless --runs)
+    --quick          smaller sizes, for CI (and 1 round unless --runs)
     --runs N         rounds of ours against the anchor, after a warm-up (default 5)
     --only SCENARIO  run one scenario (1 to 13; 11 is collector-load's now) alone
     --json FILE      where the results go as JSON (default: benchmarks.json)
@@ -66,7 +66,7 @@ let sizes = quick ? Sizes.quick : Sizes.full
 // Rounds of each anchored comparison (1, 2, 4), after a warm-up round.
 let rounds =
   arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
-  ?? (quick ? 3 : 5)
+  ?? (quick ? 1 : 5)
 // --only N runs scenario N alone (for profiling one thing).
 let only = arguments.firstIndex(of: "--only").flatMap {
   arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil
