@@ -63,6 +63,19 @@ import Testing
     #expect(try firstFailure() == .init(seq: 7, problem: .missingEvent(seq: 7, nextStored: 8)))
   }
 
+  /// A state is never worked out past a missing event: the state at seq 7 with event 7 or 6
+  /// gone was once the state after 6, or after 5 and 7, said as if it were 7's.
+  @Test(arguments: [(7, 7), (6, 6), (5, 5)])
+  func aStateAcrossADeletedEventIsRefused(deleted: Int, missing: Int) throws {
+    try tamper("DELETE FROM events WHERE session_id = 's' AND seq = \(deleted)")
+    let store = try SessionStore(path: path)
+    #expect(throws: StoreError.unreadableHistory(session: try SessionID("s"), seq: missing, .stateMissing)) {
+      try store.state(of: try SessionID("s"), at: 7)
+    }
+    // Past the next snapshot (seq 8), the state is whole again.
+    #expect(try store.state(of: try SessionID("s"), at: 9).seq == 9)
+  }
+
   @Test func twoSwappedEvents() throws {
     try tamper(
       """

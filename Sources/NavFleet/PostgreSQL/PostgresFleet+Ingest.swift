@@ -209,7 +209,7 @@ extension PostgresFleet {
   static func rehydration(
     of session: SessionID, app: AppName, month: Int, at seq: Int, on connection: PostgresConnection, logger: Logger
   ) async throws -> Rehydration {
-    var rehydration = Rehydration(of: session, from: nil)
+    var rehydration = try Rehydration(of: session, snapshotAt: 0, snapshot: nil)
     var from = 1
     let snapshots = try await connection.query(
       """
@@ -222,18 +222,10 @@ extension PostgresFleet {
       from = Int(at) + 1
     }
     guard from <= seq else { return rehydration }
-    var expected = from
     try await connection.forEachStoredEvent(of: session, app: app, month: month, from: from, to: seq, logger: logger) {
-      row in
-      guard row.seq == expected else {
-        throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
-      }
-      try rehydration.take(row)
-      expected += 1
+      row in try rehydration.take(row)
     }
-    guard expected == seq + 1 else {
-      throw StoreError.unreadableHistory(session: session, seq: expected, .stateMissing)
-    }
+    try rehydration.check(reached: seq)
     return rehydration
   }
 

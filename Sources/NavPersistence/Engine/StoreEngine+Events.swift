@@ -41,7 +41,8 @@ extension StoreEngine {
     try rehydration(of: session, at: seq).running()
   }
 
-  /// The replay up to event `seq`: the nearest snapshot at or before it, then the events after.
+  /// The replay up to event `seq`: the nearest snapshot at or before it, then the events after,
+  /// none missing.
   private func rehydration(of session: SessionID, at seq: Int) throws(StoreError) -> Rehydration {
     var rehydration: Rehydration
     var replayedUpTo = 0
@@ -58,6 +59,7 @@ extension StoreEngine {
     try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
       try rehydration.take(row)
     }
+    try rehydration.check(reached: seq)
     return rehydration
   }
 }

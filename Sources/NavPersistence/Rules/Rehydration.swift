@@ -12,6 +12,9 @@ package struct Rehydration: Sendable {
   package private(set) var state: AnyCoordinator?
   /// What was stored since the snapshot it started from: the append rules' schedule.
   private var schedule = SnapshotSchedule()
+  /// The seq the next event must have, when the replay knows where it stands: no event may be
+  /// missing from what it is fed.
+  private var next: Int?
 
   /// Goes on from `state`, the session's state after some seq (`nil`: before its first event).
   package init(of session: SessionID, from state: AnyCoordinator?) {
@@ -23,6 +26,7 @@ package struct Rehydration: Sendable {
   /// `snapshot` is `nil` (then `seq` is 0).
   package init(of session: SessionID, snapshotAt seq: Int, snapshot: [UInt8]?) throws(StoreError) {
     self.session = session
+    next = seq + 1
     guard let snapshot else { return }
     do {
       state = try WireFormat.decode(AnyCoordinator.self, from: snapshot)
@@ -32,9 +36,14 @@ package struct Rehydration: Sendable {
     schedule.noteSnapshot(bytes: snapshot.count)
   }
 
-  /// Applies the next stored event, and returns it decoded.
+  /// Applies the next stored event, and returns it decoded. An event that is not the next seq
+  /// (one is missing before it) is refused (`.stateMissing` at the missing seq).
   @discardableResult
   package mutating func take(_ row: StoredEventRow) throws(StoreError) -> AnyEvent {
+    if let next {
+      guard row.seq == next else { throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing) }
+      self.next = next + 1
+    }
     let event = try row.decoded()
     do throws(NavigationError) {
       try event.operation.apply(toSession: &state)
@@ -43,6 +52,12 @@ package struct Rehydration: Sendable {
     }
     schedule.noteEvent(operationBytes: row.op.count)
     return event
+  }
+
+  /// Checks that the events taken reach `seq`: a history whose last events are missing has no
+  /// state there (`.stateMissing` at the first one missing).
+  package func check(reached seq: Int) throws(StoreError) {
+    if let next, next <= seq { throw StoreError.unreadableHistory(session: session, seq: next, .stateMissing) }
   }
 
   /// The state after the events taken.

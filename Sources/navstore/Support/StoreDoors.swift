@@ -38,8 +38,8 @@ extension StoreLocation {
   }
 
   /// The PostgreSQL database `--db` names, when it names one (`postgres://...`); `nil` for a
-  /// store file.
-  func postgresAddress() throws(CLIError) -> PostgresAddress? {
+  /// store file. Asked by the doors in this file alone.
+  fileprivate func postgresAddress() throws(CLIError) -> PostgresAddress? {
     let given = resolvedPath
     guard PostgresAddress.isAddress(given) else { return nil }
     do {
