@@ -20,7 +20,8 @@ let package = Package(
     .trait(name: "Collector", description: "The navstore executable's collector and CLI packages."),
     .trait(
       name: "Fuzzing",
-      description: "fuzz-upload runs libFuzzer's driver (Fuzz/run.sh builds it so); without it, it replays files."),
+      description:
+        "The fuzz targets run libFuzzer's driver (Fuzz/run.sh builds them so); without it, they replay files."),
     .default(enabledTraits: ["Collector"]),
   ],
   dependencies: [
@@ -140,11 +141,6 @@ let package = Package(
         .product(name: "Atomics", package: "swift-atomics", condition: .collector),
       ]
     ),
-    // The upload parsing's libFuzzer target (Fuzz/README.md). Built with the Fuzzing trait and
-    // the sanitizers by Fuzz/run.sh; a plain build replays the inputs it is given.
-    .executableTarget(
-      name: "fuzz-upload", dependencies: ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"],
-      path: "Fuzz/Upload"),
     .target(
       name: "NavTestSupport",
       dependencies: [
@@ -229,9 +225,28 @@ let package = Package(
         "navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavFleet", "NavTestSupport",
       ]
     ),
-  ],
+  ] + fuzzTargets,
   swiftLanguageModes: [.v6]
 )
+
+/// The libFuzzer targets (Fuzz/README.md), in this package's graph so that Fuzz/run.sh's build
+/// (the Fuzzing trait and the sanitizers) compiles NavStore's modules once for all of them.
+/// Without the trait, each replays the inputs it is given.
+var fuzzTargets: [Target] {
+  let targets: [(name: String, path: String, dependencies: [Target.Dependency])] = [
+    ("fuzz-json", "Fuzz/Sources/fuzz-json", ["NavJSON", "NavCore"]),
+    ("fuzz-event-line", "Fuzz/Sources/fuzz-event-line", ["NavJSON", "NavCore"]),
+    ("fuzz-apply", "Fuzz/Sources/fuzz-apply", ["NavJSON", "NavCore"]),
+    ("fuzz-planner", "Fuzz/Sources/fuzz-planner", ["NavJSON", "NavCore"]),
+    ("fuzz-checkpoint", "Fuzz/Sources/fuzz-checkpoint", ["NavCore", "NavPersistence"]),
+    ("fuzz-store-file", "Fuzz/Sources/fuzz-store-file", ["NavJSON", "NavCore", "NavPersistence"]),
+    ("fuzz-report", "Fuzz/Sources/fuzz-report", ["NavCore", "NavPersistence", "NavReport"]),
+    // The collector's upload parsing, which is no product: why the targets are this package's.
+    ("fuzz-upload", "Fuzz/Upload", ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"]),
+  ]
+  return [.target(name: "FuzzSupport", path: "Fuzz/Sources/FuzzSupport")]
+    + targets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: $0.path) }
+}
 
 extension TargetDependencyCondition {
   /// Only with the `Collector` trait: the server's packages, which an app never resolves.

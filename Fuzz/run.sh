@@ -15,19 +15,14 @@ shift
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file report upload)
 
-# Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information.
-flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
-upload=no
+# Swift's libFuzzer support; lld, because gold fails on the sanitizers' debug information. The
+# targets are NavStore's own (the upload's parsing is no product), built from the repository's
+# root with the Fuzzing trait alone (none of the server's packages), in a build folder of their
+# own: NavStore's modules and swift-crypto are compiled once for all of them.
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --traits Fuzzing --scratch-path Fuzz/.build)
 for target in "${targets[@]}"; do
-  if [ "$target" = upload ]; then upload=yes; else swift build "${flags[@]}" --product "fuzz-$target" >&2; fi
+  (cd .. && swift build "${flags[@]}" --product "fuzz-$target") >&2
 done
-if [ $upload = yes ]; then
-  # The collector's parsing is no product of NavStore, so its target is NavStore's own, built
-  # with the Fuzzing trait alone (none of the server's packages). It shares this package's build
-  # folder, whose dependencies (swift-crypto) are built with the same flags: only NavStore's own
-  # modules are compiled again, for the other package graph. Last, so the others are linked.
-  (cd .. && swift build "${flags[@]}" --traits Fuzzing --scratch-path Fuzz/.build --product fuzz-upload) >&2
-fi
 
 binary() { echo ".build/release/fuzz-$1"; }
 

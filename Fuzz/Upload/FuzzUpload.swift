@@ -1,3 +1,4 @@
+import FuzzSupport
 import NavContract
 @_spi(Internals) import NavCore
 import NavIngest
@@ -130,10 +131,4 @@ private func checkOutcomes(_ lines: [ArraySlice<UInt8>]) {
     }
     storedBefore = stored
   }
-}
-
-/// A property the code broke: libFuzzer keeps the input as a crash, and the message says which.
-/// Trapping is the point; this executable is a test tool, never part of the product.
-func violated(_ property: String) -> Never {
-  fatalError("fuzz property violated: \(property)")
 }
