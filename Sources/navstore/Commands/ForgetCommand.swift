@@ -35,10 +35,10 @@ struct ForgetCommand: AsyncParsableCommand {
 
   func run() async throws {
     let (sessions, vacuum) = (sessions, vacuum)
-    try await store.withSessions(writing: true) { store in
-      if vacuum { try store.checkSpaceCanBeReclaimed() }
-      for tombstone in try await store.forget(sessions, at: now()) { print("forgot \(tombstone)") }
-      if vacuum { try await reclaim(store) }
+    try await store.withSessions(writing: true) { source in
+      if vacuum { try source.checkSpaceCanBeReclaimed() }
+      for tombstone in try await source.forget(sessions, at: now()) { print("forgot \(tombstone)") }
+      if vacuum { try await reclaim(source) }
     }
   }
 }
@@ -81,18 +81,18 @@ struct PruneCommand: AsyncParsableCommand {
 
   func run() async throws {
     let (before, dryRun, vacuum) = (before, dryRun, vacuum)
-    try await store.withSessions(writing: !dryRun) { store in
+    try await store.withSessions(writing: !dryRun) { source in
       if dryRun {
-        let sessions = try await store.sessions(lastBefore: before)
+        let sessions = try await source.sessions(lastBefore: before)
         for session in sessions { print("would forget \(session)") }
         print("\(sessions.count) session\(sessions.count == 1 ? "" : "s") last active before \(before)")
         return
       }
-      if vacuum { try store.checkSpaceCanBeReclaimed() }
+      if vacuum { try source.checkSpaceCanBeReclaimed() }
       let progress = ProgressCounter(label: "forgetting", unit: "sessions")
       let pruning: Pruning
       do {
-        pruning = try await store.prune(before: before, at: now()) { progress.update($0) }
+        pruning = try await source.prune(before: before, at: now()) { progress.update($0) }
       } catch {
         progress.finish()
         throw error
@@ -102,7 +102,7 @@ struct PruneCommand: AsyncParsableCommand {
       if let partitions = pruning.partitions { report(partitions) }
       let count = pruning.tombstones.count
       print("forgot \(count) session\(count == 1 ? "" : "s") last active before \(before)")
-      if vacuum { try await reclaim(store) }
+      if vacuum { try await reclaim(source) }
     }
   }
 }
@@ -119,8 +119,8 @@ private func report(_ partitions: PartitionSweepResult) {
 }
 
 /// Runs `VACUUM` and says how much space came back.
-private func reclaim(_ store: any SessionSource) async throws {
-  let (before, after) = try await store.reclaimSpace()
+private func reclaim(_ source: any SessionSource) async throws {
+  let (before, after) = try await source.reclaimSpace()
   print("space given back: \(megabytes(before)) → \(megabytes(after))")
 }
 
