@@ -121,22 +121,18 @@ extension PostgresFleet {
   /// the record gives the signed root.
   package func proof(of session: SessionID, app: AppName, in note: SignedNote) async throws(FleetError) -> SessionProof
   {
-    let checkpoint: Checkpoint
-    do {
-      checkpoint = try Checkpoint(text: note.text)
-    } catch {
-      throw .store(.checkpoint(error))
-    }
+    // The note is read before the database is asked anything.
+    let started = try FleetError.storing { () throws(StoreError) in try InclusionProofMaking(of: session, in: note) }
     let logger = logger
     return try await transaction(timeout: .seconds(600)) { connection in
       try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-      var making = InclusionProofMaking(of: session)
-      let id = try await Self.checkedRecord(of: checkpoint, app: app, on: connection, logger: logger) {
+      var making = started
+      let id = try await Self.checkedRecord(of: making.checkpoint, app: app, on: connection, logger: logger) {
         entry, position in making.look(at: entry, position: position)
       }
-      try making.startPath(size: checkpoint.sessionCount)
+      try making.startPath()
       try await Self.forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, _ in making.append(entry) }
-      return try making.proof(in: note, size: checkpoint.sessionCount)
+      return try making.proof()
     }
   }
 

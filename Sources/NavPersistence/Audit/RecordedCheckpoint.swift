@@ -40,11 +40,22 @@ package struct RecordedCheckpoint {
 /// hashes the path to the root. Both engines make a proof with it.
 package struct InclusionProofMaking {
   private let session: SessionID
+  private let note: SignedNote
+  /// The checkpoint `note` states, whose record the passes read.
+  package let checkpoint: Checkpoint
   private var found: (entry: CheckpointEntry, index: Int)?
   private var path: MerkleTree.ProofBuilder?
 
-  package init(of session: SessionID) {
+  /// Starts a proof that `session` is in the checkpoint `note` states (`.checkpoint` when it
+  /// states none).
+  package init(of session: SessionID, in note: SignedNote) throws(StoreError) {
+    do {
+      checkpoint = try Checkpoint(text: note.text)
+    } catch {
+      throw .checkpoint(error)
+    }
     self.session = session
+    self.note = note
   }
 
   /// The first pass: every recorded leaf and its position.
@@ -53,8 +64,8 @@ package struct InclusionProofMaking {
   }
 
   /// Ends the first pass: the session must be in the checkpoint (`.notInCheckpoint`).
-  package mutating func startPath(size: Int) throws(StoreError) {
-    guard let found, let builder = MerkleTree.ProofBuilder(index: found.index, size: size) else {
+  package mutating func startPath() throws(StoreError) {
+    guard let found, let builder = MerkleTree.ProofBuilder(index: found.index, size: checkpoint.sessionCount) else {
       throw .checkpoint(.notInCheckpoint(session))
     }
     path = builder
@@ -66,8 +77,9 @@ package struct InclusionProofMaking {
   }
 
   /// The proof, once the second pass is done.
-  package func proof(in note: SignedNote, size: Int) throws(StoreError) -> SessionProof {
+  package func proof() throws(StoreError) -> SessionProof {
     guard let found, let path else { throw .checkpoint(.notInCheckpoint(session)) }
-    return SessionProof(note: note, entry: found.entry, index: found.index, size: size, path: path.path)
+    return SessionProof(
+      note: note, entry: found.entry, index: found.index, size: checkpoint.sessionCount, path: path.path)
   }
 }

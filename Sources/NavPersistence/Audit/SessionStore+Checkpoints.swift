@@ -45,20 +45,15 @@ extension SessionStore {
   /// The proof that `session` is in the checkpoint `note`: its entry and the Merkle path from
   /// it to the root. With the note, it is checked without the store (`SessionProof.verify`).
   package func proof(of session: SessionID, in note: SignedNote) throws(StoreError) -> SessionProof {
-    let checkpoint: Checkpoint
-    do {
-      checkpoint = try Checkpoint(text: note.text)
-    } catch {
-      throw .checkpoint(error)
-    }
+    var making = try InclusionProofMaking(of: session, in: note)
     return try read { engine throws(StoreError) in
       // The entry is found while the record is checked against the root: one pass fewer.
-      var making = InclusionProofMaking(of: session)
-      let id = try engine.recordedCheckpoint(checkpoint) { entry, position in making.look(at: entry, position: position)
+      let id = try engine.recordedCheckpoint(making.checkpoint) { entry, position in
+        making.look(at: entry, position: position)
       }
-      try making.startPath(size: checkpoint.sessionCount)
+      try making.startPath()
       try engine.forEachRecordedEntry(of: id) { entry, _ in making.append(entry) }
-      return try making.proof(in: note, size: checkpoint.sessionCount)
+      return try making.proof()
     }
   }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// happens.
 package struct NewFile: Sendable {
   /// Where the file goes.
-  package let destination: String
+  let destination: String
   /// Where it is written first, beside the destination.
   let partial: String
 

@@ -34,7 +34,7 @@ extension SessionStore {
   }
 
   /// `session` and the sessions it continues, oldest first (`SessionLineage`).
-  package func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
+  private func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
     var lineage = SessionLineage(of: session)
     while let next = lineage.next {
       do {
