@@ -62,10 +62,13 @@ let package = Package(
     // The collector's HTTP contract as Codable types (answers, heads, limits, the error body),
     // compiled by both sides: the collector encodes them, the uploader and `push` decode them.
     .target(name: "NavContract", dependencies: ["NavJSON", "NavCore"]),
+    // The rules and procedures of a history, whichever engine holds it: no SQLite, no NIO.
+    .target(
+      name: "NavHistory", dependencies: ["NavJSON", "NavCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(
       name: "NavPersistence",
       dependencies: [
-        "NavJSON", "NavCore", "NavContract", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
+        "NavJSON", "NavCore", "NavContract", "NavHistory", "CSQLite", .product(name: "Crypto", package: "swift-crypto"),
       ],
       plugins: ["MigrationsPlugin"]
     ),
@@ -83,7 +86,7 @@ let package = Package(
     // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
     // An upload's body read into lines and each line's outcome decided: the collector's
     // parsing, apart from the server's packages so that the fuzz target builds it alone.
-    .target(name: "NavIngest", dependencies: ["NavCore", "NavContract", "NavPersistence", "CZlib"]),
+    .target(name: "NavIngest", dependencies: ["NavCore", "NavContract", "NavHistory", "NavPersistence", "CZlib"]),
     .target(
       name: "NavFleet",
       dependencies: [

@@ -6,9 +6,13 @@ import NavPersistence
 ///
 /// Each front end words it for its own audience: the collector as an HTTP status and the
 /// contract's JSON body, `navstore` as one line.
-package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The store refused or failed (see `StoreError`).
+package enum FleetError: HistoryFailure, Hashable, Sendable, CustomStringConvertible {
+  /// A store file failed (see `StoreError`): its disk, SQLite, the file itself. Its rules'
+  /// refusals are `history`, as PostgreSQL's are.
   case store(StoreError)
+  /// The history's rules refused an event, or a history could not be read back (see
+  /// `HistoryError`), whichever engine holds it.
+  case history(HistoryError)
   /// No app of this name (a read-only store makes none).
   case unknownApp(AppName)
   /// No token has this id.
@@ -34,6 +38,7 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   package var description: String {
     switch self {
     case .store(let error): error.description
+    case .history(let error): error.description
     case .unknownApp(let app): "no app '\(app)' in the store"
     case .unknownToken(let id): "no token '\(id)' in the store"
     case .invalidTokenLabel(let reason): "a token's label \(reason)"
@@ -63,7 +68,15 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
   /// read), rather than the database or the request: a failure that may belong to one upload of
   /// several written together.
   package var comesFromTheStore: Bool {
-    if case .store = self { true } else { false }
+    switch self {
+    case .store, .history: true
+    default: false
+    }
+  }
+
+  /// A store file's failure: its rules' refusals as `history`, the rest as `store`.
+  package init(_ error: StoreError) {
+    self = error.history.map(FleetError.history) ?? .store(error)
   }
 
   /// Runs store work, its failure as a `FleetError`.
@@ -71,7 +84,7 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     do {
       return try body()
     } catch {
-      throw .store(error)
+      throw FleetError(error)
     }
   }
 
@@ -80,7 +93,21 @@ package enum FleetError: Error, Hashable, Sendable, CustomStringConvertible {
     do {
       return try await body()
     } catch {
-      throw .store(error)
+      throw FleetError(error)
+    }
+  }
+}
+
+extension FleetError {
+  /// The rules' failure as the collector's store reports it.
+  package init(_ error: HistoryError) { self = .history(error) }
+
+  /// The rules' failure this is, when it is one, whichever engine reported it.
+  package var history: HistoryError? {
+    switch self {
+    case .history(let error): error
+    case .store(let error): error.history
+    default: nil
     }
   }
 }

@@ -1,6 +1,6 @@
 import NavContract
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 /// The uploads of one SQLite store, written together: uploads that arrive while one transaction
 /// is being written wait for the next, and go in it one after another (group commit).

@@ -1,6 +1,6 @@
 import NavContract
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavPersistence
 
 extension SessionStore {
   /// Stores an upload's lines, each on its own: what the collector does with `POST /v1/events`.

@@ -1,18 +1,21 @@
 import NavContract
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 
 /// The sessions an upload's lines are decided against, as an engine holds them for the length of
 /// one upload's transaction.
 package protocol IngestSessions {
+  /// The engine's error: the rules' refusals, which are a line's fault, and its own failures,
+  /// which fail the upload.
+  associatedtype Failure: HistoryFailure
   /// How many events the session has now (stored, and decided earlier in this upload).
-  mutating func eventCount(of session: SessionID) throws(StoreError) -> Int
+  mutating func eventCount(of session: SessionID) throws(Failure) -> Int
   /// The device key its stored `start` names (`nil`: none, or no event stored).
-  mutating func storedOwner(of session: SessionID) throws(StoreError) -> DeviceKey?
-  /// Decides one event as `SessionStore.append` does.
-  mutating func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome
+  mutating func storedOwner(of session: SessionID) throws(Failure) -> DeviceKey?
+  /// Decides one event by the append rules (`AppendStep`).
+  mutating func append(_ event: AnyEvent) throws(Failure) -> AppendOutcome
   /// The session's head now.
-  mutating func head(of session: SessionID) throws(StoreError) -> SessionHead
+  mutating func head(of session: SessionID) throws(Failure) -> SessionHead
 }
 
 /// What becomes of each line of an upload, decided once for every engine: lines read as an
@@ -44,7 +47,7 @@ package enum UploadDecision {
         }
         read.append(.event(number: number, event))
       } catch {
-        let message = StoreError.invalidLine(line: number, error).description
+        let message = ImportLine.describe(line: number, error)
         read.append(.invalid(number: number, LineRejection(reason: .invalid, message: message)))
       }
     }
@@ -69,7 +72,7 @@ package enum UploadDecision {
   /// Decides every line against `sessions`. Throws only what is not a line's fault (storage).
   package static func decide<Sessions: IngestSessions>(
     _ lines: [Line], signedBy signer: DeviceKey?, in sessions: inout Sessions
-  ) throws(StoreError) -> UploadOutcome {
+  ) throws(Sessions.Failure) -> UploadOutcome {
     var outcome = UploadOutcome()
     var refused: Set<SessionID> = []
     var owners: [SessionID: DeviceKey?] = [:]
@@ -122,13 +125,13 @@ package enum UploadDecision {
         outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
         continue
       }
-      do throws(StoreError) {
+      do throws(Sessions.Failure) {
         let appended = try sessions.append(event)
         outcome.lines.append(.init(number: number, outcome: appended.wasAlreadyStored ? .duplicate : .accepted))
       } catch {
-        guard let rejection = rejection(error, of: event, stored: try sessions.eventCount(of: event.session)) else {
-          throw error
-        }
+        guard let refusal = error.history,
+          let rejection = rejection(refusal, of: event, stored: try sessions.eventCount(of: event.session))
+        else { throw error }
         refused.insert(event.session)
         outcome.lines.append(.init(number: number, outcome: .rejected(rejection)))
       }
@@ -144,7 +147,7 @@ package enum UploadDecision {
   /// What a refused append says about its line, in the contract's reasons (`stored`: the
   /// session's events now); `nil` for a failure that is not the line's (storage), which fails
   /// the whole upload.
-  private static func rejection(_ error: StoreError, of event: AnyEvent, stored: Int) -> LineRejection? {
+  private static func rejection(_ error: HistoryError, of event: AnyEvent, stored: Int) -> LineRejection? {
     let reason: RejectionReason
     var seq = event.seq
     switch error {
@@ -158,7 +161,7 @@ package enum UploadDecision {
       reason = .hash
     case .forgottenSession:
       reason = .conflict
-    case .unencodable, .unstorableScreen, .lossyScreen, .causeNotEncodable:
+    case .unencodable:
       reason = .invalid
     default:
       return nil

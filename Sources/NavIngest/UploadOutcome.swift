@@ -1,6 +1,6 @@
 import NavContract
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 
 /// What the store did with each line of an upload, and where each session named stands after
 /// it: the collector's answer to `POST /v1/events`.

@@ -115,8 +115,9 @@ public struct SessionReport: Sendable {
     let count = summary.eventCount
     let last = try store.history(of: session, from: count, to: count)
     guard let start = first.first, let end = last.last else { throw StoreError.unknownSession(session) }
-    var builder = try Builder(
-      summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads, windowSize: windowSize)
+    var builder = try StoreError.ruling(
+      Builder(
+        summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads, windowSize: windowSize))
     try store.replayHistory(of: session, from: builder.window.lowerBound, to: builder.window.upperBound) {
       event, state in builder.take(event, state: state)
     }
@@ -150,10 +151,10 @@ public struct SessionReport: Sendable {
     package init(
       summary: SessionSummary, start: AnyEvent, end: AnyEvent, focus: Int?, omitsPayloads: Bool,
       windowSize: Int = SessionReport.windowSize
-    ) throws(StoreError) {
+    ) throws(HistoryError) {
       let count = summary.eventCount
       if let focus, focus > count {
-        throw StoreError.seqBeyondHistory(session: summary.id, seq: focus, last: count)
+        throw HistoryError.seqBeyondHistory(session: summary.id, seq: focus, last: count)
       }
       chosen = min(max(1, focus ?? count), count)
       let size = min(max(1, windowSize), count)

@@ -138,6 +138,49 @@ struct PostgresFleetTests {
       [[first[0]], [first[1]], [event("a", .start(home), seq: 1)]], batches: [Array(upload.prefix(2)), upload])
   }
 
+  /// A history's refusal reaches the collector as the same `FleetError` from either engine
+  /// (`history`, never `store` or `database`), so its HTTP answer and the command line's
+  /// message are one.
+  @Test func refusalsAreTheSameFromEitherEngine() async throws {
+    let folder = try TemporaryFolder()
+    let sqlite = SQLiteBackend(fleet: try SQLiteFleet(path: folder.path("c.sqlite")), logger: .init(label: "t"))
+    let postgres = try await PostgresTestFleet()
+    let shared = PostgresBackend(fleet: postgres.fleet)
+    let line = ArraySlice(try WireFormat.canonicalBytes(event("known", .start(.stack(stack("R+home"))), seq: 1)))
+    let now = Timestamp(millisecondsSince1970: Int64.max / 2)
+    _ = try await sqlite.ingest([line], app: .default, signedBy: nil, datedUpTo: now)
+    _ = try await shared.ingest([line], app: postgres.app, signedBy: nil, datedUpTo: now)
+    let calls: [(String, @Sendable (any FleetBackend, AppName) async throws(FleetError) -> Void)] = [
+      (
+        "summary",
+        { backend, app throws(FleetError) in _ = try await backend.summary(of: sessionID("nobody"), app: app) }
+      ),
+      (
+        "state",
+        { backend, app throws(FleetError) in _ = try await backend.state(of: sessionID("known"), app: app, at: 9) }
+      ),
+      (
+        "report",
+        { backend, app throws(FleetError) in
+          _ = try await backend.report(of: sessionID("known"), app: app, focus: 9, omitsPayloads: false)
+        }
+      ),
+    ]
+    for (name, call) in calls {
+      var failures: [FleetError] = []
+      for (backend, app) in [(sqlite as any FleetBackend, AppName.default), (shared, postgres.app)] {
+        do throws(FleetError) {
+          try await call(backend, app)
+        } catch {
+          failures.append(error)
+        }
+      }
+      #expect(failures.count == 2, "\(name)")
+      #expect(failures.first == failures.last, "\(name): \(failures)")
+      #expect(failures.allSatisfy { $0.history != nil && !$0.isStorageFailure }, "\(name): \(failures)")
+    }
+  }
+
   @Test func linesFromTheFutureAreRefusedAsOnSQLite() async throws {
     let (upload, latest) = try IngestTests.linesFromTheFuture()
     let folder = try TemporaryFolder()

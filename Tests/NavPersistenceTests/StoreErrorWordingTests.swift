@@ -71,6 +71,35 @@ import Testing
     #expect(!text.isEmpty)
   }
 
+  /// The rules' failures (`HistoryError`) are the store's cases of the same name, both ways and
+  /// in the same words: an app that matches `.conflict` meets what the rules threw, and the
+  /// collector, which reads the rules' part of either engine's error, meets the same.
+  @Test(arguments: samples)
+  func theRulesFailuresAreTheStoresCasesOfTheSameName(_ error: StoreError) {
+    guard let history = error.history else {
+      #expect(!Self.rulesCases.contains(Self.caseName(error)), "\(error)")
+      return
+    }
+    #expect(Self.rulesCases.contains(Self.caseName(error)), "\(error)")
+    #expect(StoreError(history) == error)
+    #expect(history.description == error.description)
+    #expect(StoreError(history).history == history)
+  }
+
+  /// The store's cases that carry a rule's failure.
+  static let rulesCases: Set<String> = [
+    "unknownSession", "seqBeyondHistory", "rejected", "conflict", "hashMismatch", "unencodable", "unreadableHistory",
+    "unreadableSessionID", "checkpoint", "payloadsInWireFormat", "forgottenSession", "caller",
+  ]
+
+  static func caseName(_ error: StoreError) -> String {
+    switch error {
+    case .payloadsInWireFormat: "payloadsInWireFormat"
+    case .reentrantWrite: "reentrantWrite"
+    default: Mirror(reflecting: error).children.first?.label ?? ""
+    }
+  }
+
   @Test(arguments: VerificationProblemSamples.all)
   func verificationProblemsAreWordedToo(_ problem: VerificationProblem) {
     #expect(!problem.description.contains("navstore"))

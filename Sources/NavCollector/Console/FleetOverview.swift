@@ -122,7 +122,7 @@ struct FleetOverview: Sendable {
           let chunk = try await backend.history(of: id, app: app, from: from, to: min(events, from + chunkEvents - 1))
           overview.count(chunk, startingTheSession: from == 1)
           if replays {
-            do throws(StoreError) {
+            do throws(HistoryError) {
               try screens.take(chunk)
             } catch {
               // A history that no longer replays is among the failing sessions; its screens
@@ -164,7 +164,7 @@ struct FleetOverview: Sendable {
     } catch let error as FleetError {
       throw error
     } catch {
-      throw .store(.caller(CallerError(error)))
+      throw .history(.caller(CallerError(error)))
     }
     overview.failing = failing.lines.compactMap {
       (try? JSONParser.parse($0).objectValue)?["session"]?.stringValue.flatMap { try? SessionID($0) }

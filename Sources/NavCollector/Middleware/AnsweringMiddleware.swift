@@ -97,6 +97,8 @@ extension CollectorError {
       }
     case let error as StoreError:
       return storeFailure(error)
+    case let error as HistoryError:
+      return storeFailure(StoreError(error))
     case let error as FleetError:
       return fleetFailure(error)
     case is CancellationError:
@@ -113,6 +115,7 @@ extension CollectorError {
   static func fleetFailure(_ error: FleetError) -> CollectorError {
     switch error {
     case .store(let error): storeFailure(error)
+    case .history(let error): storeFailure(StoreError(error))
     case .unknownApp, .unknownToken: .notFound
     case .newerCollectorTables, .newerDatabaseSchema:
       .unavailable("The store cannot serve this now", cause: error.description)

@@ -1,5 +1,5 @@
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import Synchronization
 
 /// The states of sessions after their last events, as this process last wrote or read them: an
@@ -22,7 +22,7 @@ final class HeadStates: Sendable {
 
   /// A cache of at most `capacity` sessions weighing about `weightLimit` bytes (the floor's
   /// `HeadCache`, as a store file's writer keeps its heads).
-  init(capacity: Int, weightLimit: Int = StoreOptions.defaultHeadCacheWeightLimit) {
+  init(capacity: Int, weightLimit: Int = EngineDefaults.headCacheWeightLimit) {
     entries = Mutex(HeadCache(capacity: capacity, weightLimit: weightLimit, weight: { $0.state.memoryWeight }))
   }
 

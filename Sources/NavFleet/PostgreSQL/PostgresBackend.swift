@@ -1,6 +1,6 @@
 import NavContract
 import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import NavReport
 
 /// The collector's store on PostgreSQL: one database for every app, shared by any number of

@@ -1,5 +1,5 @@
 import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 /// Signed checkpoints of one app's sessions in the database (`migrations/postgresql/0002`), made
@@ -71,12 +71,7 @@ extension PostgresFleet {
     app: AppName, against note: SignedNote, key: NoteVerifier,
     each: @escaping @Sendable (CheckpointFinding) -> Void = { _ in }
   ) async throws(FleetError) -> CheckpointAudit {
-    let checkpoint: Checkpoint
-    do {
-      checkpoint = try Checkpoint.verified(note, key: key)
-    } catch {
-      throw .store(error)
-    }
+    let checkpoint = try FleetError.ruling(Checkpoint.verified(note, key: key))
     let logger = logger
     return try await transaction(timeout: .seconds(600)) { connection in
       try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
@@ -122,7 +117,7 @@ extension PostgresFleet {
   package func proof(of session: SessionID, app: AppName, in note: SignedNote) async throws(FleetError) -> SessionProof
   {
     // The note is read before the database is asked anything.
-    let started = try FleetError.storing { () throws(StoreError) in try InclusionProofMaking(of: session, in: note) }
+    let started = try FleetError.ruling(InclusionProofMaking(of: session, in: note))
     let logger = logger
     return try await transaction(timeout: .seconds(600)) { connection in
       try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
@@ -156,7 +151,7 @@ extension PostgresFleet {
       found = id
     }
     guard let id = found else { throw record.unrecorded }
-    try await forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, position throws(StoreError) in
+    try await forEachLeaf(of: id, app: app, on: connection, logger: logger) { entry, position throws(HistoryError) in
       try record.append(entry, at: position)
       each(entry, position)
     }
@@ -171,7 +166,7 @@ extension PostgresFleet {
     {
       identity = id
     }
-    guard let identity else { throw StoreError.checkpoint(.identityMissing) }
+    guard let identity else { throw HistoryError.checkpoint(.identityMissing) }
     return identity
   }
 
@@ -179,7 +174,7 @@ extension PostgresFleet {
   /// are read to the end whatever `body` throws.
   private static func forEachLeaf(
     of checkpoint: Int64, app: AppName, on connection: PostgresConnection, logger: Logger,
-    isolation: isolated (any Actor)? = #isolation, _ body: (CheckpointEntry, Int) throws(StoreError) -> Void
+    isolation: isolated (any Actor)? = #isolation, _ body: (CheckpointEntry, Int) throws(HistoryError) -> Void
   ) async throws {
     let leaves = try await connection.query(
       """

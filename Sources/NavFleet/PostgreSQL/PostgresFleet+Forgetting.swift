@@ -1,5 +1,5 @@
 import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 extension PostgresFleet {
@@ -18,10 +18,10 @@ extension PostgresFleet {
           SELECT forgotten_at FROM tombstones WHERE app = \(app.rawValue) AND session_id = \(session.rawValue)
           """, logger: self.logger)
         for try await at in forgotten.decode(Int64.self) {
-          throw StoreError.forgottenSession(session, at: Timestamp(millisecondsSince1970: at))
+          throw HistoryError.forgottenSession(session, at: Timestamp(millisecondsSince1970: at))
         }
         let row = try await self.sessionRow(session, app: app, on: connection)
-        guard row.record.eventCount > 0 else { throw StoreError.unknownSession(session) }
+        guard row.record.eventCount > 0 else { throw HistoryError.unknownSession(session) }
         rows.append((session, row.record, row.month))
       }
       return rows

@@ -1,5 +1,5 @@
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 extension PostgresFleet {
@@ -16,7 +16,7 @@ extension PostgresFleet {
         let count = row.record.eventCount
         let upper = min(to ?? count, count)
         let first = max(1, from)
-        guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
+        guard first <= count else { throw HistoryError.seqBeyondHistory(session: session, seq: first, last: count) }
         var replay = try await Self.rehydration(
           of: session, app: app, month: row.month, at: first - 1, on: connection, logger: logger)
         try await connection.forEachStoredEvent(
@@ -26,7 +26,7 @@ extension PostgresFleet {
           if let state = replay.state { try body(event, state) }
         }
       }
-    } catch let error as StoreError {
+    } catch let error as HistoryError {
       throw fleetError(error)
     } catch let error as PSQLError {
       throw fleetError(error)

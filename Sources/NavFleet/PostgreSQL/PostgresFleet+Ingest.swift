@@ -1,7 +1,7 @@
 import Crypto
 import NavContract
 import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 extension PostgresFleet {
@@ -98,9 +98,7 @@ extension PostgresFleet {
   {
     var outcomes: [UploadOutcome] = []
     for upload in uploads {
-      let outcome = try FleetError.storing { () throws(StoreError) in
-        try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions)
-      }
+      let outcome = try FleetError.ruling(UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions))
       try refuseRejected(outcome, if: allOrNothing)
       outcomes.append(outcome)
     }
@@ -286,6 +284,7 @@ struct PendingUpload: Sendable {
 
 /// The sessions of one transaction's uploads, held (locked and read) for it.
 struct HeldSessions: IngestSessions, Sendable {
+  typealias Failure = HistoryError
   let app: AppName
   var appenders: [SessionID: SessionAppender]
   /// The device key each stored session's start names.
@@ -303,10 +302,10 @@ struct HeldSessions: IngestSessions, Sendable {
     return appender.written.first?.event.operation.context?.deviceKey
   }
 
-  mutating func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
+  mutating func append(_ event: AnyEvent) throws(HistoryError) -> AppendOutcome {
     // Edited in place in the dictionary: a copy would copy the session's state on each event.
     guard let outcome = try appenders[event.session]?.append(event) else {
-      throw StoreError.unreadableHistory(session: event.session, seq: 0, .stateMissing)
+      throw HistoryError.unreadableHistory(session: event.session, seq: 0, .stateMissing)
     }
     return outcome
   }

@@ -1,5 +1,5 @@
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 /// How `prune` drops the partitions of past months it has emptied: never in the way of uploads

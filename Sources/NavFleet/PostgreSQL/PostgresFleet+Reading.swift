@@ -1,7 +1,7 @@
 import Logging
 import NavContract
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavPersistence
+@_spi(Internals) import NavHistory
 import NavReport
 import PostgresNIO
 
@@ -16,7 +16,7 @@ extension PostgresFleet {
         WHERE app = \(app.rawValue) AND id = \(session.rawValue)
       """, logger: self.logger)
     for try await columns in rows.decode(SessionRowColumns.Columns.self) { return SessionRowColumns(columns) }
-    throw StoreError.unknownSession(session)
+    throw HistoryError.unknownSession(session)
   }
 
   /// A session's summary.
@@ -36,8 +36,8 @@ extension PostgresFleet {
       do throws(FleetError) {
         lineage.found(restoredFrom: try await summary(of: next, app: app).restoredFrom?.session)
       } catch {
-        guard case .store(.unknownSession) = error else { throw error }
-        try FleetError.storing { () throws(StoreError) in try lineage.missing() }
+        guard case .unknownSession? = error.history else { throw error }
+        try FleetError.ruling(lineage.missing())
       }
     }
     return lineage.sessions
@@ -98,7 +98,7 @@ extension PostgresFleet {
         let count = row.record.eventCount
         let target = seq ?? count
         guard (1...max(1, count)).contains(target), count > 0 else {
-          throw StoreError.seqBeyondHistory(session: session, seq: target, last: count)
+          throw HistoryError.seqBeyondHistory(session: session, seq: target, last: count)
         }
         let state = try await Self.rehydrate(
           session, app: app, month: row.month, at: target, on: connection, logger: self.logger)
@@ -241,7 +241,7 @@ extension PostgresFleet {
             of: session, app: app, month: row.month, from: seq, to: seq, logger: logger
           ) { ends.append(try $0.decoded()) }
         }
-        guard let start = ends.first, let end = ends.last else { throw StoreError.unknownSession(session) }
+        guard let start = ends.first, let end = ends.last else { throw HistoryError.unknownSession(session) }
         var builder = try SessionReport.Builder(
           summary: summary, start: start, end: end, focus: focus, omitsPayloads: omitsPayloads)
         let window = builder.window
@@ -269,12 +269,7 @@ extension PostgresFleet {
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
     into sink: ([UInt8]) async throws -> Void
   ) async throws {
-    var encoder: ExportEncoder
-    do {
-      encoder = try ExportEncoder(table, format: format, filter: filter)
-    } catch {
-      throw FleetError.store(error)
-    }
+    var encoder = try FleetError.ruling(ExportEncoder(table, format: format, filter: filter))
     if let session = filter.session { _ = try await summary(of: session, app: app) }
     let logger = logger
     // The events table filters by time in the query, as SQLite's does; the screen tables replay
@@ -317,7 +312,7 @@ extension PostgresFleet {
       }
       let rest = try encoder.finish()
       if !rest.isEmpty { try await sink(rest) }
-    } catch let error as StoreError {
+    } catch let error as HistoryError {
       throw fleetError(error)
     } catch let error as PSQLError {
       throw fleetError(error)
@@ -380,7 +375,7 @@ extension PostgresFleet {
         } catch let error as FleetError {
           throw error
         } catch {
-          throw .store(.caller(CallerError(error)))
+          throw .history(.caller(CallerError(error)))
         }
       }
       guard rows.count == chunk, let last = rows.last else { return }

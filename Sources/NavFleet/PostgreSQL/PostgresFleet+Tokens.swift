@@ -1,5 +1,5 @@
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 extension PostgresFleet {

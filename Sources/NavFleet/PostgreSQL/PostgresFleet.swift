@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 import Synchronization
 
@@ -42,7 +42,7 @@ package final class PostgresFleet: Sendable {
   /// for the database.
   package init(
     address: PostgresAddress, connections: Int = defaultConnections,
-    snapshotInterval: Int = StoreOptions.defaultSnapshotInterval, operationTimeout: Duration = .seconds(10),
+    snapshotInterval: Int = EngineDefaults.snapshotInterval, operationTimeout: Duration = .seconds(10),
     applicationName: String = "navstore", logger: Logger = Logger(label: "navstore.postgres")
   ) {
     self.address = address
@@ -116,13 +116,15 @@ package final class PostgresFleet: Sendable {
     }
   }
 
-  /// A failure of database work as a `FleetError`: a store's rule as `.store`, anything the
-  /// client or the server said as `.database`. What a transaction's closure threw is unwrapped
-  /// from postgres-nio's transaction error, so a rule it broke reads as that rule.
+  /// A failure of database work as a `FleetError`: a history's rule as `.history` (whichever
+  /// error type the shared code carried it in), anything the client or the server said as
+  /// `.database`. What a transaction's closure threw is unwrapped from postgres-nio's
+  /// transaction error, so a rule it broke reads as that rule.
   func fleetError(_ error: any Error) -> FleetError {
     switch error {
     case let error as FleetError: error
-    case let error as StoreError: .store(error)
+    case let error as any HistoryFailure:
+      error.history.map(FleetError.history) ?? .database(address: address.description, reason: Self.reason(error))
     case let error as PostgresTransactionError:
       if let inner = error.closureError ?? error.beginError ?? error.commitError {
         fleetError(inner)

@@ -1,6 +1,6 @@
 import Logging
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 /// A `sessions` row as selected: the engine-neutral record, and its partition month.
@@ -60,7 +60,7 @@ enum EventRowColumns {
   typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer)
   static let selectList = "session_id, seq, at, origin, op, cause, hash"
 
-  static func row(_ columns: Columns) throws(StoreError) -> StoredEventRow {
+  static func row(_ columns: Columns) throws(HistoryError) -> StoredEventRow {
     StoredEventRow(
       session: try SessionRecord.sessionID(columns.0), seq: Int(columns.1), at: columns.2, origin: columns.3,
       op: Array(columns.4.utf8), cause: columns.5.map { Array($0.utf8) }, hash: columns.6.bytes)
@@ -127,7 +127,7 @@ struct SessionColumnsBatch: Sendable {
 
   /// A new session's row: its link and context from its first event (its `start`), its totals
   /// after the upload.
-  mutating func addNew(session: String, month: Int, start: AnyEvent, totals: SessionTotals) throws(StoreError) {
+  mutating func addNew(session: String, month: Int, start: AnyEvent, totals: SessionTotals) throws(HistoryError) {
     let columns = try SessionStartColumns(start: start.operation)
     months.append(Int32(month))
     links.append(columns.link?.session.rawValue ?? "")

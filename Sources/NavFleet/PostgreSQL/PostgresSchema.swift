@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-import NavPersistence
+@_spi(Internals) import NavHistory
 import PostgresNIO
 
 /// The fleet's schema in PostgreSQL: `migrations/postgresql/`, applied in order, each once, in

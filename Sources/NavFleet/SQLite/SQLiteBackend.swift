@@ -106,7 +106,7 @@ package struct SQLiteBackend: FleetBackend {
   package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
     let store = try await store(app)
     let results = try await FleetError.storingAsync { () async throws(StoreError) in try await store.verify([session]) }
-    guard let result = results.first else { throw .store(.unknownSession(session)) }
+    guard let result = results.first else { throw .history(.unknownSession(session)) }
     return result
   }
 
@@ -168,7 +168,7 @@ package struct SQLiteBackend: FleetBackend {
     do {
       for try await page in store.exportPages(table, format: format, filter: filter) { try await sink(page) }
     } catch let error as StoreError {
-      throw FleetError.store(error)
+      throw FleetError(error)
     }
   }
 

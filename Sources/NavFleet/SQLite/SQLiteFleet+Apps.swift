@@ -79,7 +79,7 @@ extension SQLiteFleet {
     do {
       result = try await main.offloaded { () throws(StoreError) in Result { () throws(FleetError) in try work() } }
     } catch {
-      throw .store(error)
+      throw FleetError(error)
     }
     return try result.get()
   }

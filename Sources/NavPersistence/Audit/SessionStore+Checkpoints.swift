@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// Signed checkpoints of the whole store, audits against them, and proofs of one session.
 extension SessionStore {
@@ -28,7 +29,7 @@ extension SessionStore {
   package func audit(
     against note: SignedNote, key: NoteVerifier, each: (CheckpointFinding) throws -> Void = { _ in }
   ) throws(StoreError) -> CheckpointAudit {
-    let checkpoint = try Checkpoint.verified(note, key: key)
+    let checkpoint = try StoreError.ruling(Checkpoint.verified(note, key: key))
     return try read { engine throws(StoreError) in
       let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
@@ -45,31 +46,15 @@ extension SessionStore {
   /// The proof that `session` is in the checkpoint `note`: its entry and the Merkle path from
   /// it to the root. With the note, it is checked without the store (`SessionProof.verify`).
   package func proof(of session: SessionID, in note: SignedNote) throws(StoreError) -> SessionProof {
-    var making = try InclusionProofMaking(of: session, in: note)
+    var making = try StoreError.ruling(InclusionProofMaking(of: session, in: note))
     return try read { engine throws(StoreError) in
       // The entry is found while the record is checked against the root: one pass fewer.
       let id = try engine.recordedCheckpoint(making.checkpoint) { entry, position in
         making.look(at: entry, position: position)
       }
-      try making.startPath()
+      try StoreError.ruling(making.startPath())
       try engine.forEachRecordedEntry(of: id) { entry, _ in making.append(entry) }
-      return try making.proof()
-    }
-  }
-}
-
-extension Checkpoint {
-  /// The checkpoint `note` states, once its signature by `key` holds.
-  package static func verified(_ note: SignedNote, key: NoteVerifier) throws(StoreError) -> Checkpoint {
-    do throws(CheckpointError) {
-      do {
-        try note.verify(with: key)
-      } catch {
-        throw CheckpointError.signature(error)
-      }
-      return try Checkpoint(text: note.text)
-    } catch {
-      throw .checkpoint(error)
+      return try StoreError.ruling(making.proof())
     }
   }
 }

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// The checkpoint tables of schema 3 (`migrations/0003_checkpoints.sql`). Sessions and leaves
 /// stream through these in id order, one row at a time: the memory of a checkpoint, an audit
@@ -32,9 +33,11 @@ extension StoreEngine {
     var making = CheckpointMaking()
     while try step(sessions) {
       let position = making.count
-      let entry = try making.append(
-        session: try SessionRecord.sessionID(sessions.text(0)), seq: sessions.int(1),
-        rowHash: sessions.isNull(2) ? nil : sessions.blob(2), eventHash: sessions.isNull(3) ? nil : sessions.blob(3))
+      let session = try sessions.sessionID(0)
+      let entry = try StoreError.ruling(
+        making.append(
+          session: session, seq: sessions.int(1), rowHash: sessions.isNull(2) ? nil : sessions.blob(2),
+          eventHash: sessions.isNull(3) ? nil : sessions.blob(3)))
       try execute(
         insert,
         [
@@ -42,8 +45,8 @@ extension StoreEngine {
           .blob(entry.hash),
         ])
     }
-    let (checkpoint, note) = try making.signed(
-      origin: Checkpoint.origin(ofStore: try storeIdentity()), at: time, by: signer)
+    let origin = Checkpoint.origin(ofStore: try storeIdentity())
+    let (checkpoint, note) = try StoreError.ruling(making.signed(origin: origin, at: time, by: signer))
     try execute(
       try prepare("INSERT INTO checkpoints (id, made_at, root_hash, note) VALUES (?, ?, ?, ?)"),
       [.integer(id), .integer(time.millisecondsSince1970), .blob(checkpoint.rootHash), .text(note.serialized)])
@@ -56,18 +59,18 @@ extension StoreEngine {
   func recordedCheckpoint(
     _ checkpoint: Checkpoint, each: (CheckpointEntry, Int) -> Void = { _, _ in }
   ) throws(StoreError) -> Int64 {
-    var record = try RecordedCheckpoint(
-      of: checkpoint, inStoreWithOrigin: Checkpoint.origin(ofStore: try storeIdentity()))
+    let origin = Checkpoint.origin(ofStore: try storeIdentity())
+    var record = try StoreError.ruling(RecordedCheckpoint(of: checkpoint, inStoreWithOrigin: origin))
     let find = try prepare("SELECT id FROM checkpoints WHERE root_hash = ? ORDER BY id LIMIT 1")
     defer { find.reset() }
     try bind(find, [.blob(checkpoint.rootHash)])
-    guard try step(find) else { throw record.unrecorded }
+    guard try step(find) else { throw StoreError(record.unrecorded) }
     let id = find.int64(0)
     try forEachRecordedEntry(of: id) { entry, position throws(StoreError) in
-      try record.append(entry, at: position)
+      try StoreError.ruling(record.append(entry, at: position))
       each(entry, position)
     }
-    try record.finish()
+    try StoreError.ruling(record.finish())
     return id
   }
 
@@ -81,7 +84,7 @@ extension StoreEngine {
     try bind(leaves, [.integer(checkpoint)])
     while try step(leaves) {
       let entry = CheckpointEntry(
-        session: try SessionRecord.sessionID(leaves.text(0)), seq: leaves.int(1), hash: leaves.blob(2))
+        session: try leaves.sessionID(0), seq: leaves.int(1), hash: leaves.blob(2))
       try body(entry, leaves.int(3))
     }
   }

@@ -45,7 +45,7 @@ extension StoreEngine {
     defer { statement.reset() }
     try bind(statement, [.integer(cutoff.millisecondsSince1970)])
     var sessions: [SessionID] = []
-    while try step(statement) { sessions.append(try SessionRecord.sessionID(statement.text(0))) }
+    while try step(statement) { sessions.append(try statement.sessionID(0)) }
     return sessions
   }
 
@@ -58,7 +58,7 @@ extension StoreEngine {
     while try step(statement) {
       tombstones.append(
         Tombstone(
-          session: try SessionRecord.sessionID(statement.text(0)),
+          session: try statement.sessionID(0),
           forgottenAt: Timestamp(millisecondsSince1970: statement.int64(1)),
           lastSeq: statement.int(2), headHash: statement.blob(3)))
     }

@@ -88,7 +88,7 @@ extension StoreEngine {
       step = try AppendStep.prepare(event, after: before, state: &running, snapshotInterval: options.snapshotInterval)
     } catch {
       if let running { heads.insert(Head(totals: before, state: running, transaction: transaction), for: session) }
-      throw error
+      throw StoreError(error)
     }
     guard let head = running else {
       throw StoreError.unreadableHistory(session: session, seq: step.prepared.seq, .stateMissing)

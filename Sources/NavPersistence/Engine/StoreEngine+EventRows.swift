@@ -11,7 +11,7 @@ extension StoreEngine {
     let event = prepared.event
     let statements = try statementsForAppending()
     if insertingSession {
-      let start = try SessionStartColumns(start: event.operation)
+      let start = try StoreError.ruling(SessionStartColumns(start: event.operation))
       func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
       try execute(
         statements.insertSession,

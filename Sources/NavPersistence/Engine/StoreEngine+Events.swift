@@ -33,12 +33,14 @@ extension StoreEngine {
 
   /// The state after event `seq`: the nearest snapshot at or before it, then the events after.
   func rehydrate(_ session: SessionID, at seq: Int) throws(StoreError) -> AnyCoordinator {
-    try rehydration(of: session, at: seq).result()
+    let rehydration = try rehydration(of: session, at: seq)
+    return try StoreError.ruling(rehydration.result())
   }
 
   /// The running state after the session's last event, `seq`, as the append rules go on from.
   func runningState(of session: SessionID, lastSeq seq: Int) throws(StoreError) -> RunningState {
-    try rehydration(of: session, at: seq).running()
+    let rehydration = try rehydration(of: session, at: seq)
+    return try StoreError.ruling(rehydration.running())
   }
 
   /// The replay up to event `seq`: the nearest snapshot at or before it, then the events after,
@@ -52,14 +54,15 @@ extension StoreEngine {
     try bind(snapshot, [.text(session.rawValue), .int(seq)])
     if try step(snapshot) {
       replayedUpTo = snapshot.int(0)
-      rehydration = try Rehydration(of: session, snapshotAt: replayedUpTo, snapshot: snapshot.textBytes(1))
+      rehydration = try StoreError.ruling(
+        Rehydration(of: session, snapshotAt: replayedUpTo, snapshot: snapshot.textBytes(1)))
     } else {
-      rehydration = try Rehydration(of: session, snapshotAt: 0, snapshot: nil)
+      rehydration = try StoreError.ruling(Rehydration(of: session, snapshotAt: 0, snapshot: nil))
     }
     try forEachEvent(of: session, from: replayedUpTo + 1, to: seq) { row throws(StoreError) in
-      try rehydration.take(row)
+      try StoreError.ruling(rehydration.take(row))
     }
-    try rehydration.check(reached: seq)
+    try StoreError.ruling(rehydration.check(reached: seq))
     return rehydration
   }
 }

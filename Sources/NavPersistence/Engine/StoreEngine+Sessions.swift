@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 extension StoreEngine {
   /// The totals of the session's row (its last seq, head hash, times, clock and depth), or `nil`
@@ -44,7 +45,7 @@ extension StoreEngine {
       "SELECT id FROM sessions UNION SELECT session_id FROM events UNION SELECT session_id FROM snapshots ORDER BY 1")
     defer { statement.reset() }
     while try step(statement) {
-      try body(try SessionRecord.sessionID(statement.text(0)))
+      try body(try statement.sessionID(0))
     }
   }
 
@@ -99,14 +100,14 @@ extension StoreEngine {
     }
     defer { statement.reset() }
     while try step(statement) {
-      guard try body(try SessionRecord(statement).summary()) else { return }
+      guard try body(try StoreError.ruling(SessionRecord(statement).summary())) else { return }
     }
   }
 
   /// The session's summary, or `nil` when it has no events.
   func sessionSummary(_ session: SessionID) throws(StoreError) -> SessionSummary? {
     guard let record = try sessionRecord(session), record.eventCount > 0 else { return nil }
-    return try record.summary()
+    return try StoreError.ruling(record.summary())
   }
 
   /// The session whose last event is the newest (ties go to the greatest id), through the
@@ -116,6 +117,6 @@ extension StoreEngine {
       "SELECT \(SessionColumn.selectList) FROM sessions WHERE event_count > 0 ORDER BY last_at DESC, id DESC LIMIT 1")
     defer { statement.reset() }
     guard try step(statement) else { return nil }
-    return try SessionRecord(statement).summary()
+    return try StoreError.ruling(SessionRecord(statement).summary())
   }
 }

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// One write transaction on a store, as the collector's module (NavFleet) sees it: appends by
 /// the store's rules, and the little it needs to read of a session's row between them. Only

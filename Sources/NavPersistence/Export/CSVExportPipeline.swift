@@ -29,14 +29,15 @@ enum CSVExportPipeline {
     }
   }
 
-  /// The chunk's rows as CSV, each as `StoreEngine.writeEventsRow` writes a statement's row.
+  /// The chunk's rows as CSV, each as `ExportEncoding.writeEventsRow` writes a statement's row.
   static func write(_ chunk: CopiedEventsRows, omittingPayloads: Bool) -> Written {
     var csv = CSVRowWriter(capacity: chunk.bytes.count * 2 + 4096)
     var rows = 0
     do throws(StoreError) {
       try chunk.forEachRow { row, session, clockWentBack throws(StoreError) in
-        try StoreEngine.writeEventsRow(
-          row, session: session, clockWentBack: clockWentBack, omittingPayloads: omittingPayloads, into: &csv)
+        try StoreError.ruling(
+          ExportEncoding.writeEventsRow(
+            row, session: session, clockWentBack: clockWentBack, omittingPayloads: omittingPayloads, into: &csv))
         csv.endRow()
         rows += 1
       }

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// The events table of an export, read once from the stored rows: the columns of
 /// `ExportTable.events`, in order, for either way an export writes them.
@@ -39,7 +40,7 @@ extension StoreEngine {
         position?.seq = seq
         position?.at = at
       } else {
-        let id = try SessionRecord.sessionID(statement.text(EventColumn.sessionID.rawValue))
+        let id = try statement.sessionID(EventColumn.sessionID.rawValue)
         position = EventsRowPosition(
           session: id, storedSession: statement.textBytes(EventColumn.sessionID.rawValue), seq: seq, at: at)
         wentBack = false
@@ -71,49 +72,5 @@ extension StoreEngine {
       try bind(statement, [.text(session.rawValue), .integer(position.seq)])
     }
     return statement
-  }
-
-  /// Writes the events columns of the statement's row, or of a copy of it (with `operation` and `cause` empty when
-  /// omitting payloads): the stored event's fields, and the
-  /// operation's name, screen and path as the codec reads them from the stored operation
-  /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
-  /// export and by `verify`).
-  static func writeEventsRow(
-    _ statement: some EventsRowColumns, session: SessionID, clockWentBack: Bool, omittingPayloads: Bool,
-    into row: inout some ExportRowWriter
-  ) throws(StoreError) {
-    let seq = statement.int64(EventColumn.seq.rawValue)
-    let read = statement.withTextBytes(EventColumn.operation.rawValue) { bytes in
-      Result { () throws(WireFormatError) in
-        let headline = try OperationHeadline(storedOperation: bytes)
-        return (headline, try headline.pathText())
-      }
-    }
-    let (operation, path): (OperationHeadline, String)
-    do {
-      (operation, path) = try read.get()
-    } catch {
-      throw .unreadableHistory(session: session, seq: Int(seq), .unreadableEvent(error))
-    }
-    row.text(session.rawValue)
-    row.integer(seq)
-    row.time(Timestamp(millisecondsSince1970: statement.int64(EventColumn.at.rawValue)))
-    statement.withTextBytes(EventColumn.origin.rawValue) { row.storedText($0) }
-    row.text(operation.name)
-    if let screen = operation.screenName { row.text(screen) } else { row.null() }
-    row.text(path)
-    if omittingPayloads {
-      row.null()  // operation
-      row.null()  // cause
-    } else {
-      statement.withTextBytes(EventColumn.operation.rawValue) { row.storedText($0) }
-      if statement.isNull(EventColumn.cause.rawValue) {
-        row.null()
-      } else {
-        statement.withTextBytes(EventColumn.cause.rawValue) { row.storedText($0) }
-      }
-    }
-    statement.withBlobBytes(EventColumn.hash.rawValue) { row.hashHex($0) }
-    row.boolean(clockWentBack)
   }
 }

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// Where an export stands: what it exports, how far it has read, and what it carries from one
 /// row to the next (the session replayed for the screen-view tables, the event before for

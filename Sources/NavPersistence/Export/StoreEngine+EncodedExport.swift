@@ -1,8 +1,9 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// Exports written out as text. The events table as CSV, the largest and most common export,
 /// is written from SQLite's column bytes: no `ExportRow` and no array per event, and the same
-/// columns `export(.events)` gives, since both come from `writeEventsRow`. Made at once, its
+/// columns `export(.events)` gives, since both come from `ExportEncoding.writeEventsRow`. Made at once, its
 /// rows are copied and written out on a second thread (`CSVExportPipeline`).
 extension StoreEngine {
   /// Stored rows a page reads at most, kept or not: a page's work is bounded when a filter
@@ -49,8 +50,9 @@ extension StoreEngine {
       } else {
         export.finished = try forEachEventsRow(filter: export.filter, after: &export.lastEvent, limit: limit) {
           statement, session, clockWentBack throws(StoreError) in
-          try Self.writeEventsRow(
-            statement, session: session, clockWentBack: clockWentBack, omittingPayloads: omitting, into: &csv)
+          try StoreError.ruling(
+            ExportEncoding.writeEventsRow(
+              statement, session: session, clockWentBack: clockWentBack, omittingPayloads: omitting, into: &csv))
           csv.endRow()
           rowWritten()
           return try room()

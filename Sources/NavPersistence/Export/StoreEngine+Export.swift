@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.
@@ -35,7 +36,9 @@ extension StoreEngine {
         let kept =
           (filter.session.map { $0 == summary.id } ?? true)
           && (filter.since.map { since in summary.lastAt.map { $0 >= since } ?? true } ?? true)
-        if kept { try counted(ExportRow(values: Self.sessionsRow(summary, omittingPayloads: filter.omitsPayloads))) }
+        if kept {
+          try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
+        }
         guard read < limit, more() else {
           ended = false
           return false
@@ -47,10 +50,13 @@ extension StoreEngine {
       export.finished = try forEachEventsRow(filter: filter, after: &export.lastEvent, limit: limit) {
         statement, session, clockWentBack throws(StoreError) in
         var row = ExportValuesWriter()
-        try Self.writeEventsRow(
-          statement, session: session, clockWentBack: clockWentBack, omittingPayloads: filter.omitsPayloads, into: &row)
+        try StoreError.ruling(
+          ExportEncoding.writeEventsRow(
+            statement, session: session, clockWentBack: clockWentBack, omittingPayloads: filter.omitsPayloads,
+            into: &row))
         // The JSON Lines form is the wire format: the whole event, not the flat row.
-        let event = format == .jsonl ? try StoredEventRow(statement, session: session).decoded() : nil
+        let event =
+          format == .jsonl ? try StoreError.ruling(StoredEventRow(statement, session: session).decoded()) : nil
         try counted(ExportRow(values: row.values, event: event))
         return more()
       }
@@ -62,38 +68,11 @@ extension StoreEngine {
       let ended = try forEachEventsRow(
         filter: ExportFilter(session: filter.session), after: &export.lastEvent, limit: limit
       ) { statement, session, _ throws(StoreError) in
-        try replay.apply(try StoredEventRow(statement, session: session).decoded(), counted)
+        try replay.apply(try StoreError.ruling(StoredEventRow(statement, session: session).decoded()), counted)
         return more()
       }
       if ended { try replay.finishSession(counted) }
       export.finished = ended
     }
-  }
-
-  /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context
-  /// keys too: what could tell who the user is.
-  static func sessionsRow(_ summary: SessionSummary, omittingPayloads: Bool) -> [ExportValue] {
-    let context = summary.context
-    func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
-    let appContext: ExportValue =
-      omittingPayloads || (context?.app.isEmpty ?? true)
-      ? .null : .text(JSONValue.object(context?.app ?? [:]).canonicalString)
-    return [
-      .text(summary.id.rawValue), .integer(Int64(summary.eventCount)),
-      summary.firstAt.map(ExportValue.time) ?? .null,
-      summary.lastAt.map(ExportValue.time) ?? .null, .integer(summary.durationMilliseconds),
-      .integer(Int64(summary.depth)),
-      summary.restoredFrom.map { .text($0.session.rawValue) } ?? .null,
-      summary.restoredFrom.map { .integer(Int64($0.seq)) } ?? .null,
-      .integer(Int64(summary.clockJumps)),
-      text(context?.appVersion), text(context?.appBuild), text(context?.osName), text(context?.osVersion),
-      text(context?.deviceModel), text(context?.locale), text(context?.timeZone),
-      omittingPayloads ? .null : text(context?.userID), appContext,
-      .integer(summary.foregroundMilliseconds), .text(summary.phase.rawValue),
-      text(summary.launch?.rawValue),
-      // A declined restore's reason is the app's own words, left out with the payloads.
-      omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
-      .integer(Int64(summary.droppedRoutes)),
-    ]
   }
 }

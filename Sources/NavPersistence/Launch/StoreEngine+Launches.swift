@@ -43,7 +43,7 @@ extension StoreEngine {
   /// in `session_endings`.
   func ending(of session: SessionSummary) throws(StoreError) -> (at: Timestamp, reason: String)? {
     if session.phase == .ended, let row = try storedEventRow(session.id, seq: session.eventCount) {
-      let last = try row.decoded()
+      let last = try StoreError.ruling(row.decoded())
       if case .end(let reason) = last.operation.kind { return (last.at, reason ?? "") }
     }
     return try endingOutsideTheLog(of: session.id)

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// The preparing thread's half of an append: each event applied, encoded and hashed after the
 /// head its session had after the event before it, so the writer has only SQLite's work left.

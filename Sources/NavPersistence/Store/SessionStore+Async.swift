@@ -1,5 +1,6 @@
 import Dispatch
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// The store's calls for Swift concurrency. SQLite blocks the thread that calls it (for a long
 /// import, or while another process holds the lock), and a blocked thread of the cooperative

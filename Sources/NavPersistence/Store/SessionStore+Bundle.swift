@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+@_spi(Internals) import NavHistory
 
 extension SessionStore {
   /// Writes one session, with the sessions it continues, to a new JSON Lines file at
@@ -41,7 +42,7 @@ extension SessionStore {
         lineage.found(restoredFrom: try summary(of: next).restoredFrom?.session)
       } catch {
         guard case .unknownSession = error else { throw error }
-        try lineage.missing()
+        try StoreError.ruling(lineage.missing())
       }
     }
     return lineage.sessions

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 extension SessionStore {
   /// Exports a table, row by row, to `emit`, in one read transaction and constant memory.
@@ -10,7 +11,7 @@ extension SessionStore {
     _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
     _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
-    try Self.checkPayloads(table, format: format, filter: filter)
+    try StoreError.ruling(ExportEncoding.checkPayloads(table, format: format, filter: filter))
     return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var rows = 0
@@ -34,7 +35,7 @@ extension SessionStore {
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter = ExportFilter(), progress: ((Int) -> Void)? = nil,
     write: ([UInt8]) throws -> Void
   ) throws(StoreError) -> Int {
-    try Self.checkPayloads(table, format: format, filter: filter)
+    try StoreError.ruling(ExportEncoding.checkPayloads(table, format: format, filter: filter))
     return try read { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var export = ExportProgress(table, format: format, filter: filter)
@@ -50,7 +51,7 @@ extension SessionStore {
   /// rows read were all left out by the filter; `export.finished` says when there is no more.
   package func exportPage(_ export: inout ExportProgress, bytes: Int) throws(StoreError) -> [UInt8] {
     if export.rows == 0, !export.headerWritten {
-      try Self.checkPayloads(export.table, format: export.format, filter: export.filter)
+      try StoreError.ruling(ExportEncoding.checkPayloads(export.table, format: export.format, filter: export.filter))
     }
     return try read { engine throws(StoreError) in
       var page: [UInt8] = []
@@ -59,10 +60,5 @@ extension SessionStore {
       }
       return page
     }
-  }
-
-  /// The events table's JSON Lines are whole wire-format events: they cannot leave payloads out.
-  static func checkPayloads(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(StoreError) {
-    if filter.omitsPayloads, table == .events, format == .jsonl { throw .payloadsInWireFormat }
   }
 }

@@ -1,4 +1,5 @@
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavHistory
 
 extension SessionStore {
   /// The session's state after event `seq` (default: its last event), and that seq.
@@ -39,7 +40,7 @@ extension SessionStore {
       _ = try engine.eventCount(of: session)
       var events: [AnyEvent] = []
       try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { row throws(StoreError) in
-        events.append(try row.decoded())
+        events.append(try StoreError.ruling(row.decoded()))
       }
       return events
     }
@@ -96,7 +97,7 @@ extension SessionStore {
       var replay = Rehydration(
         of: session, from: first > 1 ? try engine.rehydrate(session, at: min(first - 1, count)) : nil)
       try engine.forEachEvent(of: session, from: first, to: to ?? count) { row throws(StoreError) in
-        let event = try replay.take(row)
+        let event = try StoreError.ruling(replay.take(row))
         if let state = replay.state { try StoreEngine.callingBack { try body(event, state) } }
       }
     }

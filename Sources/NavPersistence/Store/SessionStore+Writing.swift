@@ -1,4 +1,5 @@
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavHistory
 
 extension SessionStore {
   /// Appends one event. `event.seq`, when given, must be the session's next seq (or name an

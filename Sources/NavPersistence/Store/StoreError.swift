@@ -113,25 +113,14 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "'\(path)' is read-only, so nothing can be written to it"
     case .destinationExists(let path):
       "'\(path)' already exists; a backup or a bundle is written to a new file, never over one"
-    case .unknownSession(let id):
-      "no session '\(id)' in the store"
-    case .seqBeyondHistory(let session, let seq, let last):
-      "session '\(session)' has events up to seq \(last); there is no seq \(seq)"
-    case .rejected(let session, let seq, let error):
-      "session '\(session)', seq \(seq): \(error)"
-    case .conflict(let session, let expected, let actual):
-      Self.describeConflict(session: session, expected: expected, actual: actual)
     case .cannotRecord(let session, let error):
       "session '\(session)': cannot record the change: \(error)"
-    case .hashMismatch(let session, let seq, let claimed, let computed):
-      "session '\(session)', seq \(seq): the event's hash \(claimed.prefix(12))… does not match the computed "
-        + "\(computed.prefix(12))… (the history was altered, or comes from another chain)"
     case .stateMismatch(let session, let seq):
       "session '\(session)': the state before the action is not the session's state at seq \(seq)"
     case .cannotRestore(let session, let seq, let error):
       "session '\(session)' at seq \(seq): \(error)"
     case .invalidLine(let line, let error):
-      Self.describe(line: line, error)
+      ImportLine.describe(line: line, error)
     case .lineFailed(let line, let failure) where failure.isAlreadyStartedRejection:
       // Only a line without a seq can start a session that has events (one with a seq is a
       // duplicate or a conflict): the file was most likely imported before.
@@ -142,8 +131,6 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
       "line \(line): \(error)"
     case .unreadableInput(let error):
       "\(error)"
-    case .unencodable(let error):
-      "the state cannot be written in the wire format: \(error)"
     case .causeNotEncodable(let error):
       "an action given as a cause could not be encoded (\(error.message)): the change is recorded without it"
     case .lossyScreen(let screen, let field):
@@ -152,29 +139,21 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         + ": a restore would show it changed; keep in a screen only what its encoding keeps (ids and values)"
     case .unstorableScreen(let screen, let error):
       "a screen \(screen) could not be encoded (\(error.message)): its changes are recorded with the screen marked as not storable, and a restore leaves its route out; keep ids and values in screens, never closures or view models"
-    case .unreadableHistory(let session, let seq, let damage):
-      "session '\(session)', seq \(seq): stored history cannot be read (\(damage))"
-    case .checkpoint(let error):
-      error.description
-    case .payloadsInWireFormat:
-      "the events' JSON Lines are whole wire-format events (they import back), so they cannot omit payloads"
-    case .forgottenSession(let session, let time):
-      "the session '\(session)' was forgotten at \(time); its id is not used again"
-    case .unreadableSessionID(let stored):
-      "the store holds the session id \(stored.debugDescription), which is not a valid one: the file was edited outside NavStore"
     case .diskFull(let error):
       "the disk or the store is full; nothing was written (\(error.message))"
     case .busy(let error):
       "the store is locked by another process and stayed locked past the busy timeout (\(error.message))"
     case .diskFailed(let path, let error):
       "the disk failed while \(error.ioActivity) '\(path)' (SQLite error \(error.extendedCode)); nothing of the transaction was kept"
-    case .caller(let error):
-      "\(error)"
     case .reentrantWrite:
       "a store callback tried to write to the same store while its own write was under way (which would wait "
         + "forever); write after the call returns, or read instead"
     case .sqlite(let error):
       "\(error)"
+    case .unknownSession, .seqBeyondHistory, .rejected, .conflict, .hashMismatch, .unencodable, .unreadableHistory,
+      .unreadableSessionID, .checkpoint, .payloadsInWireFormat, .forgottenSession, .caller:
+      // The rules' failures are worded where the rules are (`HistoryError`).
+      history?.description ?? ""
     }
   }
 
@@ -199,39 +178,51 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension StoreError {
-  /// `line 3: ...`; for JSON that does not parse, `line 3, column 7: invalid JSON: ...` rather
-  /// than naming the line twice (a line of JSON Lines is always the JSON's line 1).
-  fileprivate static func describe(line: Int, _ error: WireFormatError) -> String {
-    let prefix = "invalid JSON at line 1, column "
-    guard error.field.isEmpty, error.message.hasPrefix(prefix) else { return "line \(line): \(error)" }
-    let rest = error.message.dropFirst(prefix.count)
-    guard let colon = rest.firstIndex(of: ":") else { return "line \(line): \(error)" }
-    return "line \(line), column \(rest[..<colon]): invalid JSON\(rest[colon...])"
-  }
-}
-
-extension StoreError {
-  /// A seq conflict in the words of what happened. Behind the session's next seq, another
-  /// writer got there first (or the event is of another history); ahead of it, events are
-  /// missing in between, which no retry mends.
-  fileprivate static func describeConflict(session: SessionID, expected: Int, actual: Int) -> String {
-    let was = "session '\(session)': the event was to be seq \(expected), but the next seq is \(actual)"
-    if expected < actual {
-      return was
-        + " (seq \(expected) is already stored with other content: another writer appended first, or this is another history; re-read the session and retry)"
-    }
-    if actual == 1 {
-      return was + " (the session has no events yet: its history must begin at seq 1)"
-    }
-    let missing = expected - 1 == actual ? "seq \(actual) is" : "seqs \(actual) to \(expected - 1) are"
-    return was + " (\(missing) missing before it)"
-  }
-}
-
-extension StoreError {
   /// A `start` refused because its session has already started.
-  package var isAlreadyStartedRejection: Bool {
-    if case .rejected(_, _, let rejection) = self { return rejection.reason == .alreadyStarted }
-    return false
+  package var isAlreadyStartedRejection: Bool { history?.isAlreadyStartedRejection ?? false }
+}
+
+extension StoreError: HistoryFailure {
+  /// The rules' failure as the device's store reports it: the case of the same name and values.
+  package init(_ error: HistoryError) {
+    self =
+      switch error {
+      case .unknownSession(let session): .unknownSession(session)
+      case .seqBeyondHistory(let session, let seq, let last): .seqBeyondHistory(session: session, seq: seq, last: last)
+      case .rejected(let session, let seq, let rejection): .rejected(session: session, seq: seq, rejection)
+      case .conflict(let session, let expected, let actual):
+        .conflict(session: session, expected: expected, actual: actual)
+      case .hashMismatch(let session, let seq, let claimed, let computed):
+        .hashMismatch(session: session, seq: seq, claimed: claimed, computed: computed)
+      case .unencodable(let error): .unencodable(error)
+      case .unreadableHistory(let session, let seq, let damage): .unreadableHistory(session: session, seq: seq, damage)
+      case .unreadableSessionID(let stored): .unreadableSessionID(stored: stored)
+      case .checkpoint(let error): .checkpoint(error)
+      case .payloadsInWireFormat: .payloadsInWireFormat
+      case .forgottenSession(let session, let time): .forgottenSession(session, at: time)
+      case .caller(let error): .caller(error)
+      }
+  }
+
+  /// The rules' failure this is, when it is one (`nil` for the store's own: its file, SQLite,
+  /// an import's lines, the recorder's screens).
+  package var history: HistoryError? {
+    switch self {
+    case .unknownSession(let session): .unknownSession(session)
+    case .seqBeyondHistory(let session, let seq, let last): .seqBeyondHistory(session: session, seq: seq, last: last)
+    case .rejected(let session, let seq, let rejection): .rejected(session: session, seq: seq, rejection)
+    case .conflict(let session, let expected, let actual):
+      .conflict(session: session, expected: expected, actual: actual)
+    case .hashMismatch(let session, let seq, let claimed, let computed):
+      .hashMismatch(session: session, seq: seq, claimed: claimed, computed: computed)
+    case .unencodable(let error): .unencodable(error)
+    case .unreadableHistory(let session, let seq, let damage): .unreadableHistory(session: session, seq: seq, damage)
+    case .unreadableSessionID(let stored): .unreadableSessionID(stored: stored)
+    case .checkpoint(let error): .checkpoint(error)
+    case .payloadsInWireFormat: .payloadsInWireFormat
+    case .forgottenSession(let session, let time): .forgottenSession(session, at: time)
+    case .caller(let error): .caller(error)
+    default: nil
+    }
   }
 }

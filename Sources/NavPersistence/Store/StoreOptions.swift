@@ -1,3 +1,5 @@
+import NavHistory
+
 /// How a store is opened and how it writes.
 public struct StoreOptions: Sendable, Hashable {
   /// What a commit guarantees when the machine loses power.
@@ -46,11 +48,11 @@ public struct StoreOptions: Sendable, Hashable {
   package var idleReaderLimit: Int
 
   /// The default snapshot interval.
-  public static let defaultSnapshotInterval = 100
+  public static let defaultSnapshotInterval = EngineDefaults.snapshotInterval
   /// The default number of cached session heads: 4,096 states, most of a few KiB.
-  package static let defaultHeadCacheCapacity = 4_096
+  package static let defaultHeadCacheCapacity = EngineDefaults.headCacheCapacity
   /// The default memory the cached heads may take: 64 MiB.
-  package static let defaultHeadCacheWeightLimit = 64 * 1024 * 1024
+  package static let defaultHeadCacheWeightLimit = EngineDefaults.headCacheWeightLimit
 
   /// Creates options.
   public init(

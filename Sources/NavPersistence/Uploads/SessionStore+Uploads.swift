@@ -19,7 +19,7 @@ extension SessionStore {
       while try engine.step(statement) {
         queue.append(
           UploadProgress(
-            session: try SessionRecord.sessionID(statement.text(0)), eventCount: statement.int(1),
+            session: try statement.sessionID(0), eventCount: statement.int(1),
             acknowledgedSeq: statement.int(2)))
       }
       return queue
@@ -120,7 +120,7 @@ extension SessionStore {
       while try engine.step(statement) {
         holds.append(
           UploadHold(
-            session: try SessionRecord.sessionID(statement.text(0)), seq: statement.int(1),
+            session: try statement.sessionID(0), seq: statement.int(1),
             reason: RejectionReason(naming: statement.text(2)), message: statement.text(3)))
       }
       return holds

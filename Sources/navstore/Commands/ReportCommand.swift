@@ -112,10 +112,10 @@ struct ReportCommand: AsyncParsableCommand {
         ancestor = try await load(next.session, next.seq)
       } catch {
         switch error {
-        case .store(.unknownSession):
+        case .history(.unknownSession):
           print("it continues \(next.session), which this store does not hold (forgotten, or never uploaded)")
           return
-        case .store(.seqBeyondHistory):
+        case .history(.seqBeyondHistory):
           // The device restored from events it never uploaded: the page opens at its last.
           ancestor = try await fleetCall { () async throws(FleetError) in try await load(next.session, nil) }
           shortBy = true
@@ -163,9 +163,9 @@ struct ReportCommand: AsyncParsableCommand {
       } catch {
         // One session whose history no longer replays (a damaged store) does not stop the
         // others' pages: the index names it with the reason, and the command fails at the end.
-        guard case .store(let damage) = error, !damage.isStorageFailure else { throw CLIError(error.terminalMessage) }
-        entries.append(IndexPage.Entry(summary: summary, problem: damage.terminalMessage))
-        unreported.append((summary.id, damage.terminalMessage))
+        guard error.comesFromTheStore, !error.isStorageFailure else { throw CLIError(error.terminalMessage) }
+        entries.append(IndexPage.Entry(summary: summary, problem: error.terminalMessage))
+        unreported.append((summary.id, error.terminalMessage))
         continue
       }
       let file = ReportFileName.unique(summary.id, taken: &taken)

@@ -53,6 +53,8 @@ extension FleetError {
     switch self {
     case .store(let error):
       error.terminalMessage
+    case .history(let error):
+      StoreError(error).terminalMessage
     case .unknownApp:
       description + " (a command that writes creates it: 'navstore import FILE --app NAME', 'navstore token create')"
     case .unknownToken:

@@ -1,0 +1,104 @@
+import NavCore
+
+/// The tables `navstore export` writes, each a flat view that analytics tools load as it is.
+@_spi(Internals) public enum ExportTable: String, CaseIterable, Sendable {
+  /// Every event. JSON Lines is exactly the wire format (it imports back).
+  case events
+  /// One row per session: size, first and last time, span, current depth, the session it
+  /// continues (empty unless it began by restoring one), what it ran on (its context), its time
+  /// in the foreground, where it is in the app's lifecycle, and what its launch did (the
+  /// outcome, why, and how many routes the restore left out).
+  case sessions
+  /// One row per period a screen was the visible top of a session.
+  case screenViews = "screen-views"
+  /// One row per change of visible screen.
+  case transitions
+
+  /// The columns, in order: the CSV header, and the JSON Lines keys in the same order. Every
+  /// name is a plain identifier that neither DuckDB nor SQLite reserves, so queries select
+  /// them unquoted (`occurred_at`, not `at`).
+  public var columns: [String] {
+    switch self {
+    case .events:
+      [
+        "session", "seq", "occurred_at", "origin", "op", "screen", "path", "operation", "cause", "hash",
+        "clock_went_back",
+      ]
+    case .sessions:
+      [
+        "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
+        "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
+        "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase", "launch", "launch_reason",
+        "dropped_routes",
+      ]
+    case .screenViews:
+      [
+        "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
+        "restored", "seq", "ended_by", "resumed",
+      ]
+    case .transitions:
+      [
+        "session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back", "from_path",
+        "to_path", "from_payload", "to_payload", "restored",
+      ]
+    }
+  }
+}
+
+/// The file formats of an export.
+@_spi(Internals) public enum ExportFormat: String, CaseIterable, Sendable {
+  /// RFC 4180 CSV with a header row.
+  case csv
+  /// One JSON object per line.
+  case jsonl
+}
+
+/// Which rows an export keeps, and what of them.
+@_spi(Internals) public struct ExportFilter: Sendable, Hashable {
+  /// Only this session.
+  public var session: SessionID?
+  /// Only rows whose time is at or after this: an event's or a transition's `occurred_at`, a
+  /// view's `entered_at`, a session's `last_at`.
+  public var since: Timestamp?
+  /// Leave out what can hold personal data: the events table's `operation` (screen payloads,
+  /// whole states) and `cause` (the app's actions) are empty; screen names, operation names,
+  /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
+  /// are whole wire-format events, so they cannot omit payloads: that export is refused.
+  public var omitsPayloads: Bool
+
+  /// Creates a filter.
+  public init(session: SessionID? = nil, since: Timestamp? = nil, omitsPayloads: Bool = false) {
+    self.session = session
+    self.since = since
+    self.omitsPayloads = omitsPayloads
+  }
+}
+
+/// One value of an exported row.
+package enum ExportValue: Hashable, Sendable {
+  /// Text: CSV-quoted when needed, a JSON string.
+  case text(String)
+  /// A whole number (seqs, counts, milliseconds).
+  case integer(Int64)
+  /// A time, written as RFC 3339 UTC with milliseconds in both formats.
+  case time(Timestamp)
+  /// `true` or `false` in CSV (which DuckDB reads as a BOOLEAN), a JSON boolean in JSON Lines.
+  case boolean(Bool)
+  /// No value: an empty CSV field, JSON `null`.
+  case null
+}
+
+/// One exported row: values in the table's column order, plus the event itself for the
+/// events table's JSON Lines form (which is the wire format, not a flat object).
+package struct ExportRow: Hashable, Sendable {
+  /// The values, in column order.
+  package var values: [ExportValue]
+  /// The event, for `events` rows.
+  package var event: AnyEvent?
+
+  /// A row of `values`, with its event for an `events` row.
+  package init(values: [ExportValue], event: AnyEvent? = nil) {
+    self.values = values
+    self.event = event
+  }
+}

@@ -1,0 +1,227 @@
+@_spi(Internals) import NavCore
+
+/// Follows the visible screen through a stream of events, session after session, and emits the
+/// `screen-views` rows (a view when a screen stops being visible, and at a session's end) or the
+/// `transitions` rows (one per change of visible screen).
+///
+/// **One action, one change.** Consecutive events of a session with the same time, origin and
+/// cause are one change: what one `record` call stores for a deep link (dismiss, presentCover,
+/// push at the same millisecond). Only the screen visible after the last of them counts, so the
+/// screens passed through on the way are neither views nor transitions. The user's gestures
+/// (origin `user`, no cause) are never joined: two gestures are two changes, whatever their
+/// time, so the screen shown between them is a view.
+///
+/// **Restores.** The first change of a session that began by restoring another (its start's
+/// `restoredFrom`) is not the user arriving: its view and its transition are marked `restored`,
+/// so a funnel can leave them out, or join them to the session restored.
+///
+/// **Only time in the foreground is time on screen.** `background` ends the view on top (its
+/// `ended_by` says so), and `foreground` begins a view of whatever is on top then (`resumed`):
+/// the time in between belongs to no view. Navigation in the background is a transition, but no
+/// view. `end` ends the last view; a session that stopped without either leaves its last view
+/// open (no `exited_at`, no `ended_by`), lasting up to its last event.
+///
+/// **Time as the device claimed it.** A view lasts the sum of the times between consecutive
+/// events while it is visible, each at least 0: when the clock went back (an event earlier than
+/// the one before it), that step counts 0 ms and the row's `clock_went_back` says so. Durations
+/// are never negative, and a session's views add up to its `foreground_ms` (each is held at
+/// `ClockOrder.maximumDuration`, which only a hand-made history reaches).
+package struct ScreenViewReplay {
+  /// The screen visible now, since when, and for how long so far.
+  private struct OpenView {
+    var screen: VisibleScreen
+    /// The screen's own value, canonical JSON, or `nil` when payloads are left out.
+    var payload: String?
+    /// Whether the view is a restored session's first.
+    var restored: Bool
+    /// Whether the view began with the app's return to the foreground.
+    var resumed = false
+    /// The seq of the event after which it began.
+    var seq: Int
+    var enteredAt: Timestamp
+    var milliseconds: Int64 = 0
+    var clockWentBack = false
+  }
+
+  /// Consecutive events of one action, waiting for one that is not part of it.
+  private struct Change {
+    var at: Timestamp
+    var origin: EventOrigin
+    var cause: JSONValue?
+    var operations: [String]
+    var lastSeq: Int
+    /// Whether its first event is earlier than the event before it.
+    var clockWentBack: Bool
+
+    func includes(_ event: AnyEvent) -> Bool {
+      event.at == at && event.origin == origin && event.cause == cause && !(origin == .user && cause == nil)
+        && !event.operation.isLifecycle
+    }
+  }
+
+  private let table: ExportTable
+  private let since: Timestamp?
+  private let omitsPayloads: Bool
+  private var session: SessionID?
+  /// Whether the session in progress began by restoring another, and has not yet settled its
+  /// first change.
+  private var restoring = false
+  private var state: AnyCoordinator?
+  /// The session's lifecycle phase: views count time only in the foreground.
+  private var phase = SessionPhase.foreground
+  /// The screen on top since the last change (in the background too, where its time is not
+  /// counted and its row was already written).
+  private var open: OpenView?
+  private var pending: Change?
+  private var lastAt: Timestamp?
+
+  package init(table: ExportTable, since: Timestamp?, omitsPayloads: Bool = false) {
+    self.table = table
+    self.since = since
+    self.omitsPayloads = omitsPayloads
+  }
+
+  /// Takes the next event, in (session, seq) order.
+  package mutating func apply<Failure: HistoryFailure>(_ event: AnyEvent, _ emit: (ExportRow) throws(Failure) -> Void)
+    throws(Failure)
+  {
+    if event.session != session {
+      try finishSession(emit)
+      session = event.session
+      state = nil
+      phase = .foreground
+      lastAt = nil
+      restoring = event.operation.restoredFrom != nil
+    }
+    if let change = pending, !change.includes(event) {
+      try settle(change, emit)
+      pending = nil
+    }
+    // The time since the event before belongs to the screen visible since then.
+    var wentBack = false
+    if let lastAt {
+      if event.at < lastAt {
+        wentBack = true
+        open?.clockWentBack = true
+      } else if phase == .foreground, let view = open {
+        open?.milliseconds = ClockOrder.adding(view.milliseconds, from: lastAt, to: event.at)
+      }
+    }
+    lastAt = event.at
+    do throws(NavigationError) {
+      try event.operation.apply(toSession: &state)
+    } catch {
+      throw Failure(.unreadableHistory(session: event.session, seq: event.seq ?? 0, .eventNoLongerApplies(error)))
+    }
+    if event.operation.isLifecycle {
+      try lifecycle(event, emit)
+      return
+    }
+    if pending == nil {
+      pending = Change(
+        at: event.at, origin: event.origin, cause: event.cause, operations: [], lastSeq: 0, clockWentBack: wentBack)
+    }
+    pending?.operations.append(event.operation.name)
+    pending?.lastSeq = event.seq ?? 0
+  }
+
+  /// Ends the session in progress: its last change settles, and the screen visible then stays
+  /// visible up to the session's last event (an open view, unless the app was not in the
+  /// foreground by then).
+  package mutating func finishSession<Failure: HistoryFailure>(_ emit: (ExportRow) throws(Failure) -> Void)
+    throws(Failure)
+  {
+    if let change = pending { try settle(change, emit) }
+    pending = nil
+    try close(exit: nil, endedBy: nil, emit)
+    open = nil
+  }
+
+  /// The app left, came back, or ended the session: the view on top ends, or a view of the
+  /// screen on top begins.
+  private mutating func lifecycle<Failure: HistoryFailure>(
+    _ event: AnyEvent, _ emit: (ExportRow) throws(Failure) -> Void
+  )
+    throws(Failure)
+  {
+    switch event.operation.kind {
+    case .foreground:
+      phase = .foreground
+      if var view = open {
+        (view.enteredAt, view.seq, view.milliseconds) = (event.at, event.seq ?? 0, 0)
+        (view.resumed, view.restored, view.clockWentBack) = (true, false, false)
+        open = view
+      }
+    case .background:
+      try close(exit: event.at, endedBy: .background, emit)
+      phase = .background
+    default:
+      try close(exit: event.at, endedBy: .end, emit)
+      phase = .ended
+    }
+  }
+
+  /// A change is over: when the visible screen is another than before it, the screen before it
+  /// leaves (a view) and the new one enters (a transition).
+  private mutating func settle<Failure: HistoryFailure>(_ change: Change, _ emit: (ExportRow) throws(Failure) -> Void)
+    throws(Failure)
+  {
+    let restored = restoring
+    restoring = false
+    guard let session, let state, let visible = state.visibleScreen else { return }
+    let payload = omitsPayloads ? nil : Self.payload(of: visible, in: state)
+    // The same place in the tree is the same view, even when the screen's value changed in
+    // place (a search query typed): its payload is the one it was entered with.
+    if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
+      open.screen.index == visible.index
+    {
+      return
+    }
+    if table == .transitions, include(change.at) {
+      func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
+      try emit(
+        ExportRow(values: [
+          .text(session.rawValue), text(open?.screen.name), .text(visible.name),
+          .text(change.operations.joined(separator: "+")), .time(change.at), .text(change.origin.rawValue),
+          .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack), text(open?.screen.path),
+          .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
+        ]))
+    }
+    try close(exit: change.at, endedBy: .navigation, emit)
+    open = OpenView(screen: visible, payload: payload, restored: restored, seq: change.lastSeq, enteredAt: change.at)
+  }
+
+  /// The visible screen's own value as canonical JSON: what tells `numberDetail(7)` from
+  /// `numberDetail(99)`.
+  private static func payload(of visible: VisibleScreen, in state: AnyCoordinator) -> String? {
+    guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator),
+      routes.indices.contains(visible.index)
+    else { return nil }
+    return routes[visible.index].screen.canonicalString
+  }
+
+  /// How a view ended: the `ended_by` column.
+  private enum ViewEnding: String {
+    case navigation, background, end
+  }
+
+  /// Writes the row of the view on top, when the app is in the foreground (in the background,
+  /// it was written when the app left). `endedBy` is `nil` for a view still open at the
+  /// session's last event.
+  private func close<Failure: HistoryFailure>(
+    exit: Timestamp?, endedBy: ViewEnding?, _ emit: (ExportRow) throws(Failure) -> Void
+  ) throws(Failure) {
+    guard table == .screenViews, phase == .foreground, let open, let session, include(open.enteredAt) else { return }
+    try emit(
+      ExportRow(values: [
+        .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
+        exit.map(ExportValue.time) ?? .null, .integer(open.milliseconds), .boolean(open.clockWentBack),
+        open.payload.map(ExportValue.text) ?? .null, .boolean(open.restored), .integer(Int64(open.seq)),
+        endedBy.map { .text($0.rawValue) } ?? .null, .boolean(open.resumed),
+      ]))
+  }
+
+  private func include(_ time: Timestamp) -> Bool {
+    since.map { time >= $0 } ?? true
+  }
+}

@@ -1,0 +1,3 @@
+@_spi(Internals) import NavHistory
+
+extension SQLiteStatement: EventsRowColumns {}
