@@ -69,7 +69,7 @@ struct ConsoleEndpoints {
       // The pass ends in the store: a copy of the cookie signs in no more.
       if let text = ConsoleCookie.pass(in: request.headers), let pass = ConsolePass(text) {
         do {
-          try await backend.endPass(pass)
+          try await backend.tokens.endPass(pass)
         } catch {
           throw CollectorError.unavailable("The token store cannot be written now", cause: "\(error)")
         }
@@ -156,7 +156,7 @@ struct ConsoleEndpoints {
     }
     let pass: ConsolePass
     do {
-      pass = try await backend.openPass(for: token)
+      pass = try await backend.tokens.openPass(for: token, at: .now)
     } catch {
       throw CollectorError.unavailable("The token store cannot be written now", cause: error.description)
     }

@@ -16,7 +16,7 @@ struct TokenCheck: Sendable {
   func authenticate(_ presented: String) async throws -> AccessToken? {
     let token: AccessToken?
     do {
-      token = try await backend.authenticate(presented)
+      token = try await backend.tokens.authenticate(presented, at: .now)
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
@@ -28,7 +28,7 @@ struct TokenCheck: Sendable {
   func authenticate(consolePass text: String) async throws -> AccessToken? {
     guard let pass = ConsolePass(text) else { return nil }
     do {
-      return try await backend.authenticate(pass)
+      return try await backend.tokens.authenticate(pass, at: .now)
     } catch {
       throw CollectorError.unavailable("The token store cannot be read now", cause: error.description)
     }
@@ -47,6 +47,6 @@ struct TokenCheck: Sendable {
       return true
     }
     guard due else { return }
-    try? await backend.noteTokenUse(id)
+    try? await backend.tokens.noteTokenUse(id, at: .now)
   }
 }

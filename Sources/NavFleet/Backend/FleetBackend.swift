@@ -11,18 +11,9 @@ import NavReport
 /// does not exist. What the rows must say is decided by the same rules for both
 /// (`UploadDecision`, `SessionAppender`, `HistoryAudit`); an engine only reads and writes rows.
 package protocol FleetBackend: Sendable {
-  /// The token `presented` is, `nil` when it is none (malformed, unknown, revoked or expired
-  /// alike).
-  func authenticate(_ presented: String) async throws(FleetError) -> AccessToken?
-  /// The token a console pass signs in with, `nil` when none (unknown, ended, signed out, or its
-  /// token revoked, expired or gone).
-  func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken?
-  /// A new console pass for the read token `token` (a sign-in), kept by the store.
-  func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass
-  /// Ends a console pass (a sign-out).
-  func endPass(_ pass: ConsolePass) async throws(FleetError)
-  /// Notes a token's use, at most once a minute.
-  func noteTokenUse(_ id: String) async throws(FleetError)
+  /// The store's tokens, checked on every request: always the primary's, since a token just
+  /// made must work at once.
+  var tokens: any TokenChecking { get }
   /// Stores an upload's lines, each with its own outcome; every line answered stored is durable
   /// when this returns. A line dated after `latest` is rejected `from-the-future`.
   func ingest(_ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?, datedUpTo latest: Timestamp)

@@ -15,21 +15,7 @@ package struct SQLiteBackend: FleetBackend {
     stores = AppStores(fleet: fleet, logger: logger)
   }
 
-  package func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
-    try await fleet.authenticate(presented)
-  }
-
-  package func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass {
-    try await fleet.openPass(for: token)
-  }
-
-  package func endPass(_ pass: ConsolePass) async throws(FleetError) { try await fleet.endPass(pass) }
-
-  package func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken? {
-    try await fleet.authenticate(pass)
-  }
-
-  package func noteTokenUse(_ id: String) async throws(FleetError) { try await fleet.noteTokenUse(id) }
+  package var tokens: any TokenChecking { fleet }
 
   package func ingest(
     _ lines: [ArraySlice<UInt8>], app: AppName, signedBy signer: DeviceKey?, datedUpTo latest: Timestamp

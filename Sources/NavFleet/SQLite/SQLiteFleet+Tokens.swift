@@ -106,8 +106,10 @@ extension SQLiteFleet {
 
   /// The token `presented` is (see the synchronous `authenticate(_:at:)`), off the caller's
   /// thread.
-  package func authenticate(_ presented: String) async throws(FleetError) -> AccessToken? {
-    try await offloaded { () throws(FleetError) in try self.authenticate(presented) }
+  package func authenticate(_ presented: String, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> AccessToken?
+  {
+    try await offloaded { () throws(FleetError) in try self.authenticate(presented, at: time) }
   }
 
   /// Opens a console pass for `token` at `time`, ending a working day later: stored, with the
@@ -133,9 +135,11 @@ extension SQLiteFleet {
     return pass
   }
 
-  /// Opens a console pass now (see `openPass(for:at:)`), off the caller's thread.
-  package func openPass(for token: AccessToken) async throws(FleetError) -> ConsolePass {
-    try await offloaded { () throws(FleetError) in try self.openPass(for: token) }
+  /// Opens a console pass (see the synchronous `openPass(for:at:)`), off the caller's thread.
+  package func openPass(for token: AccessToken, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> ConsolePass
+  {
+    try await offloaded { () throws(FleetError) in try self.openPass(for: token, at: time) }
   }
 
   /// Ends a console pass (a sign-out): it signs in with nothing from now on. A pass whose secret
@@ -177,14 +181,17 @@ extension SQLiteFleet {
     return pass.token(token, storedHash: hash, endsAt: Timestamp(millisecondsSince1970: endsAt), at: time)
   }
 
-  /// The token a console pass signs in with now, off the caller's thread.
-  package func authenticate(_ pass: ConsolePass) async throws(FleetError) -> AccessToken? {
-    try await offloaded { () throws(FleetError) in try self.authenticate(pass) }
+  /// The token a console pass signs in with (see the synchronous `authenticate(_:at:)`), off
+  /// the caller's thread.
+  package func authenticate(_ pass: ConsolePass, at time: Timestamp = Timestamp.now) async throws(FleetError)
+    -> AccessToken?
+  {
+    try await offloaded { () throws(FleetError) in try self.authenticate(pass, at: time) }
   }
 
   /// Notes a token's use (see the synchronous `noteTokenUse(_:at:)`), off the caller's thread.
-  package func noteTokenUse(_ id: String) async throws(FleetError) {
-    try await offloaded { () throws(FleetError) in try self.noteTokenUse(id) }
+  package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) async throws(FleetError) {
+    try await offloaded { () throws(FleetError) in try self.noteTokenUse(id, at: time) }
   }
 
   /// The token whose id is `id` and its secret's hash, as stored.

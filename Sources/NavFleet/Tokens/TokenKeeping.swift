@@ -13,5 +13,23 @@ package protocol TokenKeeping: Sendable {
   func revokeToken(_ id: String, at time: Timestamp) async throws(FleetError) -> AccessToken
 }
 
-extension SQLiteFleet: TokenKeeping {}
-extension PostgresFleet: TokenKeeping {}
+/// A fleet store's tokens as the collector checks them on every request, whatever engine keeps
+/// them: the backend hands out its fleet's (`FleetBackend.tokens`), so the checks are the
+/// engine's own, with nothing in between.
+package protocol TokenChecking: Sendable {
+  /// The token `presented` is at `time`, `nil` when it is none (malformed, unknown, revoked or
+  /// expired alike).
+  func authenticate(_ presented: String, at time: Timestamp) async throws(FleetError) -> AccessToken?
+  /// The token a console pass signs in with at `time`, `nil` when none (unknown, ended, signed
+  /// out, or its token revoked, expired or gone).
+  func authenticate(_ pass: ConsolePass, at time: Timestamp) async throws(FleetError) -> AccessToken?
+  /// A new console pass for the read token `token` (a sign-in at `time`), kept by the store.
+  func openPass(for token: AccessToken, at time: Timestamp) async throws(FleetError) -> ConsolePass
+  /// Ends a console pass (a sign-out).
+  func endPass(_ pass: ConsolePass) async throws(FleetError)
+  /// Notes a token's use at `time` (the collector asks at most once a minute per token).
+  func noteTokenUse(_ id: String, at time: Timestamp) async throws(FleetError)
+}
+
+extension SQLiteFleet: TokenKeeping, TokenChecking {}
+extension PostgresFleet: TokenKeeping, TokenChecking {}
