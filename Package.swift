@@ -61,7 +61,8 @@ let package = Package(
     .target(name: "NavCore", dependencies: ["NavJSON"]),
     // The collector's HTTP contract as Codable types (answers, heads, limits, the error body),
     // compiled by both sides: the collector encodes them, the uploader and `push` decode them.
-    .target(name: "NavContract", dependencies: ["NavJSON", "NavCore"]),
+    .target(
+      name: "NavContract", dependencies: ["NavJSON", "NavCore", .product(name: "Crypto", package: "swift-crypto")]),
     // The rules and procedures of a history, whichever engine holds it: no SQLite, no NIO.
     .target(
       name: "NavHistory", dependencies: ["NavJSON", "NavCore", .product(name: "Crypto", package: "swift-crypto")]),
@@ -226,6 +227,7 @@ let package = Package(
       name: "NavStoreCLITests",
       dependencies: [
         "navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavFleet", "NavTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
   ] + fuzzTargets,

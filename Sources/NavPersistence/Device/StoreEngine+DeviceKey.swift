@@ -33,8 +33,3 @@ extension SessionStore {
     try deviceSigner()?.deviceKey
   }
 }
-
-extension Curve25519.Signing.PublicKey {
-  /// The key as the wire format names it.
-  package var deviceKey: DeviceKey? { DeviceKey(rawRepresentation: Array(rawRepresentation)) }
-}

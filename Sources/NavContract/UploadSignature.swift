@@ -31,7 +31,7 @@ package struct DeviceSigner: Sendable {
   /// The private key's 32 bytes (swift-crypto's key type is not `Sendable`).
   private let secret: [UInt8]
 
-  init(key: Curve25519.Signing.PrivateKey) { secret = Array(key.rawRepresentation) }
+  package init(key: Curve25519.Signing.PrivateKey) { secret = Array(key.rawRepresentation) }
 
   /// A signer with a new key of its own: another device, for the tests and drills that play one.
   package static func generated() -> DeviceSigner { DeviceSigner(key: Curve25519.Signing.PrivateKey()) }
@@ -54,10 +54,7 @@ package struct DeviceSigner: Sendable {
   }
 }
 
-extension SessionStore {
-  /// What the store's sessions are signed with when uploaded: its device key, if it has made
-  /// one (on its first recording).
-  package func deviceSigner() throws(StoreError) -> DeviceSigner? {
-    try read { engine throws(StoreError) in try engine.deviceSigningKey(creating: false) }.map(DeviceSigner.init(key:))
-  }
+extension Curve25519.Signing.PublicKey {
+  /// The key as the wire format names it.
+  package var deviceKey: DeviceKey? { DeviceKey(rawRepresentation: Array(rawRepresentation)) }
 }
