@@ -181,6 +181,45 @@ struct PostgresFleetTests {
     }
   }
 
+  /// The same tampering, done with SQL to a store file and to the database, is found alike by
+  /// verify: one procedure (`HistoryAudit`) reads either engine's rows. `ROWS` is the session's
+  /// rows in each.
+  @Test(arguments: [
+    "UPDATE events SET op = replace(op, 'screen4', 'screen5') WHERE ROWS AND seq = 6",
+    "UPDATE events SET at = at + 1 WHERE ROWS AND seq = 3",
+    "UPDATE events SET origin = 'user' WHERE ROWS AND seq = 2",
+    "DELETE FROM events WHERE ROWS AND seq = 7",
+    "DELETE FROM events WHERE ROWS AND seq = 10",
+    "DELETE FROM events WHERE ROWS AND seq = 1",
+  ])
+  func tamperingIsFoundAlikeOnBothEngines(sql: String) async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("t.sqlite")
+    let store = try SessionStore(path: path, options: StoreOptions(snapshotInterval: 4))
+    let postgres = try await PostgresTestFleet(snapshotInterval: 4)
+    var events = [event("s", .start(.stack(stack("R+home"))), seq: 1)]
+    for index in 0..<9 {
+      events.append(event("s", .push(.string("screen\(index)")), offset: Int64(index + 1), seq: index + 2))
+    }
+    let lines = try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) }
+    _ = try await store.ingest(lines)
+    _ = try await postgres.fleet.ingest(lines, app: postgres.app)
+    let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(
+      "DROP TRIGGER IF EXISTS events_are_append_only_update; DROP TRIGGER IF EXISTS events_are_append_only_delete;")
+    try connection.execute(sql.replacingOccurrences(of: "ROWS", with: "session_id = 's'"))
+    try TestPostgres.psql(
+      """
+      ALTER TABLE events DISABLE TRIGGER events_are_append_only;
+      \(sql.replacingOccurrences(of: "ROWS", with: "app = '\(postgres.app)' AND session_id = 's'"));
+      ALTER TABLE events ENABLE TRIGGER events_are_append_only;
+      """)
+    let expected = try #require(try await SessionStore(path: path).verify().first)
+    let got = try await postgres.fleet.verify(sessionID("s"), app: postgres.app)
+    #expect(!expected.isIntact, "\(sql)")
+    #expect(got == expected, "\(sql)")
+  }
+
   @Test func linesFromTheFutureAreRefusedAsOnSQLite() async throws {
     let (upload, latest) = try IngestTests.linesFromTheFuture()
     let folder = try TemporaryFolder()

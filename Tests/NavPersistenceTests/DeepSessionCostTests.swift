@@ -32,7 +32,7 @@ import Testing
     let stores: [SessionStore]
 
     init() throws {
-      folder = try TemporaryFolder()
+      folder = try TemporaryFolder.forTheRun()
       let folder = folder
       stores = try DeepSessionCostTests.sizes.map { size in
         let store = try SessionStore(path: folder.path("deep-\(size).sqlite"))

@@ -3,6 +3,7 @@ import Foundation
 import NavFleet
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+import PropertyBased
 import Testing
 
 /// The commands an operator runs against a fleet's store, given a PostgreSQL database instead of
@@ -37,11 +38,12 @@ struct PostgresCommandTests: CommandSuite {
 
   /// Runs `arguments` against the file and against the database (`--app` this test's), and
   /// expects the same status, output and error lines.
-  func expectSame(_ arguments: [String], file: String = "f.sqlite", sourceLocation: SourceLocation = #_sourceLocation)
-    throws
-  {
+  func expectSame(
+    _ arguments: [String], file: String = "f.sqlite", app: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let local = try navstore(arguments + ["--db", file])
-    let shared = try navstore(arguments + ["--db", url, "--app", app])
+    let shared = try navstore(arguments + ["--db", url, "--app", app ?? self.app])
     #expect(shared.status == local.status, "\(arguments): \(shared.stderr)", sourceLocation: sourceLocation)
     #expect(shared.stdout == local.stdout, "\(arguments)", sourceLocation: sourceLocation)
     #expect(
@@ -82,6 +84,115 @@ struct PostgresCommandTests: CommandSuite {
     // The same file again: every line is a duplicate.
     let again = try navstore("import", "demo.jsonl", "--db", url, "--app", app)
     #expect(again.stdout.contains("imported 0 events") && again.stdout.contains("already stored, skipped"))
+  }
+
+  /// Random histories (tabs, nested flows, lifecycle, ends, launches, links to sessions the store
+  /// does not hold) give the same output from a file and from PostgreSQL through every command
+  /// that reads or changes sessions: listings, history, states, replays, verify, every export,
+  /// reports, bundles, checkpoints with their proofs and audits, forgetting and retention.
+  @Test func randomHistoriesGiveTheSameOutputFromAFileAndFromPostgreSQL() async throws {
+    try NavStoreProcess.makeKey("k.key", name: "differential", verifierInto: "k.pub", in: folder)
+    await checkProperty(count: 2, input: Gen.int(in: 0...Int(UInt32.max))) { seed in
+      try self.expectSameCommands(seed: UInt64(seed))
+    }
+  }
+
+  /// One random store, written to a file and to an app of its own in the database, and every
+  /// command run on both.
+  func expectSameCommands(seed: UInt64) throws {
+    var rng = SeededRandom(seed: seed)
+    // A name of its own for each run's files: a property may draw the same seed twice.
+    let run = "r\(seed)-\(UUID().uuidString.prefix(8))"
+    let sessions = RichSessions.make(count: 6, using: &rng)
+    let lines = try sessions.joined().map { String(decoding: try WireFormat.canonicalBytes($0), as: UTF8.self) }
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: folder.appendingPathComponent("\(run).jsonl"), atomically: true, encoding: .utf8)
+    let file = "\(run).sqlite"
+    let app = TestPostgres.uniqueApp("random")
+    let stores = [["--db", file], ["--db", url, "--app", app]]
+    for target in stores {
+      let imported = try navstore(["import", "\(run).jsonl"] + target)
+      #expect(imported.status == 0, "seed \(seed): \(imported.stderr)")
+    }
+    func same(_ arguments: [String]) throws { try expectSame(arguments, file: file, app: app) }
+    try same(["sessions"])
+    try same(["sessions", "--json"])
+    try same(["sessions", "--sort", "last", "--limit", "4"])
+    try same(["verify", "--verbose"])
+    let ids = sessions.map { $0[0].session.rawValue }
+    for session in ids + ["nobody"] {
+      try same(["history", session])
+      try same(["history", session, "--json", "--from", "2"])
+      try same(["show", session, "--at", "2"])
+      try same(["show", session, "--json"])
+      try same(["replay", session, "--no-wait"])
+    }
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      for format in ["csv", "jsonl"] {
+        try same(["export", "--table", table, "--format", format])
+        try same(["export", "--table", table, "--format", format, "--session", ids[1]])
+      }
+      try same(["export", "--table", table, "--format", "csv", "--omit-payloads"])
+    }
+    // Files a command writes: the same bytes, written under two names.
+    func sameFiles(_ arguments: [String], _ name: String) throws {
+      var written: [Data] = []
+      var outputs: [String] = []
+      for (index, target) in stores.enumerated() {
+        let out = "\(run)-\(index)-\(name)"
+        let run = try navstore(arguments + ["--out", out] + target)
+        #expect(run.status == 0, "\(arguments): \(run.stderr)")
+        outputs.append(run.stdout.replacingOccurrences(of: out, with: name))
+        written.append(try Data(contentsOf: folder.appendingPathComponent(out)))
+      }
+      #expect(outputs[0] == outputs[1], "\(arguments)")
+      #expect(!written[0].isEmpty && written[0] == written[1], "\(arguments)")
+    }
+    try sameFiles(["report", ids[0]], "report.html")
+    try sameFiles(["bundle", ids[2]], "bundle.jsonl")
+    // Each store's checkpoint is its own (its note names the store): made, audited and proved
+    // on its store, and each step says the same.
+    var checkpoints: [String] = []
+    var audits: [String] = []
+    var proofs: [String] = []
+    for (index, target) in stores.enumerated() {
+      let note = "\(run)-\(index)-c.note"
+      let made = try navstore(
+        ["checkpoint", "--key", "k.key", "--at", "2026-11-23T00:00:00.000Z", "--out", note] + target)
+      checkpoints.append("\(made.status) " + made.stdout.replacingOccurrences(of: note, with: "c.note"))
+      let audit = try navstore(["verify", "--checkpoint", note, "--key", "k.pub", "--verbose"] + target)
+      audits.append("\(audit.status) " + audit.stdout.replacingOccurrences(of: note, with: "c.note"))
+      let proof = try navstore(["prove", ids[3], "--checkpoint", note] + target)
+      #expect(proof.status == 0, "\(proof.stderr)")
+      try proof.stdout.write(
+        to: folder.appendingPathComponent("\(run)-\(index).proof.json"), atomically: true, encoding: .utf8)
+      let history = "\(run)-\(index)-history.jsonl"
+      let exported = try navstore(
+        ["export", "--table", "events", "--format", "jsonl", "--session", ids[3], "--out", history] + target)
+      #expect(exported.status == 0)
+      let checked = try navstore(
+        "verify", "--proof", "\(run)-\(index).proof.json", "--key", "k.pub", "--history", history)
+      // The checkpoint's origin names its store, which is all that differs.
+      proofs.append(
+        "\(checked.status) " + checked.stdout.replacing(/checkpoint of \S+ of/, with: "checkpoint of ORIGIN of"))
+    }
+    #expect(checkpoints[0] == checkpoints[1] && checkpoints[0].hasPrefix("0 "), "\(checkpoints)")
+    #expect(audits[0] == audits[1] && audits[0].hasPrefix("0 "), "\(audits)")
+    #expect(proofs[0] == proofs[1] && proofs[0].hasPrefix("0 "), "\(proofs)")
+    // Forgetting and retention: the same sessions go, the same tombstones stay (each forgotten
+    // at its own run's time).
+    func sameForgetting(_ arguments: [String]) throws {
+      let runs = try stores.map { try navstore(arguments + $0) }
+      let said = runs.map { "\($0.status) " + $0.stdout.replacing(/forgotten at \S+/, with: "forgotten at NOW") }
+      #expect(said[0] == said[1] && said[0].hasPrefix("0 "), "\(arguments): \(said) \(runs.map(\.stderr))")
+    }
+    try sameForgetting(["forget", ids[4]])
+    let cutoff = "2026-11-18T11:07:00.000Z"
+    try same(["prune", "--before", cutoff, "--dry-run"])
+    try sameForgetting(["prune", "--before", cutoff])
+    try same(["sessions", "--json"])
+    try same(["export", "--table", "sessions", "--format", "csv"])
+    try same(["verify"])
   }
 
   /// 25,000 events: three of the PostgreSQL import's transactions (10,000 lines each, the last
