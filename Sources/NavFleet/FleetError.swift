@@ -64,9 +64,9 @@ package enum FleetError: HistoryFailure, Hashable, Sendable, CustomStringConvert
     }
   }
 
-  /// Whether the store itself refused or failed the work (`store`: a rule, a history it cannot
-  /// read), rather than the database or the request: a failure that may belong to one upload of
-  /// several written together.
+  /// Whether the store itself refused or failed the work (`history`: a rule, a history it cannot
+  /// read; `store`: a store file's own failure), rather than the database or the request: a
+  /// failure that may belong to one upload of several written together.
   package var comesFromTheStore: Bool {
     switch self {
     case .store, .history: true

@@ -31,12 +31,12 @@ enum IngestStatements {
   struct HeldRows: PostgresPreparedStatement {
     static let name = "navstore_ingest_held_rows"
     static let sql = """
-      SELECT n.id, \(SessionRowColumns.selectList(of: "s")), t.forgotten_at
+      SELECT n.id, \(PostgresSessionRow.selectList(of: "s")), t.forgotten_at
         FROM unnest($2::text[]) AS n (id)
         LEFT JOIN sessions s ON s.app = $1 AND s.id = n.id
         LEFT JOIN tombstones t ON t.app = $1 AND t.session_id = n.id AND coalesce(s.event_count, 0) = 0
       """
-    typealias Row = SessionRowColumns.HeldColumns
+    typealias Row = PostgresSessionRow.HeldColumns
 
     let app: String
     let sessions: [String]

@@ -73,14 +73,14 @@ extension PostgresFleet {
         // Read again under the sessions' locks: one that an upload extended since is kept.
         let rows = try await connection.query(
           """
-          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND id = ANY(\(candidates.map(\.rawValue)))
               AND event_count > 0 AND last_at < \(cutoff.millisecondsSince1970)
             ORDER BY id
           """, logger: self.logger)
         var chosen: [(SessionID, SessionRecord, Int)] = []
-        try await readToTheEnd(rows.decode(SessionRowColumns.Columns.self)) { columns in
-          let row = SessionRowColumns(columns)
+        try await readToTheEnd(rows.decode(PostgresSessionRow.Columns.self)) { columns in
+          let row = PostgresSessionRow(columns)
           chosen.append((try SessionRecord.sessionID(row.record.id), row.record, row.month))
         }
         return chosen

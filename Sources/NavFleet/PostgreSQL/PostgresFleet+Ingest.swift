@@ -129,7 +129,7 @@ extension PostgresFleet {
       IngestStatements.HeldRows(app: app.rawValue, sessions: named.map(\.rawValue)), logger: logger
     ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
-      if let row = SessionRowColumns(held: columns) { records[id] = (row.record, row.month) }
+      if let row = PostgresSessionRow(held: columns) { records[id] = (row.record, row.month) }
       if let at = columns.18 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
     }
     // The stored rows the lines may resend: claims at or below a stored head.
@@ -157,8 +157,8 @@ extension PostgresFleet {
           FROM unnest(\(sessions)::text[], \(months)::integer[], \(seqs)::bigint[]) AS c (session_id, month, seq)
           JOIN events e ON e.app = \(app.rawValue) AND e.session_id = c.session_id AND e.month = c.month AND e.seq = c.seq
         """, logger: logger)
-      try await readToTheEnd(rows.decode(EventRowColumns.Columns.self)) { columns in
-        let row = try EventRowColumns.row(columns)
+      try await readToTheEnd(rows.decode(PostgresEventRow.Columns.self)) { columns in
+        let row = try PostgresEventRow.row(columns)
         storedRows[row.session, default: [:]][row.seq] = row
       }
     }

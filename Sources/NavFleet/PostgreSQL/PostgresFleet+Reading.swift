@@ -8,14 +8,14 @@ import PostgresNIO
 extension PostgresFleet {
   /// A session's row (`unknownSession` when the app has none of this id).
   func sessionRow(_ session: SessionID, app: AppName, on connection: PostgresConnection) async throws
-    -> SessionRowColumns
+    -> PostgresSessionRow
   {
     let rows = try await connection.query(
       """
-      SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+      SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
         WHERE app = \(app.rawValue) AND id = \(session.rawValue)
       """, logger: self.logger)
-    for try await columns in rows.decode(SessionRowColumns.Columns.self) { return SessionRowColumns(columns) }
+    for try await columns in rows.decode(PostgresSessionRow.Columns.self) { return PostgresSessionRow(columns) }
     throw HistoryError.unknownSession(session)
   }
 
@@ -148,11 +148,11 @@ extension PostgresFleet {
       var rows: [StoredEventRow] = []
       let events = try await connection.query(
         """
-        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
           WHERE app = \(app.rawValue) AND session_id = \(session) AND month = \(Int32(month)) AND seq >= \(from)
           ORDER BY seq LIMIT \(Int64(HistoryAudit.pageSize))
         """, logger: logger)
-      try await readToTheEnd(events.decode(EventRowColumns.Columns.self)) { rows.append(try EventRowColumns.row($0)) }
+      try await readToTheEnd(events.decode(PostgresEventRow.Columns.self)) { rows.append(try PostgresEventRow.row($0)) }
       guard let first = rows.first, let last = rows.last else { break }
       var stored: [Int: [UInt8]] = [:]
       let snapshots = try await connection.query(
@@ -188,33 +188,33 @@ extension PostgresFleet {
       case (.id, nil):
         rows = try await self.client.query(
           """
-          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY id LIMIT \(Int64(limit))
           """, logger: self.logger)
       case (.id, let after?):
         rows = try await self.client.query(
           """
-          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 AND id > \(after.id.rawValue) ORDER BY id LIMIT \(Int64(limit))
           """, logger: self.logger)
       case (.lastActivity, nil):
         rows = try await self.client.query(
           """
-          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY last_at DESC, id DESC LIMIT \(Int64(limit))
           """, logger: self.logger)
       case (.lastActivity, let after?):
         rows = try await self.client.query(
           """
-          SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+          SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
             WHERE app = \(app.rawValue) AND event_count > 0
               AND (last_at, id) < (\(after.lastAt.millisecondsSince1970), \(after.id.rawValue))
             ORDER BY last_at DESC, id DESC LIMIT \(Int64(limit))
           """, logger: self.logger)
       }
       var summaries: [SessionSummary] = []
-      for try await columns in rows.decode(SessionRowColumns.Columns.self) {
-        summaries.append(try SessionRowColumns(columns).record.summary())
+      for try await columns in rows.decode(PostgresSessionRow.Columns.self) {
+        summaries.append(try PostgresSessionRow(columns).record.summary())
       }
       return summaries
     }
@@ -278,12 +278,12 @@ extension PostgresFleet {
     let events: PostgresQuery =
       if let session = filter.session {
         """
-        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
           WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND at >= \(since) ORDER BY session_id, seq
         """
       } else {
         """
-        SELECT \(unescaped: EventRowColumns.selectList) FROM events
+        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
           WHERE app = \(app.rawValue) AND at >= \(since) ORDER BY session_id, seq
         """
       }
@@ -293,18 +293,18 @@ extension PostgresFleet {
           try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
           if encoder.wantsEvents {
             let rows = try await connection.query(events, logger: logger)
-            for try await columns in rows.decode(EventRowColumns.Columns.self) {
-              try encoder.take(try EventRowColumns.row(columns))
+            for try await columns in rows.decode(PostgresEventRow.Columns.self) {
+              try encoder.take(try PostgresEventRow.row(columns))
               if let chunk = encoder.nextChunk() { try await sink(chunk) }
             }
           } else {
             let rows = try await connection.query(
               """
-              SELECT \(unescaped: SessionRowColumns.selectList) FROM sessions
+              SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
                 WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY id
               """, logger: logger)
-            for try await columns in rows.decode(SessionRowColumns.Columns.self) {
-              encoder.take(try SessionRowColumns(columns).record.summary())
+            for try await columns in rows.decode(PostgresSessionRow.Columns.self) {
+              encoder.take(try PostgresSessionRow(columns).record.summary())
               if let chunk = encoder.nextChunk() { try await sink(chunk) }
             }
           }

@@ -4,7 +4,7 @@ import NavCore
 import PostgresNIO
 
 /// A `sessions` row as selected: the engine-neutral record, and its partition month.
-struct SessionRowColumns {
+struct PostgresSessionRow {
   typealias Columns = (
     String, Int32, Int64, ByteBuffer?, Int64?, Int64?, Int32, String?, Int64?, Int64, Int64, String?, String, Int64,
     String?, String?, Int32
@@ -56,7 +56,7 @@ struct SessionRowColumns {
 }
 
 /// An `events` row as selected (`session_id, seq, at, origin, op, cause, hash`).
-enum EventRowColumns {
+enum PostgresEventRow {
   typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer)
   static let selectList = "session_id, seq, at, origin, op, cause, hash"
 
@@ -164,13 +164,13 @@ extension PostgresConnection {
   ) async throws {
     let rows = try await query(
       """
-      SELECT \(unescaped: EventRowColumns.selectList) FROM events
+      SELECT \(unescaped: PostgresEventRow.selectList) FROM events
         WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND month = \(Int32(month))
           AND seq BETWEEN \(Int64(from)) AND \(Int64(to))
         ORDER BY seq
       """, logger: logger)
-    try await readToTheEnd(rows.decode(EventRowColumns.Columns.self)) { columns in
-      try body(try EventRowColumns.row(columns))
+    try await readToTheEnd(rows.decode(PostgresEventRow.Columns.self)) { columns in
+      try body(try PostgresEventRow.row(columns))
     }
   }
 

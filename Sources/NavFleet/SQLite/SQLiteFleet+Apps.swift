@@ -43,7 +43,7 @@ extension SQLiteFleet {
       try SQLiteFleet.openStore(path: appPath, options: main.options)
     }
     try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement("INSERT INTO collector_apps (name, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
           .execute([.text(app.rawValue), .integer(Timestamp.now.millisecondsSince1970)])
       }
@@ -55,7 +55,7 @@ extension SQLiteFleet {
   package func apps() throws(FleetError) -> [AppName] {
     guard hasCollectorTables else { return [.default] }
     return try FleetError.storing { () throws(StoreError) in
-      try main.withReadConnection { connection throws(SQLiteError) in
+      try main.withReadTransaction { connection throws(SQLiteError) in
         let statement = try connection.statement("SELECT name FROM collector_apps ORDER BY name")
         defer { statement.reset() }
         var names: [AppName] = [.default]

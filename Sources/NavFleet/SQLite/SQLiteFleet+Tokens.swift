@@ -22,7 +22,7 @@ extension SQLiteFleet {
     let token = AccessToken(
       id: presented.id, app: app, role: role, createdAt: time, revokedAt: nil, label: label, expiresAt: expiresAt)
     try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement(
           """
           INSERT INTO collector_tokens (id, app, role, secret_hash, created_at, label, expires_at)
@@ -43,7 +43,7 @@ extension SQLiteFleet {
   /// request.
   package func noteTokenUse(_ id: String, at time: Timestamp = Timestamp.now) throws(FleetError) {
     try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement(
           """
           UPDATE collector_tokens SET last_used_at = ?1
@@ -58,7 +58,7 @@ extension SQLiteFleet {
   package func tokens() throws(FleetError) -> [AccessToken] {
     guard hasCollectorTables else { return [] }
     return try FleetError.storing { () throws(StoreError) in
-      try main.withReadConnection { connection throws(SQLiteError) in
+      try main.withReadTransaction { connection throws(SQLiteError) in
         let statement = try connection.statement(
           "SELECT \(TokenColumn.selectList) FROM collector_tokens ORDER BY created_at, id")
         defer { statement.reset() }
@@ -76,7 +76,7 @@ extension SQLiteFleet {
   @discardableResult
   package func revokeToken(_ id: String, at time: Timestamp = Timestamp.now) throws(FleetError) -> AccessToken {
     let revoked = try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement("UPDATE collector_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?")
           .execute([.integer(time.millisecondsSince1970), .text(id)])
         return try Self.storedToken(id, on: connection)?.token
@@ -95,7 +95,7 @@ extension SQLiteFleet {
   {
     guard hasCollectorTables, let parts = PresentedToken(presented) else { return nil }
     let stored = try FleetError.storing { () throws(StoreError) in
-      try main.withReadConnection { connection throws(SQLiteError) in try Self.storedToken(parts.id, on: connection) }
+      try main.withReadTransaction { connection throws(SQLiteError) in try Self.storedToken(parts.id, on: connection) }
     }
     // The secret is hashed and compared whether or not the id is known, so that the time of a
     // refusal does not tell a real id from an unknown one.
@@ -118,7 +118,7 @@ extension SQLiteFleet {
     let pass = ConsolePass.make()
     let endsAt = time.millisecondsSince1970 + ConsolePass.lifetimeMilliseconds
     try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement("DELETE FROM collector_console_passes WHERE token_id = ? AND ends_at <= ?")
           .execute([.text(token.id), .integer(time.millisecondsSince1970)])
         try connection.statement(
@@ -147,7 +147,7 @@ extension SQLiteFleet {
   package func endPass(_ pass: ConsolePass) throws(FleetError) {
     guard hasCollectorTables else { return }
     try FleetError.storing { () throws(StoreError) in
-      try main.withWriteConnection { connection throws(SQLiteError) in
+      try main.withWriteTransaction { connection throws(SQLiteError) in
         try connection.statement("DELETE FROM collector_console_passes WHERE id = ? AND secret_hash = ?")
           .execute([.text(pass.id), .blob(pass.secretHash)])
       }
@@ -165,7 +165,7 @@ extension SQLiteFleet {
   {
     guard hasCollectorTables else { return nil }
     let stored = try FleetError.storing { () throws(StoreError) in
-      try main.withReadConnection { connection throws(SQLiteError) -> (AccessToken, [UInt8], Int64)? in
+      try main.withReadTransaction { connection throws(SQLiteError) -> (AccessToken, [UInt8], Int64)? in
         let statement = try connection.statement(
           "SELECT token_id, secret_hash, ends_at FROM collector_console_passes WHERE id = ?")
         defer { statement.reset() }

@@ -34,7 +34,7 @@ enum CollectorSchema {
   /// The version of the collector's tables in the file (0: none), refusing a newer one.
   static func version(of store: SessionStore) throws(FleetError) -> Int {
     let version = try FleetError.storing { () throws(StoreError) in
-      try store.withReadConnection { connection throws(SQLiteError) in try Self.version(of: connection) }
+      try store.withReadTransaction { connection throws(SQLiteError) in try Self.version(of: connection) }
     }
     if version > latestVersion {
       throw .newerCollectorTables(path: store.path, found: version, supported: latestVersion)
@@ -47,7 +47,7 @@ enum CollectorSchema {
   static func migrate(_ store: SessionStore) throws(FleetError) {
     _ = try version(of: store)
     try FleetError.storing { () throws(StoreError) in
-      try store.withWriterConnection { connection throws(SQLiteError) in try migrate(connection) }
+      try store.withConnectionOutsideTransactions { connection throws(SQLiteError) in try migrate(connection) }
     }
   }
 

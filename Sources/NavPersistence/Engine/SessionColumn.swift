@@ -28,7 +28,7 @@ enum SessionColumn: Int32, ResultColumns {
 }
 
 /// The columns an append reads of a session's row: its totals (`SessionTotals`).
-enum SessionRowColumn: Int32, ResultColumns {
+enum SessionTotalsColumn: Int32, ResultColumns {
   case eventCount, headHash, phase, firstAt, lastAt, clockJumps, durationMilliseconds, foregroundMilliseconds, depth
 
   var expression: String {

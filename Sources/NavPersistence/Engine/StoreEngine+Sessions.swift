@@ -5,21 +5,21 @@ extension StoreEngine {
   /// The totals of the session's row (its last seq, head hash, times, clock and depth), or `nil`
   /// when it has no row.
   func sessionRow(_ session: SessionID) throws(StoreError) -> SessionRow? {
-    let statement = try prepare("SELECT \(SessionRowColumn.selectList) FROM sessions WHERE id = ?")
+    let statement = try prepare("SELECT \(SessionTotalsColumn.selectList) FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return nil }
     return SessionTotals(
-      count: statement.int(SessionRowColumn.eventCount),
-      headHash: statement.isNull(SessionRowColumn.headHash)
-        ? HashChain.genesis : statement.blob(SessionRowColumn.headHash),
-      phase: SessionPhase(rawValue: statement.text(SessionRowColumn.phase)) ?? .foreground,
-      firstAt: statement.optionalInt64(SessionRowColumn.firstAt).map(Timestamp.init(millisecondsSince1970:)),
-      lastAt: statement.optionalInt64(SessionRowColumn.lastAt).map(Timestamp.init(millisecondsSince1970:)),
-      clockJumps: statement.int(SessionRowColumn.clockJumps),
-      durationMilliseconds: statement.int64(SessionRowColumn.durationMilliseconds),
-      foregroundMilliseconds: statement.int64(SessionRowColumn.foregroundMilliseconds),
-      depth: statement.int(SessionRowColumn.depth))
+      count: statement.int(SessionTotalsColumn.eventCount),
+      headHash: statement.isNull(SessionTotalsColumn.headHash)
+        ? HashChain.genesis : statement.blob(SessionTotalsColumn.headHash),
+      phase: SessionPhase(rawValue: statement.text(SessionTotalsColumn.phase)) ?? .foreground,
+      firstAt: statement.optionalInt64(SessionTotalsColumn.firstAt).map(Timestamp.init(millisecondsSince1970:)),
+      lastAt: statement.optionalInt64(SessionTotalsColumn.lastAt).map(Timestamp.init(millisecondsSince1970:)),
+      clockJumps: statement.int(SessionTotalsColumn.clockJumps),
+      durationMilliseconds: statement.int64(SessionTotalsColumn.durationMilliseconds),
+      foregroundMilliseconds: statement.int64(SessionTotalsColumn.foregroundMilliseconds),
+      depth: statement.int(SessionTotalsColumn.depth))
   }
 
   /// The session's whole row, or `nil` when it has none.

@@ -43,7 +43,7 @@ extension SessionStore {
 
   /// Runs `body` on the writer's connection in one immediate write transaction, for tables the
   /// store itself knows nothing of (the collector's own): rolled back when it throws.
-  package func withWriteConnection<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func withWriteTransaction<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try write { engine throws(StoreError) in
       try engine.sql { () throws(SQLiteError) in try body(engine.connection) }
     }
@@ -51,14 +51,16 @@ extension SessionStore {
 
   /// Runs `body` on the writer's connection outside any transaction: for work that makes its
   /// own transactions (the collector's migrations).
-  package func withWriterConnection<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func withConnectionOutsideTransactions<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T)
+    throws(StoreError) -> T
+  {
     try withWriterOutsideTransactions { engine throws(StoreError) in
       try engine.sql { () throws(SQLiteError) in try body(engine.connection) }
     }
   }
 
   /// Runs `body` on a reader's connection in one read transaction (one snapshot of the file).
-  package func withReadConnection<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func withReadTransaction<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
     try read { engine throws(StoreError) in
       try engine.sql { () throws(SQLiteError) in try body(engine.connection) }
     }
