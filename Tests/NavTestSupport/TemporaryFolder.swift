@@ -1,4 +1,5 @@
 import Foundation
+import NavCore
 
 /// A fresh folder for one test's files, removed when the test ends.
 public final class TemporaryFolder: Sendable {
@@ -29,24 +30,15 @@ public final class TemporaryFolder: Sendable {
 
 /// The folders `TemporaryFolder.forTheRun()` made, removed at the process's exit.
 private enum RunFolders {
-  private final class Kept: @unchecked Sendable {
-    let lock = NSLock()
-    var urls: [URL] = []
-  }
-
-  private static let kept = Kept()
+  private static let kept = Protected<[URL]>([])
   private static let removedAtExit: Void = {
     atexit {
-      RunFolders.kept.lock.lock()
-      defer { RunFolders.kept.lock.unlock() }
-      for url in RunFolders.kept.urls { try? FileManager.default.removeItem(at: url) }
+      for url in RunFolders.kept.withLock({ $0 }) { try? FileManager.default.removeItem(at: url) }
     }
   }()
 
   static func keep(_ url: URL) {
     _ = removedAtExit
-    kept.lock.lock()
-    defer { kept.lock.unlock() }
-    kept.urls.append(url)
+    kept.withLock { $0.append(url) }
   }
 }
