@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// How both sides write and read the contract's bodies: the collector writes canonical JSON
 /// (RFC 8785: the same bytes for the same answer), and both read with the strict parser the

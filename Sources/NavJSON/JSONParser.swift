@@ -6,7 +6,7 @@
 /// hash. (A literal with a fraction or exponent is a decimal, rounded like `0.1` is.) Keys that
 /// differ only in Unicode normalization count as duplicates.
 /// Nesting is bounded so that hostile input cannot exhaust the stack.
-@_spi(Internals) public struct JSONParser {
+package struct JSONParser {
   /// How deeply arrays and objects may nest. A coordinator tree 100 levels deep needs about 300.
   package static let maximumDepth = 512
 
@@ -14,7 +14,7 @@
   package static let maximumExactInteger: Double = 9_007_199_254_740_992
 
   /// Parses one JSON document from UTF-8 bytes.
-  public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+  package static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
     // Contiguous input (an array, a SQLite column) is read in place, not copied first.
     let parsed =
       bytes.withContiguousStorageIfAvailable(parseResult)
@@ -99,7 +99,7 @@
   }
 
   /// Parses one JSON document from a string.
-  public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+  package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
     try parse(Array(text.utf8))
   }
 

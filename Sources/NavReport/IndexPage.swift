@@ -4,28 +4,28 @@ import NavPersistence
 /// The index of `navstore report --all`: every session, the latest first, with its events,
 /// span, depth, the session it continues, its app and its verification, linking to its page;
 /// a box finds sessions by any text of their row.
-@_spi(Internals) public enum IndexPage {
+package enum IndexPage {
   /// One session's line.
-  public struct Entry: Sendable {
+  package struct Entry: Sendable {
     /// The session as `sessions` lists it.
-    public var summary: SessionSummary
+    package var summary: SessionSummary
     /// Whether it verified when its page was made.
-    public var verified: Bool
+    package var verified: Bool
     /// Its page's file name, relative to the index, or `nil` when no page could be made.
-    public var file: String?
+    package var file: String?
     /// Why no page could be made (its history no longer replays, say), so the index still
     /// names the session and says what is wrong with it.
-    public var problem: String?
+    package var problem: String?
 
     /// An entry from its parts.
-    public init(summary: SessionSummary, verified: Bool, file: String) {
+    package init(summary: SessionSummary, verified: Bool, file: String) {
       self.summary = summary
       self.verified = verified
       self.file = file
     }
 
     /// An entry for a session whose page could not be made, and why.
-    public init(summary: SessionSummary, problem: String) {
+    package init(summary: SessionSummary, problem: String) {
       self.summary = summary
       self.verified = false
       self.problem = problem
@@ -34,7 +34,7 @@ import NavPersistence
 
   /// The page's HTML: the latest sessions first, each with the session it continues (linked
   /// when its page is in the index), and a box that finds sessions by any text of their row.
-  public static func html(_ entries: [Entry]) -> String {
+  package static func html(_ entries: [Entry]) -> String {
     var page = HTML.documentHead(title: "NavStore sessions")
     page += "<body><header><h1>NavStore sessions</h1>"
     let unreported = entries.count { $0.file == nil }

@@ -6,9 +6,9 @@ import NavCore
 /// `.`, `-` and `_` only, no leading dot, not too long, never `index`). An id that had to
 /// change gets a short hash of the original; `report --all` also makes names distinct that
 /// would only differ in case, or that an id was chosen to collide with (`unique(_:taken:)`).
-@_spi(Internals) public enum ReportFileName {
+package enum ReportFileName {
   /// `<safe id>.html`.
-  public static func of(_ session: SessionID) -> String {
+  package static func of(_ session: SessionID) -> String {
     let id = session.rawValue
     var safe = String(
       id.unicodeScalars.map { scalar -> Character in
@@ -28,7 +28,7 @@ import NavCore
 
   /// `of(session)`, or with a counter when that name (compared without case, for file systems
   /// that ignore it) is in `taken`; the name returned is added to `taken`.
-  public static func unique(_ session: SessionID, taken: inout Set<String>) -> String {
+  package static func unique(_ session: SessionID, taken: inout Set<String>) -> String {
     let base = of(session)
     var name = base
     var counter = 2

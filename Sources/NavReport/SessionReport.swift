@@ -30,7 +30,7 @@ public struct SessionReport: Sendable {
   package var headHash: String
   /// Whether it verifies (checked when the report is made); `nil` when the report was made
   /// within a budget (a collector's) that the session's verification would pass.
-  @_spi(Internals) public var verification: VerificationResult?
+  package var verification: VerificationResult?
   /// The session it continues, if it began by restoring one.
   package var restoredFrom: SessionLink?
   /// What the session ran on, as its start said (without the user id and the app's own keys

@@ -7,7 +7,7 @@ import NIOCore
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
-@_spi(Internals) import NavJSON
+import NavJSON
 @_spi(Internals) import NavPersistence
 import NavTestSupport
 import PropertyBased

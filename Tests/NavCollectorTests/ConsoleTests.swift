@@ -8,7 +8,7 @@ import NavCollector
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavPersistence
 import NavTestSupport
 import Testing

@@ -1,7 +1,7 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
-@_spi(Internals) import NavReport
+import NavReport
 import NavTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import FuzzSupport
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// An operation applied to a state, both from the input (`{"state": ..., "op": ...}`): a
 /// refusal leaves the state as it was, an acceptance leaves it well-formed, and applying in

@@ -1,6 +1,6 @@
 import FuzzSupport
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// The strict JSON parser and the canonical writer: whatever parses writes canonical text that
 /// parses to the same value, and canonical text is a fixed point.

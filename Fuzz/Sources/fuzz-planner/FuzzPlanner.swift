@@ -1,6 +1,6 @@
 import FuzzSupport
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// The step planner between two states from the input (`{"from": ..., "to": ...}`), under
 /// every host profile: the plan ends at the target, its first step changes contents only, and

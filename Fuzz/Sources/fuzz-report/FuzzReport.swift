@@ -1,7 +1,7 @@
 import FuzzSupport
 import NavCore
 import NavPersistence
-@_spi(Internals) import NavReport
+import NavReport
 
 /// Event lines from elsewhere, stored and shown as reports: every session's page and the index
 /// are markup the report made, whatever the ids, screen names, payloads and causes hold (no

@@ -6,7 +6,7 @@ import NavContract
 import NavCore
 import NavFleet
 import NavPersistence
-@_spi(Internals) import NavReport
+import NavReport
 
 /// The support console, under `/console/`: a fleet's sessions in a browser, served by the
 /// collector itself with everything it needs in the binary (no script of its own, one style

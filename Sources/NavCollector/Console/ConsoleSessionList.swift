@@ -1,7 +1,7 @@
 import Hummingbird
 import NavCore
 import NavFleet
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavPersistence
 import NavReport
 

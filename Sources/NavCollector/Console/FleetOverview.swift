@@ -1,7 +1,7 @@
 import NavContract
 import NavCore
 import NavFleet
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavPersistence
 
 /// An app's fleet at a glance, over the last days: sessions and events per day, the screens

@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// One of the wire format's limits on the tree a session's state may hold, with its value.
 ///

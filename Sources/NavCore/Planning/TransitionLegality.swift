@@ -21,7 +21,7 @@ extension Coordinator {
   }
 
   /// Whether `old` and `new` differ in contents only: the same structure everywhere.
-  @_spi(Internals) public static func differsInContentsOnly(_ old: Coordinator, _ new: Coordinator) -> Bool {
+  package static func differsInContentsOnly(_ old: Coordinator, _ new: Coordinator) -> Bool {
     old.kind == new.kind && TransitionRules<AppScreen>(host: .navigationView).structuralChanges(old, new) == 0
   }
 }

@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 extension Coordinator {
   /// This state with untyped screens: each screen the JSON its `Codable` conformance writes,

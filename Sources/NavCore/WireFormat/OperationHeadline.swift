@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// What a list of stored events shows of each operation: its name, the screen it shows and
 /// its path, read by the codec from the stored text without building the operation.

@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// The entry points for reading and writing the wire format (docs/spec/wire-format.md).
 ///
@@ -131,7 +131,7 @@ public enum WireFormat {
 
   /// The canonical (RFC 8785) UTF-8 bytes of a value. The wire format's own values are written
   /// by the one codec, straight to bytes.
-  @_spi(Internals) public static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
+  package static func canonicalBytes<T: Encodable>(_ value: T) throws(WireFormatError) -> [UInt8] {
     if let event = value as? AnyEvent { return try canonicalBytes(of: event) }
     if let operation = value as? AnyOperation { return try canonicalBytes(of: operation) }
     if let state = value as? AnyCoordinator { return try canonicalBytes(of: state) }

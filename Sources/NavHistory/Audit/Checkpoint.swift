@@ -14,7 +14,7 @@ import NavCore
 /// (origin, tree size, root hash); the last two are extension lines. The root is the Merkle tree
 /// (`MerkleTree`) over one entry per session, in id order: the session, its last seq and its
 /// chain value then (`CheckpointEntry`).
-@_spi(Internals) public struct Checkpoint: Sendable, Hashable {
+package struct Checkpoint: Sendable, Hashable {
   /// Names the store: `navstore/` and the store's identity, made once when it was created, so a
   /// checkpoint of one store is never taken for another's.
   package var origin: String
@@ -31,12 +31,12 @@ import NavCore
   package static func origin(ofStore identity: String) -> String { "navstore/\(identity)" }
 
   /// The checkpoint's text, to be signed.
-  public var text: String {
+  package var text: String {
     "\(origin)\n\(sessionCount)\n\(Data(rootHash).base64EncodedString())\nevents \(eventCount)\ntime \(time.rfc3339)\n"
   }
 
   /// A checkpoint read back from its text.
-  public init(text: String) throws(CheckpointError) {
+  package init(text: String) throws(CheckpointError) {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     guard lines.count == 6, lines[5].isEmpty else {
       throw .malformed("a NavStore checkpoint has five lines: origin, sessions, root hash, events, time")

@@ -74,7 +74,7 @@ package struct NoteSigner: Sendable {
 
 /// The package half of a `NoteSigner`, in the verifier-key text form of the signed-note format:
 /// `<name>+<key hash>+<base64 of 0x01 and the 32-byte package key>`.
-@_spi(Internals) public struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
+package struct NoteVerifier: Sendable, Hashable, CustomStringConvertible {
   /// The key's name, as signature lines give it.
   package let name: String
   /// The 32-byte Ed25519 package key.
@@ -86,7 +86,7 @@ package struct NoteSigner: Sendable {
   }
 
   /// A verifier key from its text form.
-  public init(text: String) throws(NoteError) {
+  package init(text: String) throws(NoteError) {
     // Base64 has '+' in its alphabet: the key is whatever follows the second '+'.
     let fields = text.trimmingCharacters(in: .whitespacesAndNewlines).split(
       separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
@@ -108,7 +108,7 @@ package struct NoteSigner: Sendable {
   }
 
   /// The text form.
-  public var description: String {
+  package var description: String {
     "\(name)+\(NoteKeyName.hashText(keyHash))+" + Data([NoteKeyName.ed25519] + publicKey).base64EncodedString()
   }
 

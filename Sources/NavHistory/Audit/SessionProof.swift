@@ -1,6 +1,6 @@
 import Foundation
 import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// That one session is in a signed checkpoint, checkable without the store: the checkpoint's
 /// note, the session's entry, its place in the tree and the Merkle path to the root. A support
@@ -11,7 +11,7 @@ import NavCore
 /// As JSON (`json`), in RFC 8785 form:
 /// `{"checkpoint": "<the note>", "entry": {"hash": "<hex>", "seq": N, "session": "<id>"},
 /// "index": I, "path": ["<hex>", ...], "size": N}`.
-@_spi(Internals) public struct SessionProof: Sendable, Hashable {
+package struct SessionProof: Sendable, Hashable {
   /// The signed checkpoint.
   package var note: SignedNote
   /// The session as the checkpoint committed to it.
@@ -33,7 +33,7 @@ import NavCore
   }
 
   /// The proof as JSON.
-  public var json: String {
+  package var json: String {
     JSONValue.object([
       "checkpoint": .string(note.serialized),
       "entry": entry.json,
@@ -44,7 +44,7 @@ import NavCore
   }
 
   /// Reads a proof from its JSON.
-  public init(json text: String) throws(CheckpointError) {
+  package init(json text: String) throws(CheckpointError) {
     guard case .object(let object)? = try? JSONParser.parse(text) else { throw .malformed("a proof is a JSON object") }
     func field<T>(_ name: String, _ read: (JSONValue) -> T?) throws(CheckpointError) -> T {
       guard let value = object[name], let read = read(value) else {
@@ -78,7 +78,7 @@ import NavCore
 
   /// Checks the proof: the note's signature by `key`, and the path from the entry's leaf to the
   /// checkpoint's root. Returns the checkpoint.
-  public func verify(with key: NoteVerifier) throws(CheckpointError) -> Checkpoint {
+  package func verify(with key: NoteVerifier) throws(CheckpointError) -> Checkpoint {
     do {
       try note.verify(with: key)
     } catch {

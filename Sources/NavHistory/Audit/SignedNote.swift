@@ -9,9 +9,9 @@ import Foundation
 /// One note may carry several signatures; a verifier uses the line whose name and key hash are
 /// its key's, and ignores the others. The text is signed byte for byte, its final newline
 /// included, so no byte of it can change unseen.
-@_spi(Internals) public struct SignedNote: Sendable, Hashable {
+package struct SignedNote: Sendable, Hashable {
   /// The signed text, ending in a newline.
-  public let text: String
+  package let text: String
   /// The signature lines, as they follow the text.
   package let signatures: [Signature]
 
@@ -34,7 +34,7 @@ import Foundation
   }
 
   /// Reads a note from its full text (as `serialized` writes it).
-  public init(parsing note: String) throws(NoteError) {
+  package init(parsing note: String) throws(NoteError) {
     guard let split = note.range(of: "\n\n", options: .backwards) else {
       throw .malformedNote("a signed note is its text, a blank line, then signature lines; no blank line was found")
     }
@@ -58,13 +58,13 @@ import Foundation
   }
 
   /// The note as a file holds it.
-  public var serialized: String {
+  package var serialized: String {
     text + "\n" + signatures.map { "— \($0.name) " + Data($0.keyHash + $0.bytes).base64EncodedString() + "\n" }.joined()
   }
 
   /// Checks the note's signature by `verifier`: the note must carry a line of that key (name
   /// and key hash), and its signature must hold for the text.
-  public func verify(with verifier: NoteVerifier) throws(NoteError) {
+  package func verify(with verifier: NoteVerifier) throws(NoteError) {
     let mine = signatures.filter { $0.name == verifier.name && $0.keyHash == verifier.keyHash }
     guard !mine.isEmpty else {
       if let namesake = signatures.first(where: { $0.name == verifier.name }) {

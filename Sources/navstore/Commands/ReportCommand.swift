@@ -3,7 +3,7 @@ import Foundation
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
-@_spi(Internals) import NavReport
+import NavReport
 
 /// `navstore report`: a session as a page that support and QA open in a browser.
 struct ReportCommand: AsyncParsableCommand {

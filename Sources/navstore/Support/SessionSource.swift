@@ -2,7 +2,7 @@ import Foundation
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
-@_spi(Internals) import NavReport
+import NavReport
 
 /// The sessions of the store `--db` names, as the commands that read and change them see them:
 /// a store file, or one app's sessions in a PostgreSQL database. `StoreOption.withSessions`

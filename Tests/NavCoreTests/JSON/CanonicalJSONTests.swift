@@ -1,5 +1,5 @@
 import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import Testing
 
 /// RFC 8785 (JSON Canonicalization Scheme): the number vectors of its Appendix B, its key-order

@@ -1,5 +1,5 @@
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import Testing
 
 /// Inputs the coverage-guided fuzzers (`Fuzz/`) found, each kept as a regression test with

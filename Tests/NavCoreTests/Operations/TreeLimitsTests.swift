@@ -1,5 +1,5 @@
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavTestSupport
 import PropertyBased
 import Testing

@@ -1,5 +1,5 @@
 import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import Testing
 
 /// Malformed wire-format documents: each is refused with a `WireFormatError` that names the

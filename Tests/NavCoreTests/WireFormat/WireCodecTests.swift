@@ -1,6 +1,6 @@
 import Foundation
 @_spi(Internals) import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavTestSupport
 import PropertyBased
 import Testing

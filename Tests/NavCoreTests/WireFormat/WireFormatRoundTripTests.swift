@@ -1,7 +1,7 @@
 import CustomDump
 import Foundation
 import NavCore
-@_spi(Internals) import NavJSON
+import NavJSON
 import NavTestSupport
 import Testing
 

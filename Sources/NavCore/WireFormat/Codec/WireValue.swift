@@ -1,4 +1,4 @@
-@_spi(Internals) import NavJSON
+import NavJSON
 
 /// A value of the wire format, read and written by the one codec. Its `Codable` conformance is
 /// that codec too (`decoded(from:)`, `encodeWire(to:)`), so `JSONEncoder`, `JSONDecoder` and
