@@ -4,14 +4,29 @@
 # seed corpus in Corpus/TARGET/, and prints each target's executions, coverage and findings.
 #
 #   bash run.sh SECONDS [TARGET ...]      # e.g. bash run.sh 600 (the long run), bash run.sh 12 (CI)
+#   bash run.sh --build-only [TARGET ...] # builds them, runs nothing
+#   bash run.sh --no-build SECONDS [TARGET ...]   # runs what --build-only built
+#
+# FUZZ_UNOPTIMIZED=1 compiles the Swift without the optimizer (-Onone, in the release build's
+# folder): the build takes a fraction of the optimized one's time and each execution runs slower,
+# the trade CI's short runs want. The long run keeps the optimizer.
 #
 # New inputs the fuzzer finds interesting go to .work/corpus/TARGET (not committed); a crash,
 # leak, timeout or sanitizer report is written to .work/artifacts/ and makes the script fail.
 # Replay one with .build/release/fuzz-TARGET FILE.
 set -euo pipefail
 cd "$(dirname "$0")"
-seconds=${1:?usage: bash run.sh SECONDS [TARGET ...]}
-shift
+usage="usage: bash run.sh [--build-only | --no-build SECONDS | SECONDS] [TARGET ...]"
+build=yes
+run=yes
+case ${1:?$usage} in
+  --build-only) run=no; shift ;;
+  --no-build) build=no; shift ;;
+esac
+if [ $run = yes ]; then
+  seconds=${1:?$usage}
+  shift
+fi
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(json event-line apply planner checkpoint store-file report upload)
 
@@ -20,9 +35,15 @@ targets=("$@")
 # root with the Fuzzing trait alone (none of the server's packages), in a build folder of their
 # own: NavStore's modules and swift-crypto are compiled once for all of them.
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld --traits Fuzzing --scratch-path Fuzz/.build)
-for target in "${targets[@]}"; do
-  (cd .. && swift build "${flags[@]}" --product "fuzz-$target") >&2
-done
+# (A debug build cannot stand in: it builds the migrations' embedding tool, a plain executable,
+# with the fuzzer's flags, and its link fails for want of a fuzz entry point.)
+if [ "${FUZZ_UNOPTIMIZED:-0}" = 1 ]; then flags+=(-Xswiftc -Onone -Xcc -O0); fi
+if [ $build = yes ]; then
+  for target in "${targets[@]}"; do
+    (cd .. && swift build "${flags[@]}" --product "fuzz-$target") >&2
+  done
+fi
+[ $run = yes ] || exit 0
 
 binary() { echo ".build/release/fuzz-$1"; }
 
