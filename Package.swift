@@ -103,7 +103,7 @@ let package = Package(
     ),
     .target(
       name: "NavReport",
-      dependencies: ["NavCore", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
+      dependencies: ["NavCore", "NavContract", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
     ),
     // The collector: HTTP on Hummingbird, over the store. Only the `navstore` executable uses it.
     .target(

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NavContract
 import NavCore
 import NavPersistence
 

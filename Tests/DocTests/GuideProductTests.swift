@@ -13,7 +13,7 @@ import Testing
     var checked = 0
     for product in ["NavReport", "NavUpload"] {
       let types = try Self.publicTypes(of: product)
-      #expect(types.count >= 3, "\(product): no public types found")
+      #expect(!types.isEmpty, "\(product): no public types found")
       for block in CodeBlock.all(in: text) where block.language == "swift" && !SwiftUIBlock.isMarked(block) {
         let used = types.filter { block.text.range(of: #"\b\#($0)\b"#, options: .regularExpression) != nil }
         guard !used.isEmpty else { continue }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NavContract
 import NavCore
 import NavFleet
 import NavJSON

@@ -1,4 +1,5 @@
 import HTTPTypes
+import NavContract
 import NavPersistence
 
 extension HTTPField.Name {

@@ -13,7 +13,7 @@ import NavCore
 /// Not `Sendable`: it is used by one thread at a time, the writer's inside `WriterLock`, a
 /// reader's between leaving and re-entering `ReaderPool`, which lend it to the work at hand
 /// (`EngineLoan`) and own it otherwise.
-final class StoreEngine {
+package final class StoreEngine {
   /// A session's state after its last event, and the totals of its row then: what the writer
   /// caches so that an append does not rehydrate, or read the row. `transaction` is the write
   /// transaction in which this head was true (0: none): within it the writer holds the lock, so
@@ -82,7 +82,7 @@ final class StoreEngine {
     }
   }
 
-  func prepare(_ text: String) throws(StoreError) -> SQLiteStatement {
+  package func prepare(_ text: String) throws(StoreError) -> SQLiteStatement {
     if pendingRow != nil { try flushPendingRow() }
     return try sql { () throws(SQLiteError) in try connection.statement(text) }
   }
@@ -92,15 +92,15 @@ final class StoreEngine {
     try sql { () throws(SQLiteError) in try connection.execute(text) }
   }
 
-  func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
+  package func step(_ statement: SQLiteStatement) throws(StoreError) -> Bool {
     try sql { () throws(SQLiteError) in try statement.step() }
   }
 
-  func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+  package func bind(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
     try sql { () throws(SQLiteError) in try statement.bind(values) }
   }
 
-  func execute(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
+  package func execute(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(StoreError) {
     try sql { () throws(SQLiteError) in try statement.execute(values) }
   }
 

@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 @_spi(Internals) import NavHistory
 

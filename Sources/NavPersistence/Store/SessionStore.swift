@@ -71,8 +71,10 @@ public final class SessionStore: Sendable {
 
   // MARK: Connections
 
-  /// Runs `body` in one immediate write transaction on the writer.
-  func write<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+  /// Runs `body` in one immediate write transaction on the writer. With `read(_:)`, the one door
+  /// to the engine: the store's own procedures and the modules built on the store file (the
+  /// uploader's queue, the collector's SQLite engine) go through it.
+  package func write<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     guard let writer else { throw .readOnly(path: path) }
     let result = try writer.withEngine { engine throws(StoreError) in
       try engine.write { () throws(StoreError) in try body(engine) }
@@ -97,7 +99,7 @@ public final class SessionStore: Sendable {
   }
 
   /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own.
-  func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+  package func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     if let readers {
       return try readers.withEngine { engine throws(StoreError) in
         try engine.read { () throws(StoreError) in try body(engine) }

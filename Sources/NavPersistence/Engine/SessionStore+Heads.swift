@@ -1,3 +1,4 @@
+import NavContract
 import NavCore
 
 extension SessionStore {

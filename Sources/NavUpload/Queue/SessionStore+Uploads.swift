@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 extension SessionStore {
   /// The sessions with events a collector has not acknowledged and that do not wait at a

@@ -1,6 +1,7 @@
 import NavCore
 import NavPersistence
 import NavTestSupport
+import NavUpload
 import Testing
 
 /// The uploader's queue in the store: oldest sessions first, an acknowledgement that only moves

@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 /// How far a collector has acknowledged one session: what the uploader sends next, and why a
 /// session waits when it does. The uploader's own bookkeeping (NavUpload).

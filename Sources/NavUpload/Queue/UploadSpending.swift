@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 /// The bytes an uploader sent in one UTC day: what a daily cap is held to. The uploader's own
 /// bookkeeping (NavUpload).

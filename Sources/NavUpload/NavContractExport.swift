@@ -1,3 +1,3 @@
-// The collector's contract is part of what an app sees of the store: a held upload's reason
+// The collector's contract is part of what an app sees of the uploader: a held upload's reason
 // (`UploadHold.reason`) is the contract's `RejectionReason`, named without another import.
 @_exported import NavContract
