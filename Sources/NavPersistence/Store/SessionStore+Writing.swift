@@ -46,7 +46,7 @@ extension SessionStore {
   /// while this one stores the events before them; a shorter one would gain less than the
   /// hand-over costs.
   @discardableResult
-  package func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
+  @_spi(Internals) public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try write { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
