@@ -306,8 +306,10 @@ import Testing
   }
 
   /// Console sign-ins carry no token yet, so no client share or rate holds them: they have a
-  /// pool of their own (16), one place at a time for an address, and each form loses its place
-  /// once it falls behind the pace; meanwhile reads and other sign-ins are served.
+  /// pool of their own (16), one place at a time for an address, and a form that never finishes
+  /// loses its place within the form's few seconds; meanwhile reads are served. Each form here
+  /// sends most of its body at once, so it keeps the pace and holds its place for the form's whole
+  /// time: the read is checked against the forms still held, not against a clock.
   @Test func signInFormsThatNeverArriveHoldTheirOwnPoolBriefly() throws {
     let reader = try token("read")
     let server = try serve(["--request-timeout", "60"])
@@ -315,24 +317,24 @@ import Testing
       let connection = try RawConnection(port: server.port, from: source)
       connection.send(
         "POST /console/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-          + "Content-Length: 100\r\n\r\ntoken=")
+          + "Content-Length: 4000\r\n\r\ntoken=&pad=" + String(repeating: "a", count: 3000))
       return connection
     }
     var held: [RawConnection] = []
     for address in 2...17 { held.append(try form(from: "127.0.0.\(address)")) }
-    Thread.sleep(forTimeInterval: 0.5)
+    Thread.sleep(forTimeInterval: 0.3)
+    let sessions = try DrillHTTP.get(server.url + "/v1/sessions", token: reader, timeout: 5)
+    #expect(sessions.status == 200, "reads go on: \(sessions.status)")
+    let stillHeld = held.filter { $0.isAwaitingAnswer }.count
+    #expect(stillHeld == held.count, "the read was answered while every form still held its place")
     let again = try form(from: "127.0.0.2")
     #expect(again.answer(within: 5).status == 429, "a second sign-in from an address holding one")
     let another = try form(from: "127.0.0.40")
     #expect(another.answer(within: 5).status == 503, "a sign-in while the pool is full")
-    let started = ContinuousClock.now
-    let sessions = try DrillHTTP.get(server.url + "/v1/sessions", token: reader, timeout: 5)
-    #expect(sessions.status == 200 && ContinuousClock.now - started < .seconds(2), "reads go on")
     for connection in held {
       let answer = connection.answer(within: 10)
       #expect(answer.status == 408, "a form that never arrives: \(answer.status.map(String.init) ?? "none")")
     }
-    #expect(ContinuousClock.now - started < .seconds(5), "the forms lost their places within seconds")
     #expect(server.stop(SIGTERM) == 0)
   }
 

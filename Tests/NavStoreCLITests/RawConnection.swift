@@ -56,6 +56,13 @@ final class RawConnection: @unchecked Sendable {
     bytes.withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
   }
 
+  /// Whether the connection is open with nothing from the server yet: looked at without waiting
+  /// and without reading, so a later `answer(within:)` still gets every byte.
+  var isAwaitingAnswer: Bool {
+    var poller = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, 0) == 0
+  }
+
   /// One whole answer, read until its `Content-Length` is in, the server closes, or `seconds`
   /// pass: its status (`nil` when none came in time), head and body as text.
   func answer(within seconds: Double) -> (status: Int?, head: String, body: String, closed: Bool) {
