@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "NavPersistence", targets: ["NavPersistence"]),
     .library(name: "NavReport", targets: ["NavReport"]),
     .library(name: "NavUpload", targets: ["NavUpload"]),
+    .library(name: "NavTools", targets: ["NavTools"]),
     .executable(name: "navstore", targets: ["navstore"]),
   ],
   // The collector's packages are conditioned on this trait, on by default: `swift build` here
@@ -73,6 +74,13 @@ let package = Package(
       ],
       plugins: ["MigrationsPlugin"]
     ),
+    // What tools do with a store file and an app never does: import, export, checkpoints and
+    // proofs, the whole-store verify. The CLI, the collector and the benchmarks link it; an app
+    // links NavPersistence alone and compiles none of it.
+    .target(
+      name: "NavTools",
+      dependencies: ["NavJSON", "NavCore", "NavContract", "NavHistory", "NavPersistence", "CSQLite"]
+    ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
     .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["embed-migrations"]),
     .systemLibrary(
@@ -91,7 +99,7 @@ let package = Package(
     .target(
       name: "NavFleet",
       dependencies: [
-        "NavCore", "NavContract", "NavPersistence", "NavReport", "NavIngest",
+        "NavCore", "NavContract", "NavPersistence", "NavTools", "NavReport", "NavIngest",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
@@ -135,6 +143,7 @@ let package = Package(
         "NavContract",
         "NavPersistence",
         "NavReport",
+        "NavTools",
         "NavFleet",
         "NavCollector",
         "NavUpload",
@@ -171,6 +180,7 @@ let package = Package(
       dependencies: [
         "launch-drill",
         "NavPersistence",
+        "NavTools",
         "NavCore",
         "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
@@ -191,7 +201,7 @@ let package = Package(
     .testTarget(
       name: "NavFleetTests",
       dependencies: [
-        "NavFleet", "NavPersistence", "NavCore", "NavTestSupport", "fuzz-upload",
+        "NavFleet", "NavPersistence", "NavTools", "NavCore", "NavTestSupport", "fuzz-upload",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "NIOCore", package: "swift-nio", condition: .collector),
@@ -206,7 +216,7 @@ let package = Package(
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [
-        "NavCollector", "NavFleet", "NavIngest", "NavUpload", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavCollector", "NavFleet", "NavIngest", "NavUpload", "NavPersistence", "NavTools", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
@@ -215,7 +225,7 @@ let package = Package(
     .testTarget(
       name: "NavUploadTests",
       dependencies: [
-        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavCore", "NavTestSupport",
+        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavTools", "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
@@ -243,8 +253,8 @@ var fuzzTargets: [Target] {
     ("fuzz-event-line", "Fuzz/Sources/fuzz-event-line", ["NavJSON", "NavCore"]),
     ("fuzz-apply", "Fuzz/Sources/fuzz-apply", ["NavJSON", "NavCore"]),
     ("fuzz-planner", "Fuzz/Sources/fuzz-planner", ["NavJSON", "NavCore"]),
-    ("fuzz-checkpoint", "Fuzz/Sources/fuzz-checkpoint", ["NavCore", "NavPersistence"]),
-    ("fuzz-store-file", "Fuzz/Sources/fuzz-store-file", ["NavJSON", "NavCore", "NavPersistence"]),
+    ("fuzz-checkpoint", "Fuzz/Sources/fuzz-checkpoint", ["NavCore", "NavPersistence", "NavTools"]),
+    ("fuzz-store-file", "Fuzz/Sources/fuzz-store-file", ["NavJSON", "NavCore", "NavPersistence", "NavTools"]),
     ("fuzz-report", "Fuzz/Sources/fuzz-report", ["NavCore", "NavPersistence", "NavReport"]),
     // The collector's upload parsing, which is no product: why the targets are this package's.
     ("fuzz-upload", "Fuzz/Upload", ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"]),

@@ -28,6 +28,7 @@ let package = Package(
         "GRDBAnchor",
         "BenchmarkProcesses",
         .product(name: "NavPersistence", package: "NavStore"),
+        .product(name: "NavTools", package: "NavStore"),
         .product(name: "NavCore", package: "NavStore"),
       ]
     ),
@@ -52,6 +53,7 @@ let package = Package(
       name: "snapshot-interval",
       dependencies: [
         .product(name: "NavPersistence", package: "NavStore"),
+        .product(name: "NavTools", package: "NavStore"),
         .product(name: "NavCore", package: "NavStore"),
       ]
     ),

@@ -8,6 +8,7 @@ import NavCollector
 import NavFleet
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// The read endpoints: pages of sessions newest first with a cursor, a session's history, state

@@ -10,6 +10,7 @@ import NavFleet
 import NavJSON
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import PropertyBased
 import Testing
 

@@ -3,6 +3,7 @@ import NavContract
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import PropertyBased
 import Testing
 

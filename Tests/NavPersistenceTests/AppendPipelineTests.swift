@@ -2,6 +2,7 @@ import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import PropertyBased
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// A refused write leaves the database exactly as it was (compared as a full dump).

@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// `bundle(_:to:)` takes one session and the sessions it continues off the store, for a ticket;
@@ -46,6 +47,26 @@ import Testing
       #expect(try await copy.history(of: session) == (try await store.history(of: session)))
     }
     #expect(try await copy.verify().allSatisfy(\.isIntact))
+  }
+
+  /// The bundle's lines are the events export's JSON Lines of its sessions, oldest first, byte
+  /// for byte: one session here is long enough to be written in several chunks.
+  @Test func theBundleIsTheEventsExportOfItsSessions() throws {
+    let store = try storeWithALineOfRestores()
+    for offset in 0..<1_500 {
+      let operation: NavigationOperation<JSONValue> =
+        offset.isMultiple(of: 2) ? .push(.string("item \(offset)")) : .goBack()
+      try store.append(event("launch-3", operation, offset: Int64(6 + offset)))
+    }
+    let path = folder.path("ticket.jsonl")
+    let written = try store.bundle(sessionID("launch-3"), to: path)
+    var exported: [UInt8] = []
+    for session in written {
+      try store.exportEncoded(.events, format: .jsonl, filter: ExportFilter(session: session)) { exported += $0 }
+    }
+    let bundled = try #require(FileManager.default.contents(atPath: path))
+    #expect(bundled.count > 1 << 17, "more than two chunks")
+    #expect(Array(bundled) == exported)
   }
 
   @Test func aForgottenAncestorEndsTheLine() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 @_spi(Internals) @testable import NavPersistence

@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 import NavPersistence
 import NavTestSupport
+import NavTools
 import Testing
 
 /// Sessions that begin by restoring another (`start`'s `restoredFrom`), and finding the session

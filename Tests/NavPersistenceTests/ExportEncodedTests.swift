@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// `exportEncoded`, which `navstore export` writes through, gives exactly the bytes of

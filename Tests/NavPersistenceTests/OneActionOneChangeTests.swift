@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// Events one action produced (one `record` call: the same time, origin and cause) are one

@@ -1,4 +1,5 @@
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 import Testing
 
 @Suite struct SQLiteLibraryTests {

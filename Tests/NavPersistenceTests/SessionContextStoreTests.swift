@@ -2,6 +2,7 @@ import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// A session's context goes in with its `start`, and comes out wherever the session does: the

@@ -3,6 +3,7 @@ import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import NavUpload
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// 13. A session as deep as the wire format allows, read the ways a collector reads one:
 /// verification, a replay (what the listing's screen filter does), the screen views' export and

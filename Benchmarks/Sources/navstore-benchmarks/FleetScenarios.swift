@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 import Synchronization
 
 /// 8. Many sessions: import, verify and export of a store of N two-event sessions, at three

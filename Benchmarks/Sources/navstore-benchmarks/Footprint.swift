@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 import RawSQLiteAnchor
 
 /// 6. Bytes on disk per event, and the peak memory (max RSS) of import and export, each run in a

@@ -2,6 +2,7 @@ import Foundation
 import GRDBAnchor
 import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 import RawSQLiteAnchor
 
 /// The sizes of one run.

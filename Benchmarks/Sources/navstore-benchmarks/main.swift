@@ -2,6 +2,7 @@ import BenchmarkProcesses
 import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 // navstore-benchmarks [--quick] [--json FILE]
 //   Runs every scenario, prints a table and writes it as JSON (default: benchmarks.json).

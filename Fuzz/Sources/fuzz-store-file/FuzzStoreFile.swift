@@ -2,6 +2,7 @@ import Foundation
 import FuzzSupport
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// The input's bytes as a store file handed over by someone else, opened read-only (or migrated,
 /// when its schema is older) and verified, listed, read and exported: every failure a clear

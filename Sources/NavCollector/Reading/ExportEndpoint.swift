@@ -3,6 +3,7 @@ import NIOCore
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `GET /v1/export/{table}`: a table of the token's app, as `navstore export` writes it,
 /// streamed as it is made, in bounded memory whatever the number of sessions.

@@ -3,6 +3,7 @@ import NavContract
 import NavCore
 @_spi(Internals) import NavPersistence
 import NavReport
+@_spi(Internals) import NavTools
 
 /// The collector's store on SQLite: each app's sessions in a store file on the collector's disk
 /// (`SQLiteFleet`), each file held to its identity (`AppStores`).

@@ -8,7 +8,7 @@ extension StoreEngine {
   }
 
   /// The session's tombstone, if it was forgotten.
-  func tombstone(of session: SessionID) throws(StoreError) -> Tombstone? {
+  package func tombstone(of session: SessionID) throws(StoreError) -> Tombstone? {
     let statement = try prepare("SELECT forgotten_at, last_seq, head_hash FROM tombstones WHERE session_id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])

@@ -40,7 +40,7 @@ extension StoreEngine {
   /// what was stored), otherwise the event appended the sequential way, whose outcome is
   /// returned. What the event itself is refused for is wrapped as `.lineFailed` at the entry's
   /// position; a storage failure is thrown as it is, since it is not the line's fault.
-  func append(_ entry: AppendPipeline.Entry, _ event: AnyEvent) throws(StoreError) -> AppendOutcome? {
+  package func append(_ entry: AppendPipeline.Entry, _ event: AnyEvent) throws(StoreError) -> AppendOutcome? {
     do {
       if let prepared = entry.prepared, try appendPrepared(prepared) { return nil }
       return try append(event)

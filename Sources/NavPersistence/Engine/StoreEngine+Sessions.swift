@@ -32,7 +32,7 @@ extension StoreEngine {
   }
 
   /// The session's last seq; throws `.unknownSession` when there is no such session.
-  func eventCount(of session: SessionID) throws(StoreError) -> Int {
+  package func eventCount(of session: SessionID) throws(StoreError) -> Int {
     guard let row = try sessionRow(session), row.count > 0 else { throw StoreError.unknownSession(session) }
     return row.count
   }
@@ -62,7 +62,7 @@ extension StoreEngine {
   }
 
   /// Calls `body` with every session that has events, ordered by id, one row at a time.
-  func forEachSessionSummary(
+  package func forEachSessionSummary(
     order: SessionQuery.Order = .id, _ body: (SessionSummary) throws(StoreError) -> Void
   ) throws(StoreError) {
     try forEachSessionSummary(order: order) { summary throws(StoreError) in
@@ -75,7 +75,7 @@ extension StoreEngine {
   /// reads the `sessions_by_last_at` index, as `latestSession` does; by id, the primary key.
   /// Either starts after `after` (a page's last session) when given, so that a page costs its
   /// own length.
-  func forEachSessionSummary(
+  package func forEachSessionSummary(
     order: SessionQuery.Order, after: (lastAt: Timestamp, id: SessionID)? = nil,
     while body: (SessionSummary) throws(StoreError) -> Bool
   ) throws(StoreError) {

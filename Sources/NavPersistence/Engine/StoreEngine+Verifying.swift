@@ -1,6 +1,31 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 extension StoreEngine {
+  /// Checks `sessions` (all of them, in id order, when `nil`), handing `each` every session's
+  /// result as it is found; returns the counts. Memory holds one session's snapshots at a time.
+  /// A session named that the store does not hold is refused before any is checked.
+  @discardableResult
+  package func verify(
+    _ sessions: [SessionID]?, each: (VerificationResult) throws(StoreError) -> Void
+  ) throws(StoreError) -> VerificationSummary {
+    var summary = VerificationSummary()
+    func check(_ id: SessionID) throws(StoreError) {
+      let result = try verify(id)
+      summary.add(result)
+      try each(result)
+    }
+    if let sessions {
+      for session in sessions where try !sessionExists(session) {
+        throw StoreError.unknownSession(session)
+      }
+      for id in sessions { try check(id) }
+    } else {
+      try forEachSessionID(check)
+    }
+    return summary
+  }
+
   /// Checks one session's stored history and row as `HistoryAudit` says.
   func verify(_ session: SessionID) throws(StoreError) -> VerificationResult {
     var audit = HistoryAudit(of: session)

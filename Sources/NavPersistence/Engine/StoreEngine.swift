@@ -36,7 +36,7 @@ package final class StoreEngine {
     let phaseBefore: SessionPhase
   }
 
-  let connection: SQLiteConnection
+  package let connection: SQLiteConnection
   let options: StoreOptions
   let path: String
   var heads: HeadCache<SessionID, Head>
@@ -74,7 +74,7 @@ package final class StoreEngine {
 
   /// SQLite work on this engine's connection, its failure classified for the store's file
   /// (a full disk, a lock held too long, a failing disk, or another SQLite error).
-  func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
+  package func sql<T>(_ body: () throws(SQLiteError) -> T) throws(StoreError) -> T {
     do {
       return try body()
     } catch {
@@ -87,7 +87,7 @@ package final class StoreEngine {
     return try sql { () throws(SQLiteError) in try connection.statement(text) }
   }
 
-  func run(_ text: String) throws(StoreError) {
+  package func run(_ text: String) throws(StoreError) {
     if pendingRow != nil { try flushPendingRow() }
     try sql { () throws(SQLiteError) in try connection.execute(text) }
   }
@@ -105,7 +105,7 @@ package final class StoreEngine {
   }
 
   /// Runs a closure the caller gave the store, wrapping what it throws as the caller's error.
-  static func callingBack<T>(_ body: () throws -> T) throws(StoreError) -> T {
+  package static func callingBack<T>(_ body: () throws -> T) throws(StoreError) -> T {
     do {
       return try body()
     } catch {

@@ -4,7 +4,7 @@ import NavCore
 extension StoredEventRow {
   /// The row the statement is on, selected with `EventColumn.selectList`, for `session`
   /// (already read from it and checked).
-  init(_ statement: SQLiteStatement, session: SessionID) {
+  package init(_ statement: SQLiteStatement, session: SessionID) {
     self.init(
       session: session, seq: statement.int(EventColumn.seq), at: statement.int64(EventColumn.at),
       origin: statement.text(EventColumn.origin), op: statement.textBytes(EventColumn.operation),

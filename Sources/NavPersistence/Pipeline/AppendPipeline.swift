@@ -8,25 +8,25 @@ import NavCore
 /// preparer left it to the writer, or what a line was when it held no event. The input stays on
 /// the writer's thread (a file, standard input, a caller's array); a line is copied out of the
 /// reader's buffer to go.
-enum AppendPipeline {
+package enum AppendPipeline {
   /// What the writer hands over: an event, or a line of JSON Lines to decode first, never a
   /// blank one (the first line of an input may begin with a byte order mark).
-  enum Source: Sendable {
+  package enum Source: Sendable {
     case event(AnyEvent)
     case line([UInt8], isFirst: Bool)
   }
 
   /// One submission back from the preparing thread. A class, so that handing it along the
   /// writer's calls is one reference count, not one per array and string it holds.
-  final class Entry: Sendable {
+  package final class Entry: Sendable {
     /// The event, or `nil` for a line that is not one.
-    let event: AnyEvent?
+    package let event: AnyEvent?
     /// Why the line is not an event (`nil`: it is one).
-    let unreadable: WireFormatError?
+    package let unreadable: WireFormatError?
     /// The event prepared, or `nil` when the writer appends it itself.
-    let prepared: PreparedEvent?
+    package let prepared: PreparedEvent?
     /// Its position as the caller counts (a line number, an index from 1).
-    let position: Int
+    package let position: Int
 
     init(event: AnyEvent?, unreadable: WireFormatError? = nil, prepared: PreparedEvent?, position: Int) {
       self.event = event
@@ -52,11 +52,11 @@ enum AppendPipeline {
   }
 
   /// What to append, and its position (a line number, an index from 1).
-  typealias Submission = (source: Source, position: Int)
+  package typealias Submission = (source: Source, position: Int)
 
   /// Events per chunk: enough that the hand-over's lock is a small cost per event. A batch
   /// shorter than this is appended on the writer's thread alone.
-  static let chunkSize = 256
+  package static let chunkSize = 256
 
   /// Events the writer appends itself at the start of each run (a batch, an import's
   /// transaction) while the preparer, which starts from nothing, gets ahead.
@@ -66,7 +66,7 @@ enum AppendPipeline {
   /// remembering up to `headCapacity` sessions; `storedHead` reads a session's head from the
   /// store's file (on a reader, on the preparing thread) for a session met in the middle of
   /// its history.
-  static func start(
+  package static func start(
     snapshotInterval: Int, headCapacity: Int, storedHead: @escaping @Sendable (SessionID) -> EventPreparer.Expected?
   ) -> OrderedPipeline<Submission, Entry> {
     // The writer serves the first events of each run itself, the sequential way, while the

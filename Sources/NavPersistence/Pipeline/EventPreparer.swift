@@ -12,10 +12,10 @@ import NavCore
 /// sequential way, which decides and words the outcome exactly as a lone append does. A wrong
 /// guess costs time, never correctness: the writer stores a prepared event only when the
 /// session's head is still the one it was prepared after.
-struct EventPreparer {
+package struct EventPreparer {
   /// A session's head as the preparer expects it: seq 0, the genesis hash and no state for a
   /// session with no events.
-  struct Expected {
+  package struct Expected {
     var seq: Int
     var hash: [UInt8]
     var state: RunningState?

@@ -10,7 +10,7 @@ import Foundation
 /// in chunks, so the queues' lock is a small cost per item; at most `capacity` chunks are out
 /// at a time, which bounds memory and means neither side can wait on a full queue while the
 /// other waits on it.
-final class OrderedPipeline<Item: Sendable, Result: Sendable> {
+package final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   /// What goes to the second thread: items, and chunks of results the caller is done with, so
   /// that their memory is freed there and not on the calling thread.
   private struct Outgoing: Sendable {
@@ -19,11 +19,11 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   }
 
   /// How the calling thread starts each run (see `init`).
-  struct SelfService {
+  package struct SelfService {
     /// How many items the calling thread serves itself at the start of each run.
-    var firstItems: Int
+    package var firstItems: Int
     /// The result the second thread would give for an item, computed on the calling thread.
-    var serve: (Item) -> Result
+    package var serve: (Item) -> Result
   }
 
   /// Chunks out at a time (submitted, not yet taken back).
@@ -60,7 +60,7 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
   /// nothing, and without this the calling thread would wait for its first chunk at every
   /// run's start. The same items are served whatever the timing, so the work done, and so an
   /// instruction count, is repeatable.
-  init(
+  package init(
     name: String, chunkSize: Int, selfService: SelfService? = nil,
     makeWork: @escaping @Sendable () -> (Item) -> Result
   ) {
@@ -89,7 +89,7 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
 
   /// Hands an item to the second thread (in chunks). When a chunk goes, the results back by
   /// then are handed to `take` (after waiting for some when too many chunks are out).
-  func submit(_ item: Item, take: (Result) throws(StoreError) -> Void) throws(StoreError) {
+  package func submit(_ item: Item, take: (Result) throws(StoreError) -> Void) throws(StoreError) {
     outgoing.append(item)
     guard outgoing.count == chunkSize else { return }
     try flush(take: take)
@@ -98,14 +98,14 @@ final class OrderedPipeline<Item: Sendable, Result: Sendable> {
 
   /// Sends what is left and hands every result still due to `take`, in order. The next items
   /// begin a new run.
-  func drain(take: (Result) throws(StoreError) -> Void) throws(StoreError) {
+  package func drain(take: (Result) throws(StoreError) -> Void) throws(StoreError) {
     try flush(take: take)
     while let result = next(waiting: true) { try take(result) }
     toServe = selfService?.firstItems ?? 0
   }
 
   /// Stops the second thread and waits until it has, dropping what it had done.
-  func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     toWorker.cancel()

@@ -64,19 +64,6 @@ extension SessionStore {
     try await offloaded { () throws(StoreError) in try self.append(contentsOf: events) }
   }
 
-  /// Imports JSON Lines events (see the synchronous `importJSONLines(from:batchSize:progress:)`).
-  /// The source is handed over to the store for the import.
-  @discardableResult
-  package func importJSONLines(
-    from source: sending some JSONLinesSource, batchSize: Int? = nil,
-    progress: (@Sendable (_ lines: Int, _ bytes: Int) -> Void)? = nil
-  ) async throws(StoreError) -> ImportSummary {
-    let reader = UncheckedTransfer(source)
-    return try await offloaded { () throws(StoreError) in
-      try self.importJSONLines(from: reader.value, batchSize: batchSize, progress: progress)
-    }
-  }
-
   /// Records an app action (see the synchronous `record(session:from:to:at:origin:cause:)`).
   @discardableResult
   public func record(
@@ -131,22 +118,5 @@ extension SessionStore {
   /// Checks sessions (see the synchronous `verify(_:)`).
   public func verify(_ sessions: [SessionID]? = nil) async throws(StoreError) -> [VerificationResult] {
     try await offloaded { () throws(StoreError) in try self.verify(sessions) }
-  }
-
-  /// Checks sessions, streaming each result to `each` (see the synchronous `verify(_:each:)`).
-  @discardableResult
-  package func verify(
-    _ sessions: [SessionID]? = nil, each: @escaping @Sendable (VerificationResult) throws -> Void
-  ) async throws(StoreError) -> VerificationSummary {
-    try await offloaded { () throws(StoreError) in try self.verify(sessions, each: each) }
-  }
-
-  /// Exports a table row by row (see the synchronous `export(_:format:filter:_:)`).
-  @discardableResult
-  package func export(
-    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
-    _ emit: @escaping @Sendable (ExportRow) throws -> Void
-  ) async throws(StoreError) -> Int {
-    try await offloaded { () throws(StoreError) in try self.export(table, format: format, filter: filter, emit) }
   }
 }

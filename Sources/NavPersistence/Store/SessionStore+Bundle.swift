@@ -1,6 +1,6 @@
 import Foundation
-import NavCore
-@_spi(Internals) import NavHistory
+@_spi(Internals) import NavCore
+import NavHistory
 
 extension SessionStore {
   /// Writes one session, with the sessions it continues, to a new JSON Lines file at
@@ -19,12 +19,34 @@ extension SessionStore {
     let line = try lineage(of: session)
     try NewFile(at: destination).writeContents { output throws(StoreError) in
       for member in line {
-        try exportEncoded(.events, format: .jsonl, filter: ExportFilter(session: member)) { chunk in
-          try output.write(contentsOf: chunk)
+        try writeLines(of: member) { chunk throws(StoreError) in
+          try StoreEngine.callingBack { try output.write(contentsOf: chunk) }
         }
       }
     }
     return line
+  }
+
+  /// Every event of `session`, in seq order, as the wire format's lines, handed to `write` in
+  /// chunks of about 64 KiB, in one read transaction and a chunk's memory.
+  private func writeLines(of session: SessionID, _ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
+    try read { engine throws(StoreError) in
+      var chunk: [UInt8] = []
+      try engine.forEachEvent(of: session, from: 1, to: try engine.eventCount(of: session)) { row throws(StoreError) in
+        let event = try StoreError.ruling(row.decoded())
+        do throws(WireFormatError) {
+          chunk.append(contentsOf: try WireFormat.canonicalBytes(event))
+        } catch {
+          throw StoreError.unencodable(error)
+        }
+        chunk.append(0x0A)
+        if chunk.count >= 1 << 16 {
+          try write(chunk)
+          chunk.removeAll(keepingCapacity: true)
+        }
+      }
+      if !chunk.isEmpty { try write(chunk) }
+    }
   }
 
   /// Writes a session and the sessions it continues to a new file (see the synchronous

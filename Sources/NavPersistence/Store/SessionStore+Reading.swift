@@ -107,34 +107,10 @@ extension SessionStore {
   /// against the replayed state, and the session's counters. Each session is read one at a
   /// time; the results are one small value each.
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
-    var results: [VerificationResult] = []
-    try verify(sessions) { results.append($0) }
-    return results
-  }
-
-  /// Checks sessions (all of them, in id order, by default) in one read transaction, calling
-  /// `each` with every session's result as it is found; returns the counts. Memory holds one
-  /// session's snapshots at a time. `each`'s errors come back as `.caller`.
-  @discardableResult
-  @_spi(Internals) public func verify(
-    _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
-  ) throws(StoreError) -> VerificationSummary {
     try read { engine throws(StoreError) in
-      var summary = VerificationSummary()
-      func check(_ id: SessionID) throws(StoreError) {
-        let result = try engine.verify(id)
-        summary.add(result)
-        try StoreEngine.callingBack { try each(result) }
-      }
-      if let sessions {
-        for session in sessions where try !engine.sessionExists(session) {
-          throw StoreError.unknownSession(session)
-        }
-        for id in sessions { try check(id) }
-      } else {
-        try engine.forEachSessionID(check)
-      }
-      return summary
+      var results: [VerificationResult] = []
+      try engine.verify(sessions) { results.append($0) }
+      return results
     }
   }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `navstore checkpoint`: a signed checkpoint of the whole store.
 struct CheckpointCommand: AsyncParsableCommand {

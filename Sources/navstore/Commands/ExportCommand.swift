@@ -2,6 +2,7 @@ import ArgumentParser
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `navstore export`: analytics tables as CSV or JSON Lines, streamed from the store.
 struct ExportCommand: AsyncParsableCommand {

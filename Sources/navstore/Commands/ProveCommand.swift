@@ -1,6 +1,7 @@
 import ArgumentParser
 import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `navstore prove`: the proof that one session is in a checkpoint.
 struct ProveCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `navstore sessions`: every session with its size, times and current depth.
 struct SessionsCommand: AsyncParsableCommand {

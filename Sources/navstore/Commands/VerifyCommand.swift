@@ -2,6 +2,7 @@ import ArgumentParser
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// `navstore verify`: checks sessions' histories against their hash chains.
 struct VerifyCommand: AsyncParsableCommand {

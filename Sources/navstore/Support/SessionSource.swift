@@ -3,6 +3,7 @@ import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
 import NavReport
+@_spi(Internals) import NavTools
 
 /// The sessions of the store `--db` names, as the commands that read and change them see them:
 /// a store file, or one app's sessions in a PostgreSQL database. `StoreOption.withSessions`

@@ -2,6 +2,7 @@ import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// Checkpoints against the store's own owner: each tampering a hash chain alone can miss is

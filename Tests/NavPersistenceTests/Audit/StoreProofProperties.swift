@@ -2,6 +2,7 @@ import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
 import NavTestSupport
+@_spi(Internals) import NavTools
 import Testing
 
 /// Proofs from real stores of 1 to 1,000 sessions: every session's proof, read back from its

@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 /// Stored events' columns copied out of SQLite's row, back to back in one buffer, so that a
 /// second thread can write them out (`CSVExportPipeline`) while the reading thread steps on.

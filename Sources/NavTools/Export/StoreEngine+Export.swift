@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// Exports: one pass over the events table in (session, seq) order, replaying each session as it
 /// goes, so memory holds one session's state, never the table.

@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// Signed checkpoints of the whole store, audits against them, and proofs of one session.
 extension SessionStore {

@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// Exports written out as text. The events table as CSV, the largest and most common export,
 /// is written from SQLite's column bytes: no `ExportRow` and no array per event, and the same

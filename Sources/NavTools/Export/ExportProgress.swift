@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// Where an export stands: what it exports, how far it has read, and what it carries from one
 /// row to the next (the session replayed for the screen-view tables, the event before for

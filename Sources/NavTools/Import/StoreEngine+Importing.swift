@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 extension StoreEngine {
   /// Whether `session` is named for the first time in the import under way, kept in a

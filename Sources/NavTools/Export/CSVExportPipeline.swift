@@ -1,4 +1,5 @@
 import NavCore
+import NavPersistence
 
 /// The events table as CSV on two cores: the reading thread steps SQLite and copies each row's
 /// columns (`CopiedEventsRows`), a second thread writes them out as CSV (reading each stored

@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// The checkpoint tables of schema 3 (`migrations/0003_checkpoints.sql`). Sessions and leaves
 /// stream through these in id order, one row at a time: the memory of a checkpoint, an audit

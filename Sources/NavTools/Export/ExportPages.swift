@@ -1,4 +1,5 @@
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// An export read a page at a time, each when it is asked for: the next page is read from the
 /// store (on the store's queue, in a read transaction of its own) only when the consumer takes

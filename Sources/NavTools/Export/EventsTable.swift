@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 /// The events table of an export, read once from the stored rows: the columns of
 /// `ExportTable.events`, in order, for either way an export writes them.

@@ -1,4 +1,5 @@
 import CSQLite
+import NavPersistence
 
 /// Facts about the SQLite library NavPersistence is linked against.
 ///

@@ -1,5 +1,6 @@
 import NavCore
 @_spi(Internals) import NavHistory
+import NavPersistence
 
 extension SessionStore {
   /// Exports a table, row by row, to `emit`, in one read transaction and constant memory.
@@ -60,5 +61,14 @@ extension SessionStore {
       }
       return page
     }
+  }
+
+  /// Exports a table row by row (see the synchronous `export(_:format:filter:_:)`).
+  @discardableResult
+  package func export(
+    _ table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter = ExportFilter(),
+    _ emit: @escaping @Sendable (ExportRow) throws -> Void
+  ) async throws(StoreError) -> Int {
+    try await offloaded { () throws(StoreError) in try self.export(table, format: format, filter: filter, emit) }
   }
 }
