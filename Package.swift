@@ -67,6 +67,12 @@ let package = Package(
     // The rules and procedures of a history, whichever engine holds it: no SQLite, no NIO.
     .target(
       name: "NavHistory", dependencies: ["NavJSON", "NavCore", .product(name: "Crypto", package: "swift-crypto")]),
+    // A history as it leaves a store, enters one and is sealed, whichever engine holds it: the
+    // export tables and their encoders, JSON Lines read a line at a time, signed checkpoints
+    // and proofs. No SQLite, no NIO; the tools build on it, an app never links it.
+    .target(
+      name: "NavArchive",
+      dependencies: ["NavJSON", "NavCore", "NavHistory", .product(name: "Crypto", package: "swift-crypto")]),
     .target(
       name: "NavPersistence",
       dependencies: [
@@ -79,7 +85,7 @@ let package = Package(
     // links NavPersistence alone and compiles none of it.
     .target(
       name: "NavTools",
-      dependencies: ["NavJSON", "NavCore", "NavContract", "NavHistory", "NavPersistence", "CSQLite"]
+      dependencies: ["NavJSON", "NavCore", "NavContract", "NavHistory", "NavArchive", "NavPersistence", "CSQLite"]
     ),
     .executableTarget(name: "embed-migrations", path: "Tools/EmbedMigrations"),
     .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["embed-migrations"]),
@@ -99,7 +105,7 @@ let package = Package(
     .target(
       name: "NavFleet",
       dependencies: [
-        "NavCore", "NavContract", "NavPersistence", "NavTools", "NavReport", "NavIngest",
+        "NavCore", "NavContract", "NavArchive", "NavPersistence", "NavTools", "NavReport", "NavIngest",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "PostgresNIO", package: "postgres-nio", condition: .collector),
@@ -119,6 +125,7 @@ let package = Package(
       dependencies: [
         "NavCore",
         "NavContract",
+        "NavArchive",
         "NavPersistence",
         "NavFleet",
         "NavIngest",
@@ -143,6 +150,7 @@ let package = Package(
         "NavContract",
         "NavPersistence",
         "NavReport",
+        "NavArchive",
         "NavTools",
         "NavFleet",
         "NavCollector",
@@ -180,6 +188,7 @@ let package = Package(
       dependencies: [
         "launch-drill",
         "NavPersistence",
+        "NavArchive",
         "NavTools",
         "NavCore",
         "NavTestSupport",
@@ -192,7 +201,7 @@ let package = Package(
     .testTarget(
       name: "DocTests",
       dependencies: [
-        "NavCore", "NavPersistence", "NavReport", "NavUpload", "NavTestSupport",
+        "NavCore", "NavPersistence", "NavReport", "NavUpload", "NavTools", "NavTestSupport",
       ],
       // Compiled as another package's code is, so that the docs' Swift can use only what an
       // app can: the `package` declarations the targets share stay out of reach here.
@@ -201,7 +210,7 @@ let package = Package(
     .testTarget(
       name: "NavFleetTests",
       dependencies: [
-        "NavFleet", "NavPersistence", "NavTools", "NavCore", "NavTestSupport", "fuzz-upload",
+        "NavFleet", "NavPersistence", "NavArchive", "NavTools", "NavCore", "NavTestSupport", "fuzz-upload",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "NIOCore", package: "swift-nio", condition: .collector),
@@ -216,7 +225,8 @@ let package = Package(
     .testTarget(
       name: "NavCollectorTests",
       dependencies: [
-        "NavCollector", "NavFleet", "NavIngest", "NavUpload", "NavPersistence", "NavTools", "NavCore", "NavTestSupport",
+        "NavCollector", "NavFleet", "NavIngest", "NavUpload", "NavPersistence", "NavArchive", "NavTools", "NavCore",
+        "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
@@ -225,7 +235,8 @@ let package = Package(
     .testTarget(
       name: "NavUploadTests",
       dependencies: [
-        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavTools", "NavCore", "NavTestSupport",
+        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavArchive", "NavTools", "NavCore",
+        "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),
@@ -253,8 +264,11 @@ var fuzzTargets: [Target] {
     ("fuzz-event-line", "Fuzz/Sources/fuzz-event-line", ["NavJSON", "NavCore"]),
     ("fuzz-apply", "Fuzz/Sources/fuzz-apply", ["NavJSON", "NavCore"]),
     ("fuzz-planner", "Fuzz/Sources/fuzz-planner", ["NavJSON", "NavCore"]),
-    ("fuzz-checkpoint", "Fuzz/Sources/fuzz-checkpoint", ["NavCore", "NavPersistence", "NavTools"]),
-    ("fuzz-store-file", "Fuzz/Sources/fuzz-store-file", ["NavJSON", "NavCore", "NavPersistence", "NavTools"]),
+    ("fuzz-checkpoint", "Fuzz/Sources/fuzz-checkpoint", ["NavCore", "NavPersistence", "NavArchive", "NavTools"]),
+    (
+      "fuzz-store-file", "Fuzz/Sources/fuzz-store-file",
+      ["NavJSON", "NavCore", "NavPersistence", "NavArchive", "NavTools"]
+    ),
     ("fuzz-report", "Fuzz/Sources/fuzz-report", ["NavCore", "NavPersistence", "NavReport"]),
     // The collector's upload parsing, which is no product: why the targets are this package's.
     ("fuzz-upload", "Fuzz/Upload", ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"]),

@@ -22,7 +22,7 @@ for module in ("NavJSON", "NavCore", "NavContract", "NavHistory", "NavPersistenc
             if declares_public.match(line):
                 total[module] += 1
                 spi[module] += "@_spi" in line
-CEILING = 566
+CEILING = 541
 print(" ".join(f"{module} {count}" for module, count in total.items()), "- total", sum(total.values()),
       f"(ceiling {CEILING}; of which @_spi declarations: {sum(spi.values())})")
 if sum(total.values()) > CEILING:

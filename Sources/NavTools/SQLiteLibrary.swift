@@ -1,4 +1,5 @@
 import CSQLite
+@_spi(Internals) import NavArchive
 import NavPersistence
 
 /// Facts about the SQLite library NavPersistence is linked against.

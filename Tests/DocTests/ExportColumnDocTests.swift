@@ -1,4 +1,5 @@
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 import Testing
 
 /// The analytics guide describes every column of every export table, in the order the exports

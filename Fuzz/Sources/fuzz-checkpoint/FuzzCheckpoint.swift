@@ -1,4 +1,5 @@
 import FuzzSupport
+@_spi(Internals) import NavArchive
 @_spi(Internals) import NavPersistence
 
 /// The verifier key of the seeds' checkpoint and proof (`make-corpus.py`'s notes were signed by

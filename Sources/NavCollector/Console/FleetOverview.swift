@@ -1,3 +1,4 @@
+@_spi(Internals) import NavArchive
 import NavContract
 import NavCore
 import NavFleet

@@ -1,4 +1,5 @@
 import Logging
+@_spi(Internals) import NavArchive
 import NavContract
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavHistory

@@ -38,7 +38,7 @@ package struct ClockOrder: Sendable {
 
   /// `total` plus the time from `start` to `end` (not earlier than `start`), held at
   /// `maximumDuration`: how a duration grows by one step, here and in the screen views.
-  static func adding(_ total: Int64, from start: Timestamp, to end: Timestamp) -> Int64 {
+  package static func adding(_ total: Int64, from start: Timestamp, to end: Timestamp) -> Int64 {
     let gap = end.millisecondsSince1970.subtractingReportingOverflow(start.millisecondsSince1970)
     let sum = total.addingReportingOverflow(gap.partialValue)
     return gap.overflow || sum.overflow ? maximumDuration : min(sum.partialValue, maximumDuration)

@@ -1,20 +1,13 @@
 import NavCore
-@_spi(Internals) import NavHistory
 
 extension StoreEngine {
   /// Checks `sessions` (all of them, in id order, when `nil`), handing `each` every session's
-  /// result as it is found; returns the counts. Memory holds one session's snapshots at a time.
-  /// A session named that the store does not hold is refused before any is checked.
-  @discardableResult
-  package func verify(
-    _ sessions: [SessionID]?, each: (VerificationResult) throws(StoreError) -> Void
-  ) throws(StoreError) -> VerificationSummary {
-    var summary = VerificationSummary()
-    func check(_ id: SessionID) throws(StoreError) {
-      let result = try verify(id)
-      summary.add(result)
-      try each(result)
-    }
+  /// result as it is found. Memory holds one session's snapshots at a time. A session named
+  /// that the store does not hold is refused before any is checked.
+  package func verify(_ sessions: [SessionID]?, each: (VerificationResult) throws(StoreError) -> Void)
+    throws(StoreError)
+  {
+    func check(_ id: SessionID) throws(StoreError) { try each(try verify(id)) }
     if let sessions {
       for session in sessions where try !sessionExists(session) {
         throw StoreError.unknownSession(session)
@@ -23,7 +16,6 @@ extension StoreEngine {
     } else {
       try forEachSessionID(check)
     }
-    return summary
   }
 
   /// Checks one session's stored history and row as `HistoryAudit` says.

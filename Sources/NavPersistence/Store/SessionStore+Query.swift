@@ -42,13 +42,3 @@ extension SessionStore {
     try read { engine throws(StoreError) in try engine.verify(session, within: budget) }
   }
 }
-
-extension SessionQuery {
-  /// A session's row of the sessions export, as one JSON Lines line: what `sessions --json`
-  /// prints for the sessions a query keeps.
-  package static func exportLine(_ session: SessionSummary, omittingPayloads: Bool = false) -> String {
-    ExportEncoding.line(
-      ExportRow(values: ExportEncoding.sessionsRow(session, omittingPayloads: omittingPayloads)), table: .sessions,
-      format: .jsonl)
-  }
-}

@@ -1,5 +1,6 @@
+@_spi(Internals) import NavArchive
 import NavCore
-@_spi(Internals) import NavHistory
+import NavHistory
 import NavPersistence
 
 extension SessionStore {
@@ -11,7 +12,12 @@ extension SessionStore {
     _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
   ) throws(StoreError) -> VerificationSummary {
     try read { engine throws(StoreError) in
-      try engine.verify(sessions) { result throws(StoreError) in try StoreEngine.callingBack { try each(result) } }
+      var summary = VerificationSummary()
+      try engine.verify(sessions) { result throws(StoreError) in
+        summary.add(result)
+        try StoreEngine.callingBack { try each(result) }
+      }
+      return summary
     }
   }
 

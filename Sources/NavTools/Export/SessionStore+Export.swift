@@ -1,3 +1,4 @@
+@_spi(Internals) import NavArchive
 import NavCore
 @_spi(Internals) import NavHistory
 import NavPersistence

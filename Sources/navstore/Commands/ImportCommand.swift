@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(Internals) import NavArchive
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence

@@ -1,4 +1,5 @@
 import ArgumentParser
+@_spi(Internals) import NavArchive
 @_spi(Internals) import NavPersistence
 
 /// `navstore keygen`: a new Ed25519 key for signing checkpoints.

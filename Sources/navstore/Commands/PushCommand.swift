@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(Internals) import NavArchive
 import NavCollector
 import NavContract
 import NavCore

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internals) import NavArchive
 @_spi(Internals) import NavPersistence
 
 /// The files of checkpoints and proofs: keys, notes and proofs read with errors that name the

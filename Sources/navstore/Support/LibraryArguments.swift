@@ -1,4 +1,5 @@
 import ArgumentParser
+@_spi(Internals) import NavArchive
 import NavCore
 @_spi(Internals) import NavPersistence
 

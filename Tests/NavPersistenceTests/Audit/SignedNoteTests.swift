@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internals) import NavArchive
 @_spi(Internals) import NavPersistence
 import Testing
 

@@ -1,4 +1,5 @@
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavHistory
 
 /// One view of a screen, as the `screen-views` export counts it: the screen on top, and how long
 /// it stayed there in the foreground.

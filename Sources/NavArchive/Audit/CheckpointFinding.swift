@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// What an audit against a checkpoint found of one session the checkpoint names.
 package struct CheckpointFinding: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 import NavJSON
 
 /// The rows of an export, written from what any engine reads: a session's summary as a

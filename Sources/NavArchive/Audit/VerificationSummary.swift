@@ -1,3 +1,5 @@
+import NavHistory
+
 /// What a `verify` of many sessions found, in numbers: the per-session results stream to the
 /// caller, so checking a store of any size keeps only this.
 @_spi(Internals) public struct VerificationSummary: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import NavHistory
+
 /// Where an import's lines come from, one at a time: a file or standard input read in chunks
 /// (`LineReader`), lines already in memory (`LinesInMemory`), or anything else that can hand
 /// over one line at a time (an upload's body, a socket, a decompressor).

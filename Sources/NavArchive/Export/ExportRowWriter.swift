@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// Where an export's row goes, value by value, in column order: into `ExportRow` values (the
 /// library's `export`) or straight into CSV bytes (the command line's stream). A table's columns

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+@_spi(Internals) import NavHistory
 
 /// An Ed25519 key that signs notes, in the text form of the signed-note format (C2SP
 /// `signed-note`, as Go's checksum database, Sigsum and Rekor use it):

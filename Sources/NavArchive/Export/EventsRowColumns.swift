@@ -1,3 +1,5 @@
+@_spi(Internals) import NavHistory
+
 /// The columns of one stored event as the events export reads them (`EventColumn`'s, by their
 /// raw values): a statement on its row, or a row copied out of it to be written on another
 /// thread (`CopiedEventsRows`).

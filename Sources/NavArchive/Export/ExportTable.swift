@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// The tables `navstore export` writes, each a flat view that analytics tools load as it is.
 @_spi(Internals) public enum ExportTable: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// An export made from rows an engine reads, whatever the engine: the same rows and the same
 /// bytes as `SessionStore.exportEncoded` writes from a store file, for the collector's store on

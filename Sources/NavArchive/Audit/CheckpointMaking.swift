@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// A checkpoint being made, fed each session's row in the order its leaves are kept: the one
 /// procedure both engines make a checkpoint with, so that they check a row against its events,

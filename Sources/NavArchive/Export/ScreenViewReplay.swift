@@ -1,4 +1,5 @@
 @_spi(Internals) import NavCore
+@_spi(Internals) import NavHistory
 
 /// Follows the visible screen through a stream of events, session after session, and emits the
 /// `screen-views` rows (a view when a screen stops being visible, and at a session's end) or the

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Internals) import NavHistory
 
 /// A text and the signatures over it, in the signed-note format (C2SP `signed-note`):
 ///
@@ -110,28 +111,5 @@ package struct SignedNote: Sendable, Hashable {
     }
     guard bytes.count == 4 + 64 else { return nil }
     return Signature(name: name, keyHash: Array(bytes.prefix(4)), bytes: Array(bytes.dropFirst(4)))
-  }
-}
-
-/// Why a key or a signed note was refused.
-public enum NoteError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A key's text is not a key of the signed-note format.
-  case malformedKey(String)
-  /// A note's text is not a signed note.
-  case malformedNote(String)
-  /// The note carries no signature by the verifier's key.
-  case unknownKey(String)
-  /// The verifier's signature line is there, but does not hold.
-  case badSignature(String)
-  /// The signing library failed.
-  case signingFailed(String)
-
-  public var description: String {
-    switch self {
-    case .malformedKey(let reason), .malformedNote(let reason), .unknownKey(let reason), .badSignature(let reason):
-      reason
-    case .signingFailed(let reason):
-      "signing failed: \(reason)"
-    }
   }
 }

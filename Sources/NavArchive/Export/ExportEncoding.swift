@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+@_spi(Internals) import NavHistory
 import NavJSON
 
 /// Turns export rows into CSV (RFC 4180) or JSON Lines text.

@@ -1,4 +1,5 @@
 import NavCore
+@_spi(Internals) import NavHistory
 
 /// A store's record of a checkpoint, read back leaf by leaf and believed only once the leaves
 /// give the signed root: the one procedure both engines check a checkpoint's record with,

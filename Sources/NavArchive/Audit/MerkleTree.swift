@@ -1,4 +1,5 @@
 import Crypto
+@_spi(Internals) import NavHistory
 
 /// The Merkle tree hashing of RFC 6962 (Certificate Transparency, section 2.1), over which a
 /// checkpoint commits to every session: one root for the whole store, and for any one session

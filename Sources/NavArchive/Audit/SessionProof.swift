@@ -1,5 +1,6 @@
 import Foundation
 import NavCore
+@_spi(Internals) import NavHistory
 import NavJSON
 
 /// That one session is in a signed checkpoint, checkable without the store: the checkpoint's
