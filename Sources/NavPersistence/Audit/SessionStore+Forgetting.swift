@@ -9,7 +9,7 @@ extension SessionStore {
   /// refuses the whole call. The file keeps its size until `reclaimSpace()`.
   @discardableResult
   public func forget(_ sessions: [SessionID], at time: Timestamp) throws(StoreError) -> [Tombstone] {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var tombstones: [Tombstone] = []
       // In id order as SQLite orders them (by bytes), as listings and checkpoints do.
       for session in Set(sessions).sorted(by: { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }) {
@@ -23,7 +23,7 @@ extension SessionStore {
   /// retention limit). Returns their tombstones; none when no session is that old.
   @discardableResult
   public func prune(before cutoff: Timestamp, at time: Timestamp) throws(StoreError) -> [Tombstone] {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var tombstones: [Tombstone] = []
       for session in try engine.sessions(lastBefore: cutoff) {
         tombstones.append(try engine.forget(session, at: time))
@@ -34,12 +34,12 @@ extension SessionStore {
 
   /// The sessions whose last event is before `cutoff`: what `prune(before:at:)` would forget.
   public func sessions(lastBefore cutoff: Timestamp) throws(StoreError) -> [SessionID] {
-    try read { engine throws(StoreError) in try engine.sessions(lastBefore: cutoff) }
+    try withReadTransaction { engine throws(StoreError) in try engine.sessions(lastBefore: cutoff) }
   }
 
   /// Every tombstone, in session id order.
   public func tombstones() throws(StoreError) -> [Tombstone] {
-    try read { engine throws(StoreError) in try engine.tombstones() }
+    try withReadTransaction { engine throws(StoreError) in try engine.tombstones() }
   }
 
   /// Gives the space of deleted rows back to the file system: SQLite's `VACUUM`, then a

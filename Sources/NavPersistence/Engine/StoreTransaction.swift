@@ -39,13 +39,13 @@ extension SessionStore {
   package func withTransaction<T>(_ body: (StoreTransaction) throws(StoreError) -> T) throws(StoreError)
     -> T
   {
-    try write { engine throws(StoreError) in try body(StoreTransaction(engine: engine)) }
+    try withWriteTransaction { engine throws(StoreError) in try body(StoreTransaction(engine: engine)) }
   }
 
   /// Runs `body` on the writer's connection in one immediate write transaction, for tables the
   /// store itself knows nothing of (the collector's own): rolled back when it throws.
   package func withWriteTransaction<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       try engine.sql { () throws(SQLiteError) in try body(engine.connection) }
     }
   }
@@ -62,7 +62,7 @@ extension SessionStore {
 
   /// Runs `body` on a reader's connection in one read transaction (one snapshot of the file).
   package func withReadTransaction<T>(_ body: (SQLiteConnection) throws(SQLiteError) -> T) throws(StoreError) -> T {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       try engine.sql { () throws(SQLiteError) in try body(engine.connection) }
     }
   }

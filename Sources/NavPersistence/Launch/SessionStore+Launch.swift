@@ -28,7 +28,7 @@ extension SessionStore {
     as type: AppScreen.Type, policy: LaunchPolicy = LaunchPolicy(), opening: String? = nil,
     now: Timestamp = Timestamp.now
   ) throws(StoreError) -> Launch<AppScreen> {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var decision = try Self.decide(as: type, policy: policy, now: now, engine: engine)
       if let opening, policy.linkedLaunches == .declineRestore, decision.link != nil {
         decision = Decision(outcome: .declined(reason: opening))
@@ -73,7 +73,7 @@ extension SessionStore {
   /// Notes that `launch`'s restore settled: it is on screen and the app stayed up. Until this is
   /// called, the next launch counts this one as a launch that crashed while restoring.
   public func confirm<AppScreen>(_ launch: Launch<AppScreen>, at time: Timestamp = Timestamp.now) throws(StoreError) {
-    try write { engine throws(StoreError) in try engine.confirmLaunch(launch.id, at: time) }
+    try withWriteTransaction { engine throws(StoreError) in try engine.confirmLaunch(launch.id, at: time) }
   }
 
   /// Confirms `launch` in the background, once `model` has played the restore and the app has
@@ -103,7 +103,7 @@ extension SessionStore {
   /// fresh. A session that has ended already keeps its first ending. For the session the app is
   /// recording, the recorder's or the model's `end` does the same in order with its changes.
   public func endSession(_ session: SessionID, reason: String, at time: Timestamp = Timestamp.now) throws(StoreError) {
-    try write { engine throws(StoreError) in try engine.endSession(session, reason: reason, at: time) }
+    try withWriteTransaction { engine throws(StoreError) in try engine.endSession(session, reason: reason, at: time) }
   }
 
   /// Notes that the user ended `session` (see the synchronous `endSession(_:reason:at:)`).

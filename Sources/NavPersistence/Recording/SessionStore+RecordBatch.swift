@@ -14,7 +14,7 @@ extension SessionStore {
     session: SessionID, changes: [RecordedChange], known: RecordedHead?, start: RecordedStart,
     settling launch: Int64? = nil
   ) throws(StoreError) -> RecordBatchOutcome {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var head: RecordedHead?
       if let known {
         head = known

@@ -30,7 +30,7 @@ extension SessionStore {
   /// Every event of `session`, in seq order, as the wire format's lines, handed to `write` in
   /// chunks of about 64 KiB, in one read transaction and a chunk's memory.
   private func writeLines(of session: SessionID, _ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       var chunk: [UInt8] = []
       try engine.forEachEvent(of: session, from: 1, to: try engine.eventCount(of: session)) { row throws(StoreError) in
         let event = try StoreError.ruling(row.decoded())

@@ -7,7 +7,7 @@ extension SessionStore {
   package func forEachSession(
     matching query: SessionQuery, while body: (SessionSummary) throws -> Bool
   ) throws(StoreError) {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       try engine.forEachSessionSummary(order: query.order, after: query.after) { summary throws(StoreError) in
         guard query.matches(summary) else { return true }
         return try StoreEngine.callingBack { try body(summary) }
@@ -25,7 +25,7 @@ extension SessionStore {
   package func showedScreen(named name: String, in session: SessionID, within budget: WorkBudget)
     throws(StoreError) -> (answer: Bool?, budget: WorkBudget)
   {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       var search = ScreenSearch(of: session, for: name, within: budget)
       try engine.scanEvents(of: session, from: 1, to: .max) { row throws(StoreError) in
         try StoreError.ruling(search.take(row))
@@ -39,6 +39,6 @@ extension SessionStore {
   package func verify(_ session: SessionID, within budget: WorkBudget) throws(StoreError) -> (
     result: VerificationResult?, budget: WorkBudget
   ) {
-    try read { engine throws(StoreError) in try engine.verify(session, within: budget) }
+    try withReadTransaction { engine throws(StoreError) in try engine.verify(session, within: budget) }
   }
 }

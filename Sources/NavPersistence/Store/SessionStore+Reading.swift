@@ -4,7 +4,7 @@
 extension SessionStore {
   /// The session's state after event `seq` (default: its last event), and that seq.
   public func state(of session: SessionID, at seq: Int? = nil) throws(StoreError) -> SessionState {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let count = try engine.eventCount(of: session)
       let target = seq ?? count
       guard (1...count).contains(target) else {
@@ -36,7 +36,7 @@ extension SessionStore {
 
   /// The session's events from `from` to `to` (inclusive), with their hashes.
   public func history(of session: SessionID, from: Int = 1, to: Int? = nil) throws(StoreError) -> [AnyEvent] {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       _ = try engine.eventCount(of: session)
       var events: [AnyEvent] = []
       try engine.forEachEvent(of: session, from: from, to: to ?? Int.max) { row throws(StoreError) in
@@ -57,7 +57,7 @@ extension SessionStore {
   /// Calls `body` with every session, ordered by id, in one read transaction and constant
   /// memory. `body`'s errors come back as `.caller`.
   package func forEachSession(_ body: (SessionSummary) throws -> Void) throws(StoreError) {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       try engine.forEachSessionSummary { summary throws(StoreError) in try StoreEngine.callingBack { try body(summary) }
       }
     }
@@ -66,7 +66,8 @@ extension SessionStore {
   /// One session as `sessions()` lists it: one key lookup. Throws `.unknownSession` for a
   /// session with no events.
   public func summary(of session: SessionID) throws(StoreError) -> SessionSummary {
-    guard let summary = try read({ engine throws(StoreError) in try engine.sessionSummary(session) }) else {
+    guard let summary = try withReadTransaction({ engine throws(StoreError) in try engine.sessionSummary(session) })
+    else {
       throw StoreError.unknownSession(session)
     }
     return summary
@@ -82,7 +83,7 @@ extension SessionStore {
   /// an empty store: the one an app restores at launch. One index lookup, whatever the number of
   /// sessions.
   public func latestSession() throws(StoreError) -> SessionSummary? {
-    try read { engine throws(StoreError) in try engine.latestSessionSummary() }
+    try withReadTransaction { engine throws(StoreError) in try engine.latestSessionSummary() }
   }
 
   /// Calls `body` with each event from `from` to `to` and the session's state after it, for
@@ -90,7 +91,7 @@ extension SessionStore {
   @_spi(Internals) public func replayHistory(
     of session: SessionID, from: Int = 1, to: Int? = nil, _ body: (AnyEvent, AnyCoordinator) throws -> Void
   ) throws(StoreError) {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let count = try engine.eventCount(of: session)
       let first = max(1, from)
       guard first <= count else { throw StoreError.seqBeyondHistory(session: session, seq: first, last: count) }
@@ -107,7 +108,7 @@ extension SessionStore {
   /// against the replayed state, and the session's counters. Each session is read one at a
   /// time; the results are one small value each.
   public func verify(_ sessions: [SessionID]? = nil) throws(StoreError) -> [VerificationResult] {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       var results: [VerificationResult] = []
       try engine.verify(sessions) { results.append($0) }
       return results

@@ -6,7 +6,7 @@ extension SessionStore {
   /// identical stored event, which is then skipped); `event.hash`, when given, must match.
   @discardableResult
   public func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
-    try write { engine throws(StoreError) in try engine.append(event) }
+    try withWriteTransaction { engine throws(StoreError) in try engine.append(event) }
   }
 
   /// Appends one event at the time `clock` gives once the write transaction has begun, in place
@@ -16,7 +16,7 @@ extension SessionStore {
   /// come out earlier than the event stored before it.
   @discardableResult
   package func append(_ event: AnyEvent, timedBy clock: () -> Timestamp) throws(StoreError) -> AppendOutcome {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var timed = event
       timed.at = clock()
       return try engine.append(timed)
@@ -47,7 +47,7 @@ extension SessionStore {
   /// hand-over costs.
   @discardableResult
   @_spi(Internals) public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
       func store(_ entry: AppendPipeline.Entry) throws(StoreError) {
@@ -100,7 +100,7 @@ extension SessionStore {
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) throws(StoreError) -> [AppendOutcome] {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       let head = try engine.head(of: session)
       guard head?.state.tree == before else {
         throw StoreError.stateMismatch(session: session, seq: head?.totals.count ?? 0)

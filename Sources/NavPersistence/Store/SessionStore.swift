@@ -61,7 +61,7 @@ public final class SessionStore: Sendable {
 
   /// The schema version of the store.
   package func schemaVersion() throws(StoreError) -> Int {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       Int(try engine.sql { () throws(SQLiteError) in try engine.connection.integer("PRAGMA user_version") } ?? 0)
     }
   }
@@ -71,10 +71,11 @@ public final class SessionStore: Sendable {
 
   // MARK: Connections
 
-  /// Runs `body` in one immediate write transaction on the writer. With `read(_:)`, the one door
-  /// to the engine: the store's own procedures and the modules built on the store file (the
-  /// uploader's queue, the collector's SQLite engine) go through it.
-  package func write<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+  /// Runs `body` in one immediate write transaction on the writer. With
+  /// `withReadTransaction(_:)`, the one door to the engine: the store's own procedures and the
+  /// modules built on the store file (the tools, the uploader's queue, the collector's SQLite
+  /// engine) go through it.
+  package func withWriteTransaction<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     guard let writer else { throw .readOnly(path: path) }
     let result = try writer.withEngine { engine throws(StoreError) in
       try engine.write { () throws(StoreError) in try body(engine) }
@@ -99,7 +100,7 @@ public final class SessionStore: Sendable {
   }
 
   /// Runs `body` in one read transaction (one snapshot of the file) on a reader of its own.
-  package func read<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
+  package func withReadTransaction<T>(_ body: (StoreEngine) throws(StoreError) -> T) throws(StoreError) -> T {
     if let readers {
       return try readers.withEngine { engine throws(StoreError) in
         try engine.read { () throws(StoreError) in try body(engine) }

@@ -7,7 +7,7 @@ import NavPersistence
 extension SessionStore {
   /// The store's identity, made at random when it was created; checkpoints name it.
   package func identity() throws(StoreError) -> String {
-    try read { engine throws(StoreError) in try engine.storeIdentity() }
+    try withReadTransaction { engine throws(StoreError) in try engine.storeIdentity() }
   }
 
   /// Writes a checkpoint of every session, signed by `signer`, at `time`, and keeps it in the
@@ -15,7 +15,7 @@ extension SessionStore {
   /// signer that signs deterministically (swift-crypto's does; Apple's CryptoKit randomizes,
   /// and either signature verifies).
   package func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) throws(StoreError) -> SignedNote {
-    try write { engine throws(StoreError) in try engine.writeCheckpoint(signedBy: signer, at: time) }
+    try withWriteTransaction { engine throws(StoreError) in try engine.writeCheckpoint(signedBy: signer, at: time) }
   }
 
   /// Audits the store against a checkpoint: checks the note's signature by `key`, that the
@@ -32,7 +32,7 @@ extension SessionStore {
     against note: SignedNote, key: NoteVerifier, each: (CheckpointFinding) throws -> Void = { _ in }
   ) throws(StoreError) -> CheckpointAudit {
     let checkpoint = try StoreError.ruling(Checkpoint.verified(note, key: key))
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       let id = try engine.recordedCheckpoint(checkpoint)
       var audit = CheckpointAudit(checkpoint: checkpoint)
       try engine.forEachRecordedEntry(of: id) { entry, _ throws(StoreError) in
@@ -49,7 +49,7 @@ extension SessionStore {
   /// it to the root. With the note, it is checked without the store (`SessionProof.verify`).
   package func proof(of session: SessionID, in note: SignedNote) throws(StoreError) -> SessionProof {
     var making = try StoreError.ruling(InclusionProofMaking(of: session, in: note))
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       // The entry is found while the record is checked against the root: one pass fewer.
       let id = try engine.recordedCheckpoint(making.checkpoint) { entry, position in
         making.look(at: entry, position: position)

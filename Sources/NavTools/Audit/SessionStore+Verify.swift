@@ -11,7 +11,7 @@ extension SessionStore {
   @_spi(Internals) public func verify(
     _ sessions: [SessionID]? = nil, each: (VerificationResult) throws -> Void
   ) throws(StoreError) -> VerificationSummary {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       var summary = VerificationSummary()
       try engine.verify(sessions) { result throws(StoreError) in
         summary.add(result)

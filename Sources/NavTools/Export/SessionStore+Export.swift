@@ -14,7 +14,7 @@ extension SessionStore {
     _ emit: (ExportRow) throws -> Void
   ) throws(StoreError) -> Int {
     try StoreError.ruling(ExportEncoding.checkPayloads(table, format: format, filter: filter))
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var rows = 0
       try engine.export(table, format: format, filter: filter) { row throws(StoreError) in
@@ -38,7 +38,7 @@ extension SessionStore {
     write: ([UInt8]) throws -> Void
   ) throws(StoreError) -> Int {
     try StoreError.ruling(ExportEncoding.checkPayloads(table, format: format, filter: filter))
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       if let session = filter.session { _ = try engine.eventCount(of: session) }
       var export = ExportProgress(table, format: format, filter: filter)
       try engine.exportEncoded(&export, pageBytes: nil, progress: progress) { chunk throws(StoreError) in
@@ -55,7 +55,7 @@ extension SessionStore {
     if export.rows == 0, !export.headerWritten {
       try StoreError.ruling(ExportEncoding.checkPayloads(export.table, format: export.format, filter: export.filter))
     }
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       var page: [UInt8] = []
       try engine.exportEncoded(&export, pageBytes: bytes, progress: nil) { chunk throws(StoreError) in
         page.append(contentsOf: chunk)

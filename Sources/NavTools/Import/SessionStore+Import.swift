@@ -26,7 +26,7 @@ extension SessionStore {
     let pipeline = appendPipeline()
     defer { pipeline.stop() }
     while !finished {
-      try write { engine throws(StoreError) in
+      try withWriteTransaction { engine throws(StoreError) in
         if first {
           try engine.beginImportCount()
           first = false

@@ -6,7 +6,7 @@ extension SessionStore {
   /// rejected line, oldest first (by their first event), at most `limit`: the uploader's queue.
   /// Sessions recorded before anything was uploaded are in it from their first event.
   package func uploadQueue(limit: Int) throws(StoreError) -> [UploadProgress] {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
         SELECT s.id, s.event_count, coalesce(u.acknowledged_seq, 0) FROM sessions s
@@ -29,7 +29,7 @@ extension SessionStore {
 
   /// One session's upload progress (an unknown session has 0 events and nothing acknowledged).
   package func uploadProgress(of session: SessionID) throws(StoreError) -> UploadProgress {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
         SELECT coalesce(s.event_count, 0), coalesce(u.acknowledged_seq, 0), u.held_seq, u.held_reason,
@@ -59,7 +59,7 @@ extension SessionStore {
   package func acknowledgeUpload(of session: SessionID, through seq: Int, at time: Timestamp = Timestamp.now)
     throws(StoreError)
   {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
           """
@@ -78,7 +78,7 @@ extension SessionStore {
   /// Holds the hold's session at the line the collector rejected: the uploader passes it by,
   /// and `uploadProgress(of:)` and `heldUploads()` say why, until `releaseUpload(of:)`.
   package func holdUpload(_ hold: UploadHold, at time: Timestamp = Timestamp.now) throws(StoreError) {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
           """
@@ -97,7 +97,7 @@ extension SessionStore {
 
   /// Lets a held session go back in the queue (after the collector's side was put right).
   package func releaseUpload(of session: SessionID, at time: Timestamp = Timestamp.now) throws(StoreError) {
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
           """
@@ -110,7 +110,7 @@ extension SessionStore {
 
   /// The sessions that wait at a line the collector rejected, oldest hold first.
   package func heldUploads() throws(StoreError) -> [UploadHold] {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
         SELECT session_id, held_seq, held_reason, held_message FROM upload_progress
@@ -130,7 +130,7 @@ extension SessionStore {
 
   /// What is still to upload, across the store.
   package func pendingUploads() throws(StoreError) -> PendingUploads {
-    try read { engine throws(StoreError) in
+    try withReadTransaction { engine throws(StoreError) in
       let statement = try engine.prepare(
         """
         SELECT count(*), coalesce(sum(s.event_count - coalesce(u.acknowledged_seq, 0)), 0),
@@ -147,7 +147,7 @@ extension SessionStore {
   /// What was sent on the UTC day `time` falls in (nothing yet: zeros).
   package func uploadSpending(on time: Timestamp = Timestamp.now) throws(StoreError) -> UploadSpending {
     let day = UploadSpending.day(of: time)
-    return try read { engine throws(StoreError) in
+    return try withReadTransaction { engine throws(StoreError) in
       let statement = try engine.prepare("SELECT bytes, expensive_bytes FROM upload_spending WHERE day = ?")
       defer { statement.reset() }
       try engine.bind(statement, [.integer(Int64(day))])
@@ -165,7 +165,7 @@ extension SessionStore {
   {
     let day = UploadSpending.day(of: time)
     let sent = Int64(max(0, bytes))
-    try write { engine throws(StoreError) in
+    try withWriteTransaction { engine throws(StoreError) in
       try engine.execute(
         try engine.prepare(
           """
