@@ -25,9 +25,11 @@ final class PlaybackLog: Sendable {
   var all: [Entry] { entries.withLock { $0 } }
   var count: Int { entries.withLock { $0.count } }
 
-  /// Waits (in real time, up to 5 s) until `count` entries are recorded; `false` if they never are.
+  /// Waits (in real time, up to 60 s: a loaded machine may not run the player for seconds) until
+  /// `count` entries are recorded; `false` if they never are. Every caller expects them: the
+  /// bound only ends a wait for a step that never comes, and costs nothing otherwise.
   func waitFor(count expected: Int) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    let deadline = ContinuousClock.now.advanced(by: .seconds(60))
     while count < expected {
       guard ContinuousClock.now < deadline else { return false }
       try? await Task.sleep(for: .milliseconds(1))
