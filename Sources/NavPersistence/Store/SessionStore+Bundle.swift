@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Internals) import NavCore
+import NavCore
 import NavHistory
 
 extension SessionStore {
