@@ -34,8 +34,8 @@ package final class IngestQueue: Sendable {
   package init(store: SessionStore, linesPerTransaction: Int = 10_000) {
     groups = GroupCommit(unitsPerGroup: linesPerTransaction) { uploads throws(StoreError) in
       try await store.offloaded { () throws(StoreError) in
-        try store.withTransaction { transaction throws(StoreError) in
-          var sessions = TransactionSessions(transaction: transaction)
+        try store.write { writer throws(StoreError) in
+          var sessions = TransactionSessions(writer: writer)
           var outcomes: [UploadOutcome] = []
           for upload in uploads {
             outcomes.append(try UploadDecision.decide(upload.lines, signedBy: upload.signer, in: &sessions))

@@ -20,8 +20,8 @@ extension SessionStore {
     _ lines: [ArraySlice<UInt8>], signedBy signer: DeviceKey? = nil, datedUpTo latest: Timestamp? = nil
   ) throws(StoreError) -> UploadOutcome {
     let read = UploadDecision.read(lines, datedUpTo: latest)
-    return try withTransaction { transaction throws(StoreError) in
-      var sessions = TransactionSessions(transaction: transaction)
+    return try write { writer throws(StoreError) in
+      var sessions = TransactionSessions(writer: writer)
       return try UploadDecision.decide(read, signedBy: signer, in: &sessions)
     }
   }
@@ -36,15 +36,15 @@ extension SessionStore {
 
 /// A SQLite store's write transaction, as an upload's lines are decided against it.
 struct TransactionSessions: IngestSessions {
-  let transaction: StoreTransaction
+  let writer: StoreWriter
 
-  func eventCount(of session: SessionID) throws(StoreError) -> Int { try transaction.eventCount(of: session) }
+  func eventCount(of session: SessionID) throws(StoreError) -> Int { try writer.reader.eventCount(of: session) }
 
   func storedOwner(of session: SessionID) throws(StoreError) -> DeviceKey? {
-    try transaction.startContext(of: session)?.deviceKey
+    try writer.reader.startContext(of: session)?.deviceKey
   }
 
-  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try transaction.append(event) }
+  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try writer.append(event) }
 
-  func head(of session: SessionID) throws(StoreError) -> SessionHead { try transaction.head(of: session) }
+  func head(of session: SessionID) throws(StoreError) -> SessionHead { try writer.reader.head(of: session) }
 }

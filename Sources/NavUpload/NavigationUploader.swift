@@ -323,7 +323,8 @@ public actor NavigationUploader {
       let to = min(progress.eventCount, progress.acknowledgedSeq + room)
       let privacy = configuration.privacy(progress.session)
       batch.sessions.append((progress.session, from, to, batch.lines.count + 1))
-      for event in try await store.history(of: progress.session, from: from, to: to) {
+      let events = try await store.read { try $0.history(of: progress.session, from: from, to: to) }
+      for event in events {
         batch.lines.append(try WireFormat.canonicalString(UploadRedaction.apply(privacy, to: event)))
       }
     }

@@ -111,7 +111,7 @@ import Testing
       feed.push(.numberDetail(number: 4))
       feed.shownRoutes.removeLast()  // a back swipe
       try await recorder.flush()
-      let history = try await store.history(of: recorder.session)
+      let history = try await store.read { try $0.history(of: recorder.session) }
       #expect(
         history.map(\.operation.name) == ["start", "push", "background", "foreground", "push", "push", "pop"])
       #expect(history.map(\.origin) == [.app, .app, .app, .app, .app, .app, .user])
@@ -139,12 +139,12 @@ import Testing
       // doc end
       try await first.flush()
       try await next.flush()
-      let ended = try await store.history(of: first.session)
+      let ended = try await store.read { try $0.history(of: first.session) }
       #expect(ended.map(\.operation.name) == ["start", "presentSheet", "dismiss", "end"])
       #expect(ended.last?.cause == ["signOutTapped": [:]])
-      let started = try await store.history(of: next.session)
+      let started = try await store.read { try $0.history(of: next.session) }
       #expect(started.map(\.operation.name) == ["start"] && started.first?.cause == ["signedIn": [:]])
-      #expect(try await store.restore(next.session, as: Screen.self).state == model.state)
+      #expect(try await store.read { try $0.restore(next.session, as: Screen.self) }.state == model.state)
     }
 
     do {
@@ -190,7 +190,7 @@ import Testing
       let filledRecorder = NavigationRecorder<Screen>(store: store, session: try SessionID("with-context"), context: filled)
       filledRecorder.record(initialNavigation, cause: nil, origin: .app)
       try await filledRecorder.flush()
-      let kept = try #require(try await store.summary(of: filledRecorder.session).context)
+      let kept = try #require(try await store.read { try $0.summary(of: filledRecorder.session) }.context)
       let keptFields = [
         kept.appVersion, kept.appBuild, kept.osName, kept.osVersion, kept.deviceModel, kept.locale, kept.timeZone,
         kept.userID,
@@ -219,12 +219,12 @@ import Testing
       #expect(model.shown == restoredState && model.state == restoredState)
       #expect(logged.all.last == "launch: restored the latest session")
       try await recorder.flush()
-      #expect(try await store.summary(of: recorder.session).restoredFrom == resume.link)
+      #expect(try await store.read { try $0.summary(of: recorder.session) }.restoredFrom == resume.link)
       #expect(try await launchesConfirmed(inStoreAt: storePath))
       let again = try await store.launch(as: Screen.self)
       #expect(again.outcome == .restored, "the confirmed initialNavigation settled")
       try store.confirm(again)
-      let start = try #require(try await store.history(of: recorder.session, from: 1, to: 1).first)
+      let start = try #require(try await store.read { try $0.history(of: recorder.session, from: 1, to: 1) }.first)
       #expect("\(start.operation)".hasSuffix("; launch: restored"), "\(start.operation)")
     }
 
@@ -257,7 +257,7 @@ import Testing
       await linked.settled()
       #expect(linked.shown == linked.state)
       try await linkRecorder.flush()
-      let history = try await store.history(of: linkRecorder.session)
+      let history = try await store.read { try $0.history(of: linkRecorder.session) }
       #expect(history.first.map { "\($0.operation)".hasSuffix("; launch: restored") } == true)
       let link = try JSONValue(encoding: Action.notificationOpened(number: 9))
       #expect(history.count > 1 && history.dropFirst().allSatisfy { $0.cause == link })
@@ -316,7 +316,7 @@ import Testing
       case onboarding(step: Int)
     }
 
-    let restored = try await store.restore(try SessionID("launch-1"), as: ScreenV2.self)
+    let restored = try await store.read { try $0.restore(try SessionID("launch-1"), as: ScreenV2.self) }
     for cut in restored.dropped {
       print("dropped \(cut.removedRouteCount) route(s) from \(cut.screenName): \(cut.error.message)")
     }
@@ -341,7 +341,7 @@ import Testing
       }
     }
 
-    let renamed = try await store.restore(try SessionID("launch-1"), as: ScreenV3.self)
+    let renamed = try await store.read { try $0.restore(try SessionID("launch-1"), as: ScreenV3.self) }
     // doc end
     #expect(renamed.dropped.isEmpty)
     #expect(renamed.state == .stack([
@@ -355,7 +355,7 @@ import Testing
       case numbersList, article(number: Int)
       case onboarding(step: Int)
     }
-    let unkeyed = try await store.restore(try SessionID("launch-1"), as: ScreenV3WithoutKeys.self)
+    let unkeyed = try await store.read { try $0.restore(try SessionID("launch-1"), as: ScreenV3WithoutKeys.self) }
     #expect(unkeyed.dropped.first?.error.message.hasPrefix("ScreenV3WithoutKeys has no case named 'numberDetail'") == true)
 
     let recorder = NavigationRecorder<Screen>(store: store, session: try SessionID("launch-3"))
@@ -412,7 +412,7 @@ import Testing
       // The damaged file is moved aside and a new store recorded into.
       let opened = try #require(store)
       try await #require(recorder).flush()
-      #expect(try await opened.summary(of: sessionID).eventCount == 1)
+      #expect(try await opened.read { try $0.summary(of: sessionID) }.eventCount == 1)
       #expect(model.state == initialNavigation)
       let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path(""))
         .filter { $0.hasPrefix("damaged.sqlite.unreadable-") }
@@ -427,11 +427,11 @@ import Testing
     }
     recorder.record(try initialNavigation.applying(.push(.numbersList, at: [.route(0), .tab(0)])))
     try await recorder.flush()
-    #expect(try await store.state(of: recorder.session).seq == 2, "the recorder went on")
+    #expect(try await store.read { try $0.state(of: recorder.session) }.seq == 2, "the recorder went on")
 
     // doc begin
     let ticket = ticketFolder.appendingPathComponent("launch-2.jsonl").path
-    let sessions = try await store.bundle(try SessionID("launch-2"), to: ticket)
+    let sessions = try await store.read { try $0.bundle(try SessionID("launch-2"), to: ticket) }
     log("bundled \(sessions.count) sessions")      // launch-2, and launch-1 it was restored from
     // doc end
     #expect(sessions.map(\.rawValue) == ["launch-1", "launch-2"])
@@ -439,7 +439,7 @@ import Testing
     // The bundle is both sessions' events, as wire-format lines.
     var expected: [String] = []
     for id in ["launch-1", "launch-2"] {
-      expected += try await store.history(of: try SessionID(id)).map { try WireFormat.canonicalString($0) }
+      expected += try await store.read { try $0.history(of: try SessionID(id)) }.map { try WireFormat.canonicalString($0) }
     }
     let bundled = try String(contentsOfFile: ticket, encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(bundled == expected)
@@ -456,7 +456,7 @@ import Testing
     // doc end
     #expect(erased.map(\.session.rawValue) == ["launch-1"] && expired.isEmpty)
     #expect(space.after <= space.before)
-    #expect(try await store.sessions().map(\.id.rawValue) == ["launch-2", "launch-3", "launch-4"])
+    #expect(try await store.read { try $0.sessions() }.map(\.id.rawValue) == ["launch-2", "launch-3", "launch-4"])
 
     // No collector listens on this port: the flush waits for later and nothing is dropped.
     let collectorURL = try #require(URL(string: "http://127.0.0.1:9"))
@@ -470,7 +470,7 @@ import Testing
     // doc end
     await uploader.stop()
     #expect(logged.all.last == "will upload later")
-    let recorded = try await store.sessions().reduce(0) { $0 + $1.eventCount }
+    let recorded = try await store.read { try $0.sessions() }.reduce(0) { $0 + $1.eventCount }
     #expect(waiting.sessions == 3 && waiting.events == recorded)
 
     let pathMonitor = PathMonitorStandIn()

@@ -47,7 +47,7 @@ import Testing
     recorder.record(.background)                                       // the app moves to the background
     try await recorder.flush()
     // doc end
-    let history = try await store.history(of: recorder.session)
+    let history = try await store.read { try $0.history(of: recorder.session) }
     #expect(history.map(\.operation.name) == ["start", "push", "pop", "background"])
     #expect(history.map(\.origin) == [.app, .app, .user, .app])
     #expect(history.map(\.cause) == [nil, ["numberTapped": 3], nil, nil])
@@ -77,8 +77,8 @@ import Testing
     var started: NavigationRecorder<Screen>?
     func launch() async throws {
       // doc begin
-      guard let latest = try await store.latestSession() else { return }   // a fresh start
-      let restored = try await store.restore(latest.id, as: Screen.self)
+      guard let latest = try await store.read({ try $0.latestSession() }) else { return }   // a fresh start
+      let restored = try await store.read { try $0.restore(latest.id, as: Screen.self) }
       let recorder = NavigationRecorder<Screen>(
         store: store, session: try SessionID("launch-2"), restoredFrom: restored.link)
       // doc end
@@ -88,12 +88,12 @@ import Testing
     try await launch()
     #expect(started == nil)
     let state: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .push(.numberDetail(number: 9))])
-    try await store.record(session: try SessionID("launch-1"), from: nil, to: state, at: Timestamp.now)
+    try await store.write { try $0.record(session: try SessionID("launch-1"), from: nil, to: state, at: Timestamp.now) }
     try await launch()
     let recorder = try #require(started)
     try await recorder.flush()
-    #expect(try await store.summary(of: recorder.session).restoredFrom == SessionLink(session: try SessionID("launch-1"), seq: 1))
-    #expect(try await store.restore(recorder.session, as: Screen.self).state == state)
+    #expect(try await store.read { try $0.summary(of: recorder.session) }.restoredFrom == SessionLink(session: try SessionID("launch-1"), seq: 1))
+    #expect(try await store.read { try $0.restore(recorder.session, as: Screen.self) }.state == state)
   }
 
   /// "Restoring a session": what to restore.
@@ -118,10 +118,10 @@ import Testing
     let fresh = try await launchOnce()
     #expect(fresh.state == home && logged == ["fresh start: no session to restore"])
     let deep: Coordinator<Screen> = .stack([.root(.home, withNavigation: true), .push(.numberDetail(number: 9))])
-    try await store.record(session: try SessionID("launch-4"), from: nil, to: deep, at: Timestamp.now)
+    try await store.write { try $0.record(session: try SessionID("launch-4"), from: nil, to: deep, at: Timestamp.now) }
     let restored = try await launchOnce()
     #expect(restored.shown == deep && logged.count == 1)
-    #expect(try await store.summary(of: try SessionID("launch-3")).eventCount == 2, "the same id: the session goes on")
+    #expect(try await store.read { try $0.summary(of: try SessionID("launch-3")) }.eventCount == 2, "the same id: the session goes on")
   }
 
   /// "Forgetting sessions".
@@ -142,6 +142,19 @@ import Testing
     #expect(tombstones.map(\.session.rawValue) == ["s-2"])
     #expect(old.map(\.rawValue) == ["s-1"] && pruned.map(\.session.rawValue) == ["s-1"])
     #expect(try store.sessions().map(\.id.rawValue) == ["s-3"])
+  }
+
+  /// "Store guarantees": the two doors for async code.
+  @Test func theDoors() async throws {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("d.sqlite"))
+    let event = AnyEvent(session: try SessionID("s-1"), at: Timestamp.now, operation: .start(.stack([.root(["home": [:]])])))
+    // doc begin
+    let latest = try await store.read { try $0.latestSession() }
+    try await store.write { try $0.append(event) }
+    // doc end
+    #expect(latest == nil)
+    #expect(try await store.read { try $0.latestSession() }?.id.rawValue == "s-1")
   }
 
   /// NavReport's landing page.

@@ -65,12 +65,12 @@ import Testing
     appRecorder.record(routes.tree, cause: Action.numbersTapped)
     try await appRecorder.flush()
 
-    let history = try await store.history(of: try SessionID("own-arrays"))
+    let history = try await store.read { try $0.history(of: try SessionID("own-arrays")) }
     // The start, the app's push with its action, the user's back swipe without one.
     #expect(history.count > 4 && history[1].cause != nil)
     #expect(history[2].origin == .user && history[2].cause == nil)
     #expect(history.contains { $0.operation.name == "background" })
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
 
     // The next launch restores the tree, and the arrays come back as they were.
     let next = try await store.launch(as: Screen.self)

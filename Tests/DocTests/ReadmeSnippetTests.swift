@@ -48,10 +48,10 @@ import Testing
     let firstModel = try await launch(storePath: storePath)
     #expect(firstModel.shown == oneSheet && firstModel.lastFailure == nil)
     let store = try SessionStore(path: storePath)
-    let first = try #require(try await store.latestSession())
+    let first = try #require(try await store.read { try $0.latestSession() })
     #expect(first.eventCount == 2 && first.restoredFrom == nil)
-    #expect(try await store.history(of: first.id).last?.cause == ["numbersTapped": [:]])
-    #expect(try await store.restore(first.id, as: Screen.self).state == oneSheet)
+    #expect(try await store.read { try $0.history(of: first.id) }.last?.cause == ["numbersTapped": [:]])
+    #expect(try await store.read { try $0.restore(first.id, as: Screen.self) }.state == oneSheet)
 
     // A second launch: the first session is restored and played from the launch state; the
     // launch returns without waiting for the restore to be confirmed, which happens in the
@@ -60,11 +60,11 @@ import Testing
     #expect(try unconfirmedLaunches(inStoreAt: storePath) == 1, "the launch did not wait for the confirmation")
     #expect(secondModel.shown == twoSheets)
     #expect(try await launchesConfirmed(inStoreAt: storePath))
-    let second = try #require(try await store.latestSession())
+    let second = try #require(try await store.read { try $0.latestSession() })
     #expect(second.id != first.id)
     #expect(second.restoredFrom == SessionLink(session: first.id, seq: 2))
-    #expect(try await store.history(of: second.id).map(\.operation.name) == ["start", "presentSheet"])
-    #expect(try await store.restore(second.id, as: Screen.self).state == twoSheets)
+    #expect(try await store.read { try $0.history(of: second.id) }.map(\.operation.name) == ["start", "presentSheet"])
+    #expect(try await store.read { try $0.restore(second.id, as: Screen.self) }.state == twoSheets)
     #expect(try await store.launch(as: Screen.self).outcome == .restored, "the confirmed launches count as settled")
   }
 }

@@ -75,7 +75,7 @@ import Testing
         #expect(answer["seq"] == 2)
       }
     }
-    #expect(try await store.store(of: AppName("shop")).summary(of: sessionID("s-1")).eventCount == 2)
+    #expect(try await store.store(of: AppName("shop")).read { try $0.summary(of: sessionID("s-1")) }.eventCount == 2)
   }
 
   /// One upload with a line of each outcome, over HTTP: the answer names each line's reason,
@@ -218,7 +218,7 @@ import Testing
         #expect(answer["seq"] == 1, "shop's s-1 is unchanged")
       }
     }
-    #expect(try await store.store(of: AppName("blog")).summary(of: sessionID("s-1")).eventCount == 2)
+    #expect(try await store.store(of: AppName("blog")).read { try $0.summary(of: sessionID("s-1")) }.eventCount == 2)
     #expect(throws: StoreError.self) { try store.main.summary(of: sessionID("s-1")) }
   }
 

@@ -89,13 +89,13 @@ import Testing
     try await Application(router: Collector.router(fleet: store)).test(.router) { client in
       let history = try await get(client, "/v1/sessions/s-4/history")
       #expect(history.status == .ok && history.headers[.contentType] == "application/x-ndjson")
-      let events = try await shop.history(of: sessionID("s-4"))
+      let events = try await shop.read { try $0.history(of: sessionID("s-4")) }
       let expected = try events.map { try WireFormat.canonicalString($0) + "\n" }.joined()
       #expect(String(buffer: history.body) == expected)
       let part = try await get(client, "/v1/sessions/s-4/history?from=2&to=2")
       #expect(String(buffer: part.body).split(separator: "\n").count == 1)
       let state = try await get(client, "/v1/sessions/s-4/state?at=1")
-      let first = try await shop.state(of: sessionID("s-4"), at: 1).state
+      let first = try await shop.read { try $0.state(of: sessionID("s-4"), at: 1) }.state
       #expect(String(buffer: state.body) == (try WireFormat.canonicalString(first)) + "\n")
       #expect(try await get(client, "/v1/sessions/s-4/state?at=9").status == .badRequest)
       let report = try await get(client, "/v1/sessions/s-4/report")

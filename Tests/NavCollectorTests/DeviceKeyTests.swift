@@ -86,7 +86,7 @@ import Testing
       let (status, answer) = try await upload([Self.push("mine", seq: 2)], signer: owner, client: client)
       #expect(status == .ok && answer?["accepted"] == 1)
     }
-    let history = try await store.store(of: AppName("shop")).history(of: sessionID("mine"))
+    let history = try await store.store(of: AppName("shop")).read { try $0.history(of: sessionID("mine")) }
     #expect(history.map(\.operation.name) == ["start", "push"])
     #expect(history.last?.operation.screen == .string("detail"), "the owner's push, not the forged one")
   }

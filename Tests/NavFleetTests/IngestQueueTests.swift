@@ -32,7 +32,7 @@ import Testing
       #expect(Set(outcome.heads.keys.map(\.rawValue)) == ["u\(number)-0", "u\(number)-1"])
       #expect(outcome.heads.values.allSatisfy { $0.seq == 10 })
     }
-    let results = try await store.verify()
+    let results = try await store.read { try $0.verify() }
     #expect(results.count == 96 && results.allSatisfy { $0.failure == nil && $0.eventCount == 10 })
     // Sent at once, the uploads waited for the writer and shared transactions.
     #expect(queue.transactionCount < 48, "\(queue.transactionCount) transactions for 48 uploads")
@@ -49,6 +49,6 @@ import Testing
     }
     #expect(outcomes.map(\.accepted).sorted() == [0, 0, 0, 0, 0, 25])
     #expect(outcomes.allSatisfy { $0.accepted + $0.duplicates == 25 && $0.rejected.isEmpty })
-    #expect(try await store.verify().map(\.eventCount) == [25])
+    #expect(try await store.read { try $0.verify() }.map(\.eventCount) == [25])
   }
 }

@@ -34,16 +34,17 @@ struct PostgresFleetTests {
     let fleet = postgres.fleet
     for events in sessions {
       let id = events[0].session
-      let summary = try await sqlite.summary(of: id)
+      let summary = try await sqlite.read { try $0.summary(of: id) }
       #expect(try await fleet.summary(of: id, app: app) == summary)
-      let history = try await sqlite.history(of: id)
+      let history = try await sqlite.read { try $0.history(of: id) }
       #expect(try await fleet.history(of: id, app: app, from: 1, to: Int.max) == history)
       #expect(try await fleet.head(of: id, app: app) == SessionHead(seq: history.count, hash: history.last?.hash))
       for seq in 1...summary.eventCount {
         #expect(
-          try await fleet.state(of: id, app: app, at: seq) == (try await sqlite.state(of: id, at: seq)), "seq \(seq)")
+          try await fleet.state(of: id, app: app, at: seq) == (try await sqlite.read { try $0.state(of: id, at: seq) }),
+          "seq \(seq)")
       }
-      #expect(try await fleet.verify(id, app: app) == (try await sqlite.verify([id]))[0])
+      #expect(try await fleet.verify(id, app: app) == (try await sqlite.read { try $0.verify([id]) })[0])
     }
     // Every table, in both formats, whole and filtered: the same bytes.
     let middle = Timestamp(millisecondsSince1970: 1_795_000_000_000 + 12_000)
@@ -215,7 +216,7 @@ struct PostgresFleetTests {
       \(sql.replacingOccurrences(of: "ROWS", with: "app = '\(postgres.app)' AND session_id = 's'"));
       ALTER TABLE events ENABLE TRIGGER events_are_append_only;
       """)
-    let expected = try #require(try await SessionStore(path: path).verify().first)
+    let expected = try #require(try await SessionStore(path: path).read { try $0.verify() }.first)
     let got = try await postgres.fleet.verify(sessionID("s"), app: postgres.app)
     #expect(!expected.isIntact, "\(sql)")
     #expect(got == expected, "\(sql)")
@@ -272,7 +273,8 @@ struct PostgresFleetTests {
       _ = try await reference.ingest(try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) })
       let id = events[0].session
       #expect(
-        try await one.fleet.history(of: id, app: app, from: 1, to: Int.max) == (try await reference.history(of: id)))
+        try await one.fleet.history(of: id, app: app, from: 1, to: Int.max)
+          == (try await reference.read { try $0.history(of: id) }))
       #expect(try await two.fleet.verify(id, app: app).isIntact)
     }
   }
@@ -608,7 +610,7 @@ struct PostgresFaultTests {
       _ = try await reference.ingest(try events.map { ArraySlice(try WireFormat.canonicalBytes($0)) })
       let id = events[0].session
       let stored = try await Self.tried { try await fleet.history(of: id, app: app, from: 1, to: Int.max) }
-      #expect(stored == (try await reference.history(of: id)))
+      #expect(stored == (try await reference.read { try $0.history(of: id) }))
       #expect(stored.count >= acknowledged[id] ?? 0)
       #expect(try await Self.tried { try await fleet.verify(id, app: app) }.isIntact)
     }

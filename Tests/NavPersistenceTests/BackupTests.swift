@@ -15,12 +15,14 @@ import Testing
   @Test func aBackupIsOneFileThatOpensAndVerifiesWhileTheStoreIsInUse() async throws {
     let store = try SessionStore(path: folder.path("app.sqlite"))
     for index in 0..<20 {
-      try await store.append(event("s-\(index)", .start(.stack(stack("R+home")))))
-      try await store.append(event("s-\(index)", .push(.string("detail\(index)")), offset: 1))
+      try await store.write { try $0.append(event("s-\(index)", .start(.stack(stack("R+home"))))) }
+      try await store.write { try $0.append(event("s-\(index)", .push(.string("detail\(index)")), offset: 1)) }
     }
     // Appends go on beside the backup; the copy holds the store as it stood at one moment.
     let writer = Task {
-      for index in 20..<200 { try await store.append(event("s-\(index)", .start(.stack(stack("R+home"))))) }
+      for index in 20..<200 {
+        try await store.write { try $0.append(event("s-\(index)", .start(.stack(stack("R+home"))))) }
+      }
     }
     let copyPath = folder.path("ticket.sqlite")
     try await store.backup(to: copyPath)
@@ -33,12 +35,12 @@ import Testing
     }
     #expect(leftovers.isEmpty)
     let copy = try SessionStore(path: copyPath, options: StoreOptions(access: .readOnly))
-    let sessions = try await copy.sessions()
+    let sessions = try await copy.read { try $0.sessions() }
     #expect(sessions.count >= 20 && sessions.count <= 200)
-    #expect(try await copy.verify().allSatisfy(\.isIntact))
+    #expect(try await copy.read { try $0.verify() }.allSatisfy(\.isIntact))
     for session in sessions {
-      let copied = try await copy.history(of: session.id)
-      let original = try await store.history(of: session.id, to: session.eventCount)
+      let copied = try await copy.read { try $0.history(of: session.id) }
+      let original = try await store.read { try $0.history(of: session.id, to: session.eventCount) }
       #expect(copied == original)
     }
   }

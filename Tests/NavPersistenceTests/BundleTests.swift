@@ -35,18 +35,19 @@ import Testing
   @Test func theBundleOfARestoredSessionCarriesItsAncestorsAndImportsIntact() async throws {
     let store = try storeWithALineOfRestores()
     let path = folder.path("ticket.jsonl")
-    let written = try await store.bundle(sessionID("launch-3"), to: path)
+    let written = try await store.read { try $0.bundle(sessionID("launch-3"), to: path) }
     #expect(written.map(\.rawValue) == ["launch-1", "launch-2", "launch-3"])
 
     let copy = try SessionStore(path: folder.path("ticket.sqlite"))
     let input = try #require(FileHandle(forReadingAtPath: path))
     let summary = try await copy.importJSONLines(from: LineReader(handle: input))
     #expect(summary.appended == 5 && summary.sessions == 3)
-    #expect(try await copy.sessions().map(\.id.rawValue) == ["launch-1", "launch-2", "launch-3"])
+    #expect(try await copy.read { try $0.sessions() }.map(\.id.rawValue) == ["launch-1", "launch-2", "launch-3"])
     for session in written {
-      #expect(try await copy.history(of: session) == (try await store.history(of: session)))
+      #expect(
+        try await copy.read { try $0.history(of: session) } == (try await store.read { try $0.history(of: session) }))
     }
-    #expect(try await copy.verify().allSatisfy(\.isIntact))
+    #expect(try await copy.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   /// The bundle's lines are the events export's JSON Lines of its sessions, oldest first, byte

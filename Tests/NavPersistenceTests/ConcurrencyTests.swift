@@ -12,7 +12,7 @@ import Testing
     let path = folder.path("c.sqlite")
     let first = try SessionStore(path: path)
     let second = try SessionStore(path: path)
-    try await first.append(event("s", .start(.stack(stack("R+")))))
+    try await first.write { try $0.append(event("s", .start(.stack(stack("R+"))))) }
 
     let rounds = 60
     let results = await withTaskGroup(of: (writer: Int, wins: [Int], conflicts: Int).self) { group in
@@ -43,7 +43,7 @@ import Testing
     let allWins = results.flatMap(\.wins).sorted()
     #expect(allWins == Array(2...(rounds + 1)), "every seq won exactly once")
     #expect(results.map(\.conflicts).reduce(0, +) == rounds, "every losing claim was told it lost")
-    let history = try await first.history(of: sessionID("s"))
+    let history = try await first.read { try $0.history(of: sessionID("s")) }
     #expect(history.count == rounds + 1)
     for entry in history.dropFirst() {
       guard case .push(.string(let name), _) = entry.operation.kind, let seq = entry.seq else {
@@ -53,14 +53,14 @@ import Testing
       let winner = results.first { $0.wins.contains(seq) }?.writer
       #expect(name == "w\(winner ?? -1)-\(seq)", "the stored event is the winner's")
     }
-    #expect(try await second.verify().allSatisfy(\.isIntact))
+    #expect(try await second.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   @Test func unclaimedAppendsFromTwoConnectionsAreAllKept() async throws {
     let folder = try TemporaryFolder()
     let path = folder.path("c.sqlite")
     let stores = [try SessionStore(path: path), try SessionStore(path: path)]
-    try await stores[0].append(event("s", .start(.stack(stack("R+")))))
+    try await stores[0].write { try $0.append(event("s", .start(.stack(stack("R+"))))) }
     await withTaskGroup(of: Void.self) { group in
       for (writer, store) in stores.enumerated() {
         group.addTask {
@@ -74,10 +74,10 @@ import Testing
         }
       }
     }
-    let history = try await stores[1].history(of: sessionID("s"))
+    let history = try await stores[1].read { try $0.history(of: sessionID("s")) }
     #expect(history.count == 101)
     #expect(history.map(\.seq) == Array(1...101).map(Optional.some))
-    #expect(try await stores[0].verify().allSatisfy(\.isIntact))
+    #expect(try await stores[0].read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   @Test func manyOpenersCreatingOneStoreAllSucceed() async throws {

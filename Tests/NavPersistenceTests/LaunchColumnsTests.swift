@@ -157,7 +157,7 @@ import Testing
   @Test func theRowSaysWhatAnyStartsLaunchSays() async throws {
     let routes = Gen.int(in: 1...50).array(of: 0...4)
     let store = try SessionStore(path: folder.path("any.sqlite"))
-    try await store.append(event("seed", .start(.stack(stack("R+home")))))
+    try await store.write { try $0.append(event("seed", .start(.stack(stack("R+home"))))) }
     await checkProperty(
       count: 60, input: Gen.int(in: 0..<LaunchRecord.Outcome.allCases.count), Gen.bool, routes
     ) { outcomeIndex, hasReason, routes in
@@ -172,12 +172,14 @@ import Testing
       let session = "s-" + UUID().uuidString
       let link = restores ? SessionLink(session: sessionID("seed"), seq: 1) : nil
       do {
-        try await store.append(
-          event(session, .start(.stack(stack("R+home")), restoredFrom: link, context: nil, launch: record)))
-        let summary = try await store.summary(of: sessionID(session))
+        try await store.write {
+          try $0.append(
+            event(session, .start(.stack(stack("R+home")), restoredFrom: link, context: nil, launch: record)))
+        }
+        let summary = try await store.read { try $0.summary(of: sessionID(session)) }
         #expect(summary.launch == outcome && summary.launchReason == record.reason)
         #expect(summary.droppedRoutes == routes.reduce(0, +) * (restores ? 1 : 0))
-        let verified = try await store.verify([sessionID(session)])
+        let verified = try await store.read { try $0.verify([sessionID(session)]) }
         #expect(verified.allSatisfy { $0.isIntact })
       } catch {
         Issue.record("\(record): \(error)")

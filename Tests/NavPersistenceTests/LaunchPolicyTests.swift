@@ -140,7 +140,7 @@ import Testing
       let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID(name), launch: launch)
       recorder.record(launch.state(or: .stack(stack("R+fresh"))))
       try await recorder.flush()
-      return try #require(try await store.history(of: sessionID(name)).first).operation
+      return try #require(try await store.read { try $0.history(of: sessionID(name)) }.first).operation
     }
     let whole = try await store.launch(as: JSONValue.self, now: Self.at(1000))
     let first = try await record(whole, as: "whole")
@@ -155,7 +155,7 @@ import Testing
     #expect(freshStart.launch == LaunchRecord(outcome: .startedFresh, reason: "ended"))
     #expect(freshStart.restoredFrom == nil)
     #expect(freshStart.summary.hasSuffix("; launch: fresh (ended)"), "\(freshStart.summary)")
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   /// A user who opens the app and leaves it before `stableFor` has passed quit on purpose:
@@ -180,7 +180,7 @@ import Testing
       try await recorder.flush()
       #expect(try unconfirmedLaunches(inStoreAt: path) == 0, "\(name)")
       // The model's host profile is kept in the context, for a replay to plan as the app did.
-      #expect(try await store.summary(of: sessionID(name)).context?.host == .navigationStack17)
+      #expect(try await store.read { try $0.summary(of: sessionID(name)) }.context?.host == .navigationStack17)
     }
     // Killed in the foreground: unsettled.
     let killed = try await store.launch(as: JSONValue.self, policy: policy)
@@ -205,7 +205,7 @@ import Testing
     let recorder = NavigationRecorder<JSONValue>(store: store, session: sessionID("linked"), launch: launch)
     recorder.record(.stack(stack("R+promo")), cause: .string("notificationOpened"))
     try await recorder.flush()
-    let start = try #require(try await store.history(of: sessionID("linked")).first)
+    let start = try #require(try await store.read { try $0.history(of: sessionID("linked")) }.first)
     #expect(start.operation.launch == LaunchRecord(outcome: .declined, reason: "notification"))
     #expect(start.operation.restoredFrom == nil && start.cause == .string("notificationOpened"))
     let next = try await store.launch(as: JSONValue.self, policy: policy, now: Self.at(2000))

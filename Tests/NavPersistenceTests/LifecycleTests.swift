@@ -112,7 +112,7 @@ import Testing
     try await recorder.flush()
     recorder.record(.stack(stack("R+home,P+late")))
     await #expect(throws: RecordingFailure.self) { try await recorder.flush() }
-    let names = try await store.history(of: sessionID("r")).map(\.operation.name)
+    let names = try await store.read { try $0.history(of: sessionID("r")) }.map(\.operation.name)
     #expect(names == ["start", "background", "foreground", "end"])
   }
 
@@ -131,13 +131,13 @@ import Testing
     model.stack.goBackToRoot()
     try await first.flush()
     try await second.flush()
-    let before = try await store.history(of: sessionID("before"))
+    let before = try await store.read { try $0.history(of: sessionID("before")) }
     #expect(before.map(\.operation.name) == ["start", "push", "end"])
     #expect(before.suffix(2).map(\.cause) == [["signOutTapped": [:]], ["signOutTapped": [:]]])
-    let after = try await store.history(of: sessionID("after"))
+    let after = try await store.read { try $0.history(of: sessionID("after")) }
     #expect(after.map(\.operation.name) == ["start", "pop"], "diffed by the recorder")
     #expect(after.first?.cause == ["signedIn": [:]])
-    #expect(try await store.restore(sessionID("after"), as: JSONValue.self).state == Self.home)
+    #expect(try await store.read { try $0.restore(sessionID("after"), as: JSONValue.self) }.state == Self.home)
   }
 
   /// Random sessions with lifecycle events at random places, and clocks that sometimes go back:

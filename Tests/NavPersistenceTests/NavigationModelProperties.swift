@@ -81,14 +81,14 @@ import Testing
         #expect(model.shown == model.state, "\(step) is shown at once with no delay")
       }
       try await recorder.flush()
-      let restored = try await store.restore(recorder.session, as: Screen.self)
+      let restored = try await store.read { try $0.restore(recorder.session, as: Screen.self) }
       #expect(restored.state == model.state, "script \(script)")
       // A change is one event or more (a deep link's is several): never fewer than the changes.
-      #expect(try await store.state(of: recorder.session).seq >= changes)
+      #expect(try await store.read { try $0.state(of: recorder.session) }.seq >= changes)
       for (old, new) in zip(shown, shown.dropFirst()) {
         #expect(Coordinator.isLegalTransition(from: old, to: new, host: .navigationStack17), "\(old) -> \(new)")
       }
-      #expect(try await store.verify().allSatisfy(\.isIntact))
+      #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
     }
   }
 

@@ -118,17 +118,17 @@ import Testing
     let summary = try await store.importJSONLines(from: reader, batchSize: 25)
     #expect(summary.appended == 80)
     #expect(summary.sessions == 10)
-    try await store.append(event("c0", .pop(), offset: 100))
-    async let state = store.state(of: sessionID("c0"))
-    async let sessions = store.sessions()
-    async let verified = store.verify()
+    try await store.write { try $0.append(event("c0", .pop(), offset: 100)) }
+    async let state = store.read { try $0.state(of: sessionID("c0")) }
+    async let sessions = store.read { try $0.sessions() }
+    async let verified = store.read { try $0.verify() }
     #expect(try await state.state == Self.expectedState(afterRounds: Self.rounds - 1))
     #expect(try await sessions.map(\.eventCount) == [9] + Array(repeating: 8, count: 9))
     #expect(try await verified.allSatisfy(\.isIntact))
-    #expect(try await store.latestSession()?.id == sessionID("c0"))
-    #expect(try await store.history(of: sessionID("c0")).count == 9)
+    #expect(try await store.read { try $0.latestSession() }?.id == sessionID("c0"))
+    #expect(try await store.read { try $0.history(of: sessionID("c0")) }.count == 9)
     do {
-      _ = try await store.state(of: sessionID("missing"))
+      _ = try await store.read { try $0.state(of: sessionID("missing")) }
       Issue.record("a missing session was found")
     } catch {
       #expect(error == .unknownSession(sessionID("missing")))

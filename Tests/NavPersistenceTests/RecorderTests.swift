@@ -96,7 +96,7 @@ import Testing
       )
       #expect(expected.count > 20, "too few changes to test anything")
     }
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   /// Several tasks recording into several sessions while another process holds the store's
@@ -145,7 +145,7 @@ import Testing
       #expect(recorded.map(\.0) == (first + last).map(\.cause), "\(sessions[index])")
       #expect(recorded.map(\.1) == (first + last).map(\.state), "\(sessions[index])")
     }
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   @Test func aRefusedChangeIsReportedAndTheNextStateIsRecorded() async throws {
@@ -166,7 +166,7 @@ import Testing
     }
     #expect(failure?.unrecordedChanges == 1)
     #expect(reported.withLock { $0 } == [failure].compactMap { $0 })
-    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑list")))
+    #expect(try await store.read { try $0.state(of: sessionID("s")) }.state == .stack(stack("R+home", "↑list")))
     // Reported once: the next flush has nothing to say.
     try await recorder.flush()
   }
@@ -199,15 +199,16 @@ import Testing
     #expect(failures.allSatisfy { if case .busy = $0.error { true } else { false } })
     #expect(failures.reduce(0) { $0 + $1.unrecordedChanges } == 2)
     try locker.execute("COMMIT")
-    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+    #expect(try await store.read { try $0.state(of: sessionID("s")) }.state == .stack(stack("R+home", "↑a")))
     // Once the store can take it, a flush writes the screen the user is on.
     try await recorder.flush()
-    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a", "↑b", "◻c")))
+    #expect(
+      try await store.read { try $0.state(of: sessionID("s")) }.state == .stack(stack("R+home", "↑a", "↑b", "◻c")))
     // The next state is diffed against what the store holds.
     recorder.record(.stack(stack("R+home", "◻settings")))
     try await recorder.flush()
-    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "◻settings")))
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.state(of: sessionID("s")) }.state == .stack(stack("R+home", "◻settings")))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   @Test func anotherWriterOnTheSessionIsAConflictAndTheRecorderFollowsIt() async throws {
@@ -217,7 +218,7 @@ import Testing
     recorder.record(Self.launch)
     try await recorder.flush()
     // Someone else appends to the same session behind the recorder's back.
-    try await SessionStore(path: path).append(event("s", .presentSheet("intruder"), offset: 5))
+    try await SessionStore(path: path).write { try $0.append(event("s", .presentSheet("intruder"), offset: 5)) }
     recorder.record(.stack(stack("R+home", "↑a")))
     do {
       try await recorder.flush()
@@ -226,16 +227,18 @@ import Testing
       #expect(error.error == .conflict(session: sessionID("s"), expected: 2, actual: 3))
     }
     // The flush read the session again and wrote the state handed over against it.
-    #expect(try await store.state(of: sessionID("s")).state == .stack(stack("R+home", "↑a")))
+    #expect(try await store.read { try $0.state(of: sessionID("s")) }.state == .stack(stack("R+home", "↑a")))
     #expect(
-      try await store.history(of: sessionID("s")).map(\.operation.name) == ["start", "presentSheet", "dismiss", "push"])
+      try await store.read { try $0.history(of: sessionID("s")) }.map(\.operation.name) == [
+        "start", "presentSheet", "dismiss", "push",
+      ])
     try await recorder.flush()
-    #expect(try await store.verify().allSatisfy(\.isIntact))
+    #expect(try await store.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   @Test func aReadOnlyStoreReportsEveryChangeAndWritesNothing() async throws {
     let path = folder.path("r.sqlite")
-    try await SessionStore(path: path).append(event("s", .start(Self.launch)))
+    try await SessionStore(path: path).write { try $0.append(event("s", .start(Self.launch))) }
     let before = try tableDump(path)
     let readOnly = try SessionStore(path: path, options: StoreOptions(access: .readOnly))
     let recorder = NavigationRecorder<JSONValue>(store: readOnly, session: sessionID("s"))
@@ -262,7 +265,7 @@ import Testing
     context.deviceKey = try store.deviceKey()
     #expect(context.deviceKey != nil)
     #expect(
-      try await store.history(of: sessionID("s")).map(\.operation) == [
+      try await store.read { try $0.history(of: sessionID("s")) }.map(\.operation) == [
         .start(Self.launch, restoredFrom: link, context: context)
       ])
     // A later recorder for the same session goes on from its stored state.
@@ -270,7 +273,7 @@ import Testing
     second.record(.stack(stack("R+home", "↑a")))
     try await second.flush()
     #expect(
-      try await store.history(of: sessionID("s")).map(\.operation) == [
+      try await store.read { try $0.history(of: sessionID("s")) }.map(\.operation) == [
         .start(Self.launch, restoredFrom: link, context: context), .push("a"),
       ])
   }
@@ -294,10 +297,12 @@ import Testing
     recorder.record(.stack([.root(.home, withNavigation: true)]))
     recorder.record(.stack([.root(.home, withNavigation: true), .push(.detail(id: 4))]), cause: ["tapped": 4])
     try await recorder.flush()
-    let history = try await store.history(of: sessionID("typed"))
+    let history = try await store.read { try $0.history(of: sessionID("typed")) }
     #expect(history.map(\.at.millisecondsSince1970) == [1_795_000_000_250, 1_795_000_000_500])
     #expect(history.last?.cause == ["tapped": 4])
-    #expect(try await store.restore(sessionID("typed"), as: Screen.self).state.routes?.last == .push(.detail(id: 4)))
+    #expect(
+      try await store.read { try $0.restore(sessionID("typed"), as: Screen.self) }.state.routes?.last
+        == .push(.detail(id: 4)))
   }
 
   /// An app without the model records with its own actions as causes, as `perform` takes them;
@@ -316,7 +321,7 @@ import Testing
     recorder.record(Self.launch, cause: Tapped(tapped: 1))
     recorder.record(.stack(stack("R+home", "↑list")), cause: Broken())
     try await recorder.flush()
-    let history = try await store.history(of: sessionID("causes"))
+    let history = try await store.read { try $0.history(of: sessionID("causes")) }
     #expect(history.map(\.cause) == [["tapped": 1], nil])
     #expect(failures.withLock { $0.map(\.error) }.count == 1)
     guard case .causeNotEncodable? = failures.withLock({ $0.first?.error }) else {

@@ -21,7 +21,7 @@ import Testing
     recorder.record(.stack([.root("home", withNavigation: true)]))
     recorder.record(.stack([.root("home", withNavigation: true), .push("detail")]))
     try await recorder.flush()
-    try await store.append(event("plain", .start(.stack(stack("R+home"))), offset: 10))
+    try await store.write { try $0.append(event("plain", .start(.stack(stack("R+home"))), offset: 10)) }
     return store
   }
 
@@ -35,13 +35,13 @@ import Testing
 
   @Test func theContextIsInTheStartTheListingAndTheExport() async throws {
     let store = try await storeWithARecordedSession()
-    let history = try await store.history(of: sessionID("s"))
+    let history = try await store.read { try $0.history(of: sessionID("s")) }
     let recorded = try Self.recorded(Self.context, in: store)
     #expect(recorded.deviceKey != nil)
     #expect(history.first?.operation.context == recorded)
     #expect(history.dropFirst().allSatisfy { $0.operation.context == nil })
-    #expect(try await store.summary(of: sessionID("s")).context == recorded)
-    #expect(try await store.summary(of: sessionID("plain")).context == nil)
+    #expect(try await store.read { try $0.summary(of: sessionID("s")) }.context == recorded)
+    #expect(try await store.read { try $0.summary(of: sessionID("plain")) }.context == nil)
 
     let rows = try Self.sessionRows(store, ExportFilter())
     let columns = ExportTable.sessions.columns
@@ -69,9 +69,13 @@ import Testing
     #expect(lines.contains { $0.contains(#""context":{"app":{"plan":"pro"},"appBuild":"412""#) })
     let copy = try SessionStore(path: folder.path("copy.sqlite"))
     try await copy.importJSONLines(from: LinesInMemory(lines))
-    #expect(try await copy.summary(of: sessionID("s")).context == (try Self.recorded(Self.context, in: store)))
-    #expect(try await copy.history(of: sessionID("s")) == (try await store.history(of: sessionID("s"))))
-    #expect(try await copy.verify().allSatisfy(\.isIntact))
+    #expect(
+      try await copy.read { try $0.summary(of: sessionID("s")) }.context == (try Self.recorded(Self.context, in: store))
+    )
+    #expect(
+      try await copy.read { try $0.history(of: sessionID("s")) }
+        == (try await store.read { try $0.history(of: sessionID("s")) }))
+    #expect(try await copy.read { try $0.verify() }.allSatisfy(\.isIntact))
   }
 
   /// The sessions export's rows, synchronously.
@@ -94,7 +98,7 @@ import Testing
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(#"UPDATE sessions SET context = '{"appVersion":"9.9"}' WHERE id = 's'"#)
     try connection.execute(#"UPDATE sessions SET context = '{"osName":"iOS"}' WHERE id = 'plain'"#)
-    let results = try await SessionStore(path: path).verify()
+    let results = try await SessionStore(path: path).read { try $0.verify() }
     #expect(results.map { $0.failure?.problem } == [.contextDiffers, .contextDiffers])
   }
 
@@ -106,7 +110,7 @@ import Testing
     recorder.record(.stack([.root("home")]))
     try await recorder.flush()
     #expect(
-      try await store.summary(of: sessionID("s")).context
+      try await store.read { try $0.summary(of: sessionID("s")) }.context
         == (try Self.recorded(SessionContext(deviceModel: String(long.prefix(256))), in: store)))
   }
 

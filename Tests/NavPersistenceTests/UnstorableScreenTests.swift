@@ -99,9 +99,9 @@ import Testing
       recorder.record(typed(next))
     }
     try await recorder.flush()  // a screen kept as not storable is no failure to flush
-    let stored = try await store.state(of: session).state
+    let stored = try await store.read { try $0.state(of: session) }.state
     #expect(isMarked(stored, shown))
-    let verified = try await store.verify([session])
+    let verified = try await store.read { try $0.verify([session]) }
     #expect(verified.allSatisfy { $0.isIntact })
     // Every state shown is in the history, in order: no change went missing.
     var replayed: [AnyCoordinator] = []
@@ -132,7 +132,7 @@ import Testing
       recorder.record(.stack([home]))
     }
     try await recorder.flush()
-    let names = try await store.history(of: session).map(\.operation.name)
+    let names = try await store.read { try $0.history(of: session) }.map(\.operation.name)
     #expect(names == ["start", "presentSheet", "dismiss", "presentSheet", "dismiss"])
     let failures = reported.withLock { $0 }
     #expect(failures.count == 1)
@@ -145,7 +145,7 @@ import Testing
     #expect("\(failures[0])".contains("could not be encoded (") && !"\(failures[0])".contains("not recorded"))
     recorder.record(.stack([home, .sheet(.unstorable("composer"))]))
     try await recorder.flush()
-    let restored = try await store.restore(session, as: HoleScreen.self)
+    let restored = try await store.read { try $0.restore(session, as: HoleScreen.self) }
     #expect(restored.state == .stack([home]))
     #expect(restored.dropped.first?.screenName == "HoleScreen.unstorable")
     #expect(
@@ -195,7 +195,7 @@ import Testing
     #else
       #expect(failures.isEmpty, "the check is a debug build's")
     #endif
-    let recorded = try await store.history(of: sessionID("lossy"))
+    let recorded = try await store.read { try $0.history(of: sessionID("lossy")) }
     #expect(recorded.count == 3, "the changes are recorded all the same")
   }
 }

@@ -15,7 +15,7 @@ extension UploaderTests {
     // values included.
     var firstBatch: [String] = []
     for number in 0..<4 {
-      for event in try await device.history(of: sessionID("capped-\(number)")) {
+      for event in try await device.read({ try $0.history(of: sessionID("capped-\(number)")) }) {
         firstBatch.append(try WireFormat.canonicalString(event))
       }
     }

@@ -64,16 +64,16 @@ extension UploaderTests {
     try await recordRandomSessions(count: 40, seed: 7)
     try await uploadEverything(UploadConfiguration(batchEvents: 100, privacy: { _ in .screenNamesOnly }))
     let shop = try collector.store(of: AppName("shop"))
-    #expect(try await shop.verify().allSatisfy(\.isIntact))
+    #expect(try await shop.read { try $0.verify() }.allSatisfy(\.isIntact))
     // Every state, at every seq, is the device's with screens by name: same flows, styles and
     // tabs, so screen views and funnels come out the same.
-    for summary in try await device.sessions() {
+    for summary in try await device.read({ try $0.sessions() }) {
       for seq in 1...summary.eventCount {
-        let held = try await shop.state(of: summary.id, at: seq).state
-        let expected = Self.named(try await device.state(of: summary.id, at: seq).state)
+        let held = try await shop.read { try $0.state(of: summary.id, at: seq) }.state
+        let expected = Self.named(try await device.read { try $0.state(of: summary.id, at: seq) }.state)
         #expect(held == expected, "\(summary.id) at \(seq)")
       }
-      let start = try #require(try await shop.history(of: summary.id, to: 1).first)
+      let start = try #require(try await shop.read { try $0.history(of: summary.id, to: 1) }.first)
       #expect(
         start.operation.context
           == SessionContext(
@@ -107,11 +107,11 @@ extension UploaderTests {
           ? .withoutCauses : session.rawValue.hasSuffix("-2") ? .screenNamesOnly : .everything
       }))
     let shop = try collector.store(of: AppName("shop"))
-    let sessions = try await device.sessions()
+    let sessions = try await device.read { try $0.sessions() }
     #expect(Set(sessions.map(\.id.rawValue)).isSuperset(of: ["private-0", "private-1", "private-2"]))
     for summary in sessions {
-      let sent = try await shop.history(of: summary.id)
-      let kept = try await device.history(of: summary.id)
+      let sent = try await shop.read { try $0.history(of: summary.id) }
+      let kept = try await device.read { try $0.history(of: summary.id) }
       #expect(sent.count == kept.count)
       switch summary.id.rawValue.suffix(2) {
       case "-1":
@@ -120,8 +120,10 @@ extension UploaderTests {
       case "-2":
         #expect(sent.allSatisfy { $0.cause == nil }, "\(summary.id)")
         for seq in 1...summary.eventCount {
-          let held = try await shop.state(of: summary.id, at: seq).state
-          #expect(held == Self.named(try await device.state(of: summary.id, at: seq).state), "\(summary.id) at \(seq)")
+          let held = try await shop.read { try $0.state(of: summary.id, at: seq) }.state
+          #expect(
+            held == Self.named(try await device.read { try $0.state(of: summary.id, at: seq) }.state),
+            "\(summary.id) at \(seq)")
         }
         #expect(sent.first?.operation.context?.userID == nil && sent.first?.operation.context?.app == [:])
       default:

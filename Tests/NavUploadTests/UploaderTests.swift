@@ -99,7 +99,7 @@ import Testing
     }
     let shop = try collector.store(of: AppName("shop"))
     #expect(try Self.events(shop) == Self.events(device))
-    #expect(try await shop.verify().allSatisfy(\.isIntact))
+    #expect(try await shop.read { try $0.verify() }.allSatisfy(\.isIntact))
     #expect(try await device.uploadProgress(of: sessionID("s-7")).acknowledgedSeq == 70)
   }
 
@@ -111,7 +111,7 @@ import Testing
     recorder.record(.stack([.root("home", withNavigation: true), .push("detail")]))
     try await recorder.flush()
     let key = try #require(try device.deviceKey())
-    #expect(try await device.summary(of: sessionID("recorded")).context?.deviceKey == key)
+    #expect(try await device.read { try $0.summary(of: sessionID("recorded")) }.context?.deviceKey == key)
     let device = self.device
     let token = self.token
     try await withCollector { url in
@@ -127,7 +127,7 @@ import Testing
       }
     }
     let shop = try collector.store(of: AppName("shop"))
-    #expect(try await shop.summary(of: sessionID("recorded")).eventCount == 2)
+    #expect(try await shop.read { try $0.summary(of: sessionID("recorded")) }.eventCount == 2)
     #expect(try Self.events(shop) == Self.events(device))
   }
 

@@ -15,11 +15,11 @@ enum DeepSessionScenario {
     let deep = try SessionID("deep")
     let shallow = try SessionID("shallow")
     // The wire format's longest stack: 1,000 routes.
-    _ = try store.append(contentsOf: session(deep, events: events, depth: 1_000))
-    _ = try store.append(contentsOf: session(shallow, events: events, depth: 2))
+    try BenchmarkAccess.appendBatch(session(deep, events: events, depth: 1_000), to: store)
+    try BenchmarkAccess.appendBatch(session(shallow, events: events, depth: 2), to: store)
     let reads: [(name: String, read: (SessionID) throws -> Void)] = [
       ("verify", { id in _ = try store.verify([id]) }),
-      ("replay", { id in try store.replayHistory(of: id) { _, _ in } }),
+      ("replay", { id in try BenchmarkAccess.replay(id, in: store) }),
       (
         "screen views",
         { id in try store.exportEncoded(.screenViews, format: .csv, filter: ExportFilter(session: id)) { _ in } }

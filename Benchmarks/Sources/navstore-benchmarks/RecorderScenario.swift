@@ -1,6 +1,7 @@
 import Foundation
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 extension Scenarios {
   /// 7. What one `NavigationRecorder.record` call costs the app's thread, against recording
@@ -12,7 +13,7 @@ extension Scenarios {
     var states: [AnyCoordinator] = []
     var state: AnyCoordinator?
     for event in workload.events {
-      let next = try event.operation.apply(to: state)
+      let next = try BenchmarkAccess.state(after: event.operation, from: state)
       states.append(next)
       state = next
     }
@@ -26,7 +27,7 @@ extension Scenarios {
       let flushStart = DispatchTime.now().uptimeNanoseconds
       try await recorder.flush()
       flushTimes.append(Double(DispatchTime.now().uptimeNanoseconds - flushStart) / 1e9)
-      guard try await recorderStore.state(of: workload.session).state == states.last else {
+      guard try await recorderStore.read({ try $0.state(of: workload.session) }).state == states.last else {
         throw BenchmarkError("the recorder's session does not end at the last state")
       }
 

@@ -104,7 +104,8 @@ enum Scenarios {
     seconds = try time {
       var start = 0
       while start < workload.events.count {
-        try store.append(contentsOf: Array(workload.events[start..<min(start + batch, workload.events.count)]))
+        try BenchmarkAccess.appendBatch(
+          Array(workload.events[start..<min(start + batch, workload.events.count)]), to: store)
         start += batch
       }
     }
@@ -119,7 +120,7 @@ enum Scenarios {
     for seq in seqs {
       var ours = Double.infinity
       for _ in 0..<5 { ours = min(ours, try time { _ = try store.state(of: session, at: seq) }) }
-      let replay = try time { try store.replayHistory(of: session, from: 1, to: seq) { _, _ in } }
+      let replay = try time { try BenchmarkAccess.replay(session, in: store, from: 1, to: seq) }
       results.append(
         Measurement(
           scenario: "3 rehydrate at seq \(seq)", ours: ours, anchorName: "replay from seq 1", anchor: replay, unit: "s",

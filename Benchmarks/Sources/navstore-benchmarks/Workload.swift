@@ -2,6 +2,7 @@ import Foundation
 import GRDBAnchor
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 /// One long session of a browsing pattern (pushes and pops on a stack up to 30 deep), and the
 /// rows NavStore writes for it, precomputed so the anchors insert exactly the same data.
@@ -17,7 +18,7 @@ struct Workload {
     events.reserveCapacity(count)
     rows.reserveCapacity(count)
     var state: AnyCoordinator?
-    var previous = HashChain.genesis
+    var previous = BenchmarkAccess.genesisHash
     var depth = 1
     for index in 0..<count {
       let operation: AnyOperation
@@ -37,16 +38,16 @@ struct Workload {
       let event = AnyEvent(
         session: session, seq: seq, at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(index) * 1000),
         origin: index % 3 == 0 ? .user : .app, operation: operation)
-      let next = try operation.apply(to: state)
+      let next = try BenchmarkAccess.state(after: operation, from: state)
       state = next
-      let hash = try HashChain.hash(of: event, after: previous)
+      let hash = try BenchmarkAccess.chainHash(of: event, after: previous)
       previous = hash
       rows.append(
         GRDBAnchor.Row(
           seq: Int64(seq), at: event.at.millisecondsSince1970, origin: event.origin.rawValue,
           op: try WireFormat.canonicalString(operation), hash: Data(hash),
           snapshot: seq % snapshotInterval == 0 ? try WireFormat.canonicalString(next) : nil,
-          depth: Int64(next.visibleDepth)))
+          depth: Int64(BenchmarkAccess.visibleDepth(of: next))))
       var unclaimed = event
       unclaimed.seq = nil
       events.append(unclaimed)

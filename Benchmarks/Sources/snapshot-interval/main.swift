@@ -3,6 +3,7 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
+@_spi(Internals) import NavTools
 
 // For each snapshot interval: append a 3,000-event session (pushes and pops on a sheet stack),
 // then time rehydration at 200 seqs spread over it, and report file size.
@@ -33,7 +34,7 @@ for interval in [10, 25, 50, 100, 200, 500, 1000] {
     events.append(AnyEvent(session: session, at: Timestamp(millisecondsSince1970: Int64(index)), operation: op))
   }
   let appendStart = seconds()
-  try store.append(contentsOf: events)
+  try BenchmarkAccess.appendBatch(events, to: store)
   let appendTime = seconds() - appendStart
   let reopened = try SessionStore(path: path, options: StoreOptions(snapshotInterval: interval, access: .readOnly))
   let rehydrateStart = seconds()

@@ -5,7 +5,7 @@ extension Coordinator {
   /// shown by its top route, following selected tabs. Inlinable: the store computes it for
   /// every event it appends, and a generic call would look up type metadata each time.
   @inlinable
-  @_spi(Internals) public var visibleDepth: Int {
+  package var visibleDepth: Int {
     switch self {
     case .stack(let routes): routes.count + (routes.last?.child?.visibleDepth ?? 0)
     case .tabs(let tabs, let selected): tabs.indices.contains(selected) ? tabs[selected].visibleDepth : 0

@@ -211,7 +211,7 @@ extension Coordinator {
 extension NavigationOperation {
   /// The state after this operation, for a session whose state so far is `state` (`nil` before
   /// its first event): `start` is only accepted first, and everything else only after it.
-  @_spi(Internals) public func apply(to state: Coordinator<AppScreen>?) throws(NavigationError) -> Coordinator<
+  package func apply(to state: Coordinator<AppScreen>?) throws(NavigationError) -> Coordinator<
     AppScreen
   > {
     guard let state else {
@@ -233,7 +233,7 @@ extension NavigationOperation {
   /// state is edited without copying its routes when nothing else holds it. When this throws,
   /// `state` is exactly as it was. Returns the new state.
   @discardableResult
-  @_spi(Internals) public func apply(toSession state: inout Coordinator<AppScreen>?) throws(NavigationError)
+  package func apply(toSession state: inout Coordinator<AppScreen>?) throws(NavigationError)
     -> Coordinator<AppScreen>
   {
     guard var current = state else {
@@ -257,13 +257,13 @@ extension NavigationOperation {
 /// `AnyOperation` values and run the specialized build of the same implementation.
 extension NavigationOperation where AppScreen == JSONValue {
   /// `apply(to:)` for untyped screens (same meaning, specialized).
-  @_spi(Internals) public func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+  package func apply(to state: AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenerically(to: state)
   }
 
   /// `apply(toSession:)` for untyped screens (same meaning, specialized).
   @discardableResult
-  @_spi(Internals) public func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
+  package func apply(toSession state: inout AnyCoordinator?) throws(NavigationError) -> AnyCoordinator {
     try applyGenericallyInPlace(toSession: &state)
   }
 }

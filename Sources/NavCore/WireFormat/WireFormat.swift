@@ -85,7 +85,7 @@ public enum WireFormat {
   /// The wire format's own values (events, operations, states, routes, paths, links, plan
   /// steps) are read by the one codec, typed or untyped; any other `Decodable` goes through
   /// the tree decoder, with its errors translated the same way.
-  @_spi(Internals) public static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError)
+  package static func decode<T: Decodable>(_ type: T.Type, from tree: JSONValue) throws(WireFormatError)
     -> T
   {
     do {

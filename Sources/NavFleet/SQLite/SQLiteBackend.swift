@@ -42,7 +42,9 @@ package struct SQLiteBackend: FleetBackend {
 
   package func summary(of session: SessionID, app: AppName) async throws(FleetError) -> SessionSummary {
     let store = try await store(app)
-    return try await FleetError.storingAsync { () async throws(StoreError) in try await store.summary(of: session) }
+    return try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.read { try $0.summary(of: session) }
+    }
   }
 
   package func head(of session: SessionID, app: AppName) async throws(FleetError) -> SessionHead {
@@ -66,14 +68,14 @@ package struct SQLiteBackend: FleetBackend {
   package func history(of session: SessionID, app: AppName, from: Int, to: Int) async throws(FleetError) -> [AnyEvent] {
     let store = try await store(app)
     return try await FleetError.storingAsync { () async throws(StoreError) in
-      try await store.history(of: session, from: from, to: to)
+      try await store.read { try $0.history(of: session, from: from, to: to) }
     }
   }
 
   package func state(of session: SessionID, app: AppName, at seq: Int?) async throws(FleetError) -> SessionState {
     let store = try await store(app)
     return try await FleetError.storingAsync { () async throws(StoreError) in
-      try await store.state(of: session, at: seq)
+      try await store.read { try $0.state(of: session, at: seq) }
     }
   }
 
@@ -92,7 +94,9 @@ package struct SQLiteBackend: FleetBackend {
 
   package func verify(_ session: SessionID, app: AppName) async throws(FleetError) -> VerificationResult {
     let store = try await store(app)
-    let results = try await FleetError.storingAsync { () async throws(StoreError) in try await store.verify([session]) }
+    let results = try await FleetError.storingAsync { () async throws(StoreError) in
+      try await store.read { try $0.verify([session]) }
+    }
     guard let result = results.first else { throw .history(.unknownSession(session)) }
     return result
   }

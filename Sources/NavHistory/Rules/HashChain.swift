@@ -6,12 +6,12 @@ import Crypto
 /// `hash(n) = SHA-256(hash(n-1) || canonical(event n without "hash"))`, with `hash(0)` 32 zero
 /// bytes and `canonical` the RFC 8785 text of the event. Editing, removing, inserting or
 /// reordering any event changes every later value.
-@_spi(Internals) public enum HashChain {
+package enum HashChain {
   /// `hash(0)`.
-  public static let genesis = [UInt8](repeating: 0, count: 32)
+  package static let genesis = [UInt8](repeating: 0, count: 32)
 
   /// The chain value of `event` (its `hash` is ignored) after `previous`.
-  public static func hash(of event: AnyEvent, after previous: [UInt8]) throws(WireFormatError) -> [UInt8] {
+  package static func hash(of event: AnyEvent, after previous: [UInt8]) throws(WireFormatError) -> [UInt8] {
     hash(ofCanonicalBytes: try WireFormat.canonicalBytes(event.withoutHash), after: previous)
   }
 

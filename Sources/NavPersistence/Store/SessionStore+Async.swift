@@ -2,14 +2,54 @@ import Dispatch
 import NavCore
 @_spi(Internals) import NavHistory
 
-/// The store's calls for Swift concurrency. SQLite blocks the thread that calls it (for a long
-/// import, or while another process holds the lock), and a blocked thread of the cooperative
-/// pool holds up every task that needs one. These run the same work on a dispatch queue of
-/// their own and suspend the calling task meanwhile.
+/// The store's doors for Swift concurrency: `read(_:)` and `write(_:)`. SQLite blocks the thread
+/// that calls it (for a long import, or while another process holds the lock), and a blocked
+/// thread of the cooperative pool holds up every task that needs one. The doors run their
+/// closure on a dispatch queue of the store's own and suspend the calling task meanwhile.
 ///
 /// A task cancelled while its call runs still gets the call's result: a write is not left half
-/// done. Closures passed to these variants run on the store's queue, hence `@Sendable`.
+/// done. The closures run on the store's queue, hence `@Sendable`.
 extension SessionStore {
+  /// Runs `work` with a reader over one snapshot of the store, off the caller's thread: every
+  /// call in `work` sees the store as it stood when the read began, whatever commits meanwhile.
+  /// The store's errors come out as they are; any other error `work` throws comes back as
+  /// `.caller`.
+  ///
+  /// ```swift
+  /// let latest = try await store.read { try $0.latestSession() }
+  /// ```
+  public func read<T: Sendable>(_ work: @escaping @Sendable (StoreReader) throws -> T) async throws(StoreError) -> T {
+    try await offloaded { () throws(StoreError) in
+      try self.read { reader throws(StoreError) in try StoreError.passingThrough { try work(reader) } }
+    }
+  }
+
+  /// Runs `work` with a writer in one write transaction, off the caller's thread: what `work`
+  /// writes commits together when it returns, and nothing of it is kept when it throws. The
+  /// store's errors come out as they are; any other error `work` throws comes back as `.caller`.
+  ///
+  /// ```swift
+  /// try await store.write { try $0.record(session: id, from: before, to: after, at: .now) }
+  /// ```
+  @discardableResult
+  public func write<T: Sendable>(_ work: @escaping @Sendable (StoreWriter) throws -> T) async throws(StoreError) -> T {
+    try await offloaded { () throws(StoreError) in
+      try self.write { writer throws(StoreError) in try StoreError.passingThrough { try work(writer) } }
+    }
+  }
+
+  /// Runs `body` with a reader over one read transaction, on the caller's thread.
+  package func read<T>(_ body: (StoreReader) throws(StoreError) -> T) throws(StoreError) -> T {
+    try withReadTransaction { engine throws(StoreError) in try body(StoreReader(engine: engine)) }
+  }
+
+  /// Runs `body` with a writer in one immediate write transaction, on the caller's thread:
+  /// committed when it returns, rolled back (nothing of it kept) when it throws.
+  @discardableResult
+  package func write<T>(_ body: (StoreWriter) throws(StoreError) -> T) throws(StoreError) -> T {
+    try withWriteTransaction { engine throws(StoreError) in try body(StoreWriter(engine: engine)) }
+  }
+
   /// The queue the async calls run on: concurrent, so reads run beside a write here too.
   private static let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
 
@@ -43,12 +83,6 @@ extension SessionStore {
     try await offloaded { () throws(StoreError) in try self.schemaVersion() }
   }
 
-  /// Appends one event (see the synchronous `append(_:)`).
-  @discardableResult
-  public func append(_ event: AnyEvent) async throws(StoreError) -> AppendOutcome {
-    try await offloaded { () throws(StoreError) in try self.append(event) }
-  }
-
   /// Appends one event at the time `clock` gives inside the write transaction (see the
   /// synchronous `append(_:timedBy:)`).
   @discardableResult
@@ -62,61 +96,5 @@ extension SessionStore {
   @discardableResult
   package func append(contentsOf events: [AnyEvent]) async throws(StoreError) -> BatchOutcome {
     try await offloaded { () throws(StoreError) in try self.append(contentsOf: events) }
-  }
-
-  /// Records an app action (see the synchronous `record(session:from:to:at:origin:cause:)`).
-  @discardableResult
-  public func record(
-    session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
-  ) async throws(StoreError) -> [AppendOutcome] {
-    try await offloaded { () throws(StoreError) in
-      try self.record(
-        session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
-    }
-  }
-
-  /// Records an app action with typed screens (see the synchronous `record`).
-  @discardableResult
-  public func record<AppScreen: NavigationScreen>(
-    session: SessionID, from before: Coordinator<AppScreen>?, to after: Coordinator<AppScreen>, at time: Timestamp,
-    origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
-  ) async throws(StoreError) -> [AppendOutcome] {
-    try await offloaded { () throws(StoreError) in
-      try self.record(
-        session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
-    }
-  }
-
-  /// The session's state after event `seq` (see the synchronous `state(of:at:)`).
-  public func state(of session: SessionID, at seq: Int? = nil) async throws(StoreError) -> SessionState {
-    try await offloaded { () throws(StoreError) in try self.state(of: session, at: seq) }
-  }
-
-  /// The session's state in the app's own screen type (see the synchronous `restore`).
-  public func restore<AppScreen: NavigationScreen>(
-    _ session: SessionID, as type: AppScreen.Type, at seq: Int? = nil, policy: RestorePolicy = .dropUndecodable
-  ) async throws(StoreError) -> RestoredSession<AppScreen> {
-    try await offloaded { () throws(StoreError) in try self.restore(session, as: type, at: seq, policy: policy) }
-  }
-
-  /// The session's events (see the synchronous `history(of:from:to:)`).
-  public func history(of session: SessionID, from: Int = 1, to: Int? = nil) async throws(StoreError) -> [AnyEvent] {
-    try await offloaded { () throws(StoreError) in try self.history(of: session, from: from, to: to) }
-  }
-
-  /// Every session, ordered by id (see the synchronous `sessions()`).
-  public func sessions() async throws(StoreError) -> [SessionSummary] {
-    try await offloaded { () throws(StoreError) in try self.sessions() }
-  }
-
-  /// The session to restore at launch (see the synchronous `latestSession()`).
-  public func latestSession() async throws(StoreError) -> SessionSummary? {
-    try await offloaded { () throws(StoreError) in try self.latestSession() }
-  }
-
-  /// Checks sessions (see the synchronous `verify(_:)`).
-  public func verify(_ sessions: [SessionID]? = nil) async throws(StoreError) -> [VerificationResult] {
-    try await offloaded { () throws(StoreError) in try self.verify(sessions) }
   }
 }

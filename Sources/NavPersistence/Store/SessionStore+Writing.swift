@@ -2,11 +2,10 @@
 @_spi(Internals) import NavHistory
 
 extension SessionStore {
-  /// Appends one event. `event.seq`, when given, must be the session's next seq (or name an
-  /// identical stored event, which is then skipped); `event.hash`, when given, must match.
+  /// Appends one event, in a write transaction of its own (see `StoreWriter.append(_:)`).
   @discardableResult
   public func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome {
-    try withWriteTransaction { engine throws(StoreError) in try engine.append(event) }
+    try write { writer throws(StoreError) in try writer.append(event) }
   }
 
   /// Appends one event at the time `clock` gives once the write transaction has begun, in place
@@ -23,20 +22,13 @@ extension SessionStore {
     }
   }
 
-  /// Appends one event of an app's own screen type: its screens go through their `Codable`
-  /// conformance into the wire format's JSON, as the store keeps them.
+  /// Appends one event of an app's own screen type, in a write transaction of its own (see
+  /// `StoreWriter.append(_:)`). Its screens are encoded before the write lock is taken.
   @discardableResult
   public func append<AppScreen: NavigationScreen>(_ event: NavigationEvent<AppScreen>) throws(StoreError)
     -> AppendOutcome
   {
-    if let untyped = event as? AnyEvent { return try append(untyped) }
-    let stored: AnyEvent
-    do {
-      stored = try WireFormat.decode(AnyEvent.self, from: try WireFormat.tree(of: event))
-    } catch {
-      throw StoreError.unencodable(error)
-    }
-    return try append(stored)
+    try append(try StoreWriter.untyped(event))
   }
 
   /// Appends events in one transaction: all of them, or, when one is refused, none. Returns
@@ -46,7 +38,7 @@ extension SessionStore {
   /// while this one stores the events before them; a shorter one would gain less than the
   /// hand-over costs.
   @discardableResult
-  @_spi(Internals) public func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
+  package func append(contentsOf events: [AnyEvent]) throws(StoreError) -> BatchOutcome {
     try withWriteTransaction { engine throws(StoreError) in
       var outcome = BatchOutcome()
       outcome.events.reserveCapacity(events.count)
@@ -91,31 +83,21 @@ extension SessionStore {
     }
   }
 
-  /// Records an app action from the states before and after it: appends the operations `diff`
-  /// derives (or `start` for a new session, carrying `context`), all in one transaction, all
-  /// with the same time, origin and cause. `before` must be the session's current state (`nil`
-  /// for a new session).
+  /// Records an app action from the states before and after it, in one write transaction (see
+  /// `StoreWriter.record(session:from:to:at:origin:cause:context:)`).
   @discardableResult
   public func record(
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) throws(StoreError) -> [AppendOutcome] {
-    try withWriteTransaction { engine throws(StoreError) in
-      let head = try engine.head(of: session)
-      guard head?.state.tree == before else {
-        throw StoreError.stateMismatch(session: session, seq: head?.totals.count ?? 0)
-      }
-      let operations = try Self.operations(recording: session, from: before, to: after, context: context)
-      var outcomes: [AppendOutcome] = []
-      for operation in operations {
-        outcomes.append(
-          try engine.append(AnyEvent(session: session, at: time, origin: origin, operation: operation, cause: cause)))
-      }
-      return outcomes
+    try write { writer throws(StoreError) in
+      try writer.record(
+        session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
     }
   }
 
-  /// Records an app action with typed screens (see the untyped `record`).
+  /// Records an app action with typed screens, in one write transaction. The states are
+  /// encoded before the write lock is taken.
   @discardableResult
   public func record<AppScreen: NavigationScreen>(
     session: SessionID, from before: Coordinator<AppScreen>?, to after: Coordinator<AppScreen>, at time: Timestamp,

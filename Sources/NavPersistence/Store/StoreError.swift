@@ -75,8 +75,9 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The disk failed a read or write of the store (SQLite's `SQLITE_IOERR`); the transaction
   /// was rolled back.
   case diskFailed(path: String, SQLiteError)
-  /// A closure the caller passed in (an export's sink, a progress or replay callback) threw;
-  /// the error is the caller's own, unchanged, and the store's transaction was rolled back.
+  /// A closure the caller passed in (an export's sink, a progress or replay callback, the work
+  /// of a `read` or `write`) threw; the error is the caller's own, unchanged, and the store's
+  /// transaction was rolled back.
   case caller(CallerError)
   /// A checkpoint or proof could not be used (a bad signature, another store's, no record).
   case checkpoint(CheckpointError)
@@ -178,6 +179,18 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension StoreError {
+  /// Runs a closure the caller passed to one of the store's doors: the store's own errors come
+  /// out as they are, any other error as `.caller`.
+  static func passingThrough<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do {
+      return try body()
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw .caller(CallerError(error))
+    }
+  }
+
   /// A `start` refused because its session has already started.
   package var isAlreadyStartedRejection: Bool { history?.isAlreadyStartedRejection ?? false }
 }

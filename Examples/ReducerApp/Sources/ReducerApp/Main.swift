@@ -41,18 +41,18 @@ import NavPersistence
     try await recorder.flush()
 
     print("\n== what the store holds: every change with the action that caused it")
-    for (index, event) in try await store.history(of: recorder.session).enumerated() {
+    for (index, event) in try await store.read({ try $0.history(of: recorder.session) }).enumerated() {
       let cause = try event.cause.map { try WireFormat.canonicalString($0) } ?? "-"
       let name = event.operation.name.padding(toLength: 12, withPad: " ", startingAt: 0)
       print("  \(index + 1)  \(name)  \(cause)")
     }
 
     print("\n== the next launch")
-    let restored = try await store.restore(recorder.session, as: Screen.self)
+    let restored = try await store.read { try $0.restore(recorder.session, as: Screen.self) }
     print("  restores \(restored.state.visiblePath)")
     try check(refused == 1, "the one impossible action (popping a sheet) was refused")
     try check(restored.state == app.navigation.state, "the store replays to where the app is")
-    try check(try await store.verify().allSatisfy(\.isIntact), "the session verifies")
+    try check(try await store.read { try $0.verify() }.allSatisfy(\.isIntact), "the session verifies")
     print("  verify: intact")
   }
 

@@ -67,7 +67,7 @@ import NavPersistence
     // everything handed over durable, then quit.
     app.navigation.appLifecycle(.background)
     try await recorder.flush()
-    let stored = try await store.history(of: recorder.session)
+    let stored = try await store.read { try $0.history(of: recorder.session) }
     try check(stored.last?.operation == .background, "the last event is the app leaving")
     print("  background; quit; the store holds \(stored.count) events for launch-1")
   }
@@ -109,7 +109,7 @@ import NavPersistence
     try await recorder.flush()
     try check(model.shown == model.state, "the screen ends where the app is")
     try check(
-      try await store.restore(recorder.session, as: Screen.self).state == model.state,
+      try await store.read { try $0.restore(recorder.session, as: Screen.self) }.state == model.state,
       "the log ends where the app is")
     try await settling.value
   }
@@ -121,7 +121,7 @@ import NavPersistence
     let store = try SessionStore(path: path)
     var droppedScreens: [String] = []
     for session in ["launch-1", "launch-2"] {
-      let restored = try await store.restore(try SessionID(session), as: ScreenV2.self)
+      let restored = try await store.read { try $0.restore(try SessionID(session), as: ScreenV2.self) }
       droppedScreens += restored.dropped.map(\.screenName)
       print("  \(session) at seq \(restored.seq) restores as \(restored.state.visiblePath)")
       for dropped in restored.dropped {
@@ -131,8 +131,8 @@ import NavPersistence
       }
     }
     try check(droppedScreens == ["numberDetail", "promo", "numberDetail"], "version 2 drops what it cannot decode")
-    guard let latest = try await store.latestSession() else { return }
-    let restored = try await store.restore(latest.id, as: ScreenV2.self)
+    guard let latest = try await store.read({ try $0.latestSession() }) else { return }
+    let restored = try await store.read { try $0.restore(latest.id, as: ScreenV2.self) }
     let recorder = NavigationRecorder<ScreenV2>(
       store: store, session: try SessionID("launch-3"), restoredFrom: restored.link)
     let start = ContinuousClock.now

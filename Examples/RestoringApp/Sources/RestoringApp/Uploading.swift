@@ -67,9 +67,9 @@ extension Launches {
     // The collector's heads against the device's, read as support would (GET .../head with a
     // read token): every session, every event, the same chain.
     let reader = try collectorSide.token(role: "read")
-    for session in try await store.sessions() {
+    for session in try await store.read({ try $0.sessions() }) {
       let held = try await collectorSide.head(of: session.id, at: collector.url, token: reader)
-      let last = try await store.history(of: session.id, from: session.eventCount).last
+      let last = try await store.read { try $0.history(of: session.id, from: session.eventCount) }.last
       print("  \(session.id): device \(session.eventCount) events, collector \(held?.seq ?? 0)")
       try check(held?.seq == session.eventCount && held?.hash == last?.hash, "\(session.id) arrived whole")
     }

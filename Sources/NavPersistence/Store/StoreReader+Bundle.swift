@@ -2,7 +2,7 @@ import Foundation
 import NavCore
 import NavHistory
 
-extension SessionStore {
+extension StoreReader {
   /// Writes one session, with the sessions it continues, to a new JSON Lines file at
   /// `destination`: what a support ticket needs to see how the user got where they were.
   ///
@@ -12,8 +12,9 @@ extension SessionStore {
   /// store, and the hash chains verify there). A session in the line that was forgotten or
   /// pruned ends it. Returns the sessions written, oldest first.
   ///
-  /// Never overwrites: an existing `destination` is refused (`.destinationExists`), as is a
-  /// folder that does not exist (`.folderMissing`); a bundle cut short leaves nothing there.
+  /// The sessions and their events are read in this reader's one snapshot. Never overwrites: an
+  /// existing `destination` is refused (`.destinationExists`), as is a folder that does not
+  /// exist (`.folderMissing`); a bundle cut short leaves nothing there.
   @discardableResult
   public func bundle(_ session: SessionID, to destination: String) throws(StoreError) -> [SessionID] {
     let line = try lineage(of: session)
@@ -30,30 +31,21 @@ extension SessionStore {
   /// Every event of `session`, in seq order, as the wire format's lines, handed to `write` in
   /// chunks of about 64 KiB, in one read transaction and a chunk's memory.
   private func writeLines(of session: SessionID, _ write: ([UInt8]) throws(StoreError) -> Void) throws(StoreError) {
-    try withReadTransaction { engine throws(StoreError) in
-      var chunk: [UInt8] = []
-      try engine.forEachEvent(of: session, from: 1, to: try engine.eventCount(of: session)) { row throws(StoreError) in
-        let event = try StoreError.ruling(row.decoded())
-        do throws(WireFormatError) {
-          chunk.append(contentsOf: try WireFormat.canonicalBytes(event))
-        } catch {
-          throw StoreError.unencodable(error)
-        }
-        chunk.append(0x0A)
-        if chunk.count >= 1 << 16 {
-          try write(chunk)
-          chunk.removeAll(keepingCapacity: true)
-        }
+    var chunk: [UInt8] = []
+    try engine.forEachEvent(of: session, from: 1, to: try engine.eventCount(of: session)) { row throws(StoreError) in
+      let event = try StoreError.ruling(row.decoded())
+      do throws(WireFormatError) {
+        chunk.append(contentsOf: try WireFormat.canonicalBytes(event))
+      } catch {
+        throw StoreError.unencodable(error)
       }
-      if !chunk.isEmpty { try write(chunk) }
+      chunk.append(0x0A)
+      if chunk.count >= 1 << 16 {
+        try write(chunk)
+        chunk.removeAll(keepingCapacity: true)
+      }
     }
-  }
-
-  /// Writes a session and the sessions it continues to a new file (see the synchronous
-  /// `bundle(_:to:)`).
-  @discardableResult
-  public func bundle(_ session: SessionID, to destination: String) async throws(StoreError) -> [SessionID] {
-    try await offloaded { () throws(StoreError) in try self.bundle(session, to: destination) }
+    if !chunk.isEmpty { try write(chunk) }
   }
 
   /// `session` and the sessions it continues, oldest first (`SessionLineage`).
@@ -68,5 +60,24 @@ extension SessionStore {
       }
     }
     return lineage.sessions
+  }
+}
+
+extension SessionStore {
+  /// Writes one session, with the sessions it continues, to a new JSON Lines file, in one read
+  /// (see `StoreReader.bundle(_:to:)`).
+  @discardableResult
+  public func bundle(_ session: SessionID, to destination: String) throws(StoreError) -> [SessionID] {
+    try read { reader throws(StoreError) in try reader.bundle(session, to: destination) }
+  }
+
+  /// Writes one session, with the sessions it continues, to a new file, off the caller's thread.
+  @available(
+    *, deprecated,
+    message: "call it through the store's door: try await store.read { try $0.bundle(session, to: path) }"
+  )
+  @discardableResult
+  public func bundle(_ session: SessionID, to destination: String) async throws(StoreError) -> [SessionID] {
+    try await read { reader throws(StoreError) in try reader.bundle(session, to: destination) }
   }
 }
