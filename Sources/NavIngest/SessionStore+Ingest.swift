@@ -44,7 +44,7 @@ struct TransactionSessions: IngestSessions {
     try writer.reader.startContext(of: session)?.deviceKey
   }
 
-  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try writer.append(event) }
+  func append(_ event: AnyEvent) throws(StoreError) -> AppendOutcome { try writer.appendOrRefuse(event) }
 
   func head(of session: SessionID) throws(StoreError) -> SessionHead { try writer.reader.head(of: session) }
 }

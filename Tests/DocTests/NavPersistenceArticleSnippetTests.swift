@@ -70,6 +70,24 @@ import Testing
     }
   }
 
+  /// "Recording", from a reducer, from async code: the state read and the record in one write.
+  @Test func recordingFromAReducerInOneWrite() async throws {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("r.sqlite"))
+    let id = try SessionID("reducer")
+    let home = AnyCoordinator.stack([.root(["home": [:]], withNavigation: true)])
+    try await store.write { try $0.record(session: id, from: nil, to: home, at: Timestamp.now) }
+    // doc begin
+    try await store.write { writer in
+      let before = try writer.reader.state(of: id).state
+      let after = try before.applying(.push(["detail": [:]]))
+      try writer.record(session: id, from: before, to: after, at: Timestamp.now, cause: ["numberTapped": 3])
+    }
+    // doc end
+    let history = try await store.read { try $0.history(of: id) }
+    #expect(history.map(\.operation.name) == ["start", "push"] && history.last?.cause == ["numberTapped": 3])
+  }
+
   /// "Restoring a session".
   @Test func restoringASession() async throws {
     let folder = try TemporaryFolder()

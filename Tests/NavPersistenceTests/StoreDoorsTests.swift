@@ -27,13 +27,15 @@ import Testing
   @Test func aWriteCommitsItsCallsTogether() async throws {
     let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("doors.sqlite"))
-    let seen = try await store.write { writer in
+    let (seen, seenOutside) = try await store.write { writer in
       try writer.append(event("s", .start(.stack(stack("R+")))))
       try writer.append(event("s", .push(.string("A")), offset: 1))
-      // The writer's reader sees what the transaction has written so far.
-      return try writer.reader.state(of: sessionID("s")).seq
+      // The writer's reader sees what the transaction has written so far; a read on another
+      // connection sees none of it before the commit.
+      return (try writer.reader.state(of: sessionID("s")).seq, try store.sessions().count)
     }
     #expect(seen == 2)
+    #expect(seenOutside == 0, "an append committed before the write's closure returned")
     #expect(try await store.read { try $0.history(of: sessionID("s")) }.count == 2)
   }
 
@@ -59,17 +61,27 @@ import Testing
     #expect(try await store.read { try $0.sessions() }.isEmpty, "a write that threw kept an event")
   }
 
-  @Test func aReadOnTheStoresQueueLeavesTheCallersThread() async throws {
+  @Test func aFailedCallFailsItsWriteEvenWhenTheClosureCaughtIt() async throws {
     let folder = try TemporaryFolder()
     let store = try SessionStore(path: folder.path("doors.sqlite"))
-    let onMain = try await MainActorProbe.readOnMain(store)
-    #expect(onMain == false, "the read's closure ran on the main thread")
+    let mismatch = StoreError.stateMismatch(session: sessionID("s"), seq: 0)
+    await #expect(throws: mismatch) {
+      try await store.write { writer in
+        try writer.append(event("other", .start(.stack(stack("R+")))))
+        _ = try? writer.record(
+          session: sessionID("s"), from: .stack(stack("R+")), to: .stack(stack("R+", "A")),
+          at: Timestamp(millisecondsSince1970: 0))
+        return "the closure returned"
+      }
+    }
+    #expect(try await store.read { try $0.sessions() }.isEmpty, "a write whose call failed kept an event")
   }
-}
 
-/// Calls a store's read from the main actor and reports where its closure ran.
-@MainActor enum MainActorProbe {
-  static func readOnMain(_ store: SessionStore) async throws -> Bool {
-    try await store.read { _ in Thread.isMainThread }
+  @Test func bothDoorsRunTheirClosureOnTheStoresQueue() async throws {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("doors.sqlite"))
+    #expect(SessionStore.isOnStoreQueue == false)
+    #expect(try await store.read { _ in SessionStore.isOnStoreQueue })
+    #expect(try await store.write { _ in SessionStore.isOnStoreQueue })
   }
 }

@@ -11,9 +11,12 @@ import NavCore
 /// done. The closures run on the store's queue, hence `@Sendable`.
 extension SessionStore {
   /// Runs `work` with a reader over one snapshot of the store, off the caller's thread: every
-  /// call in `work` sees the store as it stood when the read began, whatever commits meanwhile.
-  /// The store's errors come out as they are; any other error `work` throws comes back as
-  /// `.caller`.
+  /// call in `work` sees the same store (as it stood at the read's first look), whatever commits
+  /// meanwhile. The store's errors come out as they are; any other error `work` throws comes
+  /// back as `.caller`.
+  ///
+  /// `work` runs on the store's queue, not in the caller's task: it sees no task-local values,
+  /// and cancelling the task does not stop it.
   ///
   /// ```swift
   /// let latest = try await store.read { try $0.latestSession() }
@@ -25,8 +28,10 @@ extension SessionStore {
   }
 
   /// Runs `work` with a writer in one write transaction, off the caller's thread: what `work`
-  /// writes commits together when it returns, and nothing of it is kept when it throws. The
-  /// store's errors come out as they are; any other error `work` throws comes back as `.caller`.
+  /// writes commits together when it returns, and nothing of it is kept when it throws, or when
+  /// one of the writer's calls failed (see `StoreWriter`). The store's errors come out as they
+  /// are; any other error `work` throws comes back as `.caller`. Inside `work`, read through the
+  /// writer's `reader`, which sees what `work` has written.
   ///
   /// ```swift
   /// try await store.write { try $0.record(session: id, from: before, to: after, at: .now) }
@@ -44,14 +49,30 @@ extension SessionStore {
   }
 
   /// Runs `body` with a writer in one immediate write transaction, on the caller's thread:
-  /// committed when it returns, rolled back (nothing of it kept) when it throws.
+  /// committed when it returns, rolled back (nothing of it kept) when it throws or when a call
+  /// of the writer failed, whose error it then throws.
   @discardableResult
   package func write<T>(_ body: (StoreWriter) throws(StoreError) -> T) throws(StoreError) -> T {
-    try withWriteTransaction { engine throws(StoreError) in try body(StoreWriter(engine: engine)) }
+    try withWriteTransaction { engine throws(StoreError) in
+      let writer = StoreWriter(engine: engine)
+      let result = try body(writer)
+      if let failure = writer.failures.error { throw failure }
+      return result
+    }
   }
 
   /// The queue the async calls run on: concurrent, so reads run beside a write here too.
-  private static let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
+  private static let queue: DispatchQueue = {
+    let queue = DispatchQueue(label: "NavPersistence.SessionStore", attributes: .concurrent)
+    queue.setSpecific(key: queueKey, value: true)
+    return queue
+  }()
+
+  /// Marks the store's queue.
+  private static let queueKey = DispatchSpecificKey<Bool>()
+
+  /// Whether the caller runs on the store's queue: how the tests see where a door's closure ran.
+  package static var isOnStoreQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == true }
 
   /// Runs `work` on the store's queue and resumes the caller with its result.
   package func offloaded<T: Sendable>(_ work: @escaping @Sendable () throws(StoreError) -> T) async throws(StoreError)

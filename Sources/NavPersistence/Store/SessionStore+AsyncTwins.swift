@@ -13,7 +13,10 @@ extension SessionStore {
   }
 
   /// Records an app action, off the caller's thread.
-  @available(*, deprecated, message: "call it through the store's door: try await store.write { try $0.record(...) }")
+  @available(
+    *, deprecated,
+    message: "call it through the store's door: try await store.write { try $0.record(session:from:to:at:) }"
+  )
   @discardableResult
   public func record(
     session: SessionID, from before: AnyCoordinator?, to after: AnyCoordinator, at time: Timestamp,
@@ -26,15 +29,16 @@ extension SessionStore {
   }
 
   /// Records an app action with typed screens, off the caller's thread.
-  @available(*, deprecated, message: "call it through the store's door: try await store.write { try $0.record(...) }")
+  @available(
+    *, deprecated,
+    message: "call it through the store's door: try await store.write { try $0.record(session:from:to:at:) }"
+  )
   @discardableResult
   public func record<AppScreen: NavigationScreen>(
     session: SessionID, from before: Coordinator<AppScreen>?, to after: Coordinator<AppScreen>, at time: Timestamp,
     origin: EventOrigin = .app, cause: JSONValue? = nil, context: SessionContext? = nil
   ) async throws(StoreError) -> [AppendOutcome] {
-    let before = try before.map(Self.untyped)
-    let after = try Self.untyped(after)
-    return try await write { writer throws(StoreError) in
+    try await write { writer throws(StoreError) in
       try writer.record(
         session: session, from: before, to: after, at: time, origin: origin, cause: cause, context: context)
     }

@@ -12,9 +12,11 @@ extension StoreReader {
   /// store, and the hash chains verify there). A session in the line that was forgotten or
   /// pruned ends it. Returns the sessions written, oldest first.
   ///
-  /// The sessions and their events are read in this reader's one snapshot. Never overwrites: an
-  /// existing `destination` is refused (`.destinationExists`), as is a folder that does not
-  /// exist (`.folderMissing`); a bundle cut short leaves nothing there.
+  /// The sessions and their events are read in this reader's one snapshot (through a writer's
+  /// reader, that includes the write's own events, which the file keeps even if the write then
+  /// rolls back). Never overwrites: an existing `destination` is refused (`.destinationExists`),
+  /// as is a folder that does not exist (`.folderMissing`); a bundle cut short leaves nothing
+  /// there.
   @discardableResult
   public func bundle(_ session: SessionID, to destination: String) throws(StoreError) -> [SessionID] {
     let line = try lineage(of: session)

@@ -6,7 +6,8 @@ import NavContract
 /// snapshot of the file, whatever commits meanwhile. `SessionStore.read(_:)` lends one for the
 /// length of its closure; a `StoreWriter` lends one that sees its own writes so far.
 ///
-/// Not `Sendable`, so the compiler keeps it inside the closure that was handed it.
+/// Not `Sendable`: in Swift 6 language mode the compiler keeps it inside the closure it was lent
+/// to, and it is not to be kept past that closure in any mode.
 public struct StoreReader {
   let engine: StoreEngine
 
@@ -102,3 +103,8 @@ public struct StoreReader {
     return record.context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }
   }
 }
+
+/// A reader is lent for one closure and holds its transaction's connection: it is never to
+/// cross to another task or thread.
+@available(*, unavailable)
+extension StoreReader: Sendable {}
