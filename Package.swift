@@ -97,11 +97,14 @@ let package = Package(
     // The uploader: a device's sessions to a collector, over URLSession and the system's zlib.
     // A product of its own, so an app that does not upload links no networking.
     .target(name: "NavUpload", dependencies: ["NavCore", "NavContract", "NavPersistence", "CZlib"]),
-    // The collector's store: apps, tokens and uploads taken in, over the store files. Only the
-    // `navstore` executable (and the collector in it) builds it: nothing of it is in an app.
-    // An upload's body read into lines and each line's outcome decided: the collector's
-    // parsing, apart from the server's packages so that the fuzz target builds it alone.
-    .target(name: "NavIngest", dependencies: ["NavCore", "NavContract", "NavHistory", "NavPersistence", "CZlib"]),
+    // An upload's body read into lines, each line's outcome decided and uploads written
+    // together, on any engine: the collector's parsing, which knows no store.
+    .target(name: "NavIngest", dependencies: ["NavCore", "NavContract", "NavHistory", "CZlib"]),
+    // The collector's store on either engine: apps, tokens, uploads taken in, the reads it
+    // serves. Only the `navstore` executable (and the collector in it) builds it: nothing of it
+    // is in an app. Its PostgreSQL engine, and what needs the server's packages, compile only
+    // with the `Collector` trait (`#if Collector`), so that the fuzz target `fuzz-upload`
+    // builds the SQLite engine's ingest without them.
     .target(
       name: "NavFleet",
       dependencies: [
@@ -270,8 +273,9 @@ var fuzzTargets: [Target] {
       ["NavJSON", "NavCore", "NavPersistence", "NavArchive", "NavTools"]
     ),
     ("fuzz-report", "Fuzz/Sources/fuzz-report", ["NavCore", "NavPersistence", "NavReport"]),
-    // The collector's upload parsing, which is no product: why the targets are this package's.
-    ("fuzz-upload", "Fuzz/Upload", ["NavIngest", "NavCore", "NavContract", "NavPersistence", "NavUpload"]),
+    // The collector's upload parsing and its store file's ingest, which are no product: why the
+    // targets are this package's.
+    ("fuzz-upload", "Fuzz/Upload", ["NavIngest", "NavFleet", "NavCore", "NavContract", "NavPersistence", "NavUpload"]),
   ]
   return [.target(name: "FuzzSupport", path: "Fuzz/Sources/FuzzSupport")]
     + targets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: $0.path) }

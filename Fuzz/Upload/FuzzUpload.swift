@@ -1,6 +1,7 @@
 import FuzzSupport
 import NavContract
 @_spi(Internals) import NavCore
+import NavFleet
 import NavIngest
 import NavPersistence
 import NavUpload

@@ -4,7 +4,7 @@ import NavCore
 import NavPersistence
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// A client of the collector's contract, as `navstore push` and `NavigationUploader` use it:

@@ -4,7 +4,7 @@ import NavCore
 import NavPersistence
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// Ships a store's sessions to a NavStore collector, and never drops one.

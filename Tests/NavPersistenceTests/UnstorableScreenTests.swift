@@ -190,10 +190,10 @@ import Testing
     try await recorder.flush()
     let failures = reported.withLock { $0 }
     #if DEBUG
-      #expect(failures.map(\.error) == [.lossyScreen(screen: "EditorScreen.editor", field: "text")])
-      #expect("\(failures[0])".contains("its field 'text' differs"))
+    #expect(failures.map(\.error) == [.lossyScreen(screen: "EditorScreen.editor", field: "text")])
+    #expect("\(failures[0])".contains("its field 'text' differs"))
     #else
-      #expect(failures.isEmpty, "the check is a debug build's")
+    #expect(failures.isEmpty, "the check is a debug build's")
     #endif
     let recorded = try await store.read { try $0.history(of: sessionID("lossy")) }
     #expect(recorded.count == 3, "the changes are recorded all the same")

@@ -3,7 +3,7 @@ import NavTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// `navstore serve` as a process, under the clients a fleet really has: one that says nothing,

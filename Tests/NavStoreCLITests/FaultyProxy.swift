@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// A TCP proxy on loopback in front of a collector, breaking exchanges the way a bad network

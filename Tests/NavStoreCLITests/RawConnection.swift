@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// A TCP connection to loopback driven byte by byte, for clients no HTTP library will play: one

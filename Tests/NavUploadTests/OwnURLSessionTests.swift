@@ -8,7 +8,7 @@ import NavUpload
 import Testing
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// An app that hands the uploader its own `URLSession`: here one whose protocol class stands in

@@ -4,9 +4,9 @@ public enum BuildConfiguration {
   /// that every scenario runs and its checks hold); nil for a release build.
   public static var debugNotice: String? {
     #if DEBUG
-      "a debug build: its figures mean nothing, only its checks do (measure with swift run -c release)"
+    "a debug build: its figures mean nothing, only its checks do (measure with swift run -c release)"
     #else
-      nil
+    nil
     #endif
   }
 }

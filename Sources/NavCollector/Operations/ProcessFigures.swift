@@ -41,10 +41,10 @@ struct ProcessFigures {
       figures.openDescriptors = descriptors.count
     }
     #if os(Linux)
-      var limit = rlimit()
-      if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < UInt(Int.max) {
-        figures.maximumDescriptors = Int(limit.rlim_cur)
-      }
+    var limit = rlimit()
+    if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < UInt(Int.max) {
+      figures.maximumDescriptors = Int(limit.rlim_cur)
+    }
     #endif
     return figures
   }

@@ -1,6 +1,7 @@
 import Foundation
 import NavCore
 @_spi(Internals) import NavPersistence
+import NavTools
 
 /// What a page of an app's sessions asks for: the row filters and order, a screen the session
 /// showed, whether it fails verification, how many at most, and whether payloads are left out.

@@ -1,3 +1,4 @@
+#if Collector
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -144,3 +145,4 @@ private final class FirstAnswer<T: Sendable>: Sendable {
     return true
   }
 }
+#endif

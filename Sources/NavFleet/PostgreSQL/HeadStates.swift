@@ -1,3 +1,4 @@
+#if Collector
 import NavCore
 @_spi(Internals) import NavHistory
 import Synchronization
@@ -47,3 +48,4 @@ final class HeadStates: Sendable {
     }
   }
 }
+#endif

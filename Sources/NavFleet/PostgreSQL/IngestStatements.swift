@@ -1,3 +1,4 @@
+#if Collector
 import PostgresNIO
 
 /// The statements every upload runs, prepared once per connection: the database parses and
@@ -175,3 +176,4 @@ extension PostgresConnection {
     try await readToTheEnd(try await execute(statement, logger: logger), body)
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import Foundation
 import NIOSSL
 import PostgresNIO
@@ -116,3 +117,4 @@ package struct PostgresAddress: Hashable, Sendable, CustomStringConvertible {
     return configuration
   }
 }
+#endif

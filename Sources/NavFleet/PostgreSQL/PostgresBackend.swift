@@ -1,3 +1,4 @@
+#if Collector
 @_spi(Internals) import NavArchive
 import NavContract
 import NavCore
@@ -109,3 +110,4 @@ package struct PostgresBackend: FleetBackend {
 
   package func figures() async -> [StoreFigures] { [] }
 }
+#endif

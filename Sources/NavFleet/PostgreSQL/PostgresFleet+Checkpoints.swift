@@ -1,3 +1,4 @@
+#if Collector
 @_spi(Internals) import NavArchive
 import NavCore
 @_spi(Internals) import NavHistory
@@ -188,3 +189,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import NavCore
 @_spi(Internals) import NavHistory
 import PostgresNIO
@@ -185,3 +186,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 @_spi(Internals) import NavCore
 @_spi(Internals) import NavHistory
 import PostgresNIO
@@ -35,3 +36,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import Crypto
 import NavContract
 import NavCore
@@ -315,3 +316,4 @@ struct HeldSessions: IngestSessions, Sendable {
     return SessionHead(seq: totals.count, hash: HashChain.hex(totals.headHash))
   }
 }
+#endif

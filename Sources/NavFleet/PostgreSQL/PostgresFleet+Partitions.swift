@@ -1,3 +1,4 @@
+#if Collector
 import NavCore
 @_spi(Internals) import NavHistory
 import PostgresNIO
@@ -164,3 +165,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import Logging
 @_spi(Internals) import NavArchive
 import NavContract
@@ -384,3 +385,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

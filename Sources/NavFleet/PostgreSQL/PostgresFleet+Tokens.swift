@@ -1,3 +1,4 @@
+#if Collector
 import NavCore
 @_spi(Internals) import NavHistory
 import PostgresNIO
@@ -228,3 +229,4 @@ struct TokenRow {
       lastUsedAt: columns.8.map(Timestamp.init(millisecondsSince1970:)))
   }
 }
+#endif

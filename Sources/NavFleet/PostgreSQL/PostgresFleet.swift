@@ -1,3 +1,4 @@
+#if Collector
 import Foundation
 import Logging
 import NavCore
@@ -173,3 +174,4 @@ extension ByteBuffer {
   /// The buffer's readable bytes.
   var bytes: [UInt8] { Array(readableBytesView) }
 }
+#endif

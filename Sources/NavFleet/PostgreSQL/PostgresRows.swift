@@ -1,3 +1,4 @@
+#if Collector
 import Logging
 import NavCore
 @_spi(Internals) import NavHistory
@@ -198,3 +199,4 @@ func readToTheEnd<Rows: AsyncSequence>(
   }
   if let failure { throw failure }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import Foundation
 import NavCore
 @_spi(Internals) import NavHistory
@@ -159,3 +160,4 @@ extension PostgresFleet {
     }
   }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Collector
 import Logging
 import NavPersistence
 
@@ -165,3 +166,4 @@ actor AppStores {
     return Broken(app: app, reason: reason)
   }
 }
+#endif

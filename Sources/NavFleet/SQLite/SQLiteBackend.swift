@@ -1,3 +1,4 @@
+#if Collector
 import Logging
 import NavContract
 import NavCore
@@ -187,3 +188,4 @@ package struct SQLiteBackend: FleetBackend {
     .unusableStore(app: app, reason: (error as? AppStores.Broken)?.reason ?? "\(error)")
   }
 }
+#endif

@@ -32,4 +32,6 @@ package protocol TokenChecking: Sendable {
 }
 
 extension SQLiteFleet: TokenKeeping, TokenChecking {}
+#if Collector
 extension PostgresFleet: TokenKeeping, TokenChecking {}
+#endif

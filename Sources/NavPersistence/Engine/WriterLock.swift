@@ -1,9 +1,9 @@
 import NavCore
 
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Darwin)
-  import Darwin
+import Darwin
 #endif
 
 /// The store's one writing connection, used by one thread at a time.
@@ -33,9 +33,9 @@ final class WriterLock: Sendable {
 
   private static var currentThread: UInt {
     #if canImport(Darwin)
-      UInt(bitPattern: pthread_self())
+    UInt(bitPattern: pthread_self())
     #else
-      UInt(pthread_self())
+    UInt(pthread_self())
     #endif
   }
 }

@@ -198,7 +198,7 @@ public final class NavigationRecorder<AppScreen: NavigationScreen>: NavigationRe
           content = .state(tree)
           reportOnce(unstorable)
           #if DEBUG
-            checkRoundTrip(state, stored: tree)
+          checkRoundTrip(state, stored: tree)
           #endif
         case .lifecycle(let event): content = .lifecycle(event)
         }

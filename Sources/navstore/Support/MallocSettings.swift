@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-  import Glibc
+import Glibc
 #endif
 
 /// How glibc's allocator keeps the collector's memory.
@@ -22,18 +22,18 @@ enum MallocSettings {
   /// is not glibc.
   static func apply(arenas: Int32, mappedFrom: Int32, environment: [String: String]) {
     #if canImport(Glibc)
-      guard let symbol = dlsym(nil, "mallopt") else { return }
-      // `mallopt`, `M_ARENA_MAX` (-8) and `M_MMAP_THRESHOLD` (-3), from malloc.h, are not in
-      // Swift's Glibc module.
-      typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-      let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-      let tunables = environment["GLIBC_TUNABLES"] ?? ""
-      if environment["MALLOC_ARENA_MAX"] == nil, !tunables.contains("arena_max") {
-        _ = mallopt(-8, arenas)
-      }
-      if environment["MALLOC_MMAP_THRESHOLD_"] == nil, !tunables.contains("mmap_threshold") {
-        _ = mallopt(-3, mappedFrom)
-      }
+    guard let symbol = dlsym(nil, "mallopt") else { return }
+    // `mallopt`, `M_ARENA_MAX` (-8) and `M_MMAP_THRESHOLD` (-3), from malloc.h, are not in
+    // Swift's Glibc module.
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    let tunables = environment["GLIBC_TUNABLES"] ?? ""
+    if environment["MALLOC_ARENA_MAX"] == nil, !tunables.contains("arena_max") {
+      _ = mallopt(-8, arenas)
+    }
+    if environment["MALLOC_MMAP_THRESHOLD_"] == nil, !tunables.contains("mmap_threshold") {
+      _ = mallopt(-3, mappedFrom)
+    }
     #endif
   }
 }

@@ -4,7 +4,7 @@ import NavPersistence
 import NavUpload
 
 #if canImport(FoundationNetworking)
-  import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The fourth launch: the app ships its sessions to a collector, and loses none while the

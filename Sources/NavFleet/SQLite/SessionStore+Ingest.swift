@@ -1,5 +1,6 @@
 import NavContract
 import NavCore
+import NavIngest
 @_spi(Internals) import NavPersistence
 
 extension SessionStore {

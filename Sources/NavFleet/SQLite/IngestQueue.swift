@@ -1,5 +1,6 @@
 import NavContract
 import NavCore
+import NavIngest
 @_spi(Internals) import NavPersistence
 
 /// The uploads of one SQLite store, written together: uploads that arrive while one transaction
