@@ -11,22 +11,38 @@ import Testing
 /// causes of 10 KB, tabs with flows), the page stays under 10 MB, and its states are shared nodes
 /// rather than a copy per event.
 @Suite(.computesAtLength) struct ReportBoundsTests {
-  let folder: TemporaryFolder
-  let store: SessionStore
+  /// The five sessions, each written once for every test of the suite: a test only reads them.
+  struct Sessions: Sendable {
+    let folder: TemporaryFolder
+    let store: SessionStore
+    let deep: SessionID
+    let rootChanges: SessionID
+    let largeScreens: SessionID
+    let largeCauses: SessionID
+    let tabs: SessionID
 
-  init() throws {
-    folder = try TemporaryFolder()
-    store = try SessionStore(path: folder.path("bounds.sqlite"))
+    init() throws {
+      folder = try TemporaryFolder.forTheRun()
+      store = try SessionStore(path: folder.path("bounds.sqlite"))
+      deep = try ReportBoundsTests.deepStack(in: store)
+      rootChanges = try ReportBoundsTests.rootChangedUnderADeepStack(in: store)
+      largeScreens = try ReportBoundsTests.largeScreens(in: store)
+      largeCauses = try ReportBoundsTests.largeCauses(in: store)
+      tabs = try ReportBoundsTests.tabsWithFlows(in: store)
+    }
   }
+
+  static let written = Result { try Sessions() }
+
+  var sessions: Sessions { get throws { try Self.written.get() } }
 
   static let root = AnyRoute(style: .root(withNavigation: true), screen: .string("home"))
 
   /// Appends `operations` after a start, as one session of `1 + operations.count` events.
-  func record(
-    _ id: String, start: AnyCoordinator = .stack([root]), _ operations: [AnyOperation], cause: JSONValue? = nil
-  )
-    throws -> SessionID
-  {
+  static func record(
+    _ id: String, in store: SessionStore, start: AnyCoordinator = .stack([root]), _ operations: [AnyOperation],
+    cause: JSONValue? = nil
+  ) throws -> SessionID {
     let session = try SessionID(id)
     var events = [AnyEvent(session: session, at: Timestamp(millisecondsSince1970: 0), operation: .start(start))]
     for (index, operation) in operations.enumerated() {
@@ -41,39 +57,39 @@ import Testing
 
   /// 999 pushes, then a pop and a push in turn: a stack as long as the wire format allows
   /// (1,000 routes) from the 1,000th event on, its top changing at every event.
-  func deepStack() throws -> SessionID {
+  static func deepStack(in store: SessionStore) throws -> SessionID {
     let longest = TreeLimits.routesInOneStack - 1
     return try record(
-      "deep",
+      "deep", in: store,
       (0..<longest).map { .push(.string("screen-\($0)")) }
         + (longest..<4_999).map { ($0 - longest).isMultiple(of: 2) ? .pop() : .push(.string("screen-\($0)")) })
   }
 
   /// 999 pushes, then the root's screen changed 4,000 times under them.
-  func rootChangedUnderADeepStack() throws -> SessionID {
+  static func rootChangedUnderADeepStack(in store: SessionStore) throws -> SessionID {
     let longest = TreeLimits.routesInOneStack - 1
     return try record(
-      "root-changes",
+      "root-changes", in: store,
       (0..<longest).map { .push(.string("screen-\($0)")) }
         + (longest..<4_999).map { .updateScreen(index: 0, screen: .object(["home": .number(Double($0))])) })
   }
 
   /// A screen of 10 KB pushed and popped, over and over (deep states of large screens are the
   /// deep stack's case, and cost the store, not the page).
-  func largeScreens() throws -> SessionID {
+  static func largeScreens(in store: SessionStore) throws -> SessionID {
     let big = JSONValue.object(["detail": .string(String(repeating: "x", count: 10_000))])
-    return try record("large-screens", (0..<4_999).map { $0.isMultiple(of: 2) ? .push(big) : .pop() })
+    return try record("large-screens", in: store, (0..<4_999).map { $0.isMultiple(of: 2) ? .push(big) : .pop() })
   }
 
   /// Every event caused by an action of 10 KB.
-  func largeCauses() throws -> SessionID {
+  static func largeCauses(in store: SessionStore) throws -> SessionID {
     try record(
-      "large-causes", (0..<4_999).map { $0.isMultiple(of: 2) ? .push(.string("detail")) : .pop() },
+      "large-causes", in: store, (0..<4_999).map { $0.isMultiple(of: 2) ? .push(.string("detail")) : .pop() },
       cause: .string(String(repeating: "c", count: 10_000)))
   }
 
   /// Three tabs, each with a stack, and a flow hosted in the first; a random walk across them.
-  func tabsWithFlows() throws -> SessionID {
+  static func tabsWithFlows(in store: SessionStore) throws -> SessionID {
     let flow = AnyCoordinator.stack([AnyRoute(style: .root(withNavigation: true), screen: .string("flow-root"))])
     let tabs = AnyCoordinator.tabs(
       (0..<3).map { index in
@@ -96,18 +112,20 @@ import Testing
         depth[tab] += 1
       }
     }
-    return try record("tabs", start: tabs, Array(operations.prefix(4_999)))
+    return try record("tabs", in: store, start: tabs, Array(operations.prefix(4_999)))
   }
 
   @Test(arguments: ["deep", "root-changes", "large-screens", "large-causes", "tabs"])
   func aFiveThousandEventSessionsPageStaysUnderTenMegabytes(shape: String) throws {
+    let sessions = try sessions
+    let store = sessions.store
     let session: SessionID =
       switch shape {
-      case "deep": try deepStack()
-      case "root-changes": try rootChangedUnderADeepStack()
-      case "large-screens": try largeScreens()
-      case "large-causes": try largeCauses()
-      default: try tabsWithFlows()
+      case "deep": sessions.deep
+      case "root-changes": sessions.rootChanges
+      case "large-screens": sessions.largeScreens
+      case "large-causes": sessions.largeCauses
+      default: sessions.tabs
       }
     #expect(try store.summary(of: session).eventCount == 5_000)
     // The middle of the session, where the deep shapes are deepest, in a window of 2,000 events.
@@ -119,8 +137,8 @@ import Testing
   }
 
   @Test func aStateSharesTheRoutesItKeepsFromTheOneBefore() throws {
-    let session = try deepStack()
-    let report = try SessionReport.load(session, from: store, focus: 2_500)
+    let sessions = try sessions
+    let report = try SessionReport.load(sessions.deep, from: sessions.store, focus: 2_500)
     // 2,000 events, states 1,000 routes deep: one route and one cell per push, none per pop (a
     // pop returns to a cell there was).
     #expect(report.states.routes.count <= 2_000 && report.states.cells.count <= 2_000, "\(report.states.cells.count)")
@@ -132,8 +150,8 @@ import Testing
   }
 
   @Test func statesPastTheTablesLimitAreLeftOutAndThePageSaysSo() throws {
-    let session = try rootChangedUnderADeepStack()
-    let report = try SessionReport.load(session, from: store, focus: 5_000)
+    let sessions = try sessions
+    let report = try SessionReport.load(sessions.rootChanges, from: sessions.store, focus: 5_000)
     // Each change of the root rebuilds the cells above it: the table fills, the later states
     // are not in the page, and it says how to see them.
     #expect(report.states.isFull)
@@ -142,11 +160,10 @@ import Testing
   }
 
   @Test func textFromTheStoreIsCutToWhatAPageShows() throws {
-    let session = try largeCauses()
-    let report = try SessionReport.load(session, from: store)
+    let sessions = try sessions
+    let report = try SessionReport.load(sessions.largeCauses, from: sessions.store)
     #expect(report.events.allSatisfy { ($0.cause?.count ?? 0) <= 200 })
-    let screens = try largeScreens()
-    let large = try SessionReport.load(screens, from: store)
+    let large = try SessionReport.load(sessions.largeScreens, from: sessions.store)
     #expect(large.states.routes.allSatisfy { ($0.payload?.count ?? 0) <= 120 })
   }
 }

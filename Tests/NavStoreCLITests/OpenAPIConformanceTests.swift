@@ -6,8 +6,9 @@ import Testing
 /// `Tests/OpenAPI/conformance.py`: the document is valid OpenAPI 3.1 (openapi-spec-validator);
 /// every status it lists for every operation is brought out on loopback, each answer matching
 /// its documented content type, headers and schema; then schemathesis sends generated requests
-/// (100 examples an operation, with an ingest and with a read token: about 2,600 requests) and
-/// holds the answers to the document too, none a 5xx.
+/// (50 examples an operation, with an ingest and with a read token: about 1,300 requests) and
+/// holds the answers to the document too, none a 5xx. A deeper run is the same script with more
+/// examples: `python3 Tests/OpenAPI/conformance.py .build/debug/navstore --schemathesis 500`.
 ///
 /// They run where the Python tools are installed (`pip install openapi-spec-validator
 /// schemathesis`). CI installs them and sets `NAVSTORE_REQUIRE_OPENAPI=1`, so there a missing
@@ -19,10 +20,10 @@ struct OpenAPIConformanceTests {
   @Test func theDocumentIsValidAndTheLiveCollectorKeepsToIt() throws {
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("OpenAPI/conformance.py")
-    let result = try OpenAPITools.python([script.path, NavStoreProcess.binary.path, "--schemathesis", "100"])
+    let result = try OpenAPITools.python([script.path, NavStoreProcess.binary.path, "--schemathesis", "50"])
     #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
     #expect(result.stdout.contains("documented (operation, status) pairs seen"), "\(result.stdout)")
-    // At least 2,000 generated requests in all, every one passed.
+    // At least 1,000 generated requests in all, every one passed.
     let generated = result.stdout.split(separator: "\n").filter { $0.contains("openapi: schemathesis, ") }.compactMap {
       line -> Int? in
       guard let match = line.firstMatch(of: /(\d+) generated, (\d+) passed/), match.output.1 == match.output.2 else {
@@ -30,7 +31,7 @@ struct OpenAPIConformanceTests {
       }
       return Int(match.output.1)
     }
-    #expect(generated.count == 2 && generated.reduce(0, +) >= 2_000, "\(result.stdout)")
+    #expect(generated.count == 2 && generated.reduce(0, +) >= 1_000, "\(result.stdout)")
   }
 }
 
