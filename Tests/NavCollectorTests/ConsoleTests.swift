@@ -97,6 +97,22 @@ import Testing
     }
   }
 
+  /// The collector's own address leads to the console, and from there to signing in; it shows
+  /// nothing of an app by itself.
+  @Test func theCollectorsAddressLeadsToTheConsole() async throws {
+    try await app().test(.router) { client in
+      let next = try await client.execute(uri: "/", method: .get) { response in
+        #expect(response.status == .seeOther)
+        #expect(response.body.readableBytes == 0)
+        return response.headers[.location] ?? ""
+      }
+      #expect(next == "/console/sessions")
+      try await client.execute(uri: next, method: .get) { response in
+        #expect(response.headers[.location] == "/console/sign-in?next=" + ContractPath.segment(next))
+      }
+    }
+  }
+
   /// A ticket's link followed before signing in lands on its page once signed in; a `next` that
   /// leaves the console (another site, `//host`, a backslash) or signs out lands on the list.
   @Test func signingInReturnsToThePageAskedForAndOnlyToTheConsole() async throws {

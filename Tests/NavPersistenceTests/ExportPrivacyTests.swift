@@ -48,7 +48,9 @@ import Testing
   }
 
   @Test func theOtherTablesLeaveOutTheirPayloadColumnsAndKeepTheRest() throws {
-    let payloadColumns: Set = ["user_id", "app_context", "screen_payload", "from_payload", "to_payload"]
+    let payloadColumns: Set = [
+      "user_id", "app_context", "screen_payload", "screen_params", "from_payload", "to_payload", "cause",
+    ]
     for table in [ExportTable.sessions, .screenViews, .transitions] {
       let omitted = try rows(table, omitting: true)
       let full = try rows(table, omitting: false)

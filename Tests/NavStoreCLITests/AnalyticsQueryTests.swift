@@ -94,7 +94,8 @@ struct AnalyticsQueryTests {
   @Test func theGuidesQueriesGiveTheNumbersItShows() throws {
     let duckDB = try duckDB()
     let queries = try Self.guideQueries()
-    #expect(queries.count == 6, "top screens, time on the last screen, paths, funnel, time by app version, gestures")
+    #expect(
+      queries.count == 6, "top screens, time on the last screen, paths, funnel, how people leave, time by app version")
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in
         line.split(separator: ",", omittingEmptySubsequences: false).map {

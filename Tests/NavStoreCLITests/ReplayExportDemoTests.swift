@@ -222,9 +222,10 @@ import Testing
     let written = try String(contentsOf: folder.appendingPathComponent("t.csv"), encoding: .utf8)
     #expect(
       written
-        == "session,from_screen,to_screen,op,occurred_at,origin,seq,clock_went_back,from_path,to_path,from_payload,to_payload,restored\r\n"
-        + #"t,,x,start,2026-11-21T11:00:00.000Z,app,1,false,,/x,,"""x""",false"# + "\r\n"
-        + #"t,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false,/x,/x/y,"""x""","""y""",false"# + "\r\n"
+        == "session,from_screen,to_screen,op,occurred_at,origin,seq,clock_went_back,from_path,to_path,from_payload,"
+        + "to_payload,restored,cause_action,cause\r\n"
+        + #"t,,x,start,2026-11-21T11:00:00.000Z,app,1,false,,/x,,"""x""",false,,"# + "\r\n"
+        + #"t,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false,/x,/x/y,"""x""","""y""",false,,"# + "\r\n"
     )
     let since = try navstore([
       "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",

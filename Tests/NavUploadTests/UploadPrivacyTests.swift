@@ -84,17 +84,19 @@ extension UploaderTests {
     for secret in ["secret-", "user-4711", "pro-secret-plan", "\"number\"", "swift", "\"id\""] {
       #expect(!text.contains(secret), "the collector holds '\(secret)'")
     }
-    // Screen views come out as on the device, but for the payload column.
+    // Screen views come out as on the device, but for the screens' values and the actions.
     #expect(try Self.screenViews(shop) == Self.screenViews(device))
   }
 
-  /// The screen-views export's rows without their `screen_payload`.
+  /// The screen-views export's rows without what `.screenNamesOnly` keeps on the device: the
+  /// screens' values (`screen_payload`, `screen_params`) and the app's actions (`cause`,
+  /// `cause_action`).
   static func screenViews(_ store: SessionStore) throws -> [JSONValue] {
     var bytes: [UInt8] = []
     try store.exportEncoded(.screenViews, format: .jsonl) { bytes += $0 }
     return try bytes.split(separator: UInt8(ascii: "\n")).map { line in
       var row = try WireFormat.decode(JSONValue.self, from: Array(line)).objectValue ?? [:]
-      row["screen_payload"] = nil
+      for column in ["screen_payload", "screen_params", "cause", "cause_action"] { row[column] = nil }
       return .object(row)
     }
   }

@@ -35,12 +35,13 @@ import NavCore
     case .screenViews:
       [
         "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
-        "restored", "seq", "ended_by", "resumed",
+        "restored", "seq", "ended_by", "resumed", "view_id", "visit_id", "previous_screen", "previous_path", "arrival",
+        "direction", "origin", "tab", "tab_screen", "cause_action", "cause", "screen_params",
       ]
     case .transitions:
       [
         "session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back", "from_path",
-        "to_path", "from_payload", "to_payload", "restored",
+        "to_path", "from_payload", "to_payload", "restored", "cause_action", "cause",
       ]
     }
   }

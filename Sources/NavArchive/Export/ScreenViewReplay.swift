@@ -31,8 +31,28 @@ package struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
   private struct OpenView {
     var screen: VisibleScreen
+    /// The view's id: its session and the seq it began after (`session#seq`).
+    var id: String
+    /// The id of the visit's first view: a view and its continuations after the background
+    /// share it.
+    var visitID: String
+    /// The screen the user saw last before the visit, if any.
+    var previous: VisibleScreen?
+    /// Whether the visit has been seen: a screen brought on top in the background is first seen
+    /// at the return, where its visit begins.
+    var seen: Bool
+    /// How the visit began.
+    var arrival: ViewArrival
+    /// Who made the visit's change: the user's gesture, or the app.
+    var origin: EventOrigin
+    /// Which tab the screen is in.
+    var placement: ViewPlacement
+    /// The app's action that made the visit's change, if it gave one.
+    var cause: JSONValue?
     /// The screen's own value, canonical JSON, or `nil` when payloads are left out.
     var payload: String?
+    /// The screen's parameters apart from its name (canonical JSON), or `nil`.
+    var parameters: String?
     /// Whether the view is a restored session's first.
     var restored: Bool
     /// Whether the view began with the app's return to the foreground.
@@ -50,6 +70,12 @@ package struct ScreenViewReplay {
     var origin: EventOrigin
     var cause: JSONValue?
     var operations: [String]
+    /// How each of its operations moves the user.
+    var movements: [NavigationMovement] = []
+    /// The stack its first `setRoutes` replaced, as it was: what tells a screen the new routes
+    /// uncover from one they bring. (Only that coordinator is kept, so the replay never copies
+    /// the rest of the state: a push costs the same whatever the stacks' lengths.)
+    var replaced: (path: CoordinatorPath, old: AnyCoordinator)?
     var lastSeq: Int
     /// Whether its first event is earlier than the event before it.
     var clockWentBack: Bool
@@ -73,6 +99,8 @@ package struct ScreenViewReplay {
   /// The screen on top since the last change (in the background too, where its time is not
   /// counted and its row was already written).
   private var open: OpenView?
+  /// The screen the user saw last in the session in progress: the last view's.
+  private var lastSeen: VisibleScreen?
   private var pending: Change?
   private var lastAt: Timestamp?
 
@@ -92,6 +120,7 @@ package struct ScreenViewReplay {
       state = nil
       phase = .foreground
       lastAt = nil
+      lastSeen = nil
       restoring = event.operation.restoredFrom != nil
     }
     if let change = pending, !change.includes(event) {
@@ -109,6 +138,12 @@ package struct ScreenViewReplay {
       }
     }
     lastAt = event.at
+    var replaced: (path: CoordinatorPath, old: AnyCoordinator)?
+    if case .setRoutes = event.operation.kind, pending?.replaced == nil,
+      let old = try? state?.coordinator(at: event.operation.path)
+    {
+      replaced = (event.operation.path, old)
+    }
     do throws(NavigationError) {
       try event.operation.apply(toSession: &state)
     } catch {
@@ -122,7 +157,9 @@ package struct ScreenViewReplay {
       pending = Change(
         at: event.at, origin: event.origin, cause: event.cause, operations: [], lastSeq: 0, clockWentBack: wentBack)
     }
+    if let replaced { pending?.replaced = replaced }
     pending?.operations.append(event.operation.name)
+    pending?.movements.append(event.operation.movement)
     pending?.lastSeq = event.seq ?? 0
   }
 
@@ -148,8 +185,10 @@ package struct ScreenViewReplay {
     switch event.operation.kind {
     case .foreground:
       phase = .foreground
-      if var view = open {
+      if var view = open, let session {
         (view.enteredAt, view.seq, view.milliseconds) = (event.at, event.seq ?? 0, 0)
+        view.id = Self.viewID(session, event.seq ?? 0)
+        if !view.seen { (view.visitID, view.seen) = (view.id, true) }
         (view.resumed, view.restored, view.clockWentBack) = (true, false, false)
         open = view
       }
@@ -170,7 +209,8 @@ package struct ScreenViewReplay {
     let restored = restoring
     restoring = false
     guard let session, let state, let visible = state.visibleScreen else { return }
-    let payload = omitsPayloads ? nil : Self.payload(of: visible, in: state)
+    let route = Self.route(of: visible, in: state)
+    let payload = omitsPayloads ? nil : route?.screen.canonicalString
     // The same place in the tree is the same view, even when the screen's value changed in
     // place (a search query typed): its payload is the one it was entered with.
     if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
@@ -186,19 +226,38 @@ package struct ScreenViewReplay {
           .text(change.operations.joined(separator: "+")), .time(change.at), .text(change.origin.rawValue),
           .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack), text(open?.screen.path),
           .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
+          text(change.cause.map { ScreenName.of($0) }), text(omitsPayloads ? nil : change.cause?.canonicalString),
         ]))
     }
     try close(exit: change.at, endedBy: .navigation, emit)
-    open = OpenView(screen: visible, payload: payload, restored: restored, seq: change.lastSeq, enteredAt: change.at)
+    let arrival =
+      open == nil
+      ? ViewArrival.first(restored: restored)
+      : ViewArrival.of(
+        change.movements,
+        uncovered: route.map {
+          ViewArrival.uncovers(visible, route: $0, movements: change.movements, replaced: change.replaced)
+        } ?? false)
+    let id = Self.viewID(session, change.lastSeq)
+    open = OpenView(
+      screen: visible, id: id, visitID: id, previous: lastSeen, seen: phase == .foreground, arrival: arrival,
+      origin: change.origin,
+      placement: ViewPlacement(of: visible, in: state), cause: change.cause, payload: payload,
+      parameters: omitsPayloads ? nil : route.flatMap { ScreenName.parameters(of: $0.screen)?.canonicalString },
+      restored: restored, seq: change.lastSeq, enteredAt: change.at)
   }
 
-  /// The visible screen's own value as canonical JSON: what tells `numberDetail(7)` from
+  /// A view's id: its session and the seq of the event it began after. A seq begins one view at
+  /// most, so the id is unique, and it stays the same in every export of the session.
+  private static func viewID(_ session: SessionID, _ seq: Int) -> String { "\(session.rawValue)#\(seq)" }
+
+  /// The visible route: its screen's value is what tells `numberDetail(7)` from
   /// `numberDetail(99)`.
-  private static func payload(of visible: VisibleScreen, in state: AnyCoordinator) -> String? {
+  private static func route(of visible: VisibleScreen, in state: AnyCoordinator) -> AnyRoute? {
     guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator),
       routes.indices.contains(visible.index)
     else { return nil }
-    return routes[visible.index].screen.canonicalString
+    return routes[visible.index]
   }
 
   /// How a view ended: the `ended_by` column.
@@ -209,16 +268,24 @@ package struct ScreenViewReplay {
   /// Writes the row of the view on top, when the app is in the foreground (in the background,
   /// it was written when the app left). `endedBy` is `nil` for a view still open at the
   /// session's last event.
-  private func close<Failure: HistoryFailure>(
+  private mutating func close<Failure: HistoryFailure>(
     exit: Timestamp?, endedBy: ViewEnding?, _ emit: (ExportRow) throws(Failure) -> Void
   ) throws(Failure) {
-    guard table == .screenViews, phase == .foreground, let open, let session, include(open.enteredAt) else { return }
+    guard phase == .foreground, let open, let session else { return }
+    lastSeen = open.screen
+    guard table == .screenViews, include(open.enteredAt) else { return }
+    func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
     try emit(
       ExportRow(values: [
         .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
         exit.map(ExportValue.time) ?? .null, .integer(open.milliseconds), .boolean(open.clockWentBack),
         open.payload.map(ExportValue.text) ?? .null, .boolean(open.restored), .integer(Int64(open.seq)),
-        endedBy.map { .text($0.rawValue) } ?? .null, .boolean(open.resumed),
+        endedBy.map { .text($0.rawValue) } ?? .null, .boolean(open.resumed), .text(open.id), .text(open.visitID),
+        text(open.previous?.name), text(open.previous?.path), .text(open.arrival.kind.rawValue),
+        .text(open.arrival.direction), .text(open.origin.rawValue),
+        open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
+        text(open.cause.map { ScreenName.of($0) }), text(omitsPayloads ? nil : open.cause?.canonicalString),
+        text(open.parameters),
       ]))
   }
 

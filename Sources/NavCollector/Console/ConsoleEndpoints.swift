@@ -48,6 +48,9 @@ struct ConsoleEndpoints {
   }
 
   func register(on router: Router<CollectorContext>) {
+    // The collector's address is its front door: an operator who opens it finds the console
+    // (its sign-in, without a pass).
+    router.get("/") { _, _ in Self.redirect(to: "/console/sessions") }
     router.get("console") { _, _ in Self.redirect(to: "/console/sessions") }
     let console = router.group("console")
     console.get("assets/console.css") { _, _ in

@@ -70,6 +70,26 @@ public enum ScreenName {
     return name ?? type ?? unknown
   }
 
+  /// What a screen carries besides its name, by the name rule's reading: the value under an
+  /// enum case's only key (`{"number":7}` for `{"numberDetail":{"number":7}}`, `7` for
+  /// `{"numberDetail":7}`), an object's other members when its `name` or `type` named it, and
+  /// `nil` for a screen that is only its name (a string, a case without values). The screen's
+  /// name is its route's template; these are the route's parameters apart from it.
+  package static func parameters(of screen: JSONValue) -> JSONValue? {
+    guard case .object(let members) = screen else { return nil }
+    if members.count == 1, let only = members.values.first {
+      if case .object(let fields) = only, fields.isEmpty { return nil }
+      return only
+    }
+    var rest = members
+    if case .string? = members["name"] {
+      rest["name"] = nil
+    } else if case .string? = members["type"] {
+      rest["type"] = nil
+    }
+    return rest.isEmpty ? nil : .object(rest)
+  }
+
   /// A screen as a person reads it in a terminal: its name, and what it carries in a Swift-like
   /// form, `numberDetail(number: 3)`, shortened past `width` characters. Screens that carry
   /// nothing print as their name. Control characters are escaped (`printable`).

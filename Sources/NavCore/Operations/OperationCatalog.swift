@@ -48,6 +48,21 @@ enum OperationName: String, CaseIterable, Sendable {
     }
   }
 
+  /// How the operation moves the user through the app, as the screen-views export says how they
+  /// arrived at a screen.
+  var movement: NavigationMovement {
+    switch self {
+    case .start: .start
+    case .push: .push
+    case .presentSheet, .presentCover: .present
+    case .goBack, .goBackTo, .goBackToRoot, .pop, .popTo, .popToRoot, .popToCurrentNavigationRoot: .back
+    case .dismiss, .dismissAll: .dismiss
+    case .selectTab, .setTabs: .tab
+    case .setRoutes, .updateScreen: .replace
+    case .background, .foreground, .end: .lifecycle
+    }
+  }
+
   /// A field refused with a reason of its own, before unknown fields are looked at.
   var refusedField: (field: OperationField, reason: String)? {
     self == .push

@@ -26,10 +26,19 @@ struct ExportCommand: AsyncParsableCommand {
       as the device gave them; durations count only the clock going forward, so they are never \
       negative, and clock_went_back marks where the clock went back.
 
-      Columns that can hold personal data: the events' operation (screen payloads, whole \
-      states) and cause (the app's actions); session ids, if the app makes them from user ids. \
-      --omit-payloads leaves operation and cause empty, for handing analytics to people who \
-      must not see user data; the other tables hold screen names, not payloads.
+      Screen views stand alone: each row says how the user arrived (arrival: start, restore, \
+      push, present, back, dismiss, tab, deep_link, replace; direction: forward or return; \
+      origin: user or app), \
+      from which screen (previous_screen), in which tab, by which of the \
+      app's actions (cause_action, cause), and which visit it belongs to (visit_id: a view and \
+      its continuations after the background; WHERE view_id = visit_id counts each visit once).
+
+      Columns that can hold personal data: the screens' values (the events' operation, \
+      screen_payload, screen_params, from_payload, to_payload), the app's actions (cause), the \
+      sessions' user_id and app_context, and session ids, if the app makes them from user ids. \
+      --omit-payloads empties all of these but the session ids (and a declined launch's \
+      launch_reason, the app's own words), and keeps names, paths and times, for handing \
+      analytics to people who must not see user data.
 
       Examples:
         navstore export --table screen-views --format csv --out views.csv
@@ -59,7 +68,11 @@ struct ExportCommand: AsyncParsableCommand {
     transform: timeArgument)
   var since: Timestamp?
 
-  @Flag(help: "Leave out what can hold personal data: the events' operation and cause columns are empty (CSV only).")
+  @Flag(
+    help: """
+      Leave out what can hold personal data: the screens' values, the app's actions, the sessions' \
+      user_id and app_context. (The events' JSON Lines are whole events: export them as CSV.)
+      """)
   var omitPayloads = false
 
   func validate() throws {
