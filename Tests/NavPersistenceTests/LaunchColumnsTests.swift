@@ -81,9 +81,12 @@ import Testing
     var rows: [[ExportValue]] = []
     try store.export(.sessions, filter: ExportFilter()) { rows.append($0.values) }
     let columns = ExportTable.sessions.columns
-    #expect(Array(columns.suffix(3)) == ["launch", "launch_reason", "dropped_routes"], "after the existing columns")
+    let launchColumns = (columns.firstIndex(of: "launch") ?? 0)..<((columns.firstIndex(of: "launch") ?? 0) + 3)
+    #expect(
+      Array(columns[launchColumns]) == ["launch", "launch_reason", "dropped_routes"]
+        && columns[..<launchColumns.lowerBound].last == "phase", "after the columns before them")
     func launch(of session: String) -> [ExportValue] {
-      Array((rows.first { $0.first == .text(session) } ?? []).suffix(3))
+      Array((rows.first { $0.first == .text(session) } ?? [])[launchColumns])
     }
     #expect(launch(of: "v2") == [.text("restored"), .null, .integer(3)])
     #expect(launch(of: "late") == [.text("fresh"), .text("tooOld"), .integer(0)])
@@ -96,7 +99,7 @@ import Testing
     var withoutPayloads: [[ExportValue]] = []
     try store.export(.sessions, filter: ExportFilter(omitsPayloads: true)) { withoutPayloads.append($0.values) }
     func privately(_ session: String) -> [ExportValue] {
-      Array((withoutPayloads.first { $0.first == .text(session) } ?? []).suffix(3))
+      Array((withoutPayloads.first { $0.first == .text(session) } ?? [])[launchColumns])
     }
     #expect(privately("link") == [.text("declined"), .null, .integer(0)])
     #expect(privately("late") == [.text("fresh"), .text("tooOld"), .integer(0)])

@@ -1,3 +1,4 @@
+import Foundation
 import NavCore
 @_spi(Internals) import NavHistory
 import NavJSON
@@ -36,7 +37,17 @@ extension ExportEncoding {
       // A declined restore's reason is the app's own words, left out with the payloads.
       omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
       .integer(Int64(summary.droppedRoutes)),
+      text(localStart(summary)),
     ]
+  }
+
+  /// When the session began by the clock its user saw: its first time in the time zone its
+  /// context names, without an offset (`2026-11-21T10:30:00.000`), for the hour of the day and
+  /// the day of the week. `nil` without a first time or a zone this machine knows.
+  static func localStart(_ summary: SessionSummary) -> String? {
+    guard let first = summary.firstAt, let name = summary.context?.timeZone, let zone = TimeZone(identifier: name)
+    else { return nil }
+    return first.wallClock(in: zone)?.text
   }
 
   /// Writes the events columns of the statement's row, or of a copy of it (with `operation` and `cause` empty when

@@ -30,7 +30,7 @@ import NavCore
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
         "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase", "launch", "launch_reason",
-        "dropped_routes",
+        "dropped_routes", "local_start",
       ]
     case .screenViews:
       [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+@_spi(Internals) import NavArchive
 import NavCore
 
 /// `--tz`: the time zone a person reads times in. UTC when the output goes to a program (so
@@ -35,14 +36,10 @@ struct TimeZoneOption: ParsableArguments {
   func formatter() -> (Timestamp) -> String {
     guard let zone else { return { $0.rfc3339 } }
     return { time in
-      let date = Date(timeIntervalSince1970: TimeInterval(time.millisecondsSince1970 / 1000))
-      let offset = zone.secondsFromGMT(for: date)
-      let (shifted, overflow) = time.millisecondsSince1970.addingReportingOverflow(Int64(offset) * 1000)
-      guard !overflow else { return time.rfc3339 }
-      let local = Timestamp(millisecondsSince1970: shifted).rfc3339
+      guard let (local, offset) = time.wallClock(in: zone) else { return time.rfc3339 }
       let sign = offset < 0 ? "-" : "+"
       let minutes = abs(offset) / 60
-      return String(local.dropLast()) + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
+      return local + sign + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
   }
 }
