@@ -17,7 +17,7 @@ extension ExportEncoding {
   /// keys too: what could tell who the user is.
   package static func sessionsRow(_ summary: SessionSummary, omittingPayloads: Bool) -> [ExportValue] {
     let context = summary.context
-    func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
+    func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     let appContext: ExportValue =
       omittingPayloads || (context?.app.isEmpty ?? true)
       ? .null : .text(JSONValue.object(context?.app ?? [:]).canonicalString)

@@ -88,6 +88,9 @@ package enum ExportValue: Hashable, Sendable {
   case boolean(Bool)
   /// No value: an empty CSV field, JSON `null`.
   case null
+
+  /// `text`, or no value when there is none.
+  package static func text(orNull text: String?) -> ExportValue { text.map(ExportValue.text) ?? .null }
 }
 
 /// One exported row: values in the table's column order, plus the event itself for the

@@ -47,8 +47,10 @@ package struct ScreenViewReplay {
     var origin: EventOrigin
     /// Which tab the screen is in.
     var placement: ViewPlacement
-    /// The app's action that made the visit's change, if it gave one.
-    var cause: JSONValue?
+    /// The name of the app's action that made the visit's change, if it gave one.
+    var causeAction: String?
+    /// That action, canonical JSON, or `nil` when payloads are left out.
+    var cause: String?
     /// The screen's own value, canonical JSON, or `nil` when payloads are left out.
     var payload: String?
     /// The screen's parameters apart from its name (canonical JSON), or `nil`.
@@ -211,6 +213,8 @@ package struct ScreenViewReplay {
     guard let session, let state, let visible = state.visibleScreen else { return }
     let route = Self.route(of: visible, in: state)
     let payload = omitsPayloads ? nil : route?.screen.canonicalString
+    let causeAction = change.cause.map { ScreenName.of($0) }
+    let cause = omitsPayloads ? nil : change.cause?.canonicalString
     // The same place in the tree is the same view, even when the screen's value changed in
     // place (a search query typed): its payload is the one it was entered with.
     if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
@@ -219,30 +223,26 @@ package struct ScreenViewReplay {
       return
     }
     if table == .transitions, include(change.at) {
-      func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
+      func text(_ value: String?) -> ExportValue { .text(orNull: value) }
       try emit(
         ExportRow(values: [
           .text(session.rawValue), text(open?.screen.name), .text(visible.name),
           .text(change.operations.joined(separator: "+")), .time(change.at), .text(change.origin.rawValue),
           .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack), text(open?.screen.path),
           .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
-          text(change.cause.map { ScreenName.of($0) }), text(omitsPayloads ? nil : change.cause?.canonicalString),
+          text(causeAction), text(cause),
         ]))
     }
     try close(exit: change.at, endedBy: .navigation, emit)
     let arrival =
       open == nil
       ? ViewArrival.first(restored: restored)
-      : ViewArrival.of(
-        change.movements,
-        uncovered: route.map {
-          ViewArrival.uncovers(visible, route: $0, movements: change.movements, replaced: change.replaced)
-        } ?? false)
+      : ViewArrival.of(change.movements, bringing: visible, route: route, replaced: change.replaced)
     let id = Self.viewID(session, change.lastSeq)
     open = OpenView(
       screen: visible, id: id, visitID: id, previous: lastSeen, seen: phase == .foreground, arrival: arrival,
       origin: change.origin,
-      placement: ViewPlacement(of: visible, in: state), cause: change.cause, payload: payload,
+      placement: ViewPlacement(of: visible, in: state), causeAction: causeAction, cause: cause, payload: payload,
       parameters: omitsPayloads ? nil : route.flatMap { ScreenName.parameters(of: $0.screen)?.canonicalString },
       restored: restored, seq: change.lastSeq, enteredAt: change.at)
   }
@@ -274,7 +274,7 @@ package struct ScreenViewReplay {
     guard phase == .foreground, let open, let session else { return }
     lastSeen = open.screen
     guard table == .screenViews, include(open.enteredAt) else { return }
-    func text(_ value: String?) -> ExportValue { value.map(ExportValue.text) ?? .null }
+    func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     try emit(
       ExportRow(values: [
         .text(session.rawValue), .text(open.screen.name), .text(open.screen.path), .time(open.enteredAt),
@@ -284,8 +284,7 @@ package struct ScreenViewReplay {
         text(open.previous?.name), text(open.previous?.path), .text(open.arrival.kind.rawValue),
         .text(open.arrival.direction), .text(open.origin.rawValue),
         open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
-        text(open.cause.map { ScreenName.of($0) }), text(omitsPayloads ? nil : open.cause?.canonicalString),
-        text(open.parameters),
+        text(open.causeAction), text(open.cause), text(open.parameters),
       ]))
   }
 

@@ -42,14 +42,24 @@ package struct ViewArrival: Hashable, Sendable {
     ViewArrival(kind: restored ? .restore : .start, isReturn: false)
   }
 
-  /// The arrival a change of `movements` made, where `uncovered` says whether the screen now on
-  /// top was in the state before at the same place, with the same value, under other routes.
-  package static func of(_ movements: [NavigationMovement], uncovered: Bool) -> ViewArrival {
+  /// The arrival a change of `movements` made, which left `visible` (its route `route`) on top;
+  /// `replaced` is the stack its first `setRoutes` replaced, with its path, as it was.
+  ///
+  /// The change is a return when it brought nothing (no push, presentation or tab) and the
+  /// screen stood at the same place, with the same value, under other routes: a change that only
+  /// removes routes (back, pop, dismiss) leaves every route that stays where it was, and a
+  /// replaced stack uncovered the screen when the old stack held it at its place.
+  package static func of(
+    _ movements: [NavigationMovement], bringing visible: VisibleScreen, route: AnyRoute?,
+    replaced: (path: CoordinatorPath, old: AnyCoordinator)?
+  ) -> ViewArrival {
     let kinds = Set(movements).subtracting([.lifecycle, .start])
+    let removesOnly = !kinds.isEmpty && kinds.isSubset(of: [.back, .dismiss])
     let bringsScreens = kinds.contains(.push) || kinds.contains(.present) || kinds.contains(.tab)
-    let isReturn = uncovered && !bringsScreens
+    let isReturn =
+      !bringsScreens && route != nil && (removesOnly || uncovers(visible, route: route, replaced: replaced))
     let kind: Kind
-    if kinds.isSubset(of: [.back, .dismiss]), !kinds.isEmpty {
+    if removesOnly {
       kind = kinds.contains(.dismiss) ? .dismiss : .back
     } else if kinds.count == 1, let only = kinds.first {
       switch only {
@@ -69,18 +79,11 @@ package struct ViewArrival: Hashable, Sendable {
     return ViewArrival(kind: kind, isReturn: isReturn)
   }
 
-  /// Whether `visible` (its route `route`) was in the state before the change at the same
-  /// place, with the same value, under other routes. A change that only removes routes (back,
-  /// pop, dismiss) leaves every route that stays where it was, so its new top was there; a
-  /// change that replaced a stack (`replaced`: the stack's path and the coordinator it was)
-  /// uncovered the screen when the old stack held it at its place. Other changes bring it.
-  package static func uncovers(
-    _ visible: VisibleScreen, route: AnyRoute, movements: [NavigationMovement],
-    replaced: (path: CoordinatorPath, old: AnyCoordinator)?
+  /// Whether the replaced stack held `visible`'s route at its place, with the same value.
+  private static func uncovers(
+    _ visible: VisibleScreen, route: AnyRoute?, replaced: (path: CoordinatorPath, old: AnyCoordinator)?
   ) -> Bool {
-    let kinds = Set(movements)
-    if !kinds.isEmpty, kinds.isSubset(of: [.back, .dismiss]) { return true }
-    guard let replaced, visible.coordinator.steps.starts(with: replaced.path.steps) else { return false }
+    guard let route, let replaced, visible.coordinator.steps.starts(with: replaced.path.steps) else { return false }
     let inside = CoordinatorPath(Array(visible.coordinator.steps.dropFirst(replaced.path.steps.count)))
     guard case .stack(let routes)? = try? replaced.old.coordinator(at: inside), routes.indices.contains(visible.index)
     else { return false }
