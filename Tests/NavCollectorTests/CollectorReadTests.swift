@@ -74,7 +74,8 @@ import Testing
       #expect(String(buffer: first.body).contains(#"{"session":"s-4","events":3,"#))
       #expect(
         String(buffer: first.body).contains(
-          #""phase":"background","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null}"#))
+          #""phase":"background","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":"#)
+      )
       for bad in [
         "/v1/sessions?limit=0", "/v1/sessions?limit=abc", "/v1/sessions?after=zzz", "/v1/sessions?since=yesterday",
       ] {

@@ -20,6 +20,7 @@ import Testing
     let donor = try SQLiteFleet(path: folder.path("donor.sqlite"))
     let made = try donor.createToken(app: AppName("shop"), role: .ingest, label: "ios")
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(schema16Undone)
     try connection.execute(
       """
       CREATE TABLE apps (name TEXT NOT NULL PRIMARY KEY, created_at INTEGER NOT NULL) STRICT, WITHOUT ROWID;

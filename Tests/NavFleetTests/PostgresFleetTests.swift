@@ -35,7 +35,10 @@ struct PostgresFleetTests {
     for events in sessions {
       let id = events[0].session
       let summary = try await sqlite.read { try $0.summary(of: id) }
-      #expect(try await fleet.summary(of: id, app: app) == summary)
+      // The same session, but for the order of arrival, which each engine numbers its own way.
+      var shared = try await fleet.summary(of: id, app: app)
+      shared.received = summary.received
+      #expect(shared == summary)
       let history = try await sqlite.read { try $0.history(of: id) }
       #expect(try await fleet.history(of: id, app: app, from: 1, to: Int.max) == history)
       #expect(try await fleet.head(of: id, app: app) == SessionHead(seq: history.count, hash: history.last?.hash))
@@ -58,10 +61,10 @@ struct PostgresFleetTests {
           let expected = try Self.exported(sqlite, table, format: format, filter: filter)
           var got: [UInt8] = []
           try await fleet.export(table, format: format, filter: filter, app: app) { got += $0 }
+          let (shared, local) = (String(decoding: got, as: UTF8.self), String(decoding: expected, as: UTF8.self))
           #expect(
-            got == expected,
-            "\(table) \(format) \(filter): \(String(decoding: got.prefix(300), as: UTF8.self)) vs \(String(decoding: expected.prefix(300), as: UTF8.self))"
-          )
+            maskingReceived(shared) == maskingReceived(local),
+            "\(table) \(format) \(filter): \(shared.prefix(300)) vs \(local.prefix(300))")
         }
       }
     }
@@ -73,14 +76,14 @@ struct PostgresFleetTests {
         fleet: try SQLiteFleet(path: folder.path("d.sqlite")), logger: .init(label: "t"))
       var expected = try await sqliteBackend.sessions(app: .default, request)
       var got = try await PostgresBackend(fleet: fleet).sessions(app: app, request)
-      #expect(got.lines == expected.lines)
+      #expect(got.lines.map(maskingReceived) == expected.lines.map(maskingReceived))
       // The next page, from the cursor.
       if let after = expected.resumeAfter {
         var next = request
         next.filters.after = (after.lastAt ?? Timestamp(millisecondsSince1970: 0), after.id)
         expected = try await sqliteBackend.sessions(app: .default, next)
         got = try await PostgresBackend(fleet: fleet).sessions(app: app, next)
-        #expect(got.lines == expected.lines)
+        #expect(got.lines.map(maskingReceived) == expected.lines.map(maskingReceived))
       }
     }
   }

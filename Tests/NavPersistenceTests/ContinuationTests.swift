@@ -86,6 +86,7 @@ import Testing
       try store.append(event("s", .pop(), offset: 2_000))
     }
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(schema16Undone)
     try connection.execute(
       """
       DROP TRIGGER events_are_append_only_delete;

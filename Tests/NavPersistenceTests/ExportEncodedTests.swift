@@ -84,7 +84,7 @@ import Testing
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(
       """
-      INSERT INTO events VALUES ('s', 2, 5, 'app', '{"op":"pop"}', CAST(X'C328' AS TEXT), zeroblob(32));
+      INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES ('s', 2, 5, 'app', '{"op":"pop"}', CAST(X'C328' AS TEXT), zeroblob(32));
       """)
     let expected = try Self.rowByRow(store, .events, .csv, ExportFilter())
     #expect(try Self.encoded(store, .events, .csv, ExportFilter()) == expected)
@@ -102,7 +102,9 @@ import Testing
     let store = try SessionStore(path: path)
     try store.append(event("s", .start(.stack([.root("home", withNavigation: true)]))))
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
-    try connection.execute("INSERT INTO events VALUES ('s', 2, 5, 'app', \(operation), NULL, zeroblob(32));")
+    try connection.execute(
+      "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES ('s', 2, 5, 'app', \(operation), NULL, zeroblob(32));"
+    )
     for export in [
       { _ = try Self.rowByRow(store, .events, .csv, ExportFilter()) },
       { _ = try Self.encoded(store, .events, .csv, ExportFilter()) },
@@ -127,12 +129,12 @@ import Testing
     let hashes = try store.history(of: sessionID("a,\"b\"")).compactMap(\.hash)
     let text = String(decoding: try Self.encoded(store, .events, .csv, ExportFilter()), as: UTF8.self)
     let expected = [
-      "session,seq,occurred_at,origin,op,screen,path,operation,cause,hash,clock_went_back",
+      "session,seq,occurred_at,origin,op,screen,path,operation,cause,hash,clock_went_back,received",
       #""a,""b""",1,2026-11-18T11:06:40.000Z,app,start,,[],"{""op"":""start"",""state"":{""routes"":[{""screen"":{""id"":1,""name"":""x, y""},""style"":""root"",""withNavigation"":true}]}}",,"#
-        + hashes[0] + ",false",
+        + hashes[0] + ",false,2",  // each append its own write, from number 2 on
       // The cause's line break is escaped in its JSON, so the field needs no line break.
       #""a,""b""",2,2026-11-18T11:06:41.250Z,user,push,numberDetail,[],"{""op"":""push"",""screen"":{""numberDetail"":{""number"":3}}}","{""tap"":""row\n1""}","#
-        + hashes[1] + ",false",
+        + hashes[1] + ",false,3",
       "",
     ].joined(separator: "\r\n")
     #expect(text == expected)
@@ -148,7 +150,7 @@ import Testing
     try connection.execute(
       """
       INSERT INTO sessions (id) VALUES ('');
-      INSERT INTO events VALUES ('', 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
+      INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES ('', 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
       """)
     #expect(throws: StoreError.self) { try Self.rowByRow(store, .events, .csv, ExportFilter()) }
     var written = 0
@@ -180,9 +182,9 @@ import Testing
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
     try connection.execute(
       """
-      INSERT INTO events VALUES ('a', 2001, 5, 'app', '{"op":"teleport"}', NULL, zeroblob(32));
+      INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES ('a', 2001, 5, 'app', '{"op":"teleport"}', NULL, zeroblob(32));
       INSERT INTO sessions (id) VALUES ('b' || char(7));
-      INSERT INTO events VALUES ('b' || char(7), 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
+      INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES ('b' || char(7), 1, 0, 'app', '{"op":"pop"}', NULL, zeroblob(32));
       """)
     var written: [UInt8] = []
     do {

@@ -125,6 +125,7 @@ import Testing
     let path = folder.path("app.sqlite")
     _ = try storeWithLaunches()
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(schema16Undone)
     try connection.execute(
       """
       ALTER TABLE sessions DROP COLUMN launch;

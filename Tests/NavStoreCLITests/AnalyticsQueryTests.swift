@@ -106,6 +106,56 @@ struct AnalyticsQueryTests {
     }
   }
 
+  /// The guide's hourly loader, run as printed: a first pull, a session dated two days before
+  /// the demo's uploaded late, the next pull from the cursor, and the DuckDB merge. The table
+  /// it loads is the export of every view, row for row.
+  @Test func theGuidesHourlyLoaderNeverMissesALateUpload() throws {
+    let duckDB = try duckDB()
+    let guide = try String(
+      contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/guides/analytics.md"), encoding: .utf8)
+    let section = try #require(guide.components(separatedBy: "## Pull what is new, every hour").dropFirst().first)
+    let shell = try #require(
+      section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
+    let merge = try #require(
+      section.components(separatedBy: "```sql\n").dropFirst().first?.components(separatedBy: "```").first)
+    let pulls = shell.components(separatedBy: "# an hour later, and every hour after:\n")
+    try #require(pulls.count == 2, "the loader's block: a first pull, the comment, the next pull")
+    let bin = NavStoreProcess.binary.deletingLastPathComponent().path
+    func sh(_ script: String) throws {
+      _ = try run(
+        URL(fileURLWithPath: "/bin/sh"),
+        ["-c", "export PATH=\"\(bin):$PATH\" NAVSTORE_DB=demo.sqlite; set -e; " + script])
+    }
+    try sh(pulls[0])
+    let late = (1...3).map { seq in
+      let op =
+        seq == 1
+        ? #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
+        : #"{"op":"push","screen":"numbersList\#(seq)"}"#
+      return #"{"session":"late","seq":\#(seq),"at":"2026-11-19T08:00:0\#(seq).000Z","op":\#(op)}"#
+    }
+    try late.joined(separator: "\n").write(
+      to: folder.appendingPathComponent("late.jsonl"), atomically: true, encoding: .utf8)
+    try sh("navstore import late.jsonl")
+    try sh(pulls[1])
+    let second = try String(contentsOf: folder.appendingPathComponent("views-2.csv"), encoding: .utf8)
+    #expect(second.contains("\r\nlate,home,"), "the late session is in the next pull")
+    try sh("navstore export --table screen-views --format csv --out views-all.csv")
+    _ = try run(duckDB, ["loaded.duckdb", "-c", merge])
+    let all = "read_csv('views-all.csv')"
+    let counts = try run(
+      duckDB,
+      [
+        "loaded.duckdb", "-csv", "-noheader", "-c",
+        "SELECT (SELECT count(*) FROM views), (SELECT count(*) FROM \(all)), "
+          + "(SELECT count(*) FROM (SELECT * FROM views EXCEPT ALL SELECT * FROM \(all))), "
+          + "(SELECT count(*) FROM (SELECT * FROM \(all) EXCEPT ALL SELECT * FROM views))",
+      ]
+    ).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+    #expect(counts.count == 4 && counts[0] == counts[1] && counts[2] == "0" && counts[3] == "0", "\(counts)")
+  }
+
   /// Each `duckdb -markdown -c "..."` block of the analytics guide's "Questions a product team
   /// asks first", with the table printed after it.
   static func guideQueries() throws -> [(sql: String, expected: [[String]])] {

@@ -152,7 +152,8 @@ import FoundationNetworking
         "export", "--table", table, "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
       ])
       #expect(
-        collected.stdout == local.stdout && local.stdout.split(whereSeparator: \.isNewline).count > 16,
+        withoutReceived(csv: collected.stdout) == withoutReceived(csv: local.stdout)
+          && local.stdout.split(whereSeparator: \.isNewline).count > 16,
         "\(table): \(local.stderr) \(collected.stderr)")
     }
   }
@@ -201,7 +202,9 @@ import FoundationNetworking
     let collected = try navstore([
       "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
     ])
-    #expect(collected.stdout == local.stdout, "the last, unkilled run completed every upload")
+    #expect(
+      withoutReceived(csv: collected.stdout) == withoutReceived(csv: local.stdout),
+      "the last, unkilled run completed every upload")
   }
 }
 

@@ -75,7 +75,9 @@ import Testing
     let collected = try navstore([
       "export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "drill",
     ])
-    #expect(collected.stdout == local.stdout, "the resends completed the store, each line once")
+    #expect(
+      withoutReceived(csv: collected.stdout) == withoutReceived(csv: local.stdout),
+      "the resends completed the store, each line once")
     #expect(try navstore(["verify", "--db", "collector.sqlite", "--app", "drill"]).status == 0)
   }
 }

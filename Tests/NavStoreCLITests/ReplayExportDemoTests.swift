@@ -150,6 +150,8 @@ import Testing
     for (row, object) in zip(rows.dropFirst(), objects) {
       let members = try #require(object.objectValue)
       for (column, field) in zip(header, row) {
+        // The wire format's events say nothing of when the store received them.
+        if table == "events", column == "received" { continue }
         let expected: String
         if table == "events" {
           expected = Self.eventColumn(column, of: object, after: previous)
@@ -223,9 +225,10 @@ import Testing
     #expect(
       written
         == "session,from_screen,to_screen,op,occurred_at,origin,seq,clock_went_back,from_path,to_path,from_payload,"
-        + "to_payload,restored,cause_action,cause\r\n"
-        + #"t,,x,start,2026-11-21T11:00:00.000Z,app,1,false,,/x,,"""x""",false,,"# + "\r\n"
-        + #"t,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false,/x,/x/y,"""x""","""y""",false,,"# + "\r\n"
+        + "to_payload,restored,cause_action,cause,received\r\n"
+        // One import, one write: both rows were received under number 2.
+        + #"t,,x,start,2026-11-21T11:00:00.000Z,app,1,false,,/x,,"""x""",false,,,2"# + "\r\n"
+        + #"t,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false,/x,/x/y,"""x""","""y""",false,,,2"# + "\r\n"
     )
     let since = try navstore([
       "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",

@@ -40,7 +40,10 @@ import Testing
         ["export", "--table", table, "--format", "csv", "--db", "demo.sqlite"], in: folder)
       let collected = try NavStoreProcess.run(
         ["export", "--table", table, "--format", "csv", "--db", "collector.sqlite", "--app", "demo"], in: folder)
-      #expect(collected.stdout == local.stdout && !local.stdout.isEmpty, "\(table)")
+      // The same rows, received in other writes.
+      #expect(
+        withoutReceived(csv: collected.stdout) == withoutReceived(csv: local.stdout) && !local.stdout.isEmpty,
+        "\(table)")
     }
     #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
   }
@@ -90,6 +93,6 @@ import Testing
       ["export", "--table", "events", "--format", "csv", "--db", "demo.sqlite"], in: folder)
     let collected = try NavStoreProcess.run(
       ["export", "--table", "events", "--format", "csv", "--db", "collector.sqlite", "--app", "demo"], in: folder)
-    #expect(collected.stdout == local.stdout)
+    #expect(withoutReceived(csv: collected.stdout) == withoutReceived(csv: local.stdout))
   }
 }

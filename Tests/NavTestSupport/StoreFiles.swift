@@ -5,3 +5,14 @@ import NavPersistence
 public func markAsNewerSchema(_ path: String, version: Int = 999) throws {
   try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = \(version)")
 }
+
+/// The SQL that takes a store back from schema 16 to what schema 15 made: no received order.
+/// Tests that make a store of an older schema run it first, then undo the schemas before.
+public let schema16Undone = """
+  DROP INDEX sessions_by_received;
+  ALTER TABLE sessions DROP COLUMN received;
+  ALTER TABLE events DROP COLUMN received;
+  DROP TABLE received_order;
+  DELETE FROM schema_migrations WHERE version >= 16;
+  PRAGMA user_version = 15;
+  """

@@ -29,7 +29,7 @@ package struct ExportEncoder {
     self.filter = filter
     if let header = ExportEncoding.header(table, format: format) { bytes.append(contentsOf: header.utf8) }
     if table == .screenViews || table == .transitions {
-      replay = ScreenViewReplay(table: table, since: filter.since, omitsPayloads: filter.omitsPayloads)
+      replay = ScreenViewReplay(table: table, filter: filter)
     }
   }
 
@@ -40,6 +40,7 @@ package struct ExportEncoder {
   package mutating func take(_ summary: SessionSummary) {
     if let session = filter.session, session != summary.id { return }
     if let since = filter.since, let last = summary.lastAt, last < since { return }
+    guard filter.hands(received: summary.received) else { return }
     emit(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
   }
 
@@ -49,13 +50,16 @@ package struct ExportEncoder {
     if var replay {
       self.replay = nil
       defer { self.replay = replay }
-      try replay.apply(try row.decoded()) { (exported: ExportRow) throws(HistoryError) in emit(exported) }
+      try replay.apply(try row.decoded(), received: row.received) { (exported: ExportRow) throws(HistoryError) in
+        emit(exported)
+      }
       return
     }
-    if let since = filter.since, row.at < since.millisecondsSince1970 { return }
     // The event before is the previous row when its seq is one less (`forEachEventsRow`).
     let wentBack = previous.map { $0.session == row.session && $0.seq == row.seq - 1 && row.at < $0.at } ?? false
     previous = (row.session, row.seq, row.at)
+    if let since = filter.since, row.at < since.millisecondsSince1970 { return }
+    guard filter.hands(received: row.received) else { return }
     var values = ExportValuesWriter()
     try ExportEncoding.writeEventsRow(
       row, session: row.session, clockWentBack: wentBack, omittingPayloads: filter.omitsPayloads, into: &values)
@@ -90,6 +94,7 @@ extension StoredEventRow: EventsRowColumns {
     switch EventColumn(rawValue: column) {
     case .seq: Int64(seq)
     case .at: at
+    case .received: received
     default: 0
     }
   }

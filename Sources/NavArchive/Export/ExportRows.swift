@@ -37,7 +37,7 @@ extension ExportEncoding {
       // A declined restore's reason is the app's own words, left out with the payloads.
       omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
       .integer(Int64(summary.droppedRoutes)),
-      text(localStart(summary)),
+      text(localStart(summary)), .integer(summary.received),
     ]
   }
 
@@ -92,5 +92,6 @@ extension ExportEncoding {
     }
     statement.withBlobBytes(EventColumn.hash.rawValue) { row.hashHex($0) }
     row.boolean(clockWentBack)
+    row.integer(statement.int64(EventColumn.received.rawValue))
   }
 }

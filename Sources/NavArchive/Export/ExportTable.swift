@@ -23,25 +23,25 @@ import NavCore
     case .events:
       [
         "session", "seq", "occurred_at", "origin", "op", "screen", "path", "operation", "cause", "hash",
-        "clock_went_back",
+        "clock_went_back", "received",
       ]
     case .sessions:
       [
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
         "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase", "launch", "launch_reason",
-        "dropped_routes", "local_start",
+        "dropped_routes", "local_start", "received",
       ]
     case .screenViews:
       [
         "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
         "restored", "seq", "ended_by", "resumed", "view_id", "visit_id", "previous_screen", "previous_path", "arrival",
-        "direction", "origin", "tab", "tab_screen", "cause_action", "cause", "screen_params",
+        "direction", "origin", "tab", "tab_screen", "cause_action", "cause", "screen_params", "received",
       ]
     case .transitions:
       [
         "session", "from_screen", "to_screen", "op", "occurred_at", "origin", "seq", "clock_went_back", "from_path",
-        "to_path", "from_payload", "to_payload", "restored", "cause_action", "cause",
+        "to_path", "from_payload", "to_payload", "restored", "cause_action", "cause", "received",
       ]
     }
   }
@@ -67,13 +67,35 @@ import NavCore
   /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
   /// are whole wire-format events, so they cannot omit payloads: that export is refused.
   public var omitsPayloads: Bool
+  /// Only what the store received after this cursor: the rows an earlier export that answered
+  /// this cursor did not hand out (`nil`: from the first).
+  public var after: Int64?
+  /// The cursor this export answers to, read from the store when it began
+  /// (`exportCursor`): rows received after it are left to the next export, so that one resumed
+  /// from it hands out each row once (`nil`: no bound, for callers that do not resume).
+  public var through: Int64?
 
   /// Creates a filter.
-  public init(session: SessionID? = nil, since: Timestamp? = nil, omitsPayloads: Bool = false) {
+  public init(
+    session: SessionID? = nil, since: Timestamp? = nil, omitsPayloads: Bool = false, after: Int64? = nil,
+    through: Int64? = nil
+  ) {
     self.session = session
     self.since = since
     self.omitsPayloads = omitsPayloads
+    self.after = after
+    self.through = through
   }
+
+  /// Whether a row whose newest event the store received under `received` is in this export:
+  /// after the cursor it resumes from, and not after the one it answers to.
+  package func hands(received: Int64) -> Bool {
+    received > (after ?? .min) && received <= (through ?? .max)
+  }
+
+  /// Whether an event the store received under `received` is before the cursor this export
+  /// answers to: a session's events past it are left, whole, to the next export.
+  package func reaches(received: Int64) -> Bool { received <= (through ?? .max) }
 }
 
 /// One value of an exported row.

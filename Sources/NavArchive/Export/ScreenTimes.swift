@@ -13,7 +13,7 @@ package struct ScreenTime: Hashable, Sendable {
 /// The views of sessions read a piece at a time (a collector's overview), by the same rules as
 /// the `screen-views` export, so that a figure on a page and a query over an export agree.
 package struct ScreenTimes {
-  private var replay = ScreenViewReplay(table: .screenViews, since: nil, omitsPayloads: true)
+  private var replay = ScreenViewReplay(table: .screenViews, filter: ExportFilter(omitsPayloads: true))
   /// The views found so far.
   package private(set) var views: [ScreenTime] = []
 

@@ -27,6 +27,12 @@
 /// the one before it), that step counts 0 ms and the row's `clock_went_back` says so. Durations
 /// are never negative, and a session's views add up to its `foreground_ms` (each is held at
 /// `ClockOrder.maximumDuration`, which only a hand-made history reaches).
+///
+/// **Received order.** Each row's `received` is the highest number under which the store received
+/// an event the row was made from, up to the last of them (for a view still open, the session's
+/// last event): a view's row changes when a later event closes it, and then comes again in an
+/// incremental export, with a higher number. A session's events received past the cursor the
+/// export answers to are left, from the first of them on, to the next export.
 package struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
   private struct OpenView {
@@ -81,6 +87,8 @@ package struct ScreenViewReplay {
     var lastSeq: Int
     /// Whether its first event is earlier than the event before it.
     var clockWentBack: Bool
+    /// The highest received number of the session's events up to its last.
+    var received: Int64 = 0
 
     func includes(_ event: AnyEvent) -> Bool {
       event.at == at && event.origin == origin && event.cause == cause && !(origin == .user && cause == nil)
@@ -89,9 +97,14 @@ package struct ScreenViewReplay {
   }
 
   private let table: ExportTable
-  private let since: Timestamp?
-  private let omitsPayloads: Bool
+  private let filter: ExportFilter
+  private var omitsPayloads: Bool { filter.omitsPayloads }
   private var session: SessionID?
+  /// The highest received number of the session's events so far.
+  private var received: Int64 = 0
+  /// Whether the session reached an event received past the export's cursor: it and the rest
+  /// of the session are left to the next export.
+  private var cut = false
   /// Whether the session in progress began by restoring another, and has not yet settled its
   /// first change.
   private var restoring = false
@@ -106,16 +119,16 @@ package struct ScreenViewReplay {
   private var pending: Change?
   private var lastAt: Timestamp?
 
-  package init(table: ExportTable, since: Timestamp?, omitsPayloads: Bool = false) {
+  /// A replay for `table` (`screen-views` or `transitions`), writing the rows `filter` keeps.
+  package init(table: ExportTable, filter: ExportFilter) {
     self.table = table
-    self.since = since
-    self.omitsPayloads = omitsPayloads
+    self.filter = filter
   }
 
-  /// Takes the next event, in (session, seq) order.
-  package mutating func apply<Failure: HistoryFailure>(_ event: AnyEvent, _ emit: (ExportRow) throws(Failure) -> Void)
-    throws(Failure)
-  {
+  /// Takes the next event, in (session, seq) order, which the store received under `received`.
+  package mutating func apply<Failure: HistoryFailure>(
+    _ event: AnyEvent, received eventReceived: Int64 = 0, _ emit: (ExportRow) throws(Failure) -> Void
+  ) throws(Failure) {
     if event.session != session {
       try finishSession(emit)
       session = event.session
@@ -124,7 +137,15 @@ package struct ScreenViewReplay {
       lastAt = nil
       lastSeen = nil
       restoring = event.operation.restoredFrom != nil
+      received = 0
+      cut = false
     }
+    if cut { return }
+    guard filter.reaches(received: eventReceived) else {
+      cut = true
+      return
+    }
+    received = max(received, eventReceived)
     if let change = pending, !change.includes(event) {
       try settle(change, emit)
       pending = nil
@@ -163,6 +184,7 @@ package struct ScreenViewReplay {
     pending?.operations.append(event.operation.name)
     pending?.movements.append(event.operation.movement)
     pending?.lastSeq = event.seq ?? 0
+    pending?.received = received
   }
 
   /// Ends the session in progress: its last change settles, and the screen visible then stays
@@ -173,7 +195,7 @@ package struct ScreenViewReplay {
   {
     if let change = pending { try settle(change, emit) }
     pending = nil
-    try close(exit: nil, endedBy: nil, emit)
+    try close(exit: nil, endedBy: nil, received: received, emit)
     open = nil
   }
 
@@ -195,10 +217,10 @@ package struct ScreenViewReplay {
         open = view
       }
     case .background:
-      try close(exit: event.at, endedBy: .background, emit)
+      try close(exit: event.at, endedBy: .background, received: received, emit)
       phase = .background
     default:
-      try close(exit: event.at, endedBy: .end, emit)
+      try close(exit: event.at, endedBy: .end, received: received, emit)
       phase = .ended
     }
   }
@@ -222,7 +244,7 @@ package struct ScreenViewReplay {
     {
       return
     }
-    if table == .transitions, include(change.at) {
+    if table == .transitions, include(change.at), filter.hands(received: change.received) {
       func text(_ value: String?) -> ExportValue { .text(orNull: value) }
       try emit(
         ExportRow(values: [
@@ -230,10 +252,10 @@ package struct ScreenViewReplay {
           .text(change.operations.joined(separator: "+")), .time(change.at), .text(change.origin.rawValue),
           .integer(Int64(change.lastSeq)), .boolean(change.clockWentBack), text(open?.screen.path),
           .text(visible.path), text(open?.payload), text(payload), .boolean(restored),
-          text(causeAction), text(cause),
+          text(causeAction), text(cause), .integer(change.received),
         ]))
     }
-    try close(exit: change.at, endedBy: .navigation, emit)
+    try close(exit: change.at, endedBy: .navigation, received: change.received, emit)
     let arrival =
       open == nil
       ? ViewArrival.first(restored: restored)
@@ -267,13 +289,14 @@ package struct ScreenViewReplay {
 
   /// Writes the row of the view on top, when the app is in the foreground (in the background,
   /// it was written when the app left). `endedBy` is `nil` for a view still open at the
-  /// session's last event.
+  /// session's last event. `received` is the highest received number of the events up to the
+  /// one that ended it.
   private mutating func close<Failure: HistoryFailure>(
-    exit: Timestamp?, endedBy: ViewEnding?, _ emit: (ExportRow) throws(Failure) -> Void
+    exit: Timestamp?, endedBy: ViewEnding?, received: Int64, _ emit: (ExportRow) throws(Failure) -> Void
   ) throws(Failure) {
     guard phase == .foreground, let open, let session else { return }
     lastSeen = open.screen
-    guard table == .screenViews, include(open.enteredAt) else { return }
+    guard table == .screenViews, include(open.enteredAt), filter.hands(received: received) else { return }
     func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     try emit(
       ExportRow(values: [
@@ -284,11 +307,11 @@ package struct ScreenViewReplay {
         text(open.previous?.name), text(open.previous?.path), .text(open.arrival.kind.rawValue),
         .text(open.arrival.direction), .text(open.origin.rawValue),
         open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
-        text(open.causeAction), text(open.cause), text(open.parameters),
+        text(open.causeAction), text(open.cause), text(open.parameters), .integer(received),
       ]))
   }
 
   private func include(_ time: Timestamp) -> Bool {
-    since.map { time >= $0 } ?? true
+    filter.since.map { time >= $0 } ?? true
   }
 }

@@ -19,12 +19,13 @@ struct ExportEndpoint {
     guard let name = context.parameters.get("table"), let table = ExportTable(rawValue: name) else {
       throw CollectorError.notFound
     }
-    let query = try QueryParameters(request, allowed: ["format", "since", "session", "omit_payloads"])
+    let query = try QueryParameters(request, allowed: ["format", "since", "session", "omit_payloads", "after"])
     guard let format = try query.choice("format", of: ExportFormat.self) else {
       throw CollectorError.badQuery("format: give csv or jsonl")
     }
     var filter = ExportFilter(
-      since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false)
+      since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false,
+      after: try query.integer("after", in: 0...Int.max).map(Int64.init))
     if filter.omitsPayloads, table == .events, format == .jsonl {
       throw CollectorError.badQuery(
         "omit_payloads: the events table's JSON Lines are whole wire-format events, which keep their payloads; ask for format=csv"
@@ -37,7 +38,8 @@ struct ExportEndpoint {
     let app = token.app
     let backend = backend
     // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
-    try await backend.checkExport(filter, app: app)
+    let cursor = try await backend.checkExport(filter, app: app)
+    filter.through = cursor
     let chosen = filter
     let (limit, turns) = (writeTimeout, turns)
     let body = ResponseBody { writer in
@@ -54,6 +56,7 @@ struct ExportEndpoint {
       try await writer.finish()
     }
     let type = format == .csv ? "text/csv; charset=utf-8" : "application/x-ndjson"
-    return Response(status: .ok, headers: [.contentType: type], body: body)
+    return Response(
+      status: .ok, headers: [.contentType: type, .navStoreCursor: String(cursor)], body: body)
   }
 }

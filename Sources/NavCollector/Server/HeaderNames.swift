@@ -9,6 +9,8 @@ extension HTTPField.Name {
 
   /// `X-Request-Id`: every answer's id, which its log line names.
   static let requestID = HTTPField.Name("X-Request-Id")!
+  /// `NavStore-Cursor`: the cursor an export answers to, which the next pull gives as `after`.
+  static let navStoreCursor = HTTPField.Name("NavStore-Cursor")!
   /// `X-Forwarded-For`, where a proxy names the address it took the request from.
   static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
   /// `NavStore-Device-Key`: the device an upload names (`UploadSignature`).

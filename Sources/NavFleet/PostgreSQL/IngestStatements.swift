@@ -62,16 +62,16 @@ enum IngestStatements {
     static let name = "navstore_ingest_rows"
     static let sql = """
       WITH new_events AS (
-        INSERT INTO events (app, session_id, month, seq, at, origin, op, cause, hash)
-          SELECT $1, s, m, q, a, o, op, nullif(c, ''), h
+        INSERT INTO events (app, session_id, month, seq, at, origin, op, cause, hash, received)
+          SELECT $1, s, m, q, a, o, op, nullif(c, ''), h, pg_current_xact_id()::text::bigint
             FROM unnest($30::text[], $31::integer[], $32::bigint[], $33::bigint[], $34::text[], $35::text[],
               $36::text[], $37::bytea[]) AS e (s, m, q, a, o, op, c, h)
       ), new_sessions AS (
         INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
             restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase, launch, launch_reason,
-            dropped_routes)
+            dropped_routes, received)
           SELECT $1, s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph, nullif(lo, ''),
-              nullif(lr, ''), ld
+              nullif(lr, ''), ld, pg_current_xact_id()::text::bigint
             FROM unnest($2::text[], $3::integer[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bytea[], $8::integer[],
               $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[],
               $38::text[], $39::text[], $40::integer[])
@@ -82,7 +82,8 @@ enum IngestStatements {
             FROM unnest($16::text[], $17::integer[], $18::bigint[], $19::text[]) AS n (s, m, q, t)
       )
       UPDATE sessions SET event_count = u.n, first_at = u.f, last_at = u.l, clock_jumps = u.j, duration_ms = u.d,
-          foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph
+          foreground_ms = u.g, head_hash = u.h, depth = u.p, phase = u.ph,
+          received = greatest(sessions.received, pg_current_xact_id()::text::bigint)
         FROM unnest($20::text[], $21::bigint[], $22::bigint[], $23::bigint[], $24::bigint[], $25::bigint[],
           $26::bigint[], $27::bytea[], $28::integer[], $29::text[]) AS u (id, n, f, l, j, d, g, h, p, ph)
         WHERE sessions.app = $1 AND sessions.id = u.id

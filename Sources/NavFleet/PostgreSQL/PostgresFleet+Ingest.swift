@@ -131,7 +131,7 @@ extension PostgresFleet {
     ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
       if let row = PostgresSessionRow(held: columns) { records[id] = (row.record, row.month) }
-      if let at = columns.18 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
+      if let at = columns.19 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
     }
     // The stored rows the lines may resend: claims at or below a stored head.
     var claimed: [SessionID: Set<Int>] = [:]
@@ -154,7 +154,7 @@ extension PostgresFleet {
       }
       let rows = try await connection.query(
         """
-        SELECT e.session_id, e.seq, e.at, e.origin, e.op, e.cause, e.hash
+        SELECT e.session_id, e.seq, e.at, e.origin, e.op, e.cause, e.hash, e.received
           FROM unnest(\(sessions)::text[], \(months)::integer[], \(seqs)::bigint[]) AS c (session_id, month, seq)
           JOIN events e ON e.app = \(app.rawValue) AND e.session_id = c.session_id AND e.month = c.month AND e.seq = c.seq
         """, logger: logger)

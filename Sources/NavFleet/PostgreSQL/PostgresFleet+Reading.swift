@@ -262,6 +262,22 @@ extension PostgresFleet {
 }
 
 extension PostgresFleet {
+  /// The cursor an export begun now answers to (its filter's `through`): one less than the
+  /// oldest transaction still running on the database (its snapshot's `xmin`). Events carry the
+  /// id of the transaction that stored them, and transactions commit in another order than
+  /// their ids, so a higher id may be visible while a lower one is still to come; below the
+  /// oldest one running, every transaction has committed or failed, and nothing can still
+  /// arrive. A transaction left open on the database holds the cursor back until it ends.
+  package func exportCursor() async throws(FleetError) -> Int64 {
+    let logger = logger
+    return try await database {
+      let rows = try await self.client.query(
+        "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint - 1", logger: logger)
+      for try await cursor in rows.decode(Int64.self) { return cursor }
+      throw FleetError.database(address: self.address.description, reason: "the database gave no snapshot")
+    }
+  }
+
   /// One of `app`'s tables as `navstore export` writes it from a store file, byte for byte
   /// (`ExportEncoder`), handed to `sink` a chunk at a time as the rows stream from the
   /// database: memory holds a chunk and one session's state, whatever the app's size. The
@@ -277,11 +293,21 @@ extension PostgresFleet {
     // The events table filters by time in the query, as SQLite's does; the screen tables replay
     // whole histories (a view may begin before `since`).
     let since = table == .events ? (filter.since?.millisecondsSince1970 ?? Int64.min) : Int64.min
+    // An incremental export reads the sessions received after its cursor (their rows' index),
+    // whole: a view may begin before the cursor and end after it.
+    let after = filter.after ?? Int64.min
     let events: PostgresQuery =
       if let session = filter.session {
         """
         SELECT \(unescaped: PostgresEventRow.selectList) FROM events
           WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND at >= \(since) ORDER BY session_id, seq
+        """
+      } else if filter.after != nil {
+        """
+        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
+          WHERE app = \(app.rawValue) AND at >= \(since)
+            AND session_id IN (SELECT id FROM sessions WHERE app = \(app.rawValue) AND received > \(after))
+          ORDER BY session_id, seq
         """
       } else {
         """
@@ -303,7 +329,7 @@ extension PostgresFleet {
             let rows = try await connection.query(
               """
               SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
-                WHERE app = \(app.rawValue) AND event_count > 0 ORDER BY id
+                WHERE app = \(app.rawValue) AND event_count > 0 AND received > \(after) ORDER BY id
               """, logger: logger)
             for try await columns in rows.decode(PostgresSessionRow.Columns.self) {
               encoder.take(try PostgresSessionRow(columns).record.summary())

@@ -8,11 +8,11 @@ import PostgresNIO
 struct PostgresSessionRow {
   typealias Columns = (
     String, Int32, Int64, ByteBuffer?, Int64?, Int64?, Int32, String?, Int64?, Int64, Int64, String?, String, Int64,
-    String?, String?, Int32
+    String?, String?, Int32, Int64
   )
   static let selectList = """
     id, month, event_count, head_hash, first_at, last_at, depth, restored_from_session, restored_from_seq,
-    duration_ms, clock_jumps, context, phase, foreground_ms, launch, launch_reason, dropped_routes
+    duration_ms, clock_jumps, context, phase, foreground_ms, launch, launch_reason, dropped_routes, received
     """
 
   /// The select list with each column qualified by `table` (a join's).
@@ -25,7 +25,7 @@ struct PostgresSessionRow {
   /// time (NULL unless it has no events and one).
   typealias HeldColumns = (
     String, String?, Int32?, Int64?, ByteBuffer?, Int64?, Int64?, Int32?, String?, Int64?, Int64?, Int64?, String?,
-    String?, Int64?, String?, String?, Int32?, Int64?
+    String?, Int64?, String?, String?, Int32?, Int64?, Int64?
   )
 
   let record: SessionRecord
@@ -35,12 +35,12 @@ struct PostgresSessionRow {
   init?(held columns: HeldColumns) {
     guard let id = columns.1, let month = columns.2, let count = columns.3, let depth = columns.7,
       let duration = columns.10, let jumps = columns.11, let phase = columns.13, let foreground = columns.14,
-      let dropped = columns.17
+      let dropped = columns.17, let received = columns.18
     else { return nil }
     self.init(
       (
         id, month, count, columns.4, columns.5, columns.6, depth, columns.8, columns.9, duration, jumps, columns.12,
-        phase, foreground, columns.15, columns.16, dropped
+        phase, foreground, columns.15, columns.16, dropped, received
       ))
   }
 
@@ -51,20 +51,20 @@ struct PostgresSessionRow {
       lastAt: columns.5.map(Timestamp.init(millisecondsSince1970:)), depth: Int(columns.6),
       restoredFromSession: columns.7, restoredFromSeq: columns.8, durationMilliseconds: columns.9,
       clockJumps: Int(columns.10), context: columns.11, phase: columns.12, foregroundMilliseconds: columns.13,
-      launch: columns.14, launchReason: columns.15, droppedRoutes: Int(columns.16))
+      launch: columns.14, launchReason: columns.15, droppedRoutes: Int(columns.16), received: columns.17)
     month = Int(columns.1)
   }
 }
 
-/// An `events` row as selected (`session_id, seq, at, origin, op, cause, hash`).
+/// An `events` row as selected (`session_id, seq, at, origin, op, cause, hash, received`).
 enum PostgresEventRow {
-  typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer)
-  static let selectList = "session_id, seq, at, origin, op, cause, hash"
+  typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64)
+  static let selectList = "session_id, seq, at, origin, op, cause, hash, received"
 
   static func row(_ columns: Columns) throws(HistoryError) -> StoredEventRow {
     StoredEventRow(
       session: try SessionRecord.sessionID(columns.0), seq: Int(columns.1), at: columns.2, origin: columns.3,
-      op: Array(columns.4.utf8), cause: columns.5.map { Array($0.utf8) }, hash: columns.6.bytes)
+      op: Array(columns.4.utf8), cause: columns.5.map { Array($0.utf8) }, hash: columns.6.bytes, received: columns.7)
   }
 }
 

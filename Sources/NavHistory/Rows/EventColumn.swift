@@ -2,7 +2,7 @@ import NavCore
 
 /// The columns of an `events` row, in the order every event query selects them.
 package enum EventColumn: Int32, ResultColumns {
-  case sessionID, seq, at, origin, operation, cause, hash
+  case sessionID, seq, at, origin, operation, cause, hash, received
 
   package var expression: String {
     switch self {
@@ -13,6 +13,7 @@ package enum EventColumn: Int32, ResultColumns {
     case .operation: "op"
     case .cause: "cause"
     case .hash: "hash"
+    case .received: "received"
     }
   }
 }

@@ -28,13 +28,16 @@ package struct SessionRecord: Sendable {
   package var launchReason: String?
   /// How many routes the launch's restore left out.
   package var droppedRoutes: Int
+  /// The highest number under which the store received one of its events (see
+  /// `SessionSummary.received`).
+  package var received: Int64
 
   /// A row as read.
   package init(
     id: String, eventCount: Int, headHash: [UInt8]?, firstAt: Timestamp?, lastAt: Timestamp?, depth: Int,
     restoredFromSession: String?, restoredFromSeq: Int64?, durationMilliseconds: Int64, clockJumps: Int,
     context: String?, phase: String, foregroundMilliseconds: Int64, launch: String?, launchReason: String?,
-    droppedRoutes: Int
+    droppedRoutes: Int, received: Int64
   ) {
     self.id = id
     self.eventCount = eventCount
@@ -52,6 +55,7 @@ package struct SessionRecord: Sendable {
     self.launch = launch
     self.launchReason = launchReason
     self.droppedRoutes = droppedRoutes
+    self.received = received
   }
 
   /// The totals an append continues from, as stored (unchecked: `verify` checks them).
@@ -77,7 +81,7 @@ package struct SessionRecord: Sendable {
       context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) },
       // An outcome a hand edit made unknown lists as none; `verify` names it.
       launch: launch.flatMap(LaunchRecord.Outcome.init(rawValue:)), launchReason: launchReason,
-      droppedRoutes: droppedRoutes)
+      droppedRoutes: droppedRoutes, received: received)
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.

@@ -9,10 +9,15 @@ package struct StoredEventRow: Sendable {
   package var op: [UInt8]
   package var cause: [UInt8]?
   package var hash: [UInt8]
+  /// The number of the write that stored it, in the order the store received its events (0: not
+  /// stored yet, or read where the number is not wanted).
+  package var received: Int64
 
-  /// The wire-format event, with its hash.
   /// A row as read.
-  package init(session: SessionID, seq: Int, at: Int64, origin: String, op: [UInt8], cause: [UInt8]?, hash: [UInt8]) {
+  package init(
+    session: SessionID, seq: Int, at: Int64, origin: String, op: [UInt8], cause: [UInt8]?, hash: [UInt8],
+    received: Int64 = 0
+  ) {
     self.session = session
     self.seq = seq
     self.at = at
@@ -20,6 +25,7 @@ package struct StoredEventRow: Sendable {
     self.op = op
     self.cause = cause
     self.hash = hash
+    self.received = received
   }
 
   package func decoded() throws(HistoryError) -> AnyEvent {

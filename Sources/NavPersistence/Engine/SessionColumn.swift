@@ -3,7 +3,7 @@ import NavCore
 /// The columns of a `sessions` row, in the order every session query selects them.
 enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
-  case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes
+  case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes, received
 
   var expression: String {
     switch self {
@@ -23,6 +23,7 @@ enum SessionColumn: Int32, ResultColumns {
     case .launch: "launch"
     case .launchReason: "launch_reason"
     case .droppedRoutes: "dropped_routes"
+    case .received: "received"
     }
   }
 }
@@ -66,6 +67,6 @@ extension SessionRecord {
       foregroundMilliseconds: statement.int64(SessionColumn.foregroundMilliseconds),
       launch: statement.isNull(SessionColumn.launch) ? nil : statement.text(SessionColumn.launch),
       launchReason: statement.isNull(SessionColumn.launchReason) ? nil : statement.text(SessionColumn.launchReason),
-      droppedRoutes: statement.int(SessionColumn.droppedRoutes))
+      droppedRoutes: statement.int(SessionColumn.droppedRoutes), received: statement.int64(SessionColumn.received))
   }
 }

@@ -12,16 +12,19 @@ extension StoreEngine {
     /// append cost a third of an import's time.
     let updatePhase: SQLiteStatement
     let insertSnapshot: SQLiteStatement
+    /// Once per write transaction: the number its events are received under.
+    let takeReceived: SQLiteStatement
 
     init(
       insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement,
-      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement
+      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, takeReceived: SQLiteStatement
     ) {
       self.insertSession = insertSession
       self.insertEvent = insertEvent
       self.updateSession = updateSession
       self.updatePhase = updatePhase
       self.insertSnapshot = insertSnapshot
+      self.takeReceived = takeReceived
     }
   }
 
@@ -34,17 +37,33 @@ extension StoreEngine {
           dropped_routes) VALUES (?, ?, ?, ?, ?, ?, ?)
         """),
       insertEvent: try prepare(
-        "INSERT INTO events (session_id, seq, at, origin, op, cause, hash) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+        "INSERT INTO events (session_id, seq, at, origin, op, cause, hash, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+      ),
       // The row's totals as `SessionTotals.adding` computed them: no arithmetic here.
       updateSession: try prepare(
         """
         UPDATE sessions SET event_count = ?1, first_at = ?2, last_at = ?3, clock_jumps = ?4, duration_ms = ?5,
-          foreground_ms = ?6, head_hash = ?7, depth = ?8 WHERE id = ?9
+          foreground_ms = ?6, head_hash = ?7, depth = ?8, received = ?10 WHERE id = ?9
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
-      insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"))
+      insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"),
+      takeReceived: try prepare("UPDATE received_order SET last = last + 1 RETURNING last"))
     appendStatements = statements
     return statements
+  }
+
+  /// The number this write transaction's events are received under (`received_order`, which
+  /// an incremental export's cursor counts): taken at its first append, so a transaction costs
+  /// one more statement, not one per event. Writers take turns on the file, so the numbers
+  /// commit in their order.
+  func receivedNumber() throws(StoreError) -> Int64 {
+    if transaction != 0, let taken = receivedIn, taken.transaction == transaction { return taken.number }
+    let statement = try statementsForAppending().takeReceived
+    defer { statement.reset() }
+    guard try step(statement) else { throw StoreError.damaged(path: path) }
+    let number = statement.int64(0)
+    receivedIn = (transaction, number)
+    return number
   }
 
   /// Whether any session was ever forgotten, asked once per write transaction (nearly every

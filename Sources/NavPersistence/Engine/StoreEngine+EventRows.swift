@@ -22,6 +22,7 @@ extension StoreEngine {
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970
+    let received = try receivedNumber()
     var session = event.session.rawValue
     let failure: SQLiteError? = session.withUTF8 { session in
       prepared.hash.withUnsafeBytes { hash in
@@ -29,6 +30,7 @@ extension StoreEngine {
         insertEvent.bind(text: session, at: 1)
         insertEvent.bind(seq, at: 2)
         insertEvent.bind(at, at: 3)
+        insertEvent.bind(received, at: 8)
         var origin = event.origin.rawValue
         let cause = event.cause?.canonicalString
         let inserted = origin.withUTF8 { origin in
@@ -61,7 +63,8 @@ extension StoreEngine {
     if let failure { throw StoreError.from(failure, path: path) }
     // The row is written once per run of the session's events (see `PendingRow`).
     if let pending = pendingRow, pending.session != event.session { try flushPendingRow() }
-    pendingRow = PendingRow(session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase)
+    pendingRow = PendingRow(
+      session: event.session, totals: after, phaseBefore: pendingRow?.phaseBefore ?? before.phase, received: received)
     // Outside a write transaction of this engine (no append runs there today), nothing would
     // write the row later: it is written now.
     if transaction == 0 { try flushPendingRow() }
@@ -82,6 +85,7 @@ extension StoreEngine {
         .integer(Int64(totals.count)), .integer(totals.firstAt?.millisecondsSince1970 ?? last), .integer(last),
         .integer(Int64(totals.clockJumps)), .integer(totals.durationMilliseconds),
         .integer(totals.foregroundMilliseconds), .blob(totals.headHash), .integer(Int64(totals.depth)), session,
+        .integer(pending.received),
       ])
     // The phase changes only at a lifecycle event: written only then.
     if totals.phase != pending.phaseBefore {

@@ -34,11 +34,13 @@ package final class StoreEngine {
     let session: SessionID
     let totals: SessionTotals
     let phaseBefore: SessionPhase
+    /// The number the transaction's events are received under (`receivedNumber`).
+    let received: Int64
   }
 
   package let connection: SQLiteConnection
   let options: StoreOptions
-  let path: String
+  package let path: String
   var heads: HeadCache<SessionID, Head>
   /// The append statements, once prepared (see `statementsForAppending`).
   var appendStatements: AppendStatements?
@@ -63,6 +65,8 @@ package final class StoreEngine {
   /// The write transaction in which the store was seen to have no tombstones (0: not seen):
   /// a new session then needs no lookup of its id among the forgotten ones.
   var noTombstonesIn: UInt64 = 0
+  /// The received number taken in a write transaction (see `receivedNumber`).
+  var receivedIn: (transaction: UInt64, number: Int64)?
 
   init(connection: SQLiteConnection, options: StoreOptions, path: String) {
     self.connection = connection

@@ -9,6 +9,6 @@ extension StoredEventRow {
       session: session, seq: statement.int(EventColumn.seq), at: statement.int64(EventColumn.at),
       origin: statement.text(EventColumn.origin), op: statement.textBytes(EventColumn.operation),
       cause: statement.isNull(EventColumn.cause) ? nil : statement.textBytes(EventColumn.cause),
-      hash: statement.blob(EventColumn.hash))
+      hash: statement.blob(EventColumn.hash), received: statement.int64(EventColumn.received))
   }
 }

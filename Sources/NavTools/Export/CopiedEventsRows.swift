@@ -15,6 +15,7 @@ struct CopiedEventsRows: Sendable {
     /// `nil` for NULL.
     var cause: Range<Int>?
     var hash: Range<Int>
+    var received: Int64
     /// Whether the event is earlier than the event before it.
     var clockWentBack: Bool
   }
@@ -36,7 +37,8 @@ struct CopiedEventsRows: Sendable {
         operation: statement.withTextBytes(EventColumn.operation.rawValue) { copy($0) },
         cause: statement.isNull(EventColumn.cause.rawValue)
           ? nil : statement.withTextBytes(EventColumn.cause.rawValue) { copy($0) },
-        hash: statement.withBlobBytes(EventColumn.hash.rawValue) { copy($0) }, clockWentBack: clockWentBack))
+        hash: statement.withBlobBytes(EventColumn.hash.rawValue) { copy($0) },
+        received: statement.int64(EventColumn.received.rawValue), clockWentBack: clockWentBack))
   }
 
   private mutating func copy(_ source: some Collection<UInt8>) -> Range<Int> {
@@ -61,6 +63,7 @@ struct CopiedEventsRows: Sendable {
       switch EventColumn(rawValue: column) {
       case .seq: row.seq
       case .at: row.at
+      case .received: row.received
       default: 0
       }
     }

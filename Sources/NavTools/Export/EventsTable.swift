@@ -16,15 +16,18 @@ extension StoreEngine {
   /// row was read.
   ///
   /// `since` is checked here, not in SQL, for that bound (there is no index on `at`: SQL
-  /// would read the same rows). The event before is the previous row when its seq is one less:
+  /// would read the same rows), and so is the filter's received window; only the sessions
+  /// received after `sessionsAfter` (the filter's `after` unless given) are read. The event
+  /// before is the previous row when its seq is one less:
   /// a row that `since` leaves out is earlier than `since`, so a row kept is never earlier
   /// than it for a reason the row before a kept one would not show.
   @discardableResult
   func forEachEventsRow(
-    filter: ExportFilter, after position: inout EventsRowPosition?, limit: Int = .max,
-    _ body: (SQLiteStatement, SessionID, _ clockWentBack: Bool) throws(StoreError) -> Bool
+    filter: ExportFilter, sessionsAfter: Int64?? = nil, after position: inout EventsRowPosition?,
+    limit: Int = .max, _ body: (SQLiteStatement, SessionID, _ clockWentBack: Bool) throws(StoreError) -> Bool
   ) throws(StoreError) -> Bool {
-    let statement = try eventsQuery(session: filter.session, after: position)
+    let statement = try eventsQuery(
+      session: filter.session, receivedAfter: sessionsAfter ?? filter.after, after: position)
     defer { statement.reset() }
     let since = filter.since?.millisecondsSince1970
     var read = 0
@@ -48,6 +51,7 @@ extension StoreEngine {
         wentBack = false
       }
       if let since, at < since { continue }
+      guard filter.hands(received: statement.int64(EventColumn.received.rawValue)) else { continue }
       guard let session = position?.session else { continue }
       guard try body(statement, session, wentBack) else { return false }
     }
@@ -55,24 +59,33 @@ extension StoreEngine {
   }
 
   /// The events query of an export, bound: the columns of `EventColumn`, in (session, seq)
-  /// order, after `position` when given (a range of the primary key).
+  /// order, after `position` when given (a range of the primary key), of the sessions with an
+  /// event received after `receivedAfter` when given (found by their rows' index, each read by
+  /// key, so a pull costs the sessions it hands out, not the store).
   /// The caller resets the statement when done.
-  func eventsQuery(session: SessionID?, after position: EventsRowPosition?) throws(StoreError) -> SQLiteStatement {
-    let select = "SELECT \(EventColumn.selectList) FROM events"
-    let statement: SQLiteStatement
-    switch (session, position) {
-    case (nil, nil):
-      statement = try prepare("\(select) ORDER BY session_id, seq")
-    case (nil, let position?):
-      statement = try prepare("\(select) WHERE (session_id, seq) > (?, ?) ORDER BY session_id, seq")
-      try bind(statement, [.text(position.session.rawValue), .integer(position.seq)])
-    case (let session?, nil):
-      statement = try prepare("\(select) WHERE session_id = ? ORDER BY seq")
-      try bind(statement, [.text(session.rawValue)])
-    case (let session?, let position?):
-      statement = try prepare("\(select) WHERE session_id = ? AND seq > ? ORDER BY seq")
-      try bind(statement, [.text(session.rawValue), .integer(position.seq)])
+  func eventsQuery(session: SessionID?, receivedAfter: Int64?, after position: EventsRowPosition?)
+    throws(StoreError) -> SQLiteStatement
+  {
+    var conditions: [String] = []
+    var values: [SQLiteValue] = []
+    if let session {
+      conditions.append("session_id = ?")
+      values.append(.text(session.rawValue))
+      if let position {
+        conditions.append("seq > ?")
+        values.append(.integer(position.seq))
+      }
+    } else if let position {
+      conditions.append("(session_id, seq) > (?, ?)")
+      values += [.text(position.session.rawValue), .integer(position.seq)]
     }
+    if let receivedAfter {
+      conditions.append("session_id IN (SELECT id FROM sessions WHERE received > ?)")
+      values.append(.integer(receivedAfter))
+    }
+    let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+    let statement = try prepare("SELECT \(EventColumn.selectList) FROM events\(filter) ORDER BY session_id, seq")
+    try bind(statement, values)
     return statement
   }
 }

@@ -38,6 +38,7 @@ extension StoreEngine {
         let kept =
           (filter.session.map { $0 == summary.id } ?? true)
           && (filter.since.map { since in summary.lastAt.map { $0 >= since } ?? true } ?? true)
+          && filter.hands(received: summary.received)
         if kept {
           try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
         }
@@ -64,13 +65,16 @@ extension StoreEngine {
       }
     case .screenViews, .transitions:
       var replay =
-        export.replay ?? ScreenViewReplay(table: table, since: filter.since, omitsPayloads: filter.omitsPayloads)
+        export.replay ?? ScreenViewReplay(table: table, filter: filter)
       defer { export.replay = replay }
-      // Views begin before `since` and end after it: the whole history is replayed.
+      // Views begin before `since` and end after it, and before the cursor and after it: the
+      // whole history of each session received after it is replayed.
       let ended = try forEachEventsRow(
-        filter: ExportFilter(session: filter.session), after: &export.lastEvent, limit: limit
+        filter: ExportFilter(session: filter.session), sessionsAfter: filter.after, after: &export.lastEvent,
+        limit: limit
       ) { statement, session, _ throws(StoreError) in
-        try replay.apply(try StoreError.ruling(StoredEventRow(statement, session: session).decoded()), counted)
+        let stored = StoredEventRow(statement, session: session)
+        try replay.apply(try StoreError.ruling(stored.decoded()), received: stored.received, counted)
         return more()
       }
       if ended { try replay.finishSession(counted) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NavCore
 import NavFleet
 @_spi(Internals) import NavPersistence
@@ -40,8 +41,18 @@ struct ExportCommand: AsyncParsableCommand {
       launch_reason, the app's own words), and keeps names, paths and times, for handing \
       analytics to people who must not see user data.
 
+      Incremental pulls: every row has a received column, the order in which the store \
+      received its newest event (not the device's time), and every export answers to a cursor, \
+      which it prints on standard error and writes to --cursor-out FILE once complete. The next \
+      export with --after CURSOR hands out exactly what arrived since: an upload that comes late \
+      is in it, and an event is never in two. A screen view still on screen, or a session still \
+      going, comes again once later events change its row: load those two tables by view_id \
+      and session, replacing the row kept.
+
       Examples:
         navstore export --table screen-views --format csv --out views.csv
+        navstore export --table screen-views --format csv --after 41 --cursor-out cursor \\
+          --out views-new.csv
         navstore export --table events --format jsonl --session s-1 \\
           --since 2026-11-21T00:00:00.000Z
         navstore export --table events --format csv --omit-payloads \\
@@ -75,21 +86,36 @@ struct ExportCommand: AsyncParsableCommand {
       """)
   var omitPayloads = false
 
+  @Option(help: "Only what the store received after this cursor: the one the last export answered to.")
+  var after: Int64?
+
+  @Option(
+    help: "Once the export is complete, write the cursor it answers to in this file: the --after of the next pull.")
+  var cursorOut: String?
+
   func validate() throws {
+    if let after, after < 0 {
+      throw ValidationError("--after: a cursor is a whole number from 0, as an export printed it")
+    }
     if omitPayloads, table == .events, format == .jsonl {
       throw ValidationError("--omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv")
     }
   }
 
   func run() async throws {
-    let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads)
-    let (table, format) = (table, format)
+    let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads, after: after)
+    let (table, format, cursorOut) = (table, format, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
+      let cursorSink = try cursorOut.map { path throws(CLIError) in try OutputSink(path: path) }
       let progress = ProgressCounter(label: "exporting", unit: "rows")
-      try await sessions.export(table, format: format, filter: filter, progress: progress.update, to: sink)
+      let cursor = try await sessions.export(table, format: format, filter: filter, progress: progress.update, to: sink)
       progress.finish()
       try sink.close()
+      // Written only once the rows are in place: a failed export leaves the last cursor.
+      try cursorSink?.write { $0.append(contentsOf: "\(cursor)\n".utf8) }
+      try cursorSink?.close()
+      FileHandle.standardError.write(Data("navstore: cursor \(cursor) (the next pull: --after \(cursor))\n".utf8))
     }
   }
 }

@@ -50,10 +50,13 @@ protocol SessionSource {
   ) async throws -> CheckpointAudit
 
   /// Writes an export of `table` to `sink`, a chunk at a time; `progress` is told the rows
-  /// written so far, where the store counts them.
+  /// written so far, where the store counts them. Returns the cursor the export answers to:
+  /// the rows received up to it are in it (those `filter.after` leaves out aside), and an
+  /// export `after` it hands out what arrived since.
+  @discardableResult
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
-  ) async throws
+  ) async throws -> Int64
 
   /// Writes a checkpoint of every session, signed by `signer`, which the store keeps.
   func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote
@@ -163,11 +166,15 @@ struct StoreFileSessions: SessionSource {
 
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
-  ) async throws {
+  ) async throws -> Int64 {
     try storeCall { () throws(StoreError) in
-      _ = try store.exportEncoded(table, format: format, filter: filter, progress: progress) { chunk in
+      var bounded = filter
+      let cursor = max(try store.exportCursor(), filter.after ?? .min)
+      bounded.through = cursor
+      _ = try store.exportEncoded(table, format: format, filter: bounded, progress: progress) { chunk in
         try sink.write { $0.append(contentsOf: chunk) }
       }
+      return cursor
     }
   }
 
@@ -307,11 +314,15 @@ struct PostgresSessions: SessionSource {
 
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
-  ) async throws {
+  ) async throws -> Int64 {
     try await postgresCall {
-      try await fleet.export(table, format: format, filter: filter, app: app) { chunk in
+      var bounded = filter
+      let cursor = max(try await fleet.exportCursor(), filter.after ?? .min)
+      bounded.through = cursor
+      try await fleet.export(table, format: format, filter: bounded, app: app) { chunk in
         try sink.write { $0.append(contentsOf: chunk) }
       }
+      return cursor
     }
   }
 

@@ -282,6 +282,7 @@ import Testing
     // The table as the first form of 0003 made it, its rows kept, the store back at schema 13
     // (without the columns of the schemas after it).
     let connection = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try connection.execute(schema16Undone)
     try connection.execute(
       """
       DROP TRIGGER checkpoint_sessions_are_append_only_update;

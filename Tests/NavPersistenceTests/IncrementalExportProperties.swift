@@ -1,0 +1,138 @@
+import Foundation
+import NavCore
+@_spi(Internals) import NavPersistence
+import NavTestSupport
+@_spi(Internals) import NavTools
+import PropertyBased
+import Testing
+
+/// Pulls resumed from their cursors, while uploads keep arriving in any order of the devices'
+/// times: together they hand out what one export at the end holds, and no row twice.
+@Suite struct IncrementalExportProperties {
+  /// How the store receives sessions: each split in pieces (an upload each), the pieces of all
+  /// of them in a random order that keeps each session's own, written a few at a time, with a
+  /// pull after some of the writes.
+  struct Arrival {
+    var writes: [[AnyEvent]]
+    var pullsAfter: Set<Int>
+  }
+
+  static func arrival(using rng: inout some RandomNumberGenerator) -> Arrival {
+    let sessions = (0..<Int.random(in: 1...4, using: &rng)).map { index in
+      ScreenViewVisitProperties.session(index, using: &rng)
+    }
+    var pieces: [[[AnyEvent]]] = sessions.map { events in
+      var left = events[...]
+      var split: [[AnyEvent]] = []
+      while !left.isEmpty {
+        let size = Int.random(in: 1...6, using: &rng)
+        split.append(Array(left.prefix(size)))
+        left = left.dropFirst(size)
+      }
+      return split
+    }
+    var order: [[AnyEvent]] = []
+    while let index = pieces.indices.filter({ !pieces[$0].isEmpty }).randomElement(using: &rng) {
+      order.append(pieces[index].removeFirst())
+    }
+    var writes: [[AnyEvent]] = []
+    var rest = order[...]
+    while !rest.isEmpty {
+      let count = Int.random(in: 1...3, using: &rng)
+      writes.append(rest.prefix(count).flatMap { $0 })
+      rest = rest.dropFirst(count)
+    }
+    let pulls = Set(writes.indices.filter { _ in Bool.random(using: &rng) })
+    return Arrival(writes: writes, pullsAfter: pulls)
+  }
+
+  /// One pull of `table`: the rows after `after`, up to the cursor the store gives now, and
+  /// that cursor.
+  static func pull(_ store: SessionStore, _ table: ExportTable, after: Int64?) throws -> (
+    rows: [[ExportValue]], cursor: Int64
+  ) {
+    let cursor = max(try store.exportCursor(), after ?? .min)
+    var rows: [[ExportValue]] = []
+    try store.export(table, filter: ExportFilter(after: after, through: cursor)) { rows.append($0.values) }
+    return (rows, cursor)
+  }
+
+  /// The value of `column` in a row of `table`.
+  static func value(_ row: [ExportValue], _ column: String, of table: ExportTable) -> ExportValue {
+    table.columns.firstIndex(of: column).map { row[$0] } ?? .null
+  }
+
+  @Test func resumedPullsHandOutWhatOneExportHoldsAndNoRowTwice() async throws {
+    let arrivals = Generator<Arrival, Shrink.None<Arrival>> { rng in Self.arrival(using: &rng) }
+    await checkProperty(count: 60, input: arrivals) { arrival in
+      let folder = try TemporaryFolder()
+      let store = try SessionStore(path: folder.path("pulls.sqlite"))
+      var pulled: [ExportTable: [[ExportValue]]] = [:]
+      var cursors: [ExportTable: Int64] = [:]
+      func pullAll() throws {
+        for table in ExportTable.allCases {
+          let (rows, cursor) = try Self.pull(store, table, after: cursors[table])
+          #expect(cursor >= cursors[table] ?? .min, "a cursor never goes back")
+          pulled[table, default: []] += rows
+          cursors[table] = cursor
+        }
+      }
+      for (index, write) in arrival.writes.enumerated() {
+        try store.append(contentsOf: write)
+        if arrival.pullsAfter.contains(index) { try pullAll() }
+      }
+      try pullAll()
+      // One pull more hands out nothing: everything was handed out.
+      for table in ExportTable.allCases {
+        #expect(try Self.pull(store, table, after: cursors[table]).rows.isEmpty, "\(table): nothing is left")
+      }
+      for table in ExportTable.allCases {
+        var whole: [[ExportValue]] = []
+        try store.export(table) { whole.append($0.values) }
+        let got = pulled[table] ?? []
+        #expect(Set(got).count == got.count, "\(table): no row is handed out twice")
+        switch table {
+        case .events, .transitions:
+          // Rows that never change: each is handed out once, when it arrives.
+          #expect(got.count == whole.count && Set(got) == Set(whole), "\(table): the pulls hold the export's rows")
+        case .screenViews, .sessions:
+          // A row changes while later events arrive (a view still on screen, a session going
+          // on): it comes again, and its last form is the export's.
+          let key = table == .sessions ? "session" : "view_id"
+          var last: [ExportValue: [ExportValue]] = [:]
+          for row in got { last[Self.value(row, key, of: table)] = row }
+          #expect(last.count == whole.count, "\(table): every row of the export was handed out")
+          for row in whole {
+            #expect(last[Self.value(row, key, of: table)] == row, "\(table): a row's last form is the export's")
+          }
+        }
+      }
+    }
+  }
+
+  /// A session dated days before what a pull handed out, uploaded after it, is in the next
+  /// pull: the cursor counts arrivals, not the devices' clocks.
+  @Test func aSessionUploadedLateIsInTheNextPull() throws {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("late.sqlite"))
+    let today = Timestamp(millisecondsSince1970: 1_795_000_000_000)
+    try store.append(AnyEvent(session: sessionID("today"), at: today, operation: .start(.stack(stack("R+home")))))
+    let first = try Self.pull(store, .screenViews, after: nil)
+    #expect(first.rows.map { Self.value($0, "session", of: .screenViews) } == [.text("today")])
+    let twoDaysBefore = Timestamp(millisecondsSince1970: today.millisecondsSince1970 - 2 * 86_400_000)
+    try store.append(
+      contentsOf: [
+        AnyEvent(session: sessionID("late"), at: twoDaysBefore, operation: .start(.stack(stack("R+home")))),
+        AnyEvent(
+          session: sessionID("late"), at: Timestamp(millisecondsSince1970: twoDaysBefore.millisecondsSince1970 + 5_000),
+          operation: .push("cart")),
+      ])
+    let next = try Self.pull(store, .screenViews, after: first.cursor)
+    #expect(next.cursor > first.cursor)
+    #expect(
+      next.rows.map { Self.value($0, "screen", of: .screenViews) } == [.text("home"), .text("cart")],
+      "the late session's views, and only them")
+    #expect(try Self.pull(store, .events, after: first.cursor).rows.count == 2)
+    #expect(try Self.pull(store, .screenViews, after: next.cursor).rows.isEmpty)
+  }
+}
