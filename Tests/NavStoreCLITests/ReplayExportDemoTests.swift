@@ -230,6 +230,17 @@ import Testing
         + #"t,,x,start,2026-11-21T11:00:00.000Z,app,1,false,,/x,,"""x""",false,,,2"# + "\r\n"
         + #"t,x,y,presentCover,2026-11-21T11:00:07.250Z,user,2,false,/x,/x/y,"""x""","""y""",false,,,2"# + "\r\n"
     )
+    // A cursor ahead of the store's: the store was restored or replaced since; nothing is written.
+    let ahead = try navstore([
+      "export", "--table", "transitions", "--format", "csv", "--after", "99", "--cursor-out", "c", "--out", "a.csv",
+    ])
+    #expect(ahead.status == 1 && ahead.stdout.isEmpty)
+    #expect(
+      ahead.stderrLines == [
+        "navstore: --after 99 is ahead of this store's cursor (2): the store was restored or replaced since; export everything again, without --after"
+      ])
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.csv").path))
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c").path))
     let since = try navstore([
       "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",
     ])

@@ -6,9 +6,12 @@ public func markAsNewerSchema(_ path: String, version: Int = 999) throws {
   try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = \(version)")
 }
 
-/// The SQL that takes a store back from schema 16 to what schema 15 made: no received order.
-/// Tests that make a store of an older schema run it first, then undo the schemas before.
+/// The SQL that takes a store back from schema 17 to what schema 15 made: no journeys, no
+/// received order. Tests that make a store of an older schema run it first, then undo the
+/// schemas before.
 public let schema16Undone = """
+  DROP INDEX sessions_by_journey;
+  ALTER TABLE sessions DROP COLUMN journey;
   DROP INDEX sessions_by_received;
   ALTER TABLE sessions DROP COLUMN received;
   ALTER TABLE events DROP COLUMN received;

@@ -44,13 +44,15 @@ package struct ExportEncoder {
     emit(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
   }
 
-  /// Takes the next stored event (the other tables).
-  package mutating func take(_ row: StoredEventRow) throws(HistoryError) {
+  /// Takes the next stored event (the other tables), of a session whose journey is `journey`
+  /// (`SessionSummary.journey`, which the screen views carry).
+  package mutating func take(_ row: StoredEventRow, journey: String? = nil) throws(HistoryError) {
     if let session = filter.session, session != row.session { return }
     if var replay {
       self.replay = nil
       defer { self.replay = replay }
-      try replay.apply(try row.decoded(), received: row.received) { (exported: ExportRow) throws(HistoryError) in
+      try replay.apply(try row.decoded(), received: row.received, journey: journey) {
+        (exported: ExportRow) throws(HistoryError) in
         emit(exported)
       }
       return

@@ -37,7 +37,7 @@ extension ExportEncoding {
       // A declined restore's reason is the app's own words, left out with the payloads.
       omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
       .integer(Int64(summary.droppedRoutes)),
-      text(localStart(summary)), .integer(summary.received),
+      text(localStart(summary)), .integer(summary.received), .text(summary.journey ?? summary.id.rawValue),
     ]
   }
 

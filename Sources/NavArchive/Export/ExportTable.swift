@@ -30,13 +30,14 @@ import NavCore
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
         "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase", "launch", "launch_reason",
-        "dropped_routes", "local_start", "received",
+        "dropped_routes", "local_start", "received", "journey_id",
       ]
     case .screenViews:
       [
         "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
         "restored", "seq", "ended_by", "resumed", "view_id", "visit_id", "previous_screen", "previous_path", "arrival",
         "direction", "origin", "tab", "tab_screen", "cause_action", "cause", "screen_params", "received",
+        "journey_id",
       ]
     case .transitions:
       [
@@ -74,6 +75,10 @@ import NavCore
   /// (`exportCursor`): rows received after it are left to the next export, so that one resumed
   /// from it hands out each row once (`nil`: no bound, for callers that do not resume).
   public var through: Int64?
+  /// Numbers from this one on were not given by the store that holds the rows (on PostgreSQL,
+  /// rows restored from another database's dump keep that one's transaction ids, beyond any its
+  /// own snapshot can see): such rows are always handed out, never cut as too new (`nil`: none).
+  public var foreignFrom: Int64?
 
   /// Creates a filter.
   public init(
@@ -90,12 +95,24 @@ import NavCore
   /// Whether a row whose newest event the store received under `received` is in this export:
   /// after the cursor it resumes from, and not after the one it answers to.
   package func hands(received: Int64) -> Bool {
-    received > (after ?? .min) && received <= (through ?? .max)
+    received > (after ?? .min) && reaches(received: received)
   }
 
   /// Whether an event the store received under `received` is before the cursor this export
   /// answers to: a session's events past it are left, whole, to the next export.
-  package func reaches(received: Int64) -> Bool { received <= (through ?? .max) }
+  package func reaches(received: Int64) -> Bool { received <= (through ?? .max) || received >= (foreignFrom ?? .max) }
+
+  /// This filter answering to `cursor`, the store's cursor now (its `through`); `nil` when the
+  /// cursor it resumes `after` is ahead of the store's. Then the store's numbers went back (a
+  /// store restored from a backup or a dump, a failover to a standby that had not replayed the
+  /// last of them, or another store altogether): resuming would skip what the store numbers
+  /// again, so the puller must pull everything again, from the start.
+  package func answering(_ cursor: Int64) -> ExportFilter? {
+    if let after, after > cursor { return nil }
+    var bounded = self
+    bounded.through = cursor
+    return bounded
+  }
 }
 
 /// One value of an exported row.

@@ -102,6 +102,8 @@ package struct ScreenViewReplay {
   private var session: SessionID?
   /// The highest received number of the session's events so far.
   private var received: Int64 = 0
+  /// The first session of the chain of restores the session continues.
+  private var journey = ""
   /// Whether the session reached an event received past the export's cursor: it and the rest
   /// of the session are left to the next export.
   private var cut = false
@@ -125,9 +127,12 @@ package struct ScreenViewReplay {
     self.filter = filter
   }
 
-  /// Takes the next event, in (session, seq) order, which the store received under `received`.
+  /// Takes the next event, in (session, seq) order, which the store received under `received`,
+  /// of a session whose journey is `journey` (read at its first event; the session's own id
+  /// when `nil`).
   package mutating func apply<Failure: HistoryFailure>(
-    _ event: AnyEvent, received eventReceived: Int64 = 0, _ emit: (ExportRow) throws(Failure) -> Void
+    _ event: AnyEvent, received eventReceived: Int64 = 0, journey: String? = nil,
+    _ emit: (ExportRow) throws(Failure) -> Void
   ) throws(Failure) {
     if event.session != session {
       try finishSession(emit)
@@ -139,6 +144,7 @@ package struct ScreenViewReplay {
       restoring = event.operation.restoredFrom != nil
       received = 0
       cut = false
+      self.journey = journey ?? event.session.rawValue
     }
     if cut { return }
     guard filter.reaches(received: eventReceived) else {
@@ -307,7 +313,7 @@ package struct ScreenViewReplay {
         text(open.previous?.name), text(open.previous?.path), .text(open.arrival.kind.rawValue),
         .text(open.arrival.direction), .text(open.origin.rawValue),
         open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
-        text(open.causeAction), text(open.cause), text(open.parameters), .integer(received),
+        text(open.causeAction), text(open.cause), text(open.parameters), .integer(received), .text(journey),
       ]))
   }
 

@@ -39,8 +39,11 @@ struct ExportEndpoint {
     let backend = backend
     // An unknown session is a 404 (`CollectorError.answering`), before any of the answer goes.
     let cursor = try await backend.checkExport(filter, app: app)
-    filter.through = cursor
-    let chosen = filter
+    guard let chosen = filter.answering(cursor) else {
+      throw CollectorError.badQuery(
+        "after: \(filter.after ?? 0) is ahead of this store's cursor (\(cursor)): the store was restored or replaced since; pull everything again, without after"
+      )
+    }
     let (limit, turns) = (writeTimeout, turns)
     let body = ResponseBody { writer in
       let writer = DeadlineWriter(writer, limit: limit)

@@ -43,9 +43,8 @@ package protocol FleetBackend: Sendable {
   /// A page of the app's sessions.
   func sessions(app: AppName, _ request: SessionsPageRequest) async throws(FleetError) -> SessionsPage
   /// Throws what an export with `filter` would be refused for before any of it is sent (a
-  /// session the app does not have, an export this store does not make); returns the cursor the
-  /// export answers to (for its filter's `through`, and for the client to resume after): the
-  /// store's now, never below the one the filter resumes `after`.
+  /// session the app does not have, an export this store does not make); returns the store's
+  /// cursor now, which the export answers to (`ExportFilter.answering`).
   func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) -> Int64
   /// One of the app's tables, encoded, handed to `sink` a chunk at a time as it is made (in the
   /// caller's task: a slow `sink` holds the export back). Throws `FleetError` for the store's

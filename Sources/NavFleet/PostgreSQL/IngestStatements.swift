@@ -28,6 +28,32 @@ enum IngestStatements {
     func decodeRow(_ row: PostgresRow) throws {}
   }
 
+  /// The sessions that arrived before the one they restore (their journey is its id), moved to
+  /// its journey (`SessionJourney.moves`).
+  struct MoveJourneys: PostgresPreparedStatement {
+    static let name = "navstore_ingest_move_journeys"
+    static let sql = """
+      UPDATE sessions SET journey = m.to_journey
+        FROM unnest($2::text[], $3::text[]) AS m (from_journey, to_journey)
+        WHERE sessions.app = $1 AND sessions.journey = m.from_journey AND sessions.id <> m.from_journey
+      """
+    typealias Row = Void
+
+    let app: String
+    let from: [String]
+    let to: [String]
+
+    func makeBindings() throws -> PostgresBindings {
+      var bindings = PostgresBindings(capacity: 3)
+      bindings.append(app)
+      bindings.append(from)
+      bindings.append(to)
+      return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws {}
+  }
+
   /// Each named session's row, or its tombstone when it has no events.
   struct HeldRows: PostgresPreparedStatement {
     static let name = "navstore_ingest_held_rows"
@@ -69,13 +95,13 @@ enum IngestStatements {
       ), new_sessions AS (
         INSERT INTO sessions (app, id, month, event_count, first_at, last_at, head_hash, depth, restored_from_session,
             restored_from_seq, clock_jumps, duration_ms, foreground_ms, context, phase, launch, launch_reason,
-            dropped_routes, received)
+            dropped_routes, received, journey)
           SELECT $1, s, m, n, f, l, h, p, nullif(r, ''), nullif(q, 0), j, d, g, nullif(c, ''), ph, nullif(lo, ''),
-              nullif(lr, ''), ld, pg_current_xact_id()::text::bigint
+              nullif(lr, ''), ld, pg_current_xact_id()::text::bigint, jo
             FROM unnest($2::text[], $3::integer[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bytea[], $8::integer[],
               $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::bigint[], $14::text[], $15::text[],
-              $38::text[], $39::text[], $40::integer[])
-              AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph, lo, lr, ld)
+              $38::text[], $39::text[], $40::integer[], $41::text[])
+              AS x (s, m, n, f, l, h, p, r, q, j, d, g, c, ph, lo, lr, ld, jo)
       ), new_snapshots AS (
         INSERT INTO snapshots (app, session_id, month, seq, state)
           SELECT $1, s, m, q, t
@@ -97,7 +123,7 @@ enum IngestStatements {
     let stored: SessionColumnsBatch
 
     func makeBindings() throws -> PostgresBindings {
-      var bindings = PostgresBindings(capacity: 40)
+      var bindings = PostgresBindings(capacity: 41)
       bindings.append(app)
       bindings.append(new.ids)
       bindings.append(new.months)
@@ -138,6 +164,7 @@ enum IngestStatements {
       bindings.append(new.launches)
       bindings.append(new.launchReasons)
       bindings.append(new.droppedRoutes)
+      bindings.append(new.journeys)
       return bindings
     }
 

@@ -87,8 +87,7 @@ package struct PostgresBackend: FleetBackend {
 
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) -> Int64 {
     if let session = filter.session { _ = try await reads.summary(of: session, app: app) }
-    let now = try await reads.exportCursor()
-    return max(now, filter.after ?? now)
+    return try await reads.exportCursor()
   }
 
   package func export(

@@ -121,7 +121,13 @@ extension PostgresFleet {
     heads: HeadStates, snapshotInterval: Int, logger: Logger
   ) async throws -> HeldSessions {
     // One order for every collector (by key), so that two uploads never wait on each other.
-    let keys = named.map { lockKey(app: app, session: $0) }.sorted()
+    // The sessions the lines' starts restore are held too: a session and the one it restores,
+    // arriving at two collectors at once, take their journeys one after the other.
+    var restored = Set<SessionID>()
+    for case .event(_, let event) in lines {
+      if let link = event.operation.restoredFrom?.session { restored.insert(link) }
+    }
+    let keys = Set(named).union(restored).map { lockKey(app: app, session: $0) }.sorted()
     try await connection.run(IngestStatements.Lock(keys: keys), logger: logger)
     // Each named session's row, or its tombstone when it has no events: one round trip.
     var records: [SessionID: (record: SessionRecord, month: Int)] = [:]
@@ -131,7 +137,7 @@ extension PostgresFleet {
     ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
       if let row = PostgresSessionRow(held: columns) { records[id] = (row.record, row.month) }
-      if let at = columns.19 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
+      if let at = columns.20 { forgotten[id] = Timestamp(millisecondsSince1970: at) }
     }
     // The stored rows the lines may resend: claims at or below a stored head.
     var claimed: [SessionID: Set<Int>] = [:]
@@ -264,9 +270,40 @@ extension PostgresFleet {
       }
     }
     guard events.count > 0 else { return }
+    let firsts = try await journeys(of: held, on: connection, logger: logger)
+    newSessions.journeys = newSessions.ids.map { id in (try? SessionID(id)).flatMap { firsts[$0] } ?? id }
     try await connection.run(
       IngestStatements.Rows(app: app, events: events, new: newSessions, snapshots: snapshots, stored: stored),
       logger: logger)
+    let moves = SessionJourney.moves(firsts)
+    if !moves.isEmpty {
+      try await connection.run(
+        IngestStatements.MoveJourneys(app: app, from: moves.map(\.from), to: moves.map(\.to)), logger: logger)
+    }
+  }
+
+  /// The journeys of the sessions the upload begins (`SessionJourney`), from the journeys the
+  /// store keeps of the sessions they restore: one round trip, when one restores another.
+  private static func journeys(of held: HeldSessions, on connection: PostgresConnection, logger: Logger) async throws
+    -> [SessionID: String]
+  {
+    var restoring: [SessionID: SessionID?] = [:]
+    for appender in held.appenders.values where appender.stored.count == 0 {
+      guard let start = appender.written.first?.event else { continue }
+      restoring[appender.session] = start.operation.restoredFrom?.session
+    }
+    let outside = Set(restoring.values.compactMap { $0 }).filter { restoring[$0] == nil }
+    var stored: [SessionID: String] = [:]
+    if !outside.isEmpty {
+      let rows = try await connection.query(
+        """
+        SELECT id, journey FROM sessions WHERE app = \(held.app.rawValue) AND id = ANY(\(outside.map(\.rawValue)))
+        """, logger: logger)
+      try await readToTheEnd(rows.decode((String, String?).self)) { id, journey in
+        if let journey { stored[try SessionRecord.sessionID(id)] = journey }
+      }
+    }
+    return SessionJourney.firsts(of: restoring, stored: stored)
   }
 
   /// The advisory lock of a session: 64 bits of SHA-256 over its app and id (two sessions that

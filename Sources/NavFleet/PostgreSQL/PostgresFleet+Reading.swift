@@ -278,6 +278,17 @@ extension PostgresFleet {
     }
   }
 
+  /// The current snapshot's oldest transaction still running and the next id to be given
+  /// (`xmin`, `xmax`), its first query making the snapshot of a REPEATABLE READ transaction.
+  func snapshotBounds(on connection: PostgresConnection, logger: Logger) async throws -> (Int64, Int64) {
+    let rows = try await connection.query(
+      """
+      SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint FROM pg_current_snapshot() AS s
+      """, logger: logger)
+    for try await bounds in rows.decode((Int64, Int64).self) { return bounds }
+    throw FleetError.database(address: address.description, reason: "the database gave no snapshot")
+  }
+
   /// One of `app`'s tables as `navstore export` writes it from a store file, byte for byte
   /// (`ExportEncoder`), handed to `sink` a chunk at a time as the rows stream from the
   /// database: memory holds a chunk and one session's state, whatever the app's size. The
@@ -296,22 +307,26 @@ extension PostgresFleet {
     // An incremental export reads the sessions received after its cursor (their rows' index),
     // whole: a view may begin before the cursor and end after it.
     let after = filter.after ?? Int64.min
+    // The screen tables carry each session's journey, read by its row's key.
+    let columns =
+      PostgresEventRow.selectList
+      + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)"
     let events: PostgresQuery =
       if let session = filter.session {
         """
-        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
+        SELECT \(unescaped: columns) FROM events
           WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND at >= \(since) ORDER BY session_id, seq
         """
       } else if filter.after != nil {
         """
-        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
+        SELECT \(unescaped: columns) FROM events
           WHERE app = \(app.rawValue) AND at >= \(since)
             AND session_id IN (SELECT id FROM sessions WHERE app = \(app.rawValue) AND received > \(after))
           ORDER BY session_id, seq
         """
       } else {
         """
-        SELECT \(unescaped: PostgresEventRow.selectList) FROM events
+        SELECT \(unescaped: columns) FROM events
           WHERE app = \(app.rawValue) AND at >= \(since) ORDER BY session_id, seq
         """
       }
@@ -319,10 +334,24 @@ extension PostgresFleet {
       try await client.withConnection { connection in
         try await connection.withTransaction(logger: logger) { connection in
           try await connection.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+          // The export's own snapshot: rows numbered at or past its `xmax` cannot be this
+          // database's (a dump restored from another keeps that one's ids) and are handed out
+          // rather than cut; and a database behind the cursor the export answers to (a standby
+          // still replaying) would leave out rows at or below it, so it answers nothing.
+          let (oldestRunning, next) = try await self.snapshotBounds(on: connection, logger: logger)
+          if let through = filter.through, oldestRunning - 1 < through {
+            throw FleetError.database(
+              address: self.address.description,
+              reason: "the database read is behind the export's cursor (a standby still replaying?); try again")
+          }
+          var bounded = filter
+          bounded.foreignFrom = next
+          encoder = try ExportEncoder(table, format: format, filter: bounded)
           if encoder.wantsEvents {
             let rows = try await connection.query(events, logger: logger)
-            for try await columns in rows.decode(PostgresEventRow.Columns.self) {
-              try encoder.take(try PostgresEventRow.row(columns))
+            for try await columns in rows.decode(PostgresEventRow.ColumnsAndJourney.self) {
+              let (row, journey) = try PostgresEventRow.row(columns)
+              try encoder.take(row, journey: journey)
               if let chunk = encoder.nextChunk() { try await sink(chunk) }
             }
           } else {

@@ -8,11 +8,11 @@ import PostgresNIO
 struct PostgresSessionRow {
   typealias Columns = (
     String, Int32, Int64, ByteBuffer?, Int64?, Int64?, Int32, String?, Int64?, Int64, Int64, String?, String, Int64,
-    String?, String?, Int32, Int64
+    String?, String?, Int32, Int64, String?
   )
   static let selectList = """
     id, month, event_count, head_hash, first_at, last_at, depth, restored_from_session, restored_from_seq,
-    duration_ms, clock_jumps, context, phase, foreground_ms, launch, launch_reason, dropped_routes, received
+    duration_ms, clock_jumps, context, phase, foreground_ms, launch, launch_reason, dropped_routes, received, journey
     """
 
   /// The select list with each column qualified by `table` (a join's).
@@ -25,7 +25,7 @@ struct PostgresSessionRow {
   /// time (NULL unless it has no events and one).
   typealias HeldColumns = (
     String, String?, Int32?, Int64?, ByteBuffer?, Int64?, Int64?, Int32?, String?, Int64?, Int64?, Int64?, String?,
-    String?, Int64?, String?, String?, Int32?, Int64?, Int64?
+    String?, Int64?, String?, String?, Int32?, Int64?, String?, Int64?
   )
 
   let record: SessionRecord
@@ -40,7 +40,7 @@ struct PostgresSessionRow {
     self.init(
       (
         id, month, count, columns.4, columns.5, columns.6, depth, columns.8, columns.9, duration, jumps, columns.12,
-        phase, foreground, columns.15, columns.16, dropped, received
+        phase, foreground, columns.15, columns.16, dropped, received, columns.19
       ))
   }
 
@@ -51,7 +51,8 @@ struct PostgresSessionRow {
       lastAt: columns.5.map(Timestamp.init(millisecondsSince1970:)), depth: Int(columns.6),
       restoredFromSession: columns.7, restoredFromSeq: columns.8, durationMilliseconds: columns.9,
       clockJumps: Int(columns.10), context: columns.11, phase: columns.12, foregroundMilliseconds: columns.13,
-      launch: columns.14, launchReason: columns.15, droppedRoutes: Int(columns.16), received: columns.17)
+      launch: columns.14, launchReason: columns.15, droppedRoutes: Int(columns.16), received: columns.17,
+      journey: columns.18)
     month = Int(columns.1)
   }
 }
@@ -60,6 +61,14 @@ struct PostgresSessionRow {
 enum PostgresEventRow {
   typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64)
   static let selectList = "session_id, seq, at, origin, op, cause, hash, received"
+
+  /// The columns, then the session's journey (an export of the screen tables).
+  typealias ColumnsAndJourney = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?)
+
+  static func row(_ columns: ColumnsAndJourney) throws(HistoryError) -> (row: StoredEventRow, journey: String?) {
+    let row = try row((columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7))
+    return (row, columns.8)
+  }
 
   static func row(_ columns: Columns) throws(HistoryError) -> StoredEventRow {
     StoredEventRow(
@@ -114,6 +123,8 @@ struct SessionColumnsBatch: Sendable {
   var launches: [String] = []
   var launchReasons: [String] = []
   var droppedRoutes: [Int32] = []
+  /// For new sessions: the first session of the chain of restores each continues.
+  var journeys: [String] = []
 
   var ids: [String] = []
   var counts: [Int64] = []

@@ -150,10 +150,9 @@ package struct SQLiteBackend: FleetBackend {
   package func checkExport(_ filter: ExportFilter, app: AppName) async throws(FleetError) -> Int64 {
     if let session = filter.session { _ = try await summary(of: session, app: app) }
     let store = try await store(app)
-    let now = try await FleetError.storingAsync { () async throws(StoreError) in
+    return try await FleetError.storingAsync { () async throws(StoreError) in
       try await store.offloadedRead { store throws(StoreError) in try store.exportCursor() }
     }
-    return max(now, filter.after ?? now)
   }
 
   package func export(

@@ -31,13 +31,16 @@ package struct SessionRecord: Sendable {
   /// The highest number under which the store received one of its events (see
   /// `SessionSummary.received`).
   package var received: Int64
+  /// The first session of the chain of restores it continues (`SessionJourney`; `nil` in a
+  /// row a hand edit emptied).
+  package var journey: String?
 
   /// A row as read.
   package init(
     id: String, eventCount: Int, headHash: [UInt8]?, firstAt: Timestamp?, lastAt: Timestamp?, depth: Int,
     restoredFromSession: String?, restoredFromSeq: Int64?, durationMilliseconds: Int64, clockJumps: Int,
     context: String?, phase: String, foregroundMilliseconds: Int64, launch: String?, launchReason: String?,
-    droppedRoutes: Int, received: Int64
+    droppedRoutes: Int, received: Int64, journey: String?
   ) {
     self.id = id
     self.eventCount = eventCount
@@ -56,6 +59,7 @@ package struct SessionRecord: Sendable {
     self.launchReason = launchReason
     self.droppedRoutes = droppedRoutes
     self.received = received
+    self.journey = journey
   }
 
   /// The totals an append continues from, as stored (unchecked: `verify` checks them).
@@ -81,7 +85,7 @@ package struct SessionRecord: Sendable {
       context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) },
       // An outcome a hand edit made unknown lists as none; `verify` names it.
       launch: launch.flatMap(LaunchRecord.Outcome.init(rawValue:)), launchReason: launchReason,
-      droppedRoutes: droppedRoutes, received: received)
+      droppedRoutes: droppedRoutes, received: received, journey: journey)
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.

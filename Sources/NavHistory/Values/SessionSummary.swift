@@ -43,4 +43,7 @@ public struct SessionSummary: Hashable, Sendable {
   /// received them (on PostgreSQL, the id of the transaction that stored them): an incremental
   /// export hands out the session's row again after a cursor below it.
   package var received: Int64 = 0
+  /// The first session of the chain of restores it continues, as far back as the store knows
+  /// it (`SessionJourney`): the session itself when it restores none.
+  package var journey: String?
 }

@@ -3,7 +3,7 @@ import NavCore
 /// The columns of a `sessions` row, in the order every session query selects them.
 enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
-  case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes, received
+  case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes, received, journey
 
   var expression: String {
     switch self {
@@ -24,6 +24,7 @@ enum SessionColumn: Int32, ResultColumns {
     case .launchReason: "launch_reason"
     case .droppedRoutes: "dropped_routes"
     case .received: "received"
+    case .journey: "journey"
     }
   }
 }
@@ -67,6 +68,7 @@ extension SessionRecord {
       foregroundMilliseconds: statement.int64(SessionColumn.foregroundMilliseconds),
       launch: statement.isNull(SessionColumn.launch) ? nil : statement.text(SessionColumn.launch),
       launchReason: statement.isNull(SessionColumn.launchReason) ? nil : statement.text(SessionColumn.launchReason),
-      droppedRoutes: statement.int(SessionColumn.droppedRoutes), received: statement.int64(SessionColumn.received))
+      droppedRoutes: statement.int(SessionColumn.droppedRoutes), received: statement.int64(SessionColumn.received),
+      journey: statement.isNull(SessionColumn.journey) ? nil : statement.text(SessionColumn.journey))
   }
 }

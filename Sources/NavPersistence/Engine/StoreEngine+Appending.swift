@@ -14,10 +14,15 @@ extension StoreEngine {
     let insertSnapshot: SQLiteStatement
     /// Once per write transaction: the number its events are received under.
     let takeReceived: SQLiteStatement
+    /// For a new session that restores another: that one's journey, and the sessions that
+    /// arrived before it, moved to the new one's (`SessionJourney`).
+    let journeyOf: SQLiteStatement
+    let moveJourneys: SQLiteStatement
 
     init(
       insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement,
-      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, takeReceived: SQLiteStatement
+      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, takeReceived: SQLiteStatement,
+      journeyOf: SQLiteStatement, moveJourneys: SQLiteStatement
     ) {
       self.insertSession = insertSession
       self.insertEvent = insertEvent
@@ -25,6 +30,8 @@ extension StoreEngine {
       self.updatePhase = updatePhase
       self.insertSnapshot = insertSnapshot
       self.takeReceived = takeReceived
+      self.journeyOf = journeyOf
+      self.moveJourneys = moveJourneys
     }
   }
 
@@ -34,7 +41,7 @@ extension StoreEngine {
       insertSession: try prepare(
         """
         INSERT INTO sessions (id, restored_from_session, restored_from_seq, context, launch, launch_reason,
-          dropped_routes) VALUES (?, ?, ?, ?, ?, ?, ?)
+          dropped_routes, journey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """),
       insertEvent: try prepare(
         "INSERT INTO events (session_id, seq, at, origin, op, cause, hash, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -47,7 +54,9 @@ extension StoreEngine {
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"),
-      takeReceived: try prepare("UPDATE received_order SET last = last + 1 RETURNING last"))
+      takeReceived: try prepare("UPDATE received_order SET last = last + 1 RETURNING last"),
+      journeyOf: try prepare("SELECT journey FROM sessions WHERE id = ?"),
+      moveJourneys: try prepare("UPDATE sessions SET journey = ?1 WHERE journey = ?2 AND id <> ?2"))
     appendStatements = statements
     return statements
   }
@@ -64,6 +73,17 @@ extension StoreEngine {
     let number = statement.int64(0)
     receivedIn = (transaction, number)
     return number
+  }
+
+  /// The journey of a new session whose start restores `link` (`SessionJourney`).
+  func journey(ofNew session: SessionID, restoring link: SessionID?) throws(StoreError) -> String {
+    guard let link else { return session.rawValue }
+    let statement = try statementsForAppending().journeyOf
+    defer { statement.reset() }
+    try bind(statement, [.text(link.rawValue)])
+    var stored: [SessionID: String] = [:]
+    if try step(statement), !statement.isNull(0) { stored[link] = statement.text(0) }
+    return SessionJourney.firsts(of: [session: link], stored: stored)[session] ?? session.rawValue
   }
 
   /// Whether any session was ever forgotten, asked once per write transaction (nearly every

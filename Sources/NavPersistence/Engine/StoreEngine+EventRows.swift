@@ -13,12 +13,17 @@ extension StoreEngine {
     if insertingSession {
       let start = try StoreError.ruling(SessionStartColumns(start: event.operation))
       func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+      let journey = try journey(ofNew: event.session, restoring: start.link?.session)
       try execute(
         statements.insertSession,
         [
           .text(event.session.rawValue), text(start.link?.session.rawValue), start.link.map { .int($0.seq) } ?? .null,
           text(start.context), text(start.launch), text(start.launchReason), .int(start.droppedRoutes),
+          .text(journey),
         ])
+      for move in SessionJourney.moves([event.session: journey]) {
+        try execute(statements.moveJourneys, [.text(move.to), .text(move.from)])
+      }
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970

@@ -69,16 +69,28 @@ extension StoreEngine {
       defer { export.replay = replay }
       // Views begin before `since` and end after it, and before the cursor and after it: the
       // whole history of each session received after it is replayed.
+      var journeyRead: (session: SessionID, journey: String?)?
       let ended = try forEachEventsRow(
         filter: ExportFilter(session: filter.session), sessionsAfter: filter.after, after: &export.lastEvent,
         limit: limit
       ) { statement, session, _ throws(StoreError) in
         let stored = StoredEventRow(statement, session: session)
-        try replay.apply(try StoreError.ruling(stored.decoded()), received: stored.received, counted)
+        // Read once per session, by its row's key.
+        if journeyRead?.session != session { journeyRead = (session, try journey(of: session)) }
+        try replay.apply(
+          try StoreError.ruling(stored.decoded()), received: stored.received, journey: journeyRead?.journey, counted)
         return more()
       }
       if ended { try replay.finishSession(counted) }
       export.finished = ended
     }
+  }
+
+  /// The journey a session's row keeps (`SessionSummary.journey`).
+  private func journey(of session: SessionID) throws(StoreError) -> String? {
+    let statement = try prepare("SELECT journey FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    return try step(statement) && !statement.isNull(0) ? statement.text(0) : nil
   }
 }

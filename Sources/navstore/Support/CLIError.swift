@@ -13,3 +13,12 @@ struct CLIError: Error, CustomStringConvertible {
     self.exitStatus = exitStatus
   }
 }
+
+extension CLIError {
+  /// `--after` names a cursor ahead of the store's (`ExportFilter.answering`).
+  static func cursorAhead(_ after: Int64?, of cursor: Int64) -> CLIError {
+    CLIError(
+      "--after \(after ?? 0) is ahead of this store's cursor (\(cursor)): the store was restored or replaced since; export everything again, without --after"
+    )
+  }
+}

@@ -167,15 +167,14 @@ struct StoreFileSessions: SessionSource {
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
   ) async throws -> Int64 {
+    let cursor = try storeCall { () throws(StoreError) in try store.exportCursor() }
+    guard let bounded = filter.answering(cursor) else { throw CLIError.cursorAhead(filter.after, of: cursor) }
     try storeCall { () throws(StoreError) in
-      var bounded = filter
-      let cursor = max(try store.exportCursor(), filter.after ?? .min)
-      bounded.through = cursor
       _ = try store.exportEncoded(table, format: format, filter: bounded, progress: progress) { chunk in
         try sink.write { $0.append(contentsOf: chunk) }
       }
-      return cursor
     }
+    return cursor
   }
 
   func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote {
@@ -315,15 +314,14 @@ struct PostgresSessions: SessionSource {
   func export(
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, progress: ((Int) -> Void)?, to sink: OutputSink
   ) async throws -> Int64 {
+    let cursor = try await postgresCall { try await fleet.exportCursor() }
+    guard let bounded = filter.answering(cursor) else { throw CLIError.cursorAhead(filter.after, of: cursor) }
     try await postgresCall {
-      var bounded = filter
-      let cursor = max(try await fleet.exportCursor(), filter.after ?? .min)
-      bounded.through = cursor
       try await fleet.export(table, format: format, filter: bounded, app: app) { chunk in
         try sink.write { $0.append(contentsOf: chunk) }
       }
-      return cursor
     }
+    return cursor
   }
 
   func checkpoint(signedBy signer: NoteSigner, at time: Timestamp) async throws -> SignedNote {
