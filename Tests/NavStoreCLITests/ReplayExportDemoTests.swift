@@ -241,6 +241,19 @@ import Testing
       ])
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.csv").path))
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("c").path))
+    let nowhere = try navstore([
+      "export", "--table", "transitions", "--format", "csv", "--cursor-out", "nowhere/c", "--out", "a.csv",
+    ])
+    #expect(
+      nowhere.status == 1
+        && nowhere.stderrLines == [
+          "navstore: --cursor-out: cannot write 'nowhere/c' (does its folder exist and is it writable?)"
+        ])
+    // A complete export writes its cursor, the store's: one import, one write, number 2.
+    #expect(
+      try navstore(["export", "--table", "transitions", "--format", "csv", "--cursor-out", "c", "--out", "a.csv"])
+        .stderrLines == ["navstore: cursor 2 (the next pull: --after 2)"])
+    #expect(try String(contentsOf: folder.appendingPathComponent("c"), encoding: .utf8) == "2\n")
     let since = try navstore([
       "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",
     ])

@@ -107,7 +107,7 @@ struct ExportCommand: AsyncParsableCommand {
     let (table, format, cursorOut) = (table, format, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
-      let cursorSink = try cursorOut.map { path throws(CLIError) in try OutputSink(path: path) }
+      let cursorSink = try cursorOut.map { path throws(CLIError) in try OutputSink(path: path, option: "--cursor-out") }
       let progress = ProgressCounter(label: "exporting", unit: "rows")
       let cursor = try await sessions.export(table, format: format, filter: filter, progress: progress.update, to: sink)
       progress.finish()

@@ -19,13 +19,14 @@ final class OutputSink {
   }
 
   /// A file. Rows go to `PATH.partial` first, renamed to `PATH` by `close()`, so a failed
-  /// export never leaves a truncated file, nor empties an existing one.
-  init(path: String) throws(CLIError) {
+  /// export never leaves a truncated file, nor empties an existing one. `option` names the
+  /// flag that gave the path, in the error.
+  init(path: String, option: String = "--out") throws(CLIError) {
     let partial = path + ".partial"
     guard FileManager.default.createFile(atPath: partial, contents: nil),
       let handle = FileHandle(forWritingAtPath: partial)
     else {
-      throw CLIError("--out: cannot write '\(path)' (does its folder exist and is it writable?)")
+      throw CLIError("\(option): cannot write '\(path)' (does its folder exist and is it writable?)")
     }
     self.handle = handle
     closesHandle = true
