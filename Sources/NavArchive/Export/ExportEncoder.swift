@@ -38,9 +38,7 @@ package struct ExportEncoder {
 
   /// Takes the next session (the sessions table).
   package mutating func take(_ summary: SessionSummary) {
-    if let session = filter.session, session != summary.id { return }
-    if let since = filter.since, let last = summary.lastAt, last < since { return }
-    guard filter.hands(received: summary.received) else { return }
+    guard filter.keeps(summary) else { return }
     emit(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
   }
 
@@ -60,8 +58,7 @@ package struct ExportEncoder {
     // The event before is the previous row when its seq is one less (`forEachEventsRow`).
     let wentBack = previous.map { $0.session == row.session && $0.seq == row.seq - 1 && row.at < $0.at } ?? false
     previous = (row.session, row.seq, row.at)
-    if let since = filter.since, row.at < since.millisecondsSince1970 { return }
-    guard filter.hands(received: row.received) else { return }
+    guard filter.keepsEvent(at: row.at, received: row.received) else { return }
     var values = ExportValuesWriter()
     try ExportEncoding.writeEventsRow(
       row, session: row.session, clockWentBack: wentBack, omittingPayloads: filter.omitsPayloads, into: &values)

@@ -102,6 +102,22 @@ import NavCore
   /// answers to: a session's events past it are left, whole, to the next export.
   package func reaches(received: Int64) -> Bool { received <= (through ?? .max) || received >= (foreignFrom ?? .max) }
 
+  /// Whether the sessions table keeps `summary`: the session named, if one is, active at or
+  /// after `since`, and in the received window. Every engine's sessions export asks this.
+  package func keeps(_ summary: SessionSummary) -> Bool {
+    if let session, session != summary.id { return false }
+    if let since, let last = summary.lastAt, last < since { return false }
+    return hands(received: summary.received)
+  }
+
+  /// Whether the events table keeps an event at `at` (milliseconds since 1970) that the store
+  /// received under `received` (its session already chosen): at or after `since`, and in the
+  /// received window. Every engine's events export asks this.
+  package func keepsEvent(at: Int64, received: Int64) -> Bool {
+    if let since, at < since.millisecondsSince1970 { return false }
+    return hands(received: received)
+  }
+
   /// This filter answering to `cursor`, the store's cursor now (its `through`); `nil` when the
   /// cursor it resumes `after` is ahead of the store's. Then the store's numbers went back (a
   /// store restored from a backup or a dump, a failover to a standby that had not replayed the

@@ -14,15 +14,14 @@ extension StoreEngine {
     let insertSnapshot: SQLiteStatement
     /// Once per write transaction: the number its events are received under.
     let takeReceived: SQLiteStatement
-    /// For a new session that restores another: that one's journey, and the sessions that
-    /// arrived before it, moved to the new one's (`SessionJourney`).
-    let journeyOf: SQLiteStatement
+    /// For a new session that restores another: the sessions that arrived before it, moved to
+    /// its journey (`SessionJourney`).
     let moveJourneys: SQLiteStatement
 
     init(
       insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement,
       updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, takeReceived: SQLiteStatement,
-      journeyOf: SQLiteStatement, moveJourneys: SQLiteStatement
+      moveJourneys: SQLiteStatement
     ) {
       self.insertSession = insertSession
       self.insertEvent = insertEvent
@@ -30,7 +29,6 @@ extension StoreEngine {
       self.updatePhase = updatePhase
       self.insertSnapshot = insertSnapshot
       self.takeReceived = takeReceived
-      self.journeyOf = journeyOf
       self.moveJourneys = moveJourneys
     }
   }
@@ -55,7 +53,6 @@ extension StoreEngine {
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"),
       takeReceived: try prepare("UPDATE received_order SET last = last + 1 RETURNING last"),
-      journeyOf: try prepare("SELECT journey FROM sessions WHERE id = ?"),
       moveJourneys: try prepare("UPDATE sessions SET journey = ?1 WHERE journey = ?2 AND id <> ?2"))
     appendStatements = statements
     return statements
@@ -78,12 +75,16 @@ extension StoreEngine {
   /// The journey of a new session whose start restores `link` (`SessionJourney`).
   func journey(ofNew session: SessionID, restoring link: SessionID?) throws(StoreError) -> String {
     guard let link else { return session.rawValue }
-    let statement = try statementsForAppending().journeyOf
-    defer { statement.reset() }
-    try bind(statement, [.text(link.rawValue)])
-    var stored: [SessionID: String] = [:]
-    if try step(statement), !statement.isNull(0) { stored[link] = statement.text(0) }
+    let stored = try storedJourney(of: link).map { [link: $0] } ?? [:]
     return SessionJourney.firsts(of: [session: link], stored: stored)[session] ?? session.rawValue
+  }
+
+  /// The journey `session`'s row keeps (`SessionSummary.journey`): `nil` without a row.
+  package func storedJourney(of session: SessionID) throws(StoreError) -> String? {
+    let statement = try prepare("SELECT journey FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    return try step(statement) && !statement.isNull(0) ? statement.text(0) : nil
   }
 
   /// Whether any session was ever forgotten, asked once per write transaction (nearly every

@@ -29,7 +29,6 @@ extension StoreEngine {
     let statement = try eventsQuery(
       session: filter.session, receivedAfter: sessionsAfter ?? filter.after, after: position)
     defer { statement.reset() }
-    let since = filter.since?.millisecondsSince1970
     var read = 0
     while read < limit {
       guard try step(statement) else { return true }
@@ -50,8 +49,7 @@ extension StoreEngine {
           session: id, storedSession: statement.textBytes(EventColumn.sessionID.rawValue), seq: seq, at: at)
         wentBack = false
       }
-      if let since, at < since { continue }
-      guard filter.hands(received: statement.int64(EventColumn.received.rawValue)) else { continue }
+      guard filter.keepsEvent(at: at, received: statement.int64(EventColumn.received.rawValue)) else { continue }
       guard let session = position?.session else { continue }
       guard try body(statement, session, wentBack) else { return false }
     }

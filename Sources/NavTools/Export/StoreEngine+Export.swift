@@ -35,11 +35,7 @@ extension StoreEngine {
       try forEachSessionSummary(order: .id, after: after) { summary throws(StoreError) in
         export.lastSession = summary.id
         read += 1
-        let kept =
-          (filter.session.map { $0 == summary.id } ?? true)
-          && (filter.since.map { since in summary.lastAt.map { $0 >= since } ?? true } ?? true)
-          && filter.hands(received: summary.received)
-        if kept {
+        if filter.keeps(summary) {
           try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
         }
         guard read < limit, more() else {
@@ -76,7 +72,7 @@ extension StoreEngine {
       ) { statement, session, _ throws(StoreError) in
         let stored = StoredEventRow(statement, session: session)
         // Read once per session, by its row's key.
-        if journeyRead?.session != session { journeyRead = (session, try journey(of: session)) }
+        if journeyRead?.session != session { journeyRead = (session, try storedJourney(of: session)) }
         try replay.apply(
           try StoreError.ruling(stored.decoded()), received: stored.received, journey: journeyRead?.journey, counted)
         return more()
@@ -84,13 +80,5 @@ extension StoreEngine {
       if ended { try replay.finishSession(counted) }
       export.finished = ended
     }
-  }
-
-  /// The journey a session's row keeps (`SessionSummary.journey`).
-  private func journey(of session: SessionID) throws(StoreError) -> String? {
-    let statement = try prepare("SELECT journey FROM sessions WHERE id = ?")
-    defer { statement.reset() }
-    try bind(statement, [.text(session.rawValue)])
-    return try step(statement) && !statement.isNull(0) ? statement.text(0) : nil
   }
 }
