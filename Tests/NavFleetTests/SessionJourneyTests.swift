@@ -11,7 +11,7 @@ import Testing
 /// Each session's journey is the first session of the chain of restores it continues, whatever
 /// order the sessions arrive in (a relaunch uploaded before the session it restores, chains in
 /// one upload, a session restored that never arrives), on a store file and on PostgreSQL shared by
-/// two collectors; the screen views carry their session's.
+/// two collectors taking uploads at once; the screen views carry their session's.
 @Suite struct SessionJourneyTests {
   /// Sessions that restore one another, and the uploads that bring them.
   struct Forest {
@@ -113,11 +113,21 @@ import Testing
     await checkProperty(count: 25, input: Self.forests) { forest in
       let one = try await PostgresTestFleet()
       let two = try await one.another()
-      for (index, upload) in forest.uploads.enumerated() {
-        let collector = index % 2 == 0 ? one.fleet : two.fleet
-        let outcome = try await collector.ingest(upload.map { ArraySlice(Array($0.utf8)) }, app: one.app)
-        #expect(outcome.rejected.isEmpty)
+      // Two devices' uploads at once, one collector each: the order of arrival is the race's.
+      let app = one.app
+      let rejected = try await withThrowingTaskGroup(of: Int.self) { group in
+        for (lane, collector) in [one.fleet, two.fleet].enumerated() {
+          group.addTask {
+            var rejected = 0
+            for (index, upload) in forest.uploads.enumerated() where index % 2 == lane {
+              rejected += try await collector.ingest(upload.map { ArraySlice(Array($0.utf8)) }, app: app).rejected.count
+            }
+            return rejected
+          }
+        }
+        return try await group.reduce(0, +)
       }
+      #expect(rejected == 0)
       var journeys: [String: String] = [:]
       for session in forest.sessions {
         journeys[session.id] = try await one.fleet.summary(of: sessionID(session.id), app: one.app).journey
@@ -150,5 +160,13 @@ import Testing
     let notHeld = SessionJourney.firsts(of: [sessionID("d"): sessionID("gone")], stored: [:])
     #expect(notHeld[sessionID("d")] == "gone")
     #expect(SessionJourney.moves([sessionID("n"): "n", sessionID("d"): "gone"]).map(\.from) == ["d"])
+    // A stored session whose journey is a session arriving in the same upload: the chain goes on
+    // through it, and every move of the upload lands on the final first.
+    let through = SessionJourney.firsts(
+      of: [sessionID("j0"): sessionID("gone"), sessionID("j3"): sessionID("j1"), sessionID("j9"): sessionID("j8")],
+      stored: [sessionID("j1"): "j0", sessionID("j8"): "j9"])
+    #expect(through[sessionID("j3")] == "gone" && through[sessionID("j0")] == "gone")
+    #expect(through[sessionID("j9")] == "j9", "a loop through the store begins its own journey")
+    #expect(SessionJourney.moves(through).allSatisfy { $0.to == "gone" || $0.to == "j9" })
   }
 }

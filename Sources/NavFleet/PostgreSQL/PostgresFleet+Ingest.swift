@@ -292,6 +292,19 @@ extension PostgresFleet {
       guard let start = appender.written.first?.event else { continue }
       restoring[appender.session] = start.operation.restoredFrom?.session
     }
+    let restorers = restoring.compactMap { session, link in link == nil ? nil : session.rawValue }
+    guard !restorers.isEmpty else { return SessionJourney.firsts(of: restoring, stored: [:]) }
+    // A journey read here may be moving in another collector's transaction (the session it names
+    // arriving there): the app's journey lock, shared by readers and held alone by a transaction
+    // that moves sessions, orders the two. Taken before this transaction writes a row, so that
+    // nothing it waits behind waits for it.
+    try await connection.run(
+      """
+      SELECT CASE WHEN EXISTS (
+          SELECT 1 FROM sessions WHERE app = \(held.app.rawValue) AND journey = ANY(\(restorers)) AND id <> journey)
+        THEN pg_advisory_xact_lock(\(journeyLockKey(app: held.app)))
+        ELSE pg_advisory_xact_lock_shared(\(journeyLockKey(app: held.app))) END
+      """, logger: logger)
     let outside = Set(restoring.values.compactMap { $0 }).filter { restoring[$0] == nil }
     var stored: [SessionID: String] = [:]
     if !outside.isEmpty {
@@ -304,6 +317,13 @@ extension PostgresFleet {
       }
     }
     return SessionJourney.firsts(of: restoring, stored: stored)
+  }
+
+  /// The advisory lock of an app's journeys (`journeys(of:)`): a key no session's takes, the
+  /// same hash over the app alone.
+  static func journeyLockKey(app: AppName) -> Int64 {
+    let digest = Array(SHA256.hash(data: Array(app.rawValue.utf8) + [1]))
+    return digest.prefix(8).reduce(Int64(0)) { ($0 << 8) | Int64($1) }
   }
 
   /// The advisory lock of a session: 64 bits of SHA-256 over its app and id (two sessions that

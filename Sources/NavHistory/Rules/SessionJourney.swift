@@ -11,8 +11,10 @@ import NavCore
 package enum SessionJourney {
   /// The journey of each new session of `restoring` (each new session, and the session its
   /// start restores, if any), those of an upload resolved through one another; `stored` holds
-  /// the journeys the store keeps of the sessions restored that are not new. A loop of restores
-  /// (only a hand-made history has one) begins its own journeys.
+  /// the journeys the store keeps of the sessions restored that are not new. A stored journey
+  /// that names a session of the upload goes on along that session's chain (it was stored while
+  /// that session was missing). A loop of restores (only a hand-made history has one) begins its
+  /// own journeys.
   package static func firsts(of restoring: [SessionID: SessionID?], stored: [SessionID: String]) -> [SessionID: String]
   {
     var firsts: [SessionID: String] = [:]
@@ -26,19 +28,39 @@ package enum SessionJourney {
   ) -> String {
     if let found = known[session] { return found }
     var chain: [SessionID] = [session]
-    var first = session.rawValue
-    while let link = restoring[chain[chain.count - 1]] ?? nil {
-      if let found = known[link] ?? stored[link] {
+    var first: String
+    while true {
+      guard let link = restoring[chain[chain.count - 1]] ?? nil else {
+        first = chain[chain.count - 1].rawValue  // begins its own journey
+        break
+      }
+      if let found = known[link] {
         first = found
         break
       }
-      guard restoring[link] != nil, !chain.contains(link) else {
-        // Not held, or a loop: the chain is known as far as this.
-        first = restoring[link] == nil ? link.rawValue : session.rawValue
+      var next = link
+      if restoring[link] == nil {
+        // Held by the store, or not at all. The journey the store keeps for it may be a session
+        // arriving now, whose own chain then goes on.
+        guard let journey = stored[link] else {
+          first = link.rawValue
+          break
+        }
+        guard let arriving = try? SessionID(journey), restoring[arriving] != nil else {
+          first = journey
+          break
+        }
+        if let found = known[arriving] {
+          first = found
+          break
+        }
+        next = arriving
+      }
+      guard !chain.contains(next) else {
+        first = session.rawValue  // a loop
         break
       }
-      chain.append(link)
-      first = link.rawValue
+      chain.append(next)
     }
     for member in chain { known[member] = first }
     return first
