@@ -116,9 +116,11 @@ import Testing
 
 extension CollectorReadTests {
   /// What `navstore export` writes, from the store itself.
-  static func export(_ store: SessionStore, _ table: ExportTable, _ format: ExportFormat) throws -> [UInt8] {
+  static func export(
+    _ store: SessionStore, _ table: ExportTable, _ format: ExportFormat, filter: ExportFilter = ExportFilter()
+  ) throws -> [UInt8] {
     var bytes: [UInt8] = []
-    _ = try store.exportEncoded(table, format: format) { bytes += $0 }
+    _ = try store.exportEncoded(table, format: format, filter: filter) { bytes += $0 }
     return bytes
   }
 
@@ -138,6 +140,40 @@ extension CollectorReadTests {
       #expect(try await get(client, "/v1/export/events").status == .badRequest)
       #expect(try await get(client, "/v1/export/users?format=csv").status == .notFound)
       #expect(try await get(client, "/v1/export/events?format=csv&session=none").status == .notFound)
+    }
+  }
+
+  /// `until`, `app_version` and `device_model` narrow the export as the command line's
+  /// `--until`, `--app-version` and `--device` do; an `until` before `since` is a 400.
+  @Test func anExportNarrowedByTimeVersionAndDevice() async throws {
+    for (index, version) in ["3.1", "3.2"].enumerated() {
+      try await shop.append(
+        AnyEvent(
+          session: try SessionID("v-\(version)"),
+          at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(index) * 60_000),
+          operation: .start(
+            .stack([.root("home", withNavigation: true)]),
+            context: SessionContext(appVersion: version, deviceModel: "iPad14,\(index)"))))
+    }
+    let until = Timestamp(millisecondsSince1970: 1_795_000_120_000)
+    let asked: [(String, ExportFilter)] = [
+      ("app_version=3.1", ExportFilter(appVersion: "3.1")),
+      ("device_model=iPad14,1&until=\(until.rfc3339)", ExportFilter(until: until, deviceModel: "iPad14,1")),
+      ("until=\(until.rfc3339)", ExportFilter(until: until)),
+    ]
+    try await Application(router: Collector.router(fleet: store)).test(.router) { client in
+      for (query, filter) in asked {
+        for table in ExportTable.allCases {
+          let response = try await get(client, "/v1/export/\(table.rawValue)?format=csv&\(query)")
+          let expected = try Self.export(shop, table, .csv, filter: filter)
+          #expect(response.status == .ok && Array(response.body.readableBytesView) == expected, "\(table) \(query)")
+          #expect(expected != (try Self.export(shop, table, .csv)), "\(table) \(query) leaves rows out")
+        }
+      }
+      let backwards = try await get(
+        client, "/v1/export/events?format=csv&since=2026-11-21&until=2026-11-20")
+      #expect(backwards.status == .badRequest)
+      #expect(String(buffer: backwards.body).contains("until"))
     }
   }
 }

@@ -53,7 +53,8 @@ struct PostgresFleetTests {
     let middle = Timestamp(millisecondsSince1970: 1_795_000_000_000 + 12_000)
     let filters = [
       ExportFilter(), ExportFilter(since: middle), ExportFilter(omitsPayloads: true),
-      ExportFilter(session: sessions[0][0].session),
+      ExportFilter(session: sessions[0][0].session), ExportFilter(until: middle),
+      ExportFilter(since: middle, appVersion: "2.3"), ExportFilter(deviceModel: "iPhone15,6"),
     ]
     for table in ExportTable.allCases {
       for format in [ExportFormat.csv, .jsonl] {

@@ -258,6 +258,11 @@ import Testing
       "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z",
     ])
     #expect(since.stdoutLines.count == 4)
+    let until = try navstore([
+      "export", "--table", "events", "--format", "jsonl", "--since", "2026-11-21T10:00:03.000Z", "--until",
+      "2026-11-21T11:00:00.000Z",
+    ])
+    #expect(until.status == 0 && until.stdoutLines.count == 3, "\(until.stdout)")
   }
 
   @Test(arguments: [
@@ -276,6 +281,10 @@ import Testing
     (
       ["export", "--table", "events", "--format", "csv", "--out", "/no/such/folder/x.csv"],
       "navstore: --out: cannot write '/no/such/folder/x.csv' (does its folder exist and is it writable?)"
+    ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--since", "2026-11-21", "--until", "2026-11-20"],
+      "navstore: --until (2026-11-20T00:00:00.000Z) must not be before --since (2026-11-21T00:00:00.000Z)"
     ),
     (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),

@@ -7,7 +7,8 @@ import NavCore
 ///
 /// The engine hands it, for the sessions table, each session's summary in id order; for the
 /// other tables, every stored event in (session, seq) order (sessions ordered by their ids' UTF-8
-/// bytes), only `filter.session`'s when it names one. The encoder applies `since` itself.
+/// bytes), only `filter.session`'s when it names one, each session announced by `beginSession`
+/// when the filter selects by context. The encoder applies `since` and `until` itself.
 package struct ExportEncoder {
   /// Bytes past which `nextChunk()` hands out what is written.
   package static let chunkSize = 1 << 16
@@ -18,6 +19,8 @@ package struct ExportEncoder {
   private var bytes: [UInt8] = []
   private var replay: ScreenViewReplay?
   private var previous: (session: SessionID, seq: Int, at: Int64)?
+  /// The session whose rows the filter leaves out (`beginSession`), while they come.
+  private var leftOut: SessionID?
   /// The rows written so far.
   package private(set) var rows = 0
 
@@ -42,10 +45,17 @@ package struct ExportEncoder {
     emit(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
   }
 
+  /// Says, before a session's first event, what it ran on (its start's context): a filter on
+  /// app version or device (`ExportFilter.selectsByContext`) may leave all its rows out.
+  package mutating func beginSession(_ session: SessionID, context: SessionContext?) {
+    leftOut = filter.keeps(context) ? nil : session
+  }
+
   /// Takes the next stored event (the other tables), of a session whose journey is `journey`
   /// (`SessionSummary.journey`, which the screen views carry).
   package mutating func take(_ row: StoredEventRow, journey: String? = nil) throws(HistoryError) {
     if let session = filter.session, session != row.session { return }
+    if leftOut == row.session { return }
     if var replay {
       self.replay = nil
       defer { self.replay = replay }

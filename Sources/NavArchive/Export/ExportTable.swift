@@ -63,6 +63,14 @@ import NavCore
   /// Only rows whose time is at or after this: an event's or a transition's `occurred_at`, a
   /// view's `entered_at`, a session's `last_at`.
   public var since: Timestamp?
+  /// Only rows whose time is at or before this: an event's or a transition's `occurred_at`, a
+  /// view's `entered_at`, a session's `first_at` (a session active at some time up to it).
+  public var until: Timestamp?
+  /// Only the rows of sessions of this app version, as their start's context gave it.
+  public var appVersion: String?
+  /// Only the rows of sessions on this device model (`iPhone15,2`), as their start's context
+  /// gave it.
+  public var deviceModel: String?
   /// Leave out what can hold personal data: the events table's `operation` (screen payloads,
   /// whole states) and `cause` (the app's actions) are empty; screen names, operation names,
   /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
@@ -82,11 +90,14 @@ import NavCore
 
   /// Creates a filter.
   public init(
-    session: SessionID? = nil, since: Timestamp? = nil, omitsPayloads: Bool = false, after: Int64? = nil,
-    through: Int64? = nil
+    session: SessionID? = nil, since: Timestamp? = nil, until: Timestamp? = nil, appVersion: String? = nil,
+    deviceModel: String? = nil, omitsPayloads: Bool = false, after: Int64? = nil, through: Int64? = nil
   ) {
     self.session = session
     self.since = since
+    self.until = until
+    self.appVersion = appVersion
+    self.deviceModel = deviceModel
     self.omitsPayloads = omitsPayloads
     self.after = after
     self.through = through
@@ -102,20 +113,40 @@ import NavCore
   /// answers to: a session's events past it are left, whole, to the next export.
   package func reaches(received: Int64) -> Bool { received <= (through ?? .max) || received >= (foreignFrom ?? .max) }
 
-  /// Whether the sessions table keeps `summary`: the session named, if one is, active at or
-  /// after `since`, and in the received window. Every engine's sessions export asks this.
+  /// Whether the sessions table keeps `summary`: the session named, if one is, active between
+  /// `since` and `until`, of the app version and device asked for, and in the received window.
+  /// Every engine's sessions export asks this.
   package func keeps(_ summary: SessionSummary) -> Bool {
     if let session, session != summary.id { return false }
     if let since, let last = summary.lastAt, last < since { return false }
-    return hands(received: summary.received)
+    if let until, let first = summary.firstAt, first > until { return false }
+    return keeps(summary.context) && hands(received: summary.received)
+  }
+
+  /// Whether a filter on what sessions ran on is set: an engine that reads events then asks
+  /// `keeps(_:)` of each session's context before handing its events on.
+  package var selectsByContext: Bool { appVersion != nil || deviceModel != nil }
+
+  /// Whether the rows of a session whose start gave `context` are kept: the app version and the
+  /// device asked for, by the rule session listings follow (`SessionQuery`).
+  package func keeps(_ context: SessionContext?) -> Bool {
+    var query = SessionQuery()
+    query.appVersion = appVersion
+    query.deviceModel = deviceModel
+    return query.matches(context)
+  }
+
+  /// Whether a row at `time` (an event, a transition, a view's start) is within `since` and
+  /// `until`.
+  package func includes(_ time: Timestamp) -> Bool {
+    (since.map { time >= $0 } ?? true) && (until.map { time <= $0 } ?? true)
   }
 
   /// Whether the events table keeps an event at `at` (milliseconds since 1970) that the store
-  /// received under `received` (its session already chosen): at or after `since`, and in the
-  /// received window. Every engine's events export asks this.
+  /// received under `received` (its session already chosen): within `since` and `until`, and
+  /// in the received window. Every engine's events export asks this.
   package func keepsEvent(at: Int64, received: Int64) -> Bool {
-    if let since, at < since.millisecondsSince1970 { return false }
-    return hands(received: received)
+    includes(Timestamp(millisecondsSince1970: at)) && hands(received: received)
   }
 
   /// This filter answering to `cursor`, the store's cursor now (its `through`); `nil` when the

@@ -250,7 +250,7 @@ package struct ScreenViewReplay {
     {
       return
     }
-    if table == .transitions, include(change.at), filter.hands(received: change.received) {
+    if table == .transitions, filter.includes(change.at), filter.hands(received: change.received) {
       func text(_ value: String?) -> ExportValue { .text(orNull: value) }
       try emit(
         ExportRow(values: [
@@ -302,7 +302,7 @@ package struct ScreenViewReplay {
   ) throws(Failure) {
     guard phase == .foreground, let open, let session else { return }
     lastSeen = open.screen
-    guard table == .screenViews, include(open.enteredAt), filter.hands(received: received) else { return }
+    guard table == .screenViews, filter.includes(open.enteredAt), filter.hands(received: received) else { return }
     func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     try emit(
       ExportRow(values: [
@@ -315,9 +315,5 @@ package struct ScreenViewReplay {
         open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
         text(open.causeAction), text(open.cause), text(open.parameters), .integer(received), .text(journey),
       ]))
-  }
-
-  private func include(_ time: Timestamp) -> Bool {
-    filter.since.map { time >= $0 } ?? true
   }
 }

@@ -19,13 +19,19 @@ struct ExportEndpoint {
     guard let name = context.parameters.get("table"), let table = ExportTable(rawValue: name) else {
       throw CollectorError.notFound
     }
-    let query = try QueryParameters(request, allowed: ["format", "since", "session", "omit_payloads", "after"])
+    let query = try QueryParameters(
+      request,
+      allowed: ["format", "since", "until", "app_version", "device_model", "session", "omit_payloads", "after"])
     guard let format = try query.choice("format", of: ExportFormat.self) else {
       throw CollectorError.badQuery("format: give csv or jsonl")
     }
     var filter = ExportFilter(
-      since: try query.time("since"), omitsPayloads: try query.boolean("omit_payloads") ?? false,
+      since: try query.time("since"), until: try query.time("until"), appVersion: try query.text("app_version"),
+      deviceModel: try query.text("device_model"), omitsPayloads: try query.boolean("omit_payloads") ?? false,
       after: try query.integer("after", in: 0...Int.max).map(Int64.init))
+    if let since = filter.since, let until = filter.until, until < since {
+      throw CollectorError.badQuery("until (\(until)) is before since (\(since))")
+    }
     if filter.omitsPayloads, table == .events, format == .jsonl {
       throw CollectorError.badQuery(
         "omit_payloads: the events table's JSON Lines are whole wire-format events, which keep their payloads; ask for format=csv"

@@ -307,10 +307,18 @@ extension PostgresFleet {
     // An incremental export reads the sessions received after its cursor (their rows' index),
     // whole: a view may begin before the cursor and end after it.
     let after = filter.after ?? Int64.min
-    // The screen tables carry each session's journey, read by its row's key.
+    // The screen tables carry each session's journey, read by its row's key; a filter on what
+    // sessions ran on reads each one's context once, with its first row.
+    let context =
+      filter.selectsByContext
+      ? """
+      CASE WHEN session_id IS DISTINCT FROM lag(session_id) OVER (ORDER BY session_id, seq)
+        THEN (SELECT coalesce(s.context, '') FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)
+      END
+      """ : "NULL::text"
     let columns =
       PostgresEventRow.selectList
-      + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)"
+      + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), " + context
     let events: PostgresQuery =
       if let session = filter.session {
         """
@@ -349,8 +357,9 @@ extension PostgresFleet {
           encoder = try ExportEncoder(table, format: format, filter: bounded)
           if encoder.wantsEvents {
             let rows = try await connection.query(events, logger: logger)
-            for try await columns in rows.decode(PostgresEventRow.ColumnsAndJourney.self) {
-              let (row, journey) = try PostgresEventRow.row(columns)
+            for try await columns in rows.decode(PostgresEventRow.ExportColumns.self) {
+              let (row, journey, firstContext) = try PostgresEventRow.row(columns)
+              if let firstContext { encoder.beginSession(row.session, context: SessionRecord.context(firstContext)) }
               try encoder.take(row, journey: journey)
               if let chunk = encoder.nextChunk() { try await sink(chunk) }
             }

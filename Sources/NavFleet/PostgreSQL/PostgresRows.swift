@@ -63,11 +63,15 @@ enum PostgresEventRow {
   static let selectList = "session_id, seq, at, origin, op, cause, hash, received"
 
   /// The columns, then the session's journey (an export of the screen tables).
-  typealias ColumnsAndJourney = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?)
+  /// An export's row: the event's columns, its session's journey, and, on a session's first row
+  /// when the export selects by context, the session's context (`""` when it has none).
+  typealias ExportColumns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?, String?)
 
-  static func row(_ columns: ColumnsAndJourney) throws(HistoryError) -> (row: StoredEventRow, journey: String?) {
+  static func row(_ columns: ExportColumns) throws(HistoryError) -> (
+    row: StoredEventRow, journey: String?, firstContext: String?
+  ) {
     let row = try row((columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7))
-    return (row, columns.8)
+    return (row, columns.8, columns.9)
   }
 
   static func row(_ columns: Columns) throws(HistoryError) -> StoredEventRow {

@@ -81,11 +81,16 @@ package struct SessionRecord: Sendable {
       restoredFrom: link, durationMilliseconds: durationMilliseconds,
       foregroundMilliseconds: foregroundMilliseconds, phase: SessionPhase(rawValue: phase) ?? .foreground,
       clockJumps: clockJumps,
-      // A hand-edited column that no longer reads lists as no context; `verify` names it.
-      context: context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) },
+      context: Self.context(context),
       // An outcome a hand edit made unknown lists as none; `verify` names it.
       launch: launch.flatMap(LaunchRecord.Outcome.init(rawValue:)), launchReason: launchReason,
       droppedRoutes: droppedRoutes, received: received, journey: journey)
+  }
+
+  /// A session's context read back from the store's column (canonical JSON text). A hand-edited
+  /// column that no longer reads counts as no context; `verify` names it.
+  package static func context(_ stored: String?) -> SessionContext? {
+    stored.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }
   }
 
   /// A session id read back from the store, which a hand edit may have made invalid.

@@ -73,7 +73,12 @@ package struct SessionQuery: Hashable, Sendable {
     if let droppedRoutes, droppedRoutes != (session.droppedRoutes > 0) { return false }
     if let idPrefix, !session.id.rawValue.utf8.starts(with: idPrefix.utf8) { return false }
     if let continuing, session.restoredFrom?.session != continuing { return false }
-    let context = session.context
+    return matches(session.context)
+  }
+
+  /// Whether a session whose start gave `context` passes the filters on what it ran on (app
+  /// version, system, device, locale, user): each set matches exactly.
+  package func matches(_ context: SessionContext?) -> Bool {
     let wanted: [(String?, String?)] = [
       (appVersion, context?.appVersion), (osName, context?.osName), (osVersion, context?.osVersion),
       (deviceModel, context?.deviceModel), (locale, context?.locale), (userID, context?.userID),

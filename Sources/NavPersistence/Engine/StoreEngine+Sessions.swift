@@ -22,6 +22,14 @@ extension StoreEngine {
       depth: statement.int(SessionTotalsColumn.depth))
   }
 
+  /// What the session ran on, as its start's context gave it (`nil`: none, or no row).
+  package func storedContext(of session: SessionID) throws(StoreError) -> SessionContext? {
+    let statement = try prepare("SELECT context FROM sessions WHERE id = ?")
+    defer { statement.reset() }
+    try bind(statement, [.text(session.rawValue)])
+    return try step(statement) && !statement.isNull(0) ? SessionRecord.context(statement.text(0)) : nil
+  }
+
   /// The session's whole row, or `nil` when it has none.
   func sessionRecord(_ session: SessionID) throws(StoreError) -> SessionRecord? {
     let statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE id = ?")

@@ -15,7 +15,7 @@ extension StoreEngine {
   /// that a page of an export costs its own length whatever the filter; returns whether every
   /// row was read.
   ///
-  /// `since` is checked here, not in SQL, for that bound (there is no index on `at`: SQL
+  /// `since`, `until` and what sessions ran on are checked here, not in SQL, for that bound (there is no index on `at`: SQL
   /// would read the same rows), and so is the filter's received window; only the sessions
   /// received after `sessionsAfter` (the filter's `after` unless given) are read. The event
   /// before is the previous row when its seq is one less:
@@ -30,6 +30,7 @@ extension StoreEngine {
       session: filter.session, receivedAfter: sessionsAfter ?? filter.after, after: position)
     defer { statement.reset() }
     var read = 0
+    var kept: (session: SessionID, keeps: Bool)?
     while read < limit {
       guard try step(statement) else { return true }
       read += 1
@@ -51,6 +52,11 @@ extension StoreEngine {
       }
       guard filter.keepsEvent(at: at, received: statement.int64(EventColumn.received.rawValue)) else { continue }
       guard let session = position?.session else { continue }
+      if filter.selectsByContext {
+        // Read once per session, by its row's key.
+        if kept?.session != session { kept = (session, filter.keeps(try storedContext(of: session))) }
+        guard kept?.keeps == true else { continue }
+      }
       guard try body(statement, session, wentBack) else { return false }
     }
     return false

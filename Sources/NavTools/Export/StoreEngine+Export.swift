@@ -67,7 +67,8 @@ extension StoreEngine {
       // whole history of each session received after it is replayed.
       var journeyRead: (session: SessionID, journey: String?)?
       let ended = try forEachEventsRow(
-        filter: ExportFilter(session: filter.session), sessionsAfter: filter.after, after: &export.lastEvent,
+        filter: ExportFilter(session: filter.session, appVersion: filter.appVersion, deviceModel: filter.deviceModel),
+        sessionsAfter: filter.after, after: &export.lastEvent,
         limit: limit
       ) { statement, session, _ throws(StoreError) in
         let stored = StoredEventRow(statement, session: session)

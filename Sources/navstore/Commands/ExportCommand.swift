@@ -57,6 +57,8 @@ struct ExportCommand: AsyncParsableCommand {
           --since 2026-11-21T00:00:00.000Z
         navstore export --table events --format csv --omit-payloads \\
           --out events-for-analysts.csv
+        navstore export --table screen-views --format csv --app-version 2.4 \\
+          --since 2026-11-01 --until 2026-12-01 --out november-2.4.csv
       """)
 
   @OptionGroup var store: StoreOption
@@ -79,6 +81,17 @@ struct ExportCommand: AsyncParsableCommand {
     transform: timeArgument)
   var since: Timestamp?
 
+  @Option(
+    help: "Only rows up to this time (a date alone is its first moment, midnight UTC); sessions: those begun by then.",
+    transform: timeArgument)
+  var until: Timestamp?
+
+  @Option(name: .customLong("app-version"), help: "Only the rows of sessions of this app version, as the app gave it.")
+  var appVersion: String?
+
+  @Option(name: .customLong("device"), help: "Only the rows of sessions on this device model (iPhone15,2, ...).")
+  var deviceModel: String?
+
   @Flag(
     help: """
       Leave out what can hold personal data: the screens' values, the app's actions, the sessions' \
@@ -97,13 +110,18 @@ struct ExportCommand: AsyncParsableCommand {
     if let after, after < 0 {
       throw ValidationError("--after: a cursor is a whole number from 0, as an export printed it")
     }
+    if let since, let until, until < since {
+      throw ValidationError("--until (\(until)) must not be before --since (\(since))")
+    }
     if omitPayloads, table == .events, format == .jsonl {
       throw ValidationError("--omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv")
     }
   }
 
   func run() async throws {
-    let filter = ExportFilter(session: session, since: since, omitsPayloads: omitPayloads, after: after)
+    let filter = ExportFilter(
+      session: session, since: since, until: until, appVersion: appVersion, deviceModel: deviceModel,
+      omitsPayloads: omitPayloads, after: after)
     let (table, format, cursorOut) = (table, format, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
