@@ -160,6 +160,10 @@ extension CollectorReadTests {
       ("app_version=3.1", ExportFilter(appVersion: "3.1")),
       ("device_model=iPad14,1&until=\(until.rfc3339)", ExportFilter(until: until, deviceModel: "iPad14,1")),
       ("until=\(until.rfc3339)", ExportFilter(until: until)),
+      (
+        "omit_payloads=true&keep_payload_fields=a.b,c&app_version=3.2",
+        ExportFilter(appVersion: "3.2", omitsPayloads: true, keptPayloadFields: [["a", "b"], ["c"]])
+      ),
     ]
     try await Application(router: Collector.router(fleet: store)).test(.router) { client in
       for (query, filter) in asked {
@@ -174,6 +178,10 @@ extension CollectorReadTests {
         client, "/v1/export/events?format=csv&since=2026-11-21&until=2026-11-20")
       #expect(backwards.status == .badRequest)
       #expect(String(buffer: backwards.body).contains("until"))
+      for wrong in ["keep_payload_fields=a", "omit_payloads=true&keep_payload_fields=a..b"] {
+        let refused = try await get(client, "/v1/export/events?format=csv&\(wrong)")
+        #expect(refused.status == .badRequest && String(buffer: refused.body).contains("keep_payload_fields"))
+      }
     }
   }
 }

@@ -78,6 +78,47 @@ import Testing
     return rows
   }
 
+  /// `keptPayloadFields`: the fields named stay in the payload columns (and the screen's
+  /// parameters are those of what is kept), the rest goes; a value that keeps nothing is empty.
+  @Test func keptFieldsStayAndTheRestGoes() throws {
+    let product = "sku-123"
+    try store.append(event("k", .start(.stack(stack("R+home")))))
+    var detail = event(
+      "k",
+      .push(.object(["productDetail": .object(["id": .string(product), "shopper": .string(Self.secret)])])),
+      offset: 1)
+    detail.cause = .object([
+      "addToCart": .object([
+        "items": .array([
+          .object(["productId": .string(product), "note": .string(Self.secret)]), .object(["note": .string("x")]),
+        ])
+      ])
+    ])
+    try store.append(detail)
+    let filter = ExportFilter(
+      session: sessionID("k"), omitsPayloads: true,
+      keptPayloadFields: [["productDetail", "id"], ["addToCart", "items", "productId"]])
+    for table in ExportTable.allCases {
+      var bytes: [UInt8] = []
+      try store.exportEncoded(table, format: .csv, filter: filter) { bytes += $0 }
+      #expect(!String(decoding: bytes, as: UTF8.self).contains(Self.secret), "\(table.rawValue)")
+    }
+    var views: [[String: ExportValue]] = []
+    try store.export(.screenViews, filter: filter) {
+      views.append(Dictionary(uniqueKeysWithValues: zip(ExportTable.screenViews.columns, $0.values)))
+    }
+    let shown = views.last ?? [:]
+    #expect(shown["screen_payload"] == .text(#"{"productDetail":{"id":"sku-123"}}"#))
+    #expect(shown["screen_params"] == .text(#"{"id":"sku-123"}"#))
+    #expect(shown["cause"] == .text(#"{"addToCart":{"items":[{"productId":"sku-123"}]}}"#))
+    #expect(views.first?["screen_payload"] == .null, "a screen with none of the fields keeps nothing")
+    var events: [[String: ExportValue]] = []
+    try store.export(.events, filter: filter) {
+      events.append(Dictionary(uniqueKeysWithValues: zip(ExportTable.events.columns, $0.values)))
+    }
+    #expect(events.last?["cause"] == shown["cause"] && events.last?["operation"] == .null)
+  }
+
   @Test func theEventsWireFormatCannotOmitPayloads() throws {
     #expect(throws: StoreError.payloadsInWireFormat) { try text(.events, .jsonl, omitting: true) }
     #expect(throws: StoreError.payloadsInWireFormat) {

@@ -286,6 +286,14 @@ import Testing
       ["export", "--table", "events", "--format", "csv", "--since", "2026-11-21", "--until", "2026-11-20"],
       "navstore: --until (2026-11-20T00:00:00.000Z) must not be before --since (2026-11-21T00:00:00.000Z)"
     ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--keep-payload-fields", "id"],
+      "navstore: --keep-payload-fields keeps fields of what --omit-payloads leaves out; add --omit-payloads"
+    ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--omit-payloads", "--keep-payload-fields", "a.b,,c"],
+      "navstore: --keep-payload-fields: '' is not a path of keys joined by dots (productDetail.id)"
+    ),
     (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),
     (["replay", "s", "--speed", "0"], "navstore: --speed must be from 0.001 to 1000, not 0.0"),

@@ -42,7 +42,7 @@ package struct ExportEncoder {
   /// Takes the next session (the sessions table).
   package mutating func take(_ summary: SessionSummary) {
     guard filter.keeps(summary) else { return }
-    emit(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
+    emit(ExportRow(values: ExportEncoding.sessionsRow(summary, redacting: filter.redaction)))
   }
 
   /// Says, before a session's first event, what it ran on (its start's context): a filter on
@@ -71,7 +71,7 @@ package struct ExportEncoder {
     guard filter.keepsEvent(at: row.at, received: row.received) else { return }
     var values = ExportValuesWriter()
     try ExportEncoding.writeEventsRow(
-      row, session: row.session, clockWentBack: wentBack, omittingPayloads: filter.omitsPayloads, into: &values)
+      row, session: row.session, clockWentBack: wentBack, redacting: filter.redaction, into: &values)
     emit(ExportRow(values: values.values, event: format == .jsonl ? try row.decoded() : nil))
   }
 

@@ -15,12 +15,13 @@ extension ExportEncoding {
 
   /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context
   /// keys too: what could tell who the user is.
-  package static func sessionsRow(_ summary: SessionSummary, omittingPayloads: Bool) -> [ExportValue] {
+  package static func sessionsRow(_ summary: SessionSummary, redacting redaction: PayloadRedaction) -> [ExportValue] {
     let context = summary.context
+    let omittingPayloads = redaction.omits
     func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     let appContext: ExportValue =
-      omittingPayloads || (context?.app.isEmpty ?? true)
-      ? .null : .text(JSONValue.object(context?.app ?? [:]).canonicalString)
+      context?.app.isEmpty ?? true
+      ? .null : .text(orNull: redaction.apply(JSONValue.object(context?.app ?? [:]))?.canonicalString)
     return [
       .text(summary.id.rawValue), .integer(Int64(summary.eventCount)),
       summary.firstAt.map(ExportValue.time) ?? .null,
@@ -56,7 +57,7 @@ extension ExportEncoding {
   /// (its headline: the rest of it is checked as JSON, and read in full by the JSON Lines
   /// export and by `verify`).
   package static func writeEventsRow(
-    _ statement: some EventsRowColumns, session: SessionID, clockWentBack: Bool, omittingPayloads: Bool,
+    _ statement: some EventsRowColumns, session: SessionID, clockWentBack: Bool, redacting redaction: PayloadRedaction,
     into row: inout some ExportRowWriter
   ) throws(HistoryError) {
     let seq = statement.int64(EventColumn.seq.rawValue)
@@ -79,9 +80,17 @@ extension ExportEncoding {
     row.text(operation.name)
     if let screen = operation.screenName { row.text(screen) } else { row.null() }
     row.text(path)
-    if omittingPayloads {
+    if redaction.omits {
       row.null()  // operation
-      row.null()  // cause
+      if redaction.kept.isEmpty || statement.isNull(EventColumn.cause.rawValue) {
+        row.null()
+      } else if let kept = redaction.apply(
+        stored: statement.withTextBytes(EventColumn.cause.rawValue) { String(decoding: $0, as: UTF8.self) })
+      {
+        row.text(kept)
+      } else {
+        row.null()
+      }
     } else {
       statement.withTextBytes(EventColumn.operation.rawValue) { row.storedText($0) }
       if statement.isNull(EventColumn.cause.rawValue) {

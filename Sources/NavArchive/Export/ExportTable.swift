@@ -76,6 +76,10 @@ import NavCore
   /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
   /// are whole wire-format events, so they cannot omit payloads: that export is refused.
   public var omitsPayloads: Bool
+  /// What `omitsPayloads` keeps of each value all the same: paths of object keys from the
+  /// value's root (`["productDetail", "id"]`), an array's elements each followed by the rest
+  /// (none: nothing kept).
+  public var keptPayloadFields: [[String]]
   /// Only what the store received after this cursor: the rows an earlier export that answered
   /// this cursor did not hand out (`nil`: from the first).
   public var after: Int64?
@@ -91,8 +95,10 @@ import NavCore
   /// Creates a filter.
   public init(
     session: SessionID? = nil, since: Timestamp? = nil, until: Timestamp? = nil, appVersion: String? = nil,
-    deviceModel: String? = nil, omitsPayloads: Bool = false, after: Int64? = nil, through: Int64? = nil
+    deviceModel: String? = nil, omitsPayloads: Bool = false, keptPayloadFields: [[String]] = [], after: Int64? = nil,
+    through: Int64? = nil
   ) {
+    self.keptPayloadFields = keptPayloadFields
     self.session = session
     self.since = since
     self.until = until
@@ -102,6 +108,9 @@ import NavCore
     self.after = after
     self.through = through
   }
+
+  /// What the rows keep of the values that can hold personal data.
+  package var redaction: PayloadRedaction { PayloadRedaction(omits: omitsPayloads, kept: keptPayloadFields) }
 
   /// Whether a row whose newest event the store received under `received` is in this export:
   /// after the cursor it resumes from, and not after the one it answers to.

@@ -98,7 +98,7 @@ package struct ScreenViewReplay {
 
   private let table: ExportTable
   private let filter: ExportFilter
-  private var omitsPayloads: Bool { filter.omitsPayloads }
+  private var redaction: PayloadRedaction { filter.redaction }
   private var session: SessionID?
   /// The highest received number of the session's events so far.
   private var received: Int64 = 0
@@ -240,9 +240,10 @@ package struct ScreenViewReplay {
     restoring = false
     guard let session, let state, let visible = state.visibleScreen else { return }
     let route = Self.route(of: visible, in: state)
-    let payload = omitsPayloads ? nil : route?.screen.canonicalString
+    let screen = redaction.apply(route?.screen)
+    let payload = screen?.canonicalString
     let causeAction = change.cause.map { ScreenName.of($0) }
-    let cause = omitsPayloads ? nil : change.cause?.canonicalString
+    let cause = redaction.apply(change.cause)?.canonicalString
     // The same place in the tree is the same view, even when the screen's value changed in
     // place (a search query typed): its payload is the one it was entered with.
     if let open, open.screen.name == visible.name, open.screen.coordinator == visible.coordinator,
@@ -271,7 +272,7 @@ package struct ScreenViewReplay {
       screen: visible, id: id, visitID: id, previous: lastSeen, seen: phase == .foreground, arrival: arrival,
       origin: change.origin,
       placement: ViewPlacement(of: visible, in: state), causeAction: causeAction, cause: cause, payload: payload,
-      parameters: omitsPayloads ? nil : route.flatMap { ScreenName.parameters(of: $0.screen)?.canonicalString },
+      parameters: screen.flatMap { ScreenName.parameters(of: $0)?.canonicalString },
       restored: restored, seq: change.lastSeq, enteredAt: change.at)
   }
 

@@ -21,7 +21,10 @@ struct ExportEndpoint {
     }
     let query = try QueryParameters(
       request,
-      allowed: ["format", "since", "until", "app_version", "device_model", "session", "omit_payloads", "after"])
+      allowed: [
+        "format", "since", "until", "app_version", "device_model", "session", "omit_payloads", "keep_payload_fields",
+        "after",
+      ])
     guard let format = try query.choice("format", of: ExportFormat.self) else {
       throw CollectorError.badQuery("format: give csv or jsonl")
     }
@@ -29,6 +32,17 @@ struct ExportEndpoint {
       since: try query.time("since"), until: try query.time("until"), appVersion: try query.text("app_version"),
       deviceModel: try query.text("device_model"), omitsPayloads: try query.boolean("omit_payloads") ?? false,
       after: try query.integer("after", in: 0...Int.max).map(Int64.init))
+    if let fields = try query.text("keep_payload_fields") {
+      guard filter.omitsPayloads else {
+        throw CollectorError.badQuery("keep_payload_fields: keeps fields of what omit_payloads=true leaves out; add it")
+      }
+      for part in fields.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let path = PayloadRedaction.path(String(part)) else {
+          throw CollectorError.badQuery("keep_payload_fields: '\(part)' is not a path of keys joined by dots")
+        }
+        filter.keptPayloadFields.append(path)
+      }
+    }
     if let since = filter.since, let until = filter.until, until < since {
       throw CollectorError.badQuery("until (\(until)) is before since (\(since))")
     }

@@ -22,24 +22,24 @@ enum CSVExportPipeline {
   }
 
   /// Starts the writing thread.
-  static func start(omittingPayloads: Bool) -> OrderedPipeline<CopiedEventsRows, Written> {
+  static func start(redacting redaction: PayloadRedaction) -> OrderedPipeline<CopiedEventsRows, Written> {
     // No serving on the reading thread: writing out is the heavier half here, and a chunk
     // written there would stop the reading that feeds the second thread (measured: 0.66x the
     // shell with it, 1.2x without).
     OrderedPipeline(name: "NavPersistence.CSVExportPipeline", chunkSize: 1) {
-      { chunk in write(chunk, omittingPayloads: omittingPayloads) }
+      { chunk in write(chunk, redacting: redaction) }
     }
   }
 
   /// The chunk's rows as CSV, each as `ExportEncoding.writeEventsRow` writes a statement's row.
-  static func write(_ chunk: CopiedEventsRows, omittingPayloads: Bool) -> Written {
+  static func write(_ chunk: CopiedEventsRows, redacting redaction: PayloadRedaction) -> Written {
     var csv = CSVRowWriter(capacity: chunk.bytes.count * 2 + 4096)
     var rows = 0
     do throws(StoreError) {
       try chunk.forEachRow { row, session, clockWentBack throws(StoreError) in
         try StoreError.ruling(
           ExportEncoding.writeEventsRow(
-            row, session: session, clockWentBack: clockWentBack, omittingPayloads: omittingPayloads, into: &csv))
+            row, session: session, clockWentBack: clockWentBack, redacting: redaction, into: &csv))
         csv.endRow()
         rows += 1
       }

@@ -6,7 +6,9 @@ extension SessionQuery {
   /// prints for the sessions a query keeps.
   package static func exportLine(_ session: SessionSummary, omittingPayloads: Bool = false) -> String {
     ExportEncoding.line(
-      ExportRow(values: ExportEncoding.sessionsRow(session, omittingPayloads: omittingPayloads)), table: .sessions,
+      ExportRow(
+        values: ExportEncoding.sessionsRow(session, redacting: PayloadRedaction(omits: omittingPayloads, kept: []))),
+      table: .sessions,
       format: .jsonl)
   }
 }

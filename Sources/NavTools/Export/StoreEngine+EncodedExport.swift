@@ -45,7 +45,7 @@ extension StoreEngine {
     }
     let limit = pageBytes == nil ? Int.max : Self.rowsPerPage
     if export.table == .events, export.format == .csv {
-      let omitting = export.filter.omitsPayloads
+      let redaction = export.filter.redaction
       if pageBytes == nil {
         try exportEventsCSVPipelined(
           &export, after: &csv.bytes, chunkSize: chunkSize, rowWritten: rowWritten, write: write)
@@ -54,7 +54,7 @@ extension StoreEngine {
           statement, session, clockWentBack throws(StoreError) in
           try StoreError.ruling(
             ExportEncoding.writeEventsRow(
-              statement, session: session, clockWentBack: clockWentBack, omittingPayloads: omitting, into: &csv))
+              statement, session: session, clockWentBack: clockWentBack, redacting: redaction, into: &csv))
           csv.endRow()
           rowWritten()
           return try room()
@@ -81,7 +81,7 @@ extension StoreEngine {
     _ export: inout ExportProgress, after pending: inout [UInt8], chunkSize: Int, rowWritten: () -> Void,
     write: ([UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
-    let pipeline = CSVExportPipeline.start(omittingPayloads: export.filter.omitsPayloads)
+    let pipeline = CSVExportPipeline.start(redacting: export.filter.redaction)
     defer { pipeline.stop() }
     func take(_ written: CSVExportPipeline.Written) throws(StoreError) {
       for _ in 0..<written.rows { rowWritten() }

@@ -36,7 +36,7 @@ extension StoreEngine {
         export.lastSession = summary.id
         read += 1
         if filter.keeps(summary) {
-          try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, omittingPayloads: filter.omitsPayloads)))
+          try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, redacting: filter.redaction)))
         }
         guard read < limit, more() else {
           ended = false
@@ -51,7 +51,7 @@ extension StoreEngine {
         var row = ExportValuesWriter()
         try StoreError.ruling(
           ExportEncoding.writeEventsRow(
-            statement, session: session, clockWentBack: clockWentBack, omittingPayloads: filter.omitsPayloads,
+            statement, session: session, clockWentBack: clockWentBack, redacting: filter.redaction,
             into: &row))
         // The JSON Lines form is the wire format: the whole event, not the flat row.
         let event =

@@ -57,6 +57,8 @@ struct ExportCommand: AsyncParsableCommand {
           --since 2026-11-21T00:00:00.000Z
         navstore export --table events --format csv --omit-payloads \\
           --out events-for-analysts.csv
+        navstore export --table screen-views --format csv --omit-payloads \\
+          --keep-payload-fields productDetail.id --out views-for-analysts.csv
         navstore export --table screen-views --format csv --app-version 2.4 \\
           --since 2026-11-01 --until 2026-12-01 --out november-2.4.csv
       """)
@@ -99,6 +101,12 @@ struct ExportCommand: AsyncParsableCommand {
       """)
   var omitPayloads = false
 
+  @Option(
+    help: ArgumentHelp(
+      "With --omit-payloads, keep these fields of each value all the same: paths of keys joined by dots, separated by commas (productDetail.id,addToCart.items.productId).",
+      valueName: "paths"))
+  var keepPayloadFields: [String] = []
+
   @Option(help: "Only what the store received after this cursor: the one the last export answered to.")
   var after: Int64?
 
@@ -106,7 +114,25 @@ struct ExportCommand: AsyncParsableCommand {
     help: "Once the export is complete, write the cursor it answers to in this file: the --after of the next pull.")
   var cursorOut: String?
 
+  /// The paths `--keep-payload-fields` gives (each occurrence a list separated by commas), and
+  /// the first part that is not one, if any.
+  private var keptPaths: (paths: [[String]], wrong: String?) {
+    var paths: [[String]] = []
+    for part in keepPayloadFields.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+      guard let path = PayloadRedaction.path(String(part)) else { return (paths, String(part)) }
+      paths.append(path)
+    }
+    return (paths, nil)
+  }
+
   func validate() throws {
+    if !keepPayloadFields.isEmpty, !omitPayloads {
+      throw ValidationError(
+        "--keep-payload-fields keeps fields of what --omit-payloads leaves out; add --omit-payloads")
+    }
+    if let wrong = keptPaths.wrong {
+      throw ValidationError("--keep-payload-fields: '\(wrong)' is not a path of keys joined by dots (productDetail.id)")
+    }
     if let after, after < 0 {
       throw ValidationError("--after: a cursor is a whole number from 0, as an export printed it")
     }
@@ -121,7 +147,7 @@ struct ExportCommand: AsyncParsableCommand {
   func run() async throws {
     let filter = ExportFilter(
       session: session, since: since, until: until, appVersion: appVersion, deviceModel: deviceModel,
-      omitsPayloads: omitPayloads, after: after)
+      omitsPayloads: omitPayloads, keptPayloadFields: keptPaths.paths, after: after)
     let (table, format, cursorOut) = (table, format, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
