@@ -78,6 +78,34 @@ struct AnalyticsQueryTests {
     #expect(throws: (any Error).self) { try self.runExpectingFailure(duckDB, "SELECT at FROM read_csv('events.csv')") }
   }
 
+  /// `export --schema` loads each table's CSV with its columns' types, in DuckDB and in SQLite:
+  /// the demo's `app_build` (`412`) stays text, which DuckDB's own guess reads as a number.
+  @Test func theSchemaLoadsEveryTableWithTextKeptAsText() throws {
+    let duckDB = try duckDB()
+    let sqlite = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    var duckStatements: [String] = []
+    var sqliteStatements: [String] = []
+    for (table, file) in Self.files.sorted(by: { $0.key < $1.key }) {
+      let schema = try NavStoreProcess.run(["export", "--table", table, "--schema"], in: folder)
+      try #require(schema.status == 0, "\(schema.stderr)")
+      let name = table.replacingOccurrences(of: "-", with: "_")
+      duckStatements += [schema.stdout, "COPY \(name) FROM '\(file)' (HEADER);"]
+      sqliteStatements += [schema.stdout, ".import --csv --skip 1 \(file) \(name)"]
+    }
+    let guessed = try run(duckDB, ["-csv", "-noheader", "-c", "SELECT typeof(app_build) FROM 'sessions.csv' LIMIT 1"])
+    #expect(guessed == "BIGINT\n", "without the schema, DuckDB reads app_build as a number")
+    let check = "SELECT typeof(app_build), count(*) FROM sessions GROUP BY 1;"
+    let duck = try run(duckDB, ["-csv", "-noheader", "-c", (duckStatements + [check]).joined(separator: "\n")])
+    #expect(duck == "VARCHAR,8\n")
+    let lite = try run(sqlite, [":memory:"] + sqliteStatements + [check])
+    #expect(lite == "text|8\n")
+    let views = try run(
+      duckDB,
+      ["-csv", "-noheader", "-c", (duckStatements + ["SELECT count(*) FROM screen_views;"]).joined(separator: "\n")])
+    let exported = try String(contentsOf: folder.appendingPathComponent("views.csv"), encoding: .utf8)
+    #expect(views == "\(exported.components(separatedBy: "\r\n").filter { !$0.isEmpty }.count - 1)\n")
+  }
+
   /// Throws when DuckDB refuses the query.
   func runExpectingFailure(_ duckDB: URL, _ sql: String) throws {
     let process = Process()

@@ -54,6 +54,27 @@ struct PostgresCommandTests: CommandSuite {
       "\(arguments)", sourceLocation: sourceLocation)
   }
 
+  /// `export --schema` is PostgreSQL's too: each table's `CREATE TABLE` runs as printed (every
+  /// column name unquoted), and a row of the demo's sessions export loads into it.
+  @Test func theExportsSchemaCreatesEachTable() throws {
+    let scratch = "schema_" + app.filter { $0.isLetter || $0.isNumber }
+    var statements = ["CREATE SCHEMA \(scratch)", "SET search_path TO \(scratch)"]
+    for table in ["events", "sessions", "screen-views", "transitions"] {
+      let schema = try navstore("export", "--table", table, "--schema")
+      try #require(schema.status == 0, "\(schema.stderr)")
+      statements.append(schema.stdout)
+    }
+    statements.append(
+      """
+      INSERT INTO sessions (session, first_at, app_build, local_start, restored_from_seq)
+        VALUES ('s', '2026-11-21T09:00:03.200Z', '0412', '2026-11-21T10:30:00.000', 2)
+      """)
+    let checked = try TestPostgres.psql(
+      statements.joined(separator: ";\n")
+        + ";\nSELECT app_build, pg_typeof(first_at), local_start FROM sessions;\nDROP SCHEMA \(scratch) CASCADE")
+    #expect(checked == "0412|timestamp with time zone|2026-11-21 10:30:00\n")
+  }
+
   @Test func theDemoReadsTheSameFromAFileAndFromPostgreSQL() throws {
     try writeDemoLines()
     for target in [["--db", "f.sqlite"], ["--db", url, "--app", app]] {

@@ -20,7 +20,8 @@ struct ExportCommand: AsyncParsableCommand {
         transitions   \(ExportTable.transitions.columns.joined(separator: ", "))
 
       CSV has a header row and RFC 4180 quoting; JSON Lines rows have the same keys in the same \
-      order. Rows stream from the store (a file, or a PostgreSQL database) in constant memory.
+      order. --schema prints the table's CREATE TABLE, each column's SQL type, for loading CSV \
+      without a reader guessing types (an app_build of 412 read as a number). Rows stream from the store (a file, or a PostgreSQL database) in constant memory.
 
       Screen views and transitions follow what the user saw: consecutive events with the same \
       time, origin and cause (one action, like a recorded deep link) are one change. Times are \
@@ -51,6 +52,7 @@ struct ExportCommand: AsyncParsableCommand {
 
       Examples:
         navstore export --table screen-views --format csv --out views.csv
+        navstore export --table sessions --schema --out sessions.sql
         navstore export --table screen-views --format csv --after 41 --cursor-out cursor \\
           --out views-new.csv
         navstore export --table events --format jsonl --session s-1 \\
@@ -69,7 +71,12 @@ struct ExportCommand: AsyncParsableCommand {
   var table: ExportTable
 
   @Option(help: "csv or jsonl.")
-  var format: ExportFormat
+  var format: ExportFormat?
+
+  @Flag(
+    help:
+      "Print the table's CREATE TABLE (each column's SQL type, for DuckDB, PostgreSQL or SQLite) instead of its rows.")
+  var schema = false
 
   @Option(help: "Write to this file instead of standard output.")
   var out: String?
@@ -126,6 +133,7 @@ struct ExportCommand: AsyncParsableCommand {
   }
 
   func validate() throws {
+    if format == nil, !schema { throw ValidationError("Missing expected argument '--format <format>'") }
     if !keepPayloadFields.isEmpty, !omitPayloads {
       throw ValidationError(
         "--keep-payload-fields keeps fields of what --omit-payloads leaves out; add --omit-payloads")
@@ -139,16 +147,23 @@ struct ExportCommand: AsyncParsableCommand {
     if let since, let until, until < since {
       throw ValidationError("--until (\(until)) must not be before --since (\(since))")
     }
-    if omitPayloads, table == .events, format == .jsonl {
+    if omitPayloads, table == .events, format == .jsonl, !schema {
       throw ValidationError("--omit-payloads: the events' JSON Lines are whole wire-format events; use --format csv")
     }
   }
 
   func run() async throws {
+    guard let format, !schema else {
+      let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
+      let schema = table.createTable
+      try sink.write { $0.append(contentsOf: schema.utf8) }
+      try sink.close()
+      return
+    }
     let filter = ExportFilter(
       session: session, since: since, until: until, appVersion: appVersion, deviceModel: deviceModel,
       omitsPayloads: omitPayloads, keptPayloadFields: keptPaths.paths, after: after)
-    let (table, format, cursorOut) = (table, format, cursorOut)
+    let (table, cursorOut) = (table, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
       let cursorSink = try cursorOut.map { path throws(CLIError) in try OutputSink(path: path, option: "--cursor-out") }
