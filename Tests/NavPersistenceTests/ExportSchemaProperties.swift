@@ -38,7 +38,7 @@ import Testing
   @Test func theSchemaIsACreateTableOfEveryColumn() {
     let schema = ExportTable.screenViews.createTable
     #expect(schema.hasPrefix("CREATE TABLE screen_views (\n  session VARCHAR,\n"))
-    #expect(schema.hasSuffix("  journey_id VARCHAR\n);\n"))
+    #expect(schema.hasSuffix("  journey_id VARCHAR,\n  presentation VARCHAR\n);\n"))
     #expect(schema.contains("  entered_at TIMESTAMPTZ,\n") && schema.contains("  tab BIGINT,\n"))
     #expect(schema.split(separator: "\n").count == ExportTable.screenViews.columns.count + 2)
   }

@@ -106,6 +106,11 @@ import Testing
         == texts([
           nil, "openList", "open", "showSettings", nil, nil, nil, "selectTab", "selectTab", "deepLink", nil, nil,
         ]))
+    #expect(
+      column("presentation")
+        == [
+          "root", "push", "push", "sheet", "push", "push", "push", "root", "root", "push", "root", "push",
+        ].map(ExportValue.text))
     #expect(views[2]["cause"] == .text(#"{"open":{"number":7}}"#))
     #expect(views[2]["screen_params"] == .text(#"{"number":7}"#))
     #expect(views[1]["screen_params"] == .null, "a screen that is only its name has no parameters")

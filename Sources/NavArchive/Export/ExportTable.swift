@@ -37,7 +37,7 @@ import NavCore
         "session", "screen", "path", "entered_at", "exited_at", "duration_ms", "clock_went_back", "screen_payload",
         "restored", "seq", "ended_by", "resumed", "view_id", "visit_id", "previous_screen", "previous_path", "arrival",
         "direction", "origin", "tab", "tab_screen", "cause_action", "cause", "screen_params", "received",
-        "journey_id",
+        "journey_id", "presentation",
       ]
     case .transitions:
       [

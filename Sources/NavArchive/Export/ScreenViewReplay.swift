@@ -53,6 +53,8 @@ package struct ScreenViewReplay {
     var origin: EventOrigin
     /// Which tab the screen is in.
     var placement: ViewPlacement
+    /// How the screen's own route shows it: `root`, `push`, `sheet` or `cover`.
+    var presentation: String?
     /// The name of the app's action that made the visit's change, if it gave one.
     var causeAction: String?
     /// That action, canonical JSON, or `nil` when payloads are left out.
@@ -271,7 +273,8 @@ package struct ScreenViewReplay {
     open = OpenView(
       screen: visible, id: id, visitID: id, previous: lastSeen, seen: phase == .foreground, arrival: arrival,
       origin: change.origin,
-      placement: ViewPlacement(of: visible, in: state), causeAction: causeAction, cause: cause, payload: payload,
+      placement: ViewPlacement(of: visible, in: state), presentation: route?.style.name, causeAction: causeAction,
+      cause: cause, payload: payload,
       parameters: screen.flatMap { ScreenName.parameters(of: $0)?.canonicalString },
       restored: restored, seq: change.lastSeq, enteredAt: change.at)
   }
@@ -315,6 +318,7 @@ package struct ScreenViewReplay {
         .text(open.arrival.direction), .text(open.origin.rawValue),
         open.placement.tab.map { .integer(Int64($0)) } ?? .null, text(open.placement.tabScreen),
         text(open.causeAction), text(open.cause), text(open.parameters), .integer(received), .text(journey),
+        text(open.presentation),
       ]))
   }
 }
