@@ -96,9 +96,9 @@ struct AnalyticsQueryTests {
     #expect(guessed == "BIGINT\n", "without the schema, DuckDB reads app_build as a number")
     let check = "SELECT typeof(app_build), count(*) FROM sessions GROUP BY 1;"
     let duck = try run(duckDB, ["-csv", "-noheader", "-c", (duckStatements + [check]).joined(separator: "\n")])
-    #expect(duck == "VARCHAR,8\n")
+    #expect(duck == "VARCHAR,10\n")
     let lite = try run(sqlite, [":memory:"] + sqliteStatements + [check])
-    #expect(lite == "text|8\n")
+    #expect(lite == "text|10\n")
     let views = try run(
       duckDB,
       ["-csv", "-noheader", "-c", (duckStatements + ["SELECT count(*) FROM screen_views;"]).joined(separator: "\n")])
@@ -123,7 +123,9 @@ struct AnalyticsQueryTests {
     let duckDB = try duckDB()
     let queries = try Self.guideQueries()
     #expect(
-      queries.count == 6, "top screens, time on the last screen, paths, funnel, how people leave, time by app version")
+      queries.count == 7,
+      "top screens, time on the last screen, paths, funnel, funnel across a relaunch, how people leave, time by app version"
+    )
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in
         line.split(separator: ",", omittingEmptySubsequences: false).map {

@@ -27,7 +27,9 @@ import Testing
 
   @Test func byAppVersionTimeAndAScreenShown() throws {
     #expect(try ids("--app-version", "2.3.0") == ["demo-browse-2", "demo-browse-4"])
-    #expect(try ids("--app-version", "2.3.1", "--os-version", "18.1") == ["demo-browse-5", "demo-onboarding"])
+    #expect(
+      try ids("--app-version", "2.3.1", "--os-version", "18.1")
+        == ["demo-browse-5", "demo-killed", "demo-killed-relaunch", "demo-onboarding"])
     #expect(
       try ids("--since", "2026-11-21T09:50:00.000Z", "--until", "2026-11-21T10:05:00.000Z")
         == ["demo-browse-3", "demo-browse-4"])
@@ -37,7 +39,7 @@ import Testing
   }
 
   @Test func latestFirstAndLimited() throws {
-    #expect(try ids("--sort", "last", "--limit", "3") == ["demo-browse-5", "demo-browse-4", "demo-browse-3"])
+    #expect(try ids("--sort", "last", "--limit", "3") == ["demo-killed-relaunch", "demo-killed", "demo-browse-5"])
     #expect(try ids("--limit", "2") == ["demo-browse-1", "demo-browse-2"])
   }
 
@@ -62,7 +64,7 @@ import Testing
     try #require(imported.status == 0, "\(imported.stderr)")
     #expect(try ids("--dropped-routes") == ["update"])
     #expect(try ids("--launch", "declined") == ["link"])
-    #expect(try ids("--launch", "restored", "--restored") == ["update"])
+    #expect(try ids("--launch", "restored", "--restored") == ["demo-killed-relaunch", "update"])
     #expect(try ids("--launch", "fresh").isEmpty)
     let history = try NavStoreProcess.run(["history", "update", "--db", "demo.sqlite"], in: folder)
     #expect(

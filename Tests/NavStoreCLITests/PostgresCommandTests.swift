@@ -267,7 +267,7 @@ struct PostgresCommandTests: CommandSuite {
     let pruned = try navstore("prune", "--db", url, "--app", app, "--before", "2026-11-21T09:45:00.000Z")
     #expect(pruned.stdoutLines.last == "forgot 4 sessions last active before 2026-11-21T09:45:00.000Z")
     let left = try navstore("sessions", "--db", url, "--app", app, "--json").stdoutLines.count
-    #expect(left == 3)
+    #expect(left == 5)
     // A forgotten session's lines are refused, as on a file.
     let reimport = try navstore("import", "demo.jsonl", "--db", url, "--app", app)
     #expect(reimport.status == 1 && reimport.stderr.contains("forgotten"), "\(reimport.stderr)")
@@ -285,10 +285,10 @@ struct PostgresCommandTests: CommandSuite {
     try NavStoreProcess.makeKey("k.key", name: "fleet-audit", verifierInto: "k.pub", in: folder)
     let made = try navstore("checkpoint", "--db", url, "--app", app, "--key", "k.key", "--out", "c.note")
     #expect(made.status == 0, "\(made.stderr)")
-    #expect(made.stdout == "checkpoint of 8 sessions and 86 events written to c.note\n")
+    #expect(made.stdout == "checkpoint of 10 sessions and 94 events written to c.note\n")
     let intact = try navstore("verify", "--db", url, "--app", app, "--checkpoint", "c.note", "--key", "k.pub")
     #expect(intact.status == 0, "\(intact.stderr)")
-    #expect(intact.stdoutLines.last?.hasSuffix("(8 sessions, 86 events, signed by fleet-audit): 0 problems") == true)
+    #expect(intact.stdoutLines.last?.hasSuffix("(10 sessions, 94 events, signed by fleet-audit): 0 problems") == true)
 
     // The row fixed to match the first five events, as a careful tamperer would.
     let shown = try navstore("show", "demo-browse-2", "--at", "5", "--json", "--db", url, "--app", app)

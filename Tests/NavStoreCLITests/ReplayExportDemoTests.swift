@@ -309,13 +309,13 @@ import Testing
   @Test func theDemoBuildsAStoreThatVerifies() throws {
     let demo = try navstore(["demo", "--no-wait"])
     #expect(demo.status == 0, "\(demo.stderr)")
-    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 8 sessions, 86 events of a sample app.")
+    #expect(demo.stdoutLines.first == "Built navstore-demo.sqlite: 10 sessions, 94 events of a sample app.")
     #expect(demo.stdout.contains("Try next:"))
     let verify = try navstore(["verify", "--db", "navstore-demo.sqlite"])
     #expect(verify.status == 0)
-    #expect(verify.stdoutLines == ["verified 8 sessions, 86 events: 0 problems"])
+    #expect(verify.stdoutLines == ["verified 10 sessions, 94 events: 0 problems"])
     let verbose = try navstore(["verify", "--db", "navstore-demo.sqlite", "--verbose"])
-    #expect(verbose.stdoutLines.count == 9)
+    #expect(verbose.stdoutLines.count == 11)
     #expect(verbose.stdoutLines.dropLast().allSatisfy { $0.contains(": ok (") })
     // Running it again rebuilds the same store.
     #expect(try navstore(["demo", "--no-wait"]).stdout == demo.stdout)

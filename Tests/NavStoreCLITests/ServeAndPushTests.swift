@@ -26,11 +26,11 @@ import Testing
     let push = ["push", "--to", server.url, "--token", token, "--db", "demo.sqlite"]
     let first = try NavStoreProcess.run(push, in: folder)
     #expect(
-      first.stdout.hasPrefix("pushed 86 events of 8 sessions to ") && first.stdout.contains("86 accepted"),
+      first.stdout.hasPrefix("pushed 94 events of 10 sessions to ") && first.stdout.contains("94 accepted"),
       "\(first.stderr)")
     let again = try NavStoreProcess.run(push, in: folder)
     #expect(again.stdout.hasPrefix("pushed 0 events to "))
-    // Each push asked the heads of its 8 sessions in one request, none session by session.
+    // Each push asked the heads of its 10 sessions in one request, none session by session.
     let metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
     #expect(metrics.contains(#"navstore_http_requests_total{endpoint="/v1/heads",status="200"} 2"#), "\(metrics)")
     #expect(!metrics.contains(#"/head",status"#))
@@ -60,8 +60,8 @@ import Testing
       ["push", "--batch", "5", "--to", server.url, "--token", token, "--db", "demo.sqlite"], in: folder)
     #expect(push.status == 0, "\(push.stderr)")
     #expect(
-      push.stdout.hasPrefix("pushed 86 events of 8 sessions to ")
-        && push.stdout.contains("86 accepted, 0 duplicates, 0 rejected"))
+      push.stdout.hasPrefix("pushed 94 events of 10 sessions to ")
+        && push.stdout.contains("94 accepted, 0 duplicates, 0 rejected"))
     #expect(server.stop(SIGTERM) == 0)
     #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
   }

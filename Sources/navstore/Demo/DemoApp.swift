@@ -8,7 +8,7 @@ struct DemoApp {
   /// 2026-11-21T09:00:00.000Z: the start unless another is asked for.
   static let defaultStart = Timestamp(millisecondsSince1970: 1_795_251_600_000)
 
-  /// When the first session starts; the others follow within the hour.
+  /// When the first session starts; the others follow within two hours.
   var firstSessionStart = DemoApp.defaultStart
 
   func sessions() throws -> [DemoSessionBuilder] {
@@ -17,6 +17,8 @@ struct DemoApp {
     for index in 0..<5 {
       sessions.append(try browsing(index: index, using: &random))
     }
+    let killed = try killed()
+    sessions += [killed, try relaunch(after: killed)]
     return sessions
   }
 
@@ -130,6 +132,40 @@ struct DemoApp {
     try session.add(.push(DemoScreen.result("Swift on Linux"), at: search), after: 0, cause: link)
     try session.add(.background, after: 14.0)
     return session
+  }
+
+  /// A user who opened the numbers list and left the app there; the system ended the app in
+  /// the background.
+  func killed() throws -> DemoSessionBuilder {
+    var session = try DemoSessionBuilder("demo-killed", startingAt: start(85))
+    try session.add(.start(homeStack, context: phone(user: "install-2e44")), after: 0, cause: ["appLaunched": [:]])
+    try session.add(
+      .presentSheet(DemoScreen.numbersList, withNavigation: true), after: 2.6, cause: ["numbersButtonTapped": [:]])
+    try session.add(.background, after: 5.1)
+    return session
+  }
+
+  /// The same user's next launch, twenty minutes later: it restores the list in its sheet, and
+  /// the user opens a number, goes back and closes the sheet. Two sessions, one journey.
+  func relaunch(after killed: DemoSessionBuilder) throws -> DemoSessionBuilder {
+    var session = try DemoSessionBuilder("demo-killed-relaunch", startingAt: start(105))
+    try session.add(
+      .start(
+        killed.state ?? homeStack, restoredFrom: SessionLink(session: killed.session, seq: killed.events.count),
+        context: phone(user: "install-2e44"), launch: LaunchRecord(outcome: .restored, dropped: [])), after: 0,
+      cause: ["appLaunched": [:]])
+    try session.add(.push(DemoScreen.numberDetail(8)), after: 4.2, cause: ["numberTapped": ["_0": 8]])
+    try session.add(.pop(), after: 7.9, origin: .user)  // edge swipe back to the list
+    try session.add(.dismiss(), after: 3.3, origin: .user)
+    try session.add(.background, after: 6.0)
+    return session
+  }
+
+  /// The phone of `killed` and `relaunch`.
+  private func phone(user: String) -> SessionContext {
+    context(
+      "2.3.1", build: "412", os: ("iOS", "18.1"), device: "iPhone16,1", locale: "en_GB", timeZone: "Europe/London",
+      user: user)
   }
 
   /// Shorter sessions of people browsing numbers, varied by a seeded generator.

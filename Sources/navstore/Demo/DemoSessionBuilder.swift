@@ -5,7 +5,8 @@
 struct DemoSessionBuilder {
   let session: SessionID
   private(set) var events: [AnyEvent] = []
-  private var state: AnyCoordinator?
+  /// The session's state after its last event.
+  private(set) var state: AnyCoordinator?
   private var phase = SessionPhase.foreground
   private var time: Timestamp
 
