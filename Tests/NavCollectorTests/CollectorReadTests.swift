@@ -147,14 +147,20 @@ extension CollectorReadTests {
   /// `--until`, `--app-version` and `--device` do; an `until` before `since` is a 400.
   @Test func anExportNarrowedByTimeVersionAndDevice() async throws {
     for (index, version) in ["3.1", "3.2"].enumerated() {
-      try await shop.append(
-        AnyEvent(
-          session: try SessionID("v-\(version)"),
-          at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(index) * 60_000),
-          operation: .start(
-            .stack([.root("home", withNavigation: true)]),
-            context: SessionContext(appVersion: version, deviceModel: "iPad14,\(index)"))))
+      let start = AnyEvent(
+        session: try SessionID("v-\(version)"),
+        at: Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(index) * 60_000),
+        operation: .start(
+          .stack([.root("home", withNavigation: true)]),
+          context: SessionContext(appVersion: version, deviceModel: "iPad14,\(index)")))
+      try await shop.write { try $0.append(start) }
     }
+    // A screen and an action with a field to keep beside one to leave out.
+    var kept = AnyEvent(
+      session: try SessionID("v-3.2"), at: Timestamp(millisecondsSince1970: 1_795_000_061_000),
+      operation: .push(["a": ["b": 1, "x": "Ann"]]))
+    kept.cause = ["c": "kept", "d": "Ann"]
+    try await shop.write { [kept] in try $0.append(kept) }
     let until = Timestamp(millisecondsSince1970: 1_795_000_120_000)
     let asked: [(String, ExportFilter)] = [
       ("app_version=3.1", ExportFilter(appVersion: "3.1")),
@@ -178,6 +184,11 @@ extension CollectorReadTests {
         client, "/v1/export/events?format=csv&since=2026-11-21&until=2026-11-20")
       #expect(backwards.status == .badRequest)
       #expect(String(buffer: backwards.body).contains("until"))
+      let narrowed = try await get(
+        client, "/v1/export/screen-views?format=csv&omit_payloads=true&keep_payload_fields=a.b,c&app_version=3.2")
+      let text = String(buffer: narrowed.body)
+      #expect(text.contains(#""{""a"":{""b"":1}}""#) && text.contains(#""{""c"":""kept""}""#), "\(text)")
+      #expect(!text.contains("Ann"))
       for wrong in ["keep_payload_fields=a", "omit_payloads=true&keep_payload_fields=a..b"] {
         let refused = try await get(client, "/v1/export/events?format=csv&\(wrong)")
         #expect(refused.status == .badRequest && String(buffer: refused.body).contains("keep_payload_fields"))

@@ -82,7 +82,8 @@ import Testing
   /// parameters are those of what is kept), the rest goes; a value that keeps nothing is empty.
   @Test func keptFieldsStayAndTheRestGoes() throws {
     let product = "sku-123"
-    try store.append(event("k", .start(.stack(stack("R+home")))))
+    let context = SessionContext(app: ["tier": "gold", "email": .string(Self.secret)])
+    try store.append(event("k", .start(.stack(stack("R+home")), context: context)))
     var detail = event(
       "k",
       .push(.object(["productDetail": .object(["id": .string(product), "shopper": .string(Self.secret)])])),
@@ -97,7 +98,7 @@ import Testing
     try store.append(detail)
     let filter = ExportFilter(
       session: sessionID("k"), omitsPayloads: true,
-      keptPayloadFields: [["productDetail", "id"], ["addToCart", "items", "productId"]])
+      keptPayloadFields: [["productDetail", "id"], ["addToCart", "items", "productId"], ["tier"]])
     for table in ExportTable.allCases {
       var bytes: [UInt8] = []
       try store.exportEncoded(table, format: .csv, filter: filter) { bytes += $0 }
@@ -117,6 +118,16 @@ import Testing
       events.append(Dictionary(uniqueKeysWithValues: zip(ExportTable.events.columns, $0.values)))
     }
     #expect(events.last?["cause"] == shown["cause"] && events.last?["operation"] == .null)
+    var transitions: [[String: ExportValue]] = []
+    try store.export(.transitions, filter: filter) {
+      transitions.append(Dictionary(uniqueKeysWithValues: zip(ExportTable.transitions.columns, $0.values)))
+    }
+    #expect(transitions.last?["to_payload"] == shown["screen_payload"] && transitions.last?["cause"] == shown["cause"])
+    var sessions: [[String: ExportValue]] = []
+    try store.export(.sessions, filter: filter) {
+      sessions.append(Dictionary(uniqueKeysWithValues: zip(ExportTable.sessions.columns, $0.values)))
+    }
+    #expect(sessions.first?["app_context"] == .text(#"{"tier":"gold"}"#) && sessions.first?["user_id"] == .null)
   }
 
   @Test func theEventsWireFormatCannotOmitPayloads() throws {

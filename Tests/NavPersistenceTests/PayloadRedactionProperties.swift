@@ -54,9 +54,27 @@ import Testing
     }
   }
 
-  @Test func pathsAreKeysJoinedByDots() {
+  @Test func pathsAreKeysJoinedByDots() throws {
+    #expect(try PayloadRedaction.paths(["a.b, c", "d"]) == [["a", "b"], ["c"], ["d"]])
+    #expect(throws: PayloadRedaction.PathsError.notAPath("a..b")) { try PayloadRedaction.paths(["x,a..b"]) }
+    let many = (0...PayloadRedaction.maximumPaths).map { "k\($0)" }.joined(separator: ",")
+    #expect(throws: PayloadRedaction.PathsError.tooMany(PayloadRedaction.maximumPaths + 1)) {
+      try PayloadRedaction.paths([many])
+    }
     #expect(PayloadRedaction.path("productDetail.id") == ["productDetail", "id"])
     #expect(PayloadRedaction.path("id") == ["id"])
     for wrong in ["", ".id", "a..b", "a."] { #expect(PayloadRedaction.path(wrong) == nil, "\(wrong)") }
+  }
+
+  /// A screen named by a `type` or `name` member keeps it beside the fields kept, so that its
+  /// parameters are the fields kept; one keeping none of them is empty.
+  @Test func aScreenKeepsWhatNamesIt() {
+    let redaction = PayloadRedaction(omits: true, kept: [["id"]])
+    let typed: JSONValue = ["type": "productDetail", "id": "sku", "shopper": "Ann"]
+    #expect(redaction.apply(screen: typed) == ["type": "productDetail", "id": "sku"])
+    #expect(ScreenName.parameters(of: redaction.apply(screen: typed) ?? .null) == ["id": "sku"])
+    #expect(redaction.apply(screen: ["name": "search", "query": "Ann"]) == nil)
+    #expect(redaction.apply(screen: ["productDetail": ["id": "sku", "shopper": "Ann"]]) == nil)
+    #expect(PayloadRedaction.none.apply(screen: typed) == typed)
   }
 }

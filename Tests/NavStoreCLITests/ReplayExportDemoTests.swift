@@ -294,6 +294,14 @@ import Testing
       ["export", "--table", "events", "--format", "csv", "--omit-payloads", "--keep-payload-fields", "a.b,,c"],
       "navstore: --keep-payload-fields: '' is not a path of keys joined by dots (productDetail.id)"
     ),
+    (
+      ["export", "--table", "events", "--schema", "--format", "csv"],
+      "navstore: --schema prints the table's columns and their types: it takes only --table and --out"
+    ),
+    (
+      ["export", "--table", "events", "--format", "csv", "--app-version", ""],
+      "navstore: --app-version needs a value, as the sessions' context gives it"
+    ),
     (["replay", "nobody"], "navstore: no session 'nobody' in the store (list them with 'navstore sessions')"),
     (["replay", "s", "--at", "99"], "navstore: session 's' has events up to seq 5; there is no seq 99"),
     (["replay", "s", "--speed", "0"], "navstore: --speed must be from 0.001 to 1000, not 0.0"),

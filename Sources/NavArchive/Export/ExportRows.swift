@@ -14,7 +14,7 @@ extension ExportEncoding {
   }
 
   /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context
-  /// keys too: what could tell who the user is.
+  /// keys too (but for the fields `redaction` keeps): what could tell who the user is.
   package static func sessionsRow(_ summary: SessionSummary, redacting redaction: PayloadRedaction) -> [ExportValue] {
     let context = summary.context
     let omittingPayloads = redaction.omits

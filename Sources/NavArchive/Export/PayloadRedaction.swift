@@ -19,6 +19,17 @@ package struct PayloadRedaction: Hashable, Sendable {
     self.kept = kept
   }
 
+  /// The most paths one export takes: each costs a look at every key of every value it keeps.
+  package static let maximumPaths = 100
+
+  /// Why a list of paths is refused.
+  package enum PathsError: Error, Hashable, Sendable {
+    /// A part that is not keys joined by dots (an empty key).
+    case notAPath(String)
+    /// More than `maximumPaths`.
+    case tooMany(Int)
+  }
+
   /// A path as the command line and the collector take it: keys joined by dots
   /// (`productDetail.id`); `nil` when a key is empty.
   package static func path(_ text: String) -> [String]? {
@@ -26,11 +37,36 @@ package struct PayloadRedaction: Hashable, Sendable {
     return keys.contains(where: \.isEmpty) ? nil : keys
   }
 
+  /// The paths of lists separated by commas (the spaces around each part ignored), as every
+  /// front end reads them.
+  package static func paths(_ lists: [String]) throws(PathsError) -> [[String]] {
+    var paths: [[String]] = []
+    for part in lists.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+      let trimmed = String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+      guard let path = path(trimmed) else { throw .notAPath(String(part)) }
+      paths.append(path)
+    }
+    guard paths.count <= maximumPaths else { throw .tooMany(paths.count) }
+    return paths
+  }
+
   /// `value` as the export writes it: whole; or, when omitting, only the fields kept (`nil`
   /// when none of them is in it).
   package func apply(_ value: JSONValue?) -> JSONValue? {
     guard omits else { return value }
     return value.flatMap { Self.keeping(kept, of: $0) }
+  }
+
+  /// `apply` on a screen: what names it (a `name` or `type` string beside other members, which
+  /// the exports' `screen` column shows anyway) stays with the fields kept, so that the kept
+  /// screen still reads as that screen and its parameters are the fields kept.
+  package func apply(screen: JSONValue?) -> JSONValue? {
+    guard omits, case .object(let members)? = screen, members.count > 1,
+      let key = ["name", "type"].first(where: { if case .string? = members[$0] { true } else { false } }),
+      case .object(var kept)? = apply(screen)
+    else { return apply(screen) }
+    kept[key] = members[key]
+    return .object(kept)
   }
 
   /// `apply` on the canonical text the store keeps (a cause): decoded only when some field

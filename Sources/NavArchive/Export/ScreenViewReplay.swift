@@ -242,7 +242,7 @@ package struct ScreenViewReplay {
     restoring = false
     guard let session, let state, let visible = state.visibleScreen else { return }
     let route = Self.route(of: visible, in: state)
-    let screen = redaction.apply(route?.screen)
+    let screen = redaction.apply(screen: route?.screen)
     let payload = screen?.canonicalString
     let causeAction = change.cause.map { ScreenName.of($0) }
     let cause = redaction.apply(change.cause)?.canonicalString

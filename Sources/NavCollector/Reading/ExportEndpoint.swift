@@ -36,11 +36,13 @@ struct ExportEndpoint {
       guard filter.omitsPayloads else {
         throw CollectorError.badQuery("keep_payload_fields: keeps fields of what omit_payloads=true leaves out; add it")
       }
-      for part in fields.split(separator: ",", omittingEmptySubsequences: false) {
-        guard let path = PayloadRedaction.path(String(part)) else {
-          throw CollectorError.badQuery("keep_payload_fields: '\(part)' is not a path of keys joined by dots")
-        }
-        filter.keptPayloadFields.append(path)
+      do {
+        filter.keptPayloadFields = try PayloadRedaction.paths([fields])
+      } catch .notAPath(let part) {
+        throw CollectorError.badQuery("keep_payload_fields: '\(part)' is not a path of keys joined by dots")
+      } catch .tooMany(let count) {
+        throw CollectorError.badQuery(
+          "keep_payload_fields: \(count) paths; an export keeps at most \(PayloadRedaction.maximumPaths)")
       }
     }
     if let since = filter.since, let until = filter.until, until < since {

@@ -313,7 +313,7 @@ extension PostgresFleet {
       filter.selectsByContext
       ? """
       CASE WHEN session_id IS DISTINCT FROM lag(session_id) OVER (ORDER BY session_id, seq)
-        THEN (SELECT coalesce(s.context, '') FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)
+        THEN coalesce((SELECT s.context FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), '')
       END
       """ : "NULL::text"
     let columns =

@@ -121,25 +121,28 @@ struct ExportCommand: AsyncParsableCommand {
     help: "Once the export is complete, write the cursor it answers to in this file: the --after of the next pull.")
   var cursorOut: String?
 
-  /// The paths `--keep-payload-fields` gives (each occurrence a list separated by commas), and
-  /// the first part that is not one, if any.
-  private var keptPaths: (paths: [[String]], wrong: String?) {
-    var paths: [[String]] = []
-    for part in keepPayloadFields.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
-      guard let path = PayloadRedaction.path(String(part)) else { return (paths, String(part)) }
-      paths.append(path)
-    }
-    return (paths, nil)
-  }
-
   func validate() throws {
     if format == nil, !schema { throw ValidationError("Missing expected argument '--format <format>'") }
     if !keepPayloadFields.isEmpty, !omitPayloads {
       throw ValidationError(
         "--keep-payload-fields keeps fields of what --omit-payloads leaves out; add --omit-payloads")
     }
-    if let wrong = keptPaths.wrong {
-      throw ValidationError("--keep-payload-fields: '\(wrong)' is not a path of keys joined by dots (productDetail.id)")
+    do {
+      _ = try PayloadRedaction.paths(keepPayloadFields)
+    } catch .notAPath(let part) {
+      throw ValidationError("--keep-payload-fields: '\(part)' is not a path of keys joined by dots (productDetail.id)")
+    } catch .tooMany(let count) {
+      throw ValidationError(
+        "--keep-payload-fields: \(count) paths; an export keeps at most \(PayloadRedaction.maximumPaths)")
+    }
+    for (option, value) in [("--app-version", appVersion), ("--device", deviceModel)] where value?.isEmpty == true {
+      throw ValidationError("\(option) needs a value, as the sessions' context gives it")
+    }
+    let narrowed =
+      session != nil || since != nil || until != nil || appVersion != nil || deviceModel != nil || omitPayloads
+      || after != nil || cursorOut != nil || format != nil
+    if schema, narrowed {
+      throw ValidationError("--schema prints the table's columns and their types: it takes only --table and --out")
     }
     if let after, after < 0 {
       throw ValidationError("--after: a cursor is a whole number from 0, as an export printed it")
@@ -162,7 +165,8 @@ struct ExportCommand: AsyncParsableCommand {
     }
     let filter = ExportFilter(
       session: session, since: since, until: until, appVersion: appVersion, deviceModel: deviceModel,
-      omitsPayloads: omitPayloads, keptPayloadFields: keptPaths.paths, after: after)
+      omitsPayloads: omitPayloads, keptPayloadFields: (try? PayloadRedaction.paths(keepPayloadFields)) ?? [],
+      after: after)
     let (table, cursorOut) = (table, cursorOut)
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
