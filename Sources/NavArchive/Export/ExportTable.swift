@@ -71,10 +71,12 @@ import NavCore
   /// Only the rows of sessions on this device model (`iPhone15,2`), as their start's context
   /// gave it.
   public var deviceModel: String?
-  /// Leave out what can hold personal data: the events table's `operation` (screen payloads,
-  /// whole states) and `cause` (the app's actions) are empty; screen names, operation names,
-  /// paths and times stay. The other tables hold no payloads. The events table's JSON Lines
-  /// are whole wire-format events, so they cannot omit payloads: that export is refused.
+  /// Leave out what can hold personal data: the events' `operation` (screen payloads, whole
+  /// states), every table's `cause` (the app's actions), the screens' values (`screen_payload`,
+  /// `screen_params`, `from_payload`, `to_payload`) and the sessions' `user_id` and
+  /// `app_context` are empty, but for the fields `keptPayloadFields` names; screen names,
+  /// operation names, paths and times stay. The events table's JSON Lines are whole wire-format
+  /// events, so they cannot omit payloads: that export is refused.
   public var omitsPayloads: Bool
   /// What `omitsPayloads` keeps of each value all the same: paths of object keys from the
   /// value's root (`["productDetail", "id"]`), an array's elements each followed by the rest

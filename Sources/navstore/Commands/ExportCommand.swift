@@ -91,7 +91,8 @@ struct ExportCommand: AsyncParsableCommand {
   var since: Timestamp?
 
   @Option(
-    help: "Only rows up to this time (a date alone is its first moment, midnight UTC); sessions: those begun by then.",
+    help:
+      "Only rows up to this time, itself included (a date alone is its first moment, midnight UTC); sessions: those begun by then.",
     transform: timeArgument)
   var until: Timestamp?
 
