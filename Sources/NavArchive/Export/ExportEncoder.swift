@@ -27,12 +27,13 @@ package struct ExportEncoder {
   /// An encoder of `table` in `format`, its header written.
   package init(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) throws(HistoryError) {
     try ExportEncoding.checkPayloads(table, format: format, filter: filter)
+    let table = format.source(of: table)
     self.table = table
     self.format = format
     self.filter = filter
     if let header = ExportEncoding.header(table, format: format) { bytes.append(contentsOf: header.utf8) }
     if table == .screenViews || table == .transitions {
-      replay = ScreenViewReplay(table: table, filter: filter)
+      replay = ScreenViewReplay(table: table, format: format, filter: filter)
     }
   }
 

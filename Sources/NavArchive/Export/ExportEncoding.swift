@@ -3,7 +3,8 @@ import NavCore
 @_spi(Internals) import NavHistory
 import NavJSON
 
-/// Turns export rows into CSV (RFC 4180) or JSON Lines text.
+/// Turns export rows into CSV (RFC 4180) or JSON Lines text, or the moments of the event-shaped
+/// formats into their calls and records.
 package enum ExportEncoding {
   /// The CSV header line, or `nil` for JSON Lines.
   package static func header(_ table: ExportTable, format: ExportFormat) -> String? {
@@ -29,6 +30,10 @@ package enum ExportEncoding {
       bytes.append(0x0A)
     case .jsonl:
       bytes.append(contentsOf: jsonLine(row, table: table).utf8)
+    case .segment:
+      if let record = row.navigation { bytes.append(contentsOf: SegmentCall.line(record).utf8) }
+    case .otlp:
+      if let record = row.navigation { bytes.append(contentsOf: OTLPLogRecord.line(record).utf8) }
     }
   }
 

@@ -54,6 +54,25 @@ import NavCore
   case csv
   /// One JSON object per line.
   case jsonl
+  /// Segment calls, one JSON object per line: a `screen` call per visit of a screen, `track`
+  /// calls for the app's lifecycle (made from `screen-views`).
+  case segment
+  /// OpenTelemetry log records, one OTLP/HTTP JSON request (`resourceLogs`) per line: a session's
+  /// start and end, a navigation event per visit of a screen, the app's lifecycle (made from
+  /// `screen-views`).
+  case otlp
+
+  /// Whether the format sends moments (`NavigationRecord`) rather than a table's rows: it is
+  /// made from the screen views, and written once per moment.
+  package var isEventShaped: Bool { self == .segment || self == .otlp }
+
+  /// Whether an export of `table` can be written in this format: the event-shaped formats are
+  /// made from the screen views, and the front ends refuse them with another table.
+  package func writes(_ table: ExportTable) -> Bool { !isEventShaped || table == .screenViews }
+
+  /// The table an export of `table` in this format is made from: the screen views for the
+  /// event-shaped formats, whatever table was asked.
+  package func source(of table: ExportTable) -> ExportTable { isEventShaped ? .screenViews : table }
 }
 
 /// Which rows an export keeps, and what of them.
@@ -197,10 +216,18 @@ package struct ExportRow: Hashable, Sendable {
   package var values: [ExportValue]
   /// The event, for `events` rows.
   package var event: AnyEvent?
+  /// The moment an event-shaped format sends, for those formats (no `values`).
+  package var navigation: NavigationRecord?
 
   /// A row of `values`, with its event for an `events` row.
   package init(values: [ExportValue], event: AnyEvent? = nil) {
     self.values = values
     self.event = event
+  }
+
+  /// The row of a moment an event-shaped format sends.
+  package init(_ navigation: NavigationRecord) {
+    self.values = []
+    self.navigation = navigation
   }
 }

@@ -35,7 +35,7 @@
 /// export answers to are left, from the first of them on, to the next export.
 package struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
-  private struct OpenView {
+  struct OpenView {
     var screen: VisibleScreen
     /// The view's id: its session and the seq it began after (`session#seq`).
     var id: String
@@ -71,7 +71,21 @@ package struct ScreenViewReplay {
     var seq: Int
     var enteredAt: Timestamp
     var milliseconds: Int64 = 0
+    /// The visit's time in the foreground before this view (its views before the background).
+    var earlierInVisit: Int64 = 0
+    /// The time in the foreground of the visit before this one, if any.
+    var previousMilliseconds: Int64?
     var clockWentBack = false
+  }
+
+  /// What the replay writes.
+  enum Output {
+    /// The `screen-views` rows.
+    case views
+    /// The `transitions` rows.
+    case transitions
+    /// The moments the event-shaped formats send (`NavigationRecord`).
+    case records
   }
 
   /// Consecutive events of one action, waiting for one that is not part of it.
@@ -98,14 +112,18 @@ package struct ScreenViewReplay {
     }
   }
 
-  private let table: ExportTable
-  private let filter: ExportFilter
+  let output: Output
+  let filter: ExportFilter
   private var redaction: PayloadRedaction { filter.redaction }
-  private var session: SessionID?
+  private(set) var session: SessionID?
   /// The highest received number of the session's events so far.
-  private var received: Int64 = 0
+  private(set) var received: Int64 = 0
   /// The first session of the chain of restores the session continues.
-  private var journey = ""
+  private(set) var journey = ""
+  /// What the session ran on, as its start gave it.
+  private(set) var context: SessionContext?
+  /// The session the one in progress continues, if it began by restoring one.
+  private(set) var restoredFrom: SessionID?
   /// Whether the session reached an event received past the export's cursor: it and the rest
   /// of the session are left to the next export.
   private var cut = false
@@ -117,15 +135,19 @@ package struct ScreenViewReplay {
   private var phase = SessionPhase.foreground
   /// The screen on top since the last change (in the background too, where its time is not
   /// counted and its row was already written).
-  private var open: OpenView?
+  private(set) var open: OpenView?
   /// The screen the user saw last in the session in progress: the last view's.
   private var lastSeen: VisibleScreen?
+  /// The time in the foreground of the visit of `lastSeen`, up to its last view's end.
+  private var lastSeenMilliseconds: Int64?
   private var pending: Change?
   private var lastAt: Timestamp?
 
-  /// A replay for `table` (`screen-views` or `transitions`), writing the rows `filter` keeps.
-  package init(table: ExportTable, filter: ExportFilter) {
-    self.table = table
+  /// A replay for `table` (`screen-views` or `transitions`) in `format`, writing the rows
+  /// `filter` keeps: for the event-shaped formats, the moments they send
+  /// (`NavigationRecord`), made from the screen views.
+  package init(table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter) {
+    self.output = format.isEventShaped ? .records : table == .transitions ? .transitions : .views
     self.filter = filter
   }
 
@@ -143,7 +165,10 @@ package struct ScreenViewReplay {
       phase = .foreground
       lastAt = nil
       lastSeen = nil
+      lastSeenMilliseconds = nil
       restoring = event.operation.restoredFrom != nil
+      context = nil
+      restoredFrom = nil
       received = 0
       cut = false
       self.journey = journey ?? event.session.rawValue
@@ -179,6 +204,11 @@ package struct ScreenViewReplay {
       try event.operation.apply(toSession: &state)
     } catch {
       throw Failure(.unreadableHistory(session: event.session, seq: event.seq ?? 0, .eventNoLongerApplies(error)))
+    }
+    if case .start = event.operation.kind {
+      context = event.operation.context.map { redaction.omits ? $0.withoutUserID : $0 }
+      restoredFrom = event.operation.restoredFrom?.session
+      try record(.sessionStart, at: event, emit)
     }
     if event.operation.isLifecycle {
       try lifecycle(event, emit)
@@ -217,17 +247,23 @@ package struct ScreenViewReplay {
     switch event.operation.kind {
     case .foreground:
       phase = .foreground
+      try record(.foreground, at: event, emit)
       if var view = open, let session {
+        view.earlierInVisit = view.seen ? ClockOrder.adding(view.earlierInVisit, view.milliseconds) : 0
         (view.enteredAt, view.seq, view.milliseconds) = (event.at, event.seq ?? 0, 0)
         view.id = Self.viewID(session, event.seq ?? 0)
-        if !view.seen { (view.visitID, view.seen) = (view.id, true) }
+        let begins = !view.seen
+        if begins { (view.visitID, view.seen) = (view.id, true) }
         (view.resumed, view.restored, view.clockWentBack) = (true, false, false)
         open = view
+        if begins { try record(.screen, at: event, emit) }
       }
     case .background:
+      if phase == .foreground { try record(.background, at: event, emit) }
       try close(exit: event.at, endedBy: .background, received: received, emit)
       phase = .background
     default:
+      try record(.sessionEnd, at: event, emit)
       try close(exit: event.at, endedBy: .end, received: received, emit)
       phase = .ended
     }
@@ -253,7 +289,7 @@ package struct ScreenViewReplay {
     {
       return
     }
-    if table == .transitions, filter.includes(change.at), filter.hands(received: change.received) {
+    if output == .transitions, filter.includes(change.at), filter.hands(received: change.received) {
       func text(_ value: String?) -> ExportValue { .text(orNull: value) }
       try emit(
         ExportRow(values: [
@@ -276,7 +312,10 @@ package struct ScreenViewReplay {
       placement: ViewPlacement(of: visible, in: state), presentation: route?.style.name, causeAction: causeAction,
       cause: cause, payload: payload,
       parameters: screen.flatMap { ScreenName.parameters(of: $0)?.canonicalString },
-      restored: restored, seq: change.lastSeq, enteredAt: change.at)
+      restored: restored, seq: change.lastSeq, enteredAt: change.at, previousMilliseconds: lastSeenMilliseconds)
+    if phase == .foreground {
+      try record(.screen, at: change.at, seq: change.lastSeq, received: change.received, emit)
+    }
   }
 
   /// A view's id: its session and the seq of the event it began after. A seq begins one view at
@@ -306,7 +345,8 @@ package struct ScreenViewReplay {
   ) throws(Failure) {
     guard phase == .foreground, let open, let session else { return }
     lastSeen = open.screen
-    guard table == .screenViews, filter.includes(open.enteredAt), filter.hands(received: received) else { return }
+    lastSeenMilliseconds = ClockOrder.adding(open.earlierInVisit, open.milliseconds)
+    guard output == .views, filter.includes(open.enteredAt), filter.hands(received: received) else { return }
     func text(_ value: String?) -> ExportValue { .text(orNull: value) }
     try emit(
       ExportRow(values: [

@@ -26,7 +26,11 @@ struct ExportEndpoint {
         "after",
       ])
     guard let format = try query.choice("format", of: ExportFormat.self) else {
-      throw CollectorError.badQuery("format: give csv or jsonl")
+      throw CollectorError.badQuery("format: give csv, jsonl, segment or otlp")
+    }
+    guard format.writes(table) else {
+      throw CollectorError.badQuery(
+        "format: \(format.rawValue) sends the screen views as events; ask for /v1/export/screen-views")
     }
     var filter = ExportFilter(
       since: try query.time("since"), until: try query.time("until"), appVersion: try query.text("app_version"),

@@ -43,4 +43,10 @@ package struct ClockOrder: Sendable {
     let sum = total.addingReportingOverflow(gap.partialValue)
     return gap.overflow || sum.overflow ? maximumDuration : min(sum.partialValue, maximumDuration)
   }
+
+  /// Two durations added, held at `maximumDuration`.
+  package static func adding(_ total: Int64, _ more: Int64) -> Int64 {
+    let sum = total.addingReportingOverflow(more)
+    return sum.overflow ? maximumDuration : min(sum.partialValue, maximumDuration)
+  }
 }

@@ -33,7 +33,7 @@ package struct ExportProgress: Sendable {
 
   /// An export of `table` from its first row.
   package init(_ table: ExportTable, format: ExportFormat, filter: ExportFilter) {
-    self.table = table
+    self.table = format.source(of: table)
     self.format = format
     self.filter = filter
   }

@@ -61,7 +61,7 @@ extension StoreEngine {
       }
     case .screenViews, .transitions:
       var replay =
-        export.replay ?? ScreenViewReplay(table: table, filter: filter)
+        export.replay ?? ScreenViewReplay(table: table, format: format, filter: filter)
       defer { export.replay = replay }
       // Views begin before `since` and end after it, and before the cursor and after it: the
       // whole history of each session received after it is replayed.

@@ -9,7 +9,8 @@ import NavFleet
 struct ExportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "export",
-    abstract: "Export events, sessions, screen views or transitions as CSV or JSON Lines.",
+    abstract:
+      "Export events, sessions, screen views or transitions as CSV or JSON Lines, or as Segment or OpenTelemetry events.",
     discussion: """
       Tables and their columns:
         events        \(ExportTable.events.columns.joined(separator: ", "))
@@ -22,6 +23,14 @@ struct ExportCommand: AsyncParsableCommand {
       CSV has a header row and RFC 4180 quoting; JSON Lines rows have the same keys in the same \
       order. --schema prints the table's CREATE TABLE, each column's SQL type, for loading CSV \
       without a reader guessing types (an app_build of 412 read as a number). Rows stream from the store (a file, or a PostgreSQL database) in constant memory.
+
+      --format segment and --format otlp send the screen views as events, one per line, each \
+      written once, at the moment it happened: a visit of a screen as it began (with the screen \
+      before it and the time spent there, how the user arrived and the app's action), the \
+      session's start and end, the app leaving and coming back. segment lines are Segment \
+      calls (screen, and track: Application Opened, Application Backgrounded, Session Ended) \
+      for its HTTP tracking API or a batch of it; otlp lines are OTLP/HTTP JSON requests \
+      (resourceLogs) for an OpenTelemetry collector's /v1/logs or its otlpjsonfile receiver.
 
       Screen views and transitions follow what the user saw: consecutive events with the same \
       time, origin and cause (one action, like a recorded deep link) are one change. Times are \
@@ -61,16 +70,18 @@ struct ExportCommand: AsyncParsableCommand {
           --out events-for-analysts.csv
         navstore export --table screen-views --format csv --omit-payloads \\
           --keep-payload-fields productDetail.id --out views-for-analysts.csv
+        navstore export --format otlp --after 41 --cursor-out cursor --out navigation.otlp.jsonl
         navstore export --table screen-views --format csv --app-version 2.4 \\
           --since 2026-11-01 --until 2026-12-01 --out november-2.4.csv
       """)
 
   @OptionGroup var store: StoreOption
 
-  @Option(help: "The table: events, sessions, screen-views or transitions.")
-  var table: ExportTable
+  @Option(
+    help: "The table: events, sessions, screen-views or transitions (segment and otlp: screen-views, the default).")
+  var table: ExportTable?
 
-  @Option(help: "csv or jsonl.")
+  @Option(help: "csv, jsonl, segment (Segment calls) or otlp (OpenTelemetry log records, OTLP/HTTP JSON).")
   var format: ExportFormat?
 
   @Flag(
@@ -124,6 +135,13 @@ struct ExportCommand: AsyncParsableCommand {
 
   func validate() throws {
     if format == nil, !schema { throw ValidationError("Missing expected argument '--format <format>'") }
+    if table == nil, format?.isEventShaped != true {
+      throw ValidationError("Missing expected argument '--table <table>'")
+    }
+    if let format, let table, !format.writes(table) {
+      throw ValidationError(
+        "--format \(format.rawValue) sends the screen views as events: use --table screen-views, or leave --table out")
+    }
     if !keepPayloadFields.isEmpty, !omitPayloads {
       throw ValidationError(
         "--keep-payload-fields keeps fields of what --omit-payloads leaves out; add --omit-payloads")
@@ -157,6 +175,7 @@ struct ExportCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let table = table ?? .screenViews
     guard let format, !schema else {
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
       let schema = table.createTable
@@ -168,7 +187,7 @@ struct ExportCommand: AsyncParsableCommand {
       session: session, since: since, until: until, appVersion: appVersion, deviceModel: deviceModel,
       omitsPayloads: omitPayloads, keptPayloadFields: (try? PayloadRedaction.paths(keepPayloadFields)) ?? [],
       after: after)
-    let (table, cursorOut) = (table, cursorOut)
+    let cursorOut = cursorOut
     try await store.withSessions { sessions in
       let sink = try out.map { path throws(CLIError) in try OutputSink(path: path) } ?? OutputSink()
       let cursorSink = try cursorOut.map { path throws(CLIError) in try OutputSink(path: path, option: "--cursor-out") }
