@@ -71,6 +71,27 @@ import Testing
     }
   }
 
+  /// Segment calls and OpenTelemetry records leave out what the tables leave out: the screens'
+  /// values, the actions, and the user id (Segment's `userId`, OpenTelemetry's `user.id`).
+  @Test func theEventShapedFormatsLeaveOutWhatTheTablesLeaveOut() throws {
+    let user = "user-7@example.com"
+    try store.append(
+      AnyEvent(
+        session: sessionID("u"), at: Timestamp(millisecondsSince1970: 1_795_000_000_000),
+        operation: .start(.stack(stack("R+home")), context: SessionContext(appVersion: "2.4", userID: user))))
+    var push = event("u", .push(.object(["profile": .object(["email": .string(Self.secret)])])), offset: 1)
+    push.cause = .object(["openedProfile": .object(["email": .string(Self.secret)])])
+    try store.append(push)
+    for (format, userKey) in [(ExportFormat.segment, "\"userId\""), (.otlp, "\"user.id\"")] {
+      let full = try text(.screenViews, format, omitting: false)
+      let omitted = try text(.screenViews, format, omitting: true)
+      #expect(full.contains(Self.secret) && full.contains(user) && full.contains(userKey), "\(format)")
+      #expect(!omitted.contains(Self.secret) && !omitted.contains(user) && !omitted.contains(userKey), "\(format)")
+      // Names, versions and the action's name stay.
+      for kept in ["openedProfile", "2.4", "\"home\""] { #expect(omitted.contains(kept), "\(format): \(kept)") }
+    }
+  }
+
   /// A table's rows, as values.
   func rows(_ table: ExportTable, omitting: Bool) throws -> [[ExportValue]] {
     var rows: [[ExportValue]] = []
