@@ -144,6 +144,7 @@ let package = Package(
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras", condition: .collector),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "Prometheus", package: "swift-prometheus", condition: .collector),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .collector),
       ]
     ),
     .executableTarget(
@@ -238,8 +239,8 @@ let package = Package(
     .testTarget(
       name: "NavUploadTests",
       dependencies: [
-        "NavUpload", "NavCollector", "NavFleet", "NavIngest", "NavPersistence", "NavArchive", "NavTools", "NavCore",
-        "NavTestSupport",
+        "NavUpload", "NavCollector", "NavContract", "NavFleet", "NavIngest", "NavPersistence", "NavArchive", "NavTools",
+        "NavCore", "NavTestSupport",
         .product(name: "HummingbirdTesting", package: "hummingbird", condition: .collector),
       ]
     ),

@@ -2,6 +2,7 @@
 """Checks the event-shaped exports against the definitions their tools read.
 
 usage: check_event_formats.py OTLP_FILE SEGMENT_FILE VIEWS_CSV
+       check_event_formats.py --otlp-only OTLP_FILE   (a forwarder's requests: the first check alone)
 
 - Every line of OTLP_FILE parses, with no unknown field, into OpenTelemetry's own
   ExportLogsServiceRequest (opentelemetry-proto from PyPI, json_format.Parse), and its records
@@ -112,6 +113,12 @@ def check_segment(path):
 
 
 def main():
+    if sys.argv[1] == "--otlp-only":
+        counts, sessions = check_otlp(sys.argv[2])
+        for text in problems:
+            print(text)
+        print(f"{sum(counts.values())} OTLP records ({counts[SCREEN_EVENT]} screen views, {len(sessions)} sessions)")
+        return 1 if problems else 0
     otlp_path, segment_path, views_path = sys.argv[1:4]
     counts, sessions = check_otlp(otlp_path)
     screens, opened = check_segment(segment_path)

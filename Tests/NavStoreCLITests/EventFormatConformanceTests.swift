@@ -12,7 +12,7 @@ import Testing
 /// `NAVSTORE_REQUIRE_OTLP=1`, so there a missing package fails the suite instead of skipping it.
 @Suite(
   .waitsOnProcesses,
-  .enabled(if: EventFormatTools.installed || EventFormatTools.isRequired, "opentelemetry-proto is not installed"))
+  .enabled(if: EventFormatCheck.installed || EventFormatCheck.isRequired, "opentelemetry-proto is not installed"))
 struct EventFormatConformanceTests {
   @Test func theDemosEventsLoadIntoOpenTelemetryAndSegment() throws {
     let temporary = try TemporaryFolder()
@@ -26,10 +26,8 @@ struct EventFormatConformanceTests {
         ["export", "--db", "demo.sqlite"] + arguments + ["--out", file], in: folder)
       try #require(exported.status == 0, "\(exported.stderr)")
     }
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Formats/check_event_formats.py")
-    let result = try OpenAPITools.python([
-      script.path, folder.appendingPathComponent("navigation.otlp.jsonl").path,
+    let result = try EventFormatCheck.run([
+      folder.appendingPathComponent("navigation.otlp.jsonl").path,
       folder.appendingPathComponent("navigation.segment.jsonl").path, folder.appendingPathComponent("views.csv").path,
     ])
     #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
@@ -44,13 +42,4 @@ struct EventFormatConformanceTests {
     #expect(refused.status != 0)
     #expect(refused.stderr.contains("use --table screen-views"), "\(refused.stderr)")
   }
-}
-
-enum EventFormatTools {
-  /// Set by CI: a missing `opentelemetry-proto` fails the check instead of skipping it.
-  static let isRequired = ProcessInfo.processInfo.environment["NAVSTORE_REQUIRE_OTLP"] == "1"
-
-  /// Whether python3 has OpenTelemetry's protobuf definitions.
-  static let installed: Bool =
-    (try? OpenAPITools.python(["-c", "import opentelemetry.proto.collector.logs.v1.logs_service_pb2"]).status) == 0
 }

@@ -47,28 +47,9 @@ enum OpenAPITools {
     return (try? python(["-c", check]).status) == 0
   }()
 
-  /// Runs `python3` (from the PATH) with `arguments`; standard error goes through a file, so
-  /// that neither stream can fill up while the other is read.
+  /// Runs `python3` (from the PATH) with `arguments`.
   static func python(_ arguments: [String]) throws -> NavStoreProcess.Result {
-    let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("python-\(UUID().uuidString)")
-    guard FileManager.default.createFile(atPath: errorsFile.path, contents: nil) else {
-      throw CocoaError(.fileWriteUnknown)
-    }
-    defer { try? FileManager.default.removeItem(at: errorsFile) }
-    let errors = try FileHandle(forWritingTo: errorsFile)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    let output = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try? errors.close()
-    return NavStoreProcess.Result(
-      status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-      stderr: (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? "")
+    let result = try Python.run(arguments)
+    return NavStoreProcess.Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
   }
 }

@@ -1,3 +1,4 @@
+import NavContract
 import NavUpload
 import Testing
 

@@ -136,6 +136,40 @@ final class CollectorMetrics: Sendable {
     }
   }
 
+  /// The forwarder's records of `app` the endpoint took (`sent`) or refused for good
+  /// (`rejected`: a 400, a record too large alone, or its `partialSuccess`).
+  func forwarded(app: String, sent: Int, rejected: Int) {
+    for (outcome, count) in [("sent", sent), ("rejected", rejected)] where count > 0 {
+      registry.makeCounter(
+        descriptor: Self.name(
+          "forwarded_records", "total",
+          "Records the OTLP forwarder sent that the endpoint took (sent), or refused for good (rejected)."),
+        labels: [("app", app), ("outcome", outcome)]
+      ).increment(by: Int64(count))
+    }
+  }
+
+  /// A request of the forwarder that will be sent again: the endpoint did not answer, or asked
+  /// it to wait.
+  func forwardRetried(app: String) {
+    registry.makeCounter(
+      descriptor: Self.name(
+        "forward_retries", "total", "Requests of the OTLP forwarder sent again (no answer, 429, 5xx, 401/403)."),
+      labels: [("app", app)]
+    ).increment()
+  }
+
+  /// How far behind the forwarder is on `app`: how long the oldest record not yet taken by the
+  /// endpoint has been waiting since the forwarder saw it (0 when caught up).
+  func forwardLag(app: String, seconds: Double) {
+    registry.makeGauge(
+      descriptor: Self.name(
+        "forward_lag", "seconds",
+        "How long the oldest of an app's records the OTLP endpoint has not taken has been waiting (0: caught up)."),
+      labels: [("app", app)]
+    ).set(seconds)
+  }
+
   /// The metrics in Prometheus's text format.
   func text() -> [UInt8] { registry.emitToBuffer() }
 }

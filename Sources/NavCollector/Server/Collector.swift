@@ -26,8 +26,14 @@ package enum Collector {
     backend: any FleetBackend, configuration: CollectorConfiguration = CollectorConfiguration(),
     logger: Logger = Logger(label: "navstore.collector")
   ) -> Router<CollectorContext> {
+    router(backend: backend, configuration: configuration, metrics: CollectorMetrics(), logger: logger)
+  }
+
+  /// The router, counting in `metrics`.
+  static func router(
+    backend: any FleetBackend, configuration: CollectorConfiguration, metrics: CollectorMetrics, logger: Logger
+  ) -> Router<CollectorContext> {
     let limits = configuration.limits
-    let metrics = CollectorMetrics()
     let router = Router(context: CollectorContext.self)
     // Outermost: every answer in the contract's shape, with its request id, log line and metrics.
     router.add(
@@ -133,11 +139,17 @@ package enum Collector {
     }
     // An IPv6 address is written in brackets in a URL.
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    let metrics = CollectorMetrics()
+    // The forwarder, when there is one, runs beside the server and stops with it.
+    let forwarder = configuration.forwarding.map {
+      OTLPForwarder(backend: backend, configuration: $0, logger: logger, metrics: metrics)
+    }
     return Application(
-      router: router(backend: backend, configuration: configuration, logger: logger),
+      router: router(backend: backend, configuration: configuration, metrics: metrics, logger: logger),
       server: server,
       configuration: ApplicationConfiguration(
         address: .hostname(configuration.host, port: configuration.port), serverName: "navstore-collector"),
+      services: forwarder.map { [$0] } ?? [],
       onServerRunning: { channel in
         let port = channel.localAddress?.port ?? configuration.port
         await onReady("\(scheme)://\(host):\(port)")

@@ -96,6 +96,8 @@ package struct CollectorConfiguration: Sendable {
   /// store's size: a collector whose metrics port the internet reaches should keep them to its
   /// scraper.
   package var metricsToken: String?
+  /// Where each app's navigation is forwarded to, as it arrives (`nil`: nowhere).
+  package var forwarding: ForwardingConfiguration?
 
   /// A configuration; the contract's address and limits unless given.
   package init(
@@ -107,8 +109,10 @@ package struct CollectorConfiguration: Sendable {
     tokenRate: RequestRate = RequestRate(perSecond: 2_000, burst: 4_000),
     guessRate: RequestRate = RequestRate(perSecond: 1, burst: 20),
     streamsAtOnce: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2),
-    maxClockAhead: Duration = .seconds(86_400), metricsToken: String? = nil
+    maxClockAhead: Duration = .seconds(86_400), metricsToken: String? = nil,
+    forwarding: ForwardingConfiguration? = nil
   ) {
+    self.forwarding = forwarding
     self.host = host
     self.port = port
     self.tls = tls

@@ -53,6 +53,8 @@ package protocol FleetBackend: Sendable {
     _ table: ExportTable, format: ExportFormat, filter: ExportFilter, app: AppName,
     into sink: ([UInt8]) async throws -> Void
   ) async throws
+  /// Every app the store holds (`default` first), for work done for each (forwarding).
+  func apps() async throws(FleetError) -> [AppName]
   /// Why the store cannot serve now, one sentence per problem (none: ready).
   func problems() async -> [String]
   /// The store's figures for the metrics.

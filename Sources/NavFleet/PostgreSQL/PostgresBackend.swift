@@ -97,6 +97,8 @@ package struct PostgresBackend: FleetBackend {
     try await reads.export(table, format: format, filter: filter, app: app, into: sink)
   }
 
+  package func apps() async throws(FleetError) -> [AppName] { try await fleet.apps() }
+
   package func problems() async -> [String] {
     var problems: [String] = []
     for database in reads === fleet ? [fleet] : [fleet, reads] {

@@ -168,6 +168,8 @@ package struct SQLiteBackend: FleetBackend {
     }
   }
 
+  package func apps() async throws(FleetError) -> [AppName] { try await fleet.apps() }
+
   package func problems() async -> [String] {
     do {
       _ = try await fleet.apps()

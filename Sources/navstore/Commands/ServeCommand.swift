@@ -27,6 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
         navstore serve --db collector.sqlite --listen [::1]:8740 --trusted-proxy ::1
         navstore serve --db postgres://navstore@db.internal:5432/fleet --db-connections 32
         navstore serve --db postgres://navstore@db-primary/fleet --read-db postgres://navstore@db-replica/fleet
+        navstore serve --db collector.sqlite --forward-otlp http://otel-collector:4318
         navstore serve --db collector.sqlite --listen 0.0.0.0:8443 \\
           --tls-certificate /etc/navstore/cert.pem --tls-key /etc/navstore/key.pem
       """)
@@ -129,6 +130,25 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "file"))
   var metricsTokenFile: String?
 
+  @Option(
+    name: .customLong("forward-otlp"),
+    help: ArgumentHelp(
+      "Forward each app's navigation, as it arrives, to this OTLP/HTTP endpoint (http://HOST:4318, or the full /v1/logs URL), as 'export --format otlp' writes it.",
+      valueName: "url"))
+  var forwardOTLP: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --forward-otlp: the folder of each app's forwarding cursor (default: beside a SQLite --db, NAME.forward; required with PostgreSQL).",
+      valueName: "folder"))
+  var forwardState: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --forward-otlp: a file of headers every request carries, one 'Name: value' a line (an API key), kept out of the logs.",
+      valueName: "file"))
+  var forwardHeadersFile: String?
+
   @Option(help: "The log's format: text (one line of key=value pairs) or json (one object per line).")
   var logFormat: LogFormat = .text
 
@@ -171,6 +191,16 @@ struct ServeCommand: AsyncParsableCommand {
       ("--wrong-tokens", wrongTokens),
     ] where value < 1 {
       throw ValidationError("\(name) must be at least 1, not \(value)")
+    }
+    if let forwardOTLP {
+      guard ForwardingConfiguration.endpoint(forwardOTLP) != nil else {
+        throw ValidationError("--forward-otlp: give an http:// or https:// URL, like http://127.0.0.1:4318")
+      }
+      guard forwardState != nil || !PostgresAddress.isAddress(location.resolvedPath) else {
+        throw ValidationError("--forward-otlp on PostgreSQL needs --forward-state FOLDER, for the forwarding cursors")
+      }
+    } else if forwardState != nil || forwardHeadersFile != nil {
+      throw ValidationError("--forward-state and --forward-headers-file go with --forward-otlp")
     }
     guard (0...Self.maximumClockAhead).contains(maxClockAhead) else {
       throw ValidationError(
@@ -222,6 +252,32 @@ struct ServeCommand: AsyncParsableCommand {
     return token
   }
 
+  /// Where `--forward-otlp` forwards to, with its headers and its state; `nil` without it. An
+  /// unreadable headers file, or a line of it that is no header, stops `serve`.
+  private func forwarding() throws -> ForwardingConfiguration? {
+    guard let forwardOTLP, let endpoint = ForwardingConfiguration.endpoint(forwardOTLP) else { return nil }
+    var headers: [(name: String, value: String)] = []
+    if let forwardHeadersFile {
+      guard let text = try? String(contentsOfFile: forwardHeadersFile, encoding: .utf8) else {
+        throw CLIError("--forward-headers-file: cannot read '\(forwardHeadersFile)'")
+      }
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let line = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else { continue }
+        guard let colon = line.firstIndex(of: ":"), colon > line.startIndex,
+          !line[..<colon].contains(where: { $0.isWhitespace })
+        else {
+          // The line itself may be a secret: only its number is said.
+          throw CLIError("--forward-headers-file: line \(number + 1) of '\(forwardHeadersFile)' is not 'Name: value'")
+        }
+        headers.append(
+          (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+      }
+    }
+    let state = forwardState ?? ((location.resolvedPath as NSString).deletingPathExtension + ".forward")
+    return ForwardingConfiguration(endpoint: endpoint, headers: headers, stateFolder: state)
+  }
+
   /// Serves `backend` until SIGINT or SIGTERM, then drains.
   private func serve(_ backend: any FleetBackend, logger: Logger) async throws {
     guard let address = Self.address(listen) else { throw CLIError("--listen: give HOST:PORT, like 127.0.0.1:8740") }
@@ -239,7 +295,7 @@ struct ServeCommand: AsyncParsableCommand {
       clientRate: RequestRate(perSecond: Double(rate), burst: burst),
       tokenRate: RequestRate(perSecond: Double(tokenRate), burst: tokenRate * 2),
       guessRate: RequestRate(perSecond: 1, burst: wrongTokens), maxClockAhead: .seconds(maxClockAhead),
-      metricsToken: try metricsToken())
+      metricsToken: try metricsToken(), forwarding: try forwarding())
     let app: any ApplicationProtocol
     do {
       app = try Collector.application(backend: backend, configuration: configuration, logger: logger) { url in

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Every retry decision of the uploader and of `navstore push`, in one pure type: what to do
-/// after one attempt at a request, from its outcome, the failures in a row before it, and the
-/// batch's size. No network, no clock, no sleeping: the caller acts on the decision (the
-/// uploader returns from `flush()` with the delay, `push` waits it out).
+/// Every retry decision of the uploader, of `navstore push` and of the collector's OTLP
+/// forwarder, in one pure type: what to do after one attempt at a request, from its outcome, the
+/// failures in a row before it, and the batch's size. No network, no clock, no sleeping: the
+/// caller acts on the decision (the uploader returns from `flush()` with the delay, `push` and
+/// the forwarder wait it out).
 ///
 /// The rules, from the collector's contract:
 /// - 200: the answer is taken.

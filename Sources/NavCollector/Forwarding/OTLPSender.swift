@@ -1,0 +1,61 @@
+import Foundation
+import NavContract
+import NavJSON
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Posts OTLP/HTTP JSON requests to the endpoint, and reads what it answered.
+struct OTLPSender: Sendable {
+  /// One post's outcome.
+  struct Outcome: Sendable {
+    /// How the attempt ended, for `RetryPolicy` (any 2xx is a 200).
+    var attempt: RetryPolicy.Attempt
+    /// The records the endpoint took the request but refused (OTLP's `partialSuccess`).
+    var rejected: Int
+    /// What the endpoint said of them, or of its refusal, cut to a line.
+    var message: String?
+  }
+
+  let endpoint: URL
+  let headers: [(name: String, value: String)]
+  let session: URLSession
+
+  init(_ configuration: ForwardingConfiguration) {
+    endpoint = configuration.endpoint
+    headers = configuration.headers
+    let settings = URLSessionConfiguration.ephemeral
+    settings.timeoutIntervalForRequest = configuration.requestTimeout.inSeconds
+    settings.timeoutIntervalForResource = configuration.requestTimeout.inSeconds
+    settings.urlCache = nil
+    settings.httpCookieStorage = nil
+    settings.httpShouldSetCookies = false
+    session = URLSession(configuration: settings)
+  }
+
+  /// Posts `body`.
+  func post(_ body: [UInt8]) async -> Outcome {
+    var request = URLRequest(url: endpoint)
+    request.httpMethod = "POST"
+    request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    request.httpBody = Data(body)
+    guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse
+    else { return Outcome(attempt: .noAnswer, rejected: 0, message: nil) }
+    let status = (200..<300).contains(http.statusCode) ? 200 : http.statusCode
+    let retryAfter = RetryPolicy.retryAfter(http.value(forHTTPHeaderField: "Retry-After"))
+    let answer = try? JSONParser.parse(Array(data.prefix(64 * 1024)))
+    let partial = answer?.objectValue?["partialSuccess"]?.objectValue
+    var rejected = 0
+    switch partial?["rejectedLogRecords"] {
+    case .string(let text)?: rejected = Int(text) ?? 0
+    case .number(let number)?: rejected = number.isFinite && number >= 0 && number < 1e15 ? Int(number) : 0
+    default: break
+    }
+    let said = partial?["errorMessage"]?.stringValue ?? answer?.objectValue?["message"]?.stringValue
+    return Outcome(
+      attempt: .answered(status: status, retryAfter: retryAfter), rejected: max(0, rejected),
+      message: said.map { String($0.prefix(200)) })
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NavCollector
+import NavContract
+@_spi(Internals) import NavCore
+import NavFleet
+import NavJSON
+@_spi(Internals) import NavPersistence
+import NavTestSupport
+@_spi(Internals) import NavTools
+import Testing
+
+/// The forwarder against an OTLP endpoint that fails, stalls, asks to wait and finds a batch too
+/// large, while uploads arrive late and the forwarder restarts: every record of every app
+/// reaches it, each session's in order, in batches of bounded size, and each app's cursor ends at
+/// the store's.
+@Suite(.serialized) struct OTLPForwarderTests {
+  /// An OTLP endpoint on loopback that answers requests as its script says, by their number,
+  /// and keeps the bodies it took (200).
+  actor Receiver {
+    enum Answer {
+      /// 503 with `Retry-After: 0`.
+      case unavailable
+      /// No answer before the forwarder gives up waiting, then a 503.
+      case stall
+      /// 429, no `Retry-After`.
+      case tooMany
+      /// 413: the forwarder splits the batch.
+      case tooLarge
+      /// 401: a key refused, then mended.
+      case refused
+    }
+
+    let script: [Int: Answer]
+    private(set) var requests = 0
+    private(set) var taken: [[UInt8]] = []
+
+    init(script: [Int: Answer]) { self.script = script }
+
+    func take(_ body: [UInt8]) -> Answer? {
+      requests += 1
+      guard let answer = script[requests] else {
+        taken.append(body)
+        return nil
+      }
+      return answer
+    }
+  }
+
+  /// What tells a record apart: its session, seq and event name.
+  static func key(session: String, seq: Int64, event: String) -> String { "\(session)#\(seq)/\(event)" }
+
+  /// The records of an OTLP request: `(key, session, seq)` in order.
+  static func records(_ body: [UInt8]) throws -> [(key: String, session: String, seq: Int64)] {
+    let request = try JSONParser.parse(body)
+    var records: [(String, String, Int64)] = []
+    for resource in request.objectValue?["resourceLogs"]?.arrayValue ?? [] {
+      for scope in resource.objectValue?["scopeLogs"]?.arrayValue ?? [] {
+        for record in scope.objectValue?["logRecords"]?.arrayValue ?? [] {
+          var values: [String: JSONValue] = [:]
+          for attribute in record.objectValue?["attributes"]?.arrayValue ?? [] {
+            if let key = attribute.objectValue?["key"]?.stringValue, let value = attribute.objectValue?["value"] {
+              values[key] = value
+            }
+          }
+          let session = values["session.id"]?.objectValue?["stringValue"]?.stringValue ?? ""
+          let seq = Int64(values["navstore.seq"]?.objectValue?["intValue"]?.stringValue ?? "") ?? -1
+          let event = record.objectValue?["eventName"]?.stringValue ?? ""
+          records.append((key(session: session, seq: seq, event: event), session, seq))
+        }
+      }
+    }
+    return records
+  }
+
+  /// Random sessions of `app`, from `seed`, some sent back to the background and returned.
+  static func sessions(_ prefix: String, count: Int, seed: UInt64) -> [AnyEvent] {
+    var rng = SeededRandom(seed: seed)
+    return (0..<count).flatMap { index in
+      var events = RandomSession.make(id: "\(prefix)\(index)", using: &rng, length: Int.random(in: 2...25, using: &rng))
+        .events
+      if let last = events.last {
+        events.append(AnyEvent(session: last.session, at: last.at, operation: .background))
+        events.append(AnyEvent(session: last.session, at: last.at, operation: .foreground))
+      }
+      for position in events.indices {
+        events[position].seq = nil
+        events[position].at = Timestamp(millisecondsSince1970: 1_795_000_000_000 + Int64(position) * 1_000)
+      }
+      return events
+    }
+  }
+
+  @Test func everyRecordReachesAnEndpointThatFailsAndStallsOnceInOrder() async throws {
+    let folder = try TemporaryFolder()
+    let fleet = try SQLiteFleet(path: folder.path("collector.sqlite"))
+    let shop = try fleet.store(of: try AppName("shop"))
+    try await shop.append(contentsOf: Self.sessions("a", count: 4, seed: 1))
+    try await fleet.store(of: .default).append(contentsOf: Self.sessions("d", count: 1, seed: 2))
+    let backend = SQLiteBackend(fleet: fleet, logger: Logger(label: "test"))
+    let receiver = Receiver(script: [
+      1: .unavailable, 2: .stall, 3: .tooMany, 4: .tooLarge, 6: .refused, 9: .unavailable, 12: .stall,
+    ])
+    let router = Router()
+    router.post("v1/logs") { request, _ -> Response in
+      let body = try await request.body.collect(upTo: 16 << 20)
+      switch await receiver.take(Array(body.readableBytesView)) {
+      case nil:
+        return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
+      case .unavailable:
+        return Response(status: .serviceUnavailable, headers: [.retryAfter: "0"])
+      case .stall:
+        try await Task.sleep(for: .seconds(2))
+        return Response(status: .serviceUnavailable)
+      case .tooMany:
+        return Response(status: .tooManyRequests)
+      case .tooLarge:
+        return Response(status: .contentTooLarge)
+      case .refused:
+        return Response(status: .unauthorized)
+      }
+    }
+    try await Application(router: router).test(.live) { client in
+      let port = try #require(client.port)
+      let configuration = ForwardingConfiguration(
+        endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/v1/logs")), stateFolder: folder.path("forward"),
+        pollInterval: .milliseconds(50), batchRecords: 7, requestTimeout: .milliseconds(500),
+        retry: RetryPolicy(
+          firstBackoff: .milliseconds(10), maximumBackoff: .milliseconds(50), maximumRetryAfter: .seconds(1),
+          retriesOtherAnswers: true))
+      let forwarder = OTLPForwarder(backend: backend, configuration: configuration, logger: Logger(label: "test"))
+      // A first run, stopped once the endpoint has taken some; meanwhile uploads arrive, one of
+      // them dated two days back; then a second run resumes from the cursors.
+      let first = Task { try await forwarder.run() }
+      try await Self.waitFor(receiver, records: 10)
+      first.cancel()
+      _ = await first.result
+      var late = Self.sessions("late", count: 2, seed: 3)
+      for index in late.indices { late[index].at = Timestamp(millisecondsSince1970: 1_794_800_000_000) }
+      try await shop.append(contentsOf: late)
+      let second = Task { try await forwarder.run() }
+      defer { second.cancel() }
+
+      var expected: Set<String> = []
+      for app in [AppName.default, try AppName("shop")] {
+        var bytes: [UInt8] = []
+        try await backend.export(.screenViews, format: .otlp, filter: ExportFilter(), app: app) { bytes += $0 }
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+          expected.formUnion(try Self.records(Array(line)).map(\.key))
+        }
+      }
+      #expect(expected.count > 60)
+      let deadline = ContinuousClock.now + .seconds(30)
+      var seen: Set<String> = []
+      while ContinuousClock.now < deadline {
+        let taken = await receiver.taken
+        seen = Set(try taken.flatMap { try Self.records($0).map(\.key) })
+        if expected.isSubset(of: seen) { break }
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      #expect(expected.subtracting(seen).isEmpty, "\(expected.subtracting(seen).count) records never arrived")
+      #expect(await receiver.requests > 12, "the script's failures were all met")
+      // Each session's records arrive in order (a record sent again repeats one already taken).
+      var order: [String: [Int64]] = [:]
+      var known: Set<String> = []
+      for body in await receiver.taken {
+        let records = try Self.records(body)
+        #expect(records.count <= 7, "a request holds one batch at most")
+        for record in records where known.insert(record.key).inserted {
+          order[record.session, default: []].append(record.seq)
+        }
+      }
+      for (session, seqs) in order { #expect(seqs == seqs.sorted(), "\(session): \(seqs)") }
+      // Each app's cursor is where the store is.
+      for app in [AppName.default, try AppName("shop")] {
+        let text = try String(contentsOfFile: folder.path("forward/\(app.rawValue).cursor"), encoding: .utf8)
+        let cursor = try await backend.checkExport(ExportFilter(), app: app)
+        #expect(Int64(text.trimmingCharacters(in: .newlines)) == cursor)
+      }
+      // OpenTelemetry's own definitions take every request as it was sent.
+      if EventFormatCheck.installed || EventFormatCheck.isRequired {
+        let file = folder.path("taken.jsonl")
+        let lines = await receiver.taken.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") + "\n"
+        try lines.write(toFile: file, atomically: true, encoding: .utf8)
+        let result = try EventFormatCheck.run(["--otlp-only", file])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+      }
+    }
+  }
+
+  static func waitFor(_ receiver: Receiver, records: Int) async throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+      let taken = await receiver.taken
+      if try taken.reduce(0, { $0 + (try Self.records($1)).count }) >= records { return }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    Issue.record("the endpoint took fewer than \(records) records in 20 s")
+  }
+}
