@@ -8,6 +8,7 @@ import NavCollector
 import NavContract
 @_spi(Internals) import NavCore
 import NavFleet
+import NavIngest
 import NavJSON
 @_spi(Internals) import NavPersistence
 import NavTestSupport
@@ -95,13 +96,58 @@ import Testing
     }
   }
 
-  @Test func everyRecordReachesAnEndpointThatFailsAndStallsOnceInOrder() async throws {
+  /// A store of either engine, with two apps of the test's own.
+  struct Fleet {
+    let backend: any FleetBackend
+    let apps: [AppName]
+    /// Stores events (without seqs) in an app, as an upload does.
+    let append: @Sendable ([AnyEvent], AppName) async throws -> Void
+  }
+
+  /// The events as the wire format's lines, numbered and chained by a scratch store.
+  static func lines(_ events: [AnyEvent]) throws -> [ArraySlice<UInt8>] {
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("scratch.sqlite"))
+    for event in events { try store.append(event) }
+    var bytes: [UInt8] = []
+    _ = try store.exportEncoded(.events, format: .jsonl) { bytes += $0 }
+    return bytes.split(separator: UInt8(ascii: "\n"))
+  }
+
+  @Test func onSQLiteEveryRecordReachesAnEndpointThatFailsAndStallsOnceInOrder() async throws {
     let folder = try TemporaryFolder()
     let fleet = try SQLiteFleet(path: folder.path("collector.sqlite"))
-    let shop = try fleet.store(of: try AppName("shop"))
-    try await shop.append(contentsOf: Self.sessions("a", count: 4, seed: 1))
-    try await fleet.store(of: .default).append(contentsOf: Self.sessions("d", count: 1, seed: 2))
     let backend = SQLiteBackend(fleet: fleet, logger: Logger(label: "test"))
+    try await forwardsEverything(
+      Fleet(backend: backend, apps: [.default, try AppName("shop")]) { events, app in
+        try await fleet.store(of: app).append(contentsOf: events)
+      }, folder: folder)
+  }
+
+  @Test(.enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+  func onPostgreSQLEveryRecordReachesAnEndpointThatFailsAndStallsOnceInOrder() async throws {
+    let url = try #require(TestPostgres.url, "NAVSTORE_REQUIRE_POSTGRES=1, but NAVSTORE_POSTGRES_URL names no server")
+    let postgres = PostgresFleet(
+      address: try PostgresAddress(url), connections: 4, operationTimeout: TestPostgres.patientOperationTimeout)
+    let pool = Task { await postgres.run() }
+    defer { pool.cancel() }
+    _ = try await postgres.migrate()
+    let backend = PostgresBackend(fleet: postgres)
+    let apps = [try AppName(TestPostgres.uniqueApp("shop")), try AppName(TestPostgres.uniqueApp("blog"))]
+    // A token made for an app makes the app.
+    for app in apps { _ = try await postgres.createToken(app: app, role: .ingest) }
+    try await forwardsEverything(
+      Fleet(backend: backend, apps: apps) { events, app in
+        let outcome = try await backend.ingest(
+          try Self.lines(events), app: app, signedBy: nil, datedUpTo: Timestamp(millisecondsSince1970: .max / 2))
+        #expect(outcome.lines.allSatisfy { $0.outcome == .accepted }, "\(outcome)")
+      }, folder: try TemporaryFolder())
+  }
+
+  func forwardsEverything(_ fleet: Fleet, folder: TemporaryFolder) async throws {
+    let backend = fleet.backend
+    try await fleet.append(Self.sessions("a", count: 4, seed: 1), fleet.apps[1])
+    try await fleet.append(Self.sessions("d", count: 1, seed: 2), fleet.apps[0])
     let receiver = Receiver(script: [
       1: .unavailable, 2: .stall, 3: .tooMany, 4: .tooLarge, 6: .refused, 9: .unavailable, 12: .stall,
     ])
@@ -127,7 +173,8 @@ import Testing
     try await Application(router: router).test(.live) { client in
       let port = try #require(client.port)
       let configuration = ForwardingConfiguration(
-        endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/v1/logs")), stateFolder: folder.path("forward"),
+        endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/v1/logs")), apps: fleet.apps,
+        stateFolder: folder.path("forward"),
         pollInterval: .milliseconds(50), batchRecords: 7, requestTimeout: .milliseconds(500),
         retry: RetryPolicy(
           firstBackoff: .milliseconds(10), maximumBackoff: .milliseconds(50), maximumRetryAfter: .seconds(1),
@@ -141,12 +188,12 @@ import Testing
       _ = await first.result
       var late = Self.sessions("late", count: 2, seed: 3)
       for index in late.indices { late[index].at = Timestamp(millisecondsSince1970: 1_794_800_000_000) }
-      try await shop.append(contentsOf: late)
+      try await fleet.append(late, fleet.apps[1])
       let second = Task { try await forwarder.run() }
       defer { second.cancel() }
 
       var expected: Set<String> = []
-      for app in [AppName.default, try AppName("shop")] {
+      for app in fleet.apps {
         var bytes: [UInt8] = []
         try await backend.export(.screenViews, format: .otlp, filter: ExportFilter(), app: app) { bytes += $0 }
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
@@ -176,7 +223,7 @@ import Testing
       }
       for (session, seqs) in order { #expect(seqs == seqs.sorted(), "\(session): \(seqs)") }
       // Each app's cursor is where the store is.
-      for app in [AppName.default, try AppName("shop")] {
+      for app in fleet.apps {
         let text = try String(contentsOfFile: folder.path("forward/\(app.rawValue).cursor"), encoding: .utf8)
         let cursor = try await backend.checkExport(ExportFilter(), app: app)
         #expect(Int64(text.trimmingCharacters(in: .newlines)) == cursor)

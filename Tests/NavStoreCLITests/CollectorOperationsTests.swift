@@ -315,6 +315,64 @@ import Testing
     #expect(server.stop(SIGTERM) == 0)
   }
 
+  /// `serve --forward-otlp` against a stand-in endpoint: the app's records arrive, with the
+  /// headers file's key, parsed by OpenTelemetry's own definitions; the metrics count them and
+  /// say the lag; the key is in no log line. Options that go with it are refused without it.
+  @Test(.enabled(if: EventFormatCheck.installed || EventFormatCheck.isRequired, "opentelemetry-proto is not installed"))
+  func forwardingSendsTheRecordsWithTheKeyAndCountsThem() throws {
+    let ingest = try token("ingest")
+    let receiver = Process()
+    // Python itself, not a launcher that would outlive `terminate()` holding the test's output.
+    receiver.executableURL = URL(fileURLWithPath: try #require(Python.executable, "no python3"))
+    let script = URL(fileURLWithPath: EventFormatCheck.script).deletingLastPathComponent()
+      .appendingPathComponent("otlp_receiver.py").path
+    let (portFile, bodies, headers) = (folder.path("port"), folder.path("bodies.jsonl"), folder.path("headers"))
+    receiver.arguments = [script, portFile, bodies, headers]
+    receiver.standardOutput = FileHandle.nullDevice
+    receiver.standardError = FileHandle.nullDevice
+    try receiver.run()
+    defer { receiver.terminate() }
+    var port: String?
+    for _ in 0..<100 where port == nil {
+      port = try? String(contentsOfFile: portFile, encoding: .utf8)
+      if port == nil { Thread.sleep(forTimeInterval: 0.05) }
+    }
+    let endpoint = try #require(port.map { "http://127.0.0.1:\($0)" }, "the stand-in endpoint did not start")
+    let key = "Bearer otlp-key-\(UUID().uuidString)"
+    try "Authorization: \(key)\n".write(toFile: folder.path("otlp.headers"), atomically: true, encoding: .utf8)
+    let log = folder.path("serve.log")
+    let server = try serve(
+      ["--forward-otlp", endpoint, "--forward-headers-file", "otlp.headers", "--forward-state", "forward"], log: log)
+    #expect(try upload(SessionLines.make(prefix: "f", sessions: 2, events: 4), to: server, token: ingest).status == 200)
+    var metrics = ""
+    let deadline = ContinuousClock.now + .seconds(30)
+    let sent = #"navstore_forwarded_records_total{app="drill",outcome="sent"}"#
+    while ContinuousClock.now < deadline,
+      !(metrics.contains(sent) && metrics.contains(#"navstore_forward_lag_seconds{app="drill"} 0"#))
+    {
+      Thread.sleep(forTimeInterval: 0.2)
+      metrics = try DrillHTTP.get(server.url + "/metrics", token: "").text
+    }
+    #expect(metrics.contains(sent), "\(metrics)")
+    #expect(metrics.contains(#"navstore_forward_lag_seconds{app="drill"} 0"#), "caught up")
+    let sentKeys = try String(contentsOfFile: headers, encoding: .utf8).split(separator: "\n")
+    #expect(!sentKeys.isEmpty && sentKeys.allSatisfy { $0 == key }, "every request carries the key")
+    let check = try EventFormatCheck.run(["--otlp-only", bodies])
+    #expect(check.status == 0 && check.stdout.contains("2 sessions"), "\(check.stdout)\n\(check.stderr)")
+    #expect(server.stop(SIGTERM) == 0)
+    let logged = try String(contentsOfFile: log, encoding: .utf8)
+    #expect(logged.contains("forwarding navigation to OpenTelemetry") && !logged.contains(key), "\(logged)")
+    // What goes with --forward-otlp is refused without it, and a URL must be one.
+    for (options, says) in [
+      (["--forward-state", "x"], "go with --forward-otlp"), (["--forward-otlp", "ftp://x"], "http:// or https://"),
+      (["--forward-otlp", "http://x", "--forward-app", "Not An App"], "--forward-app"),
+      (["--forward-otlp", "http://x", "--db", "postgres://u@h/d"], "--forward-state"),
+    ] {
+      let refused = try navstore(["serve", "--db", "collector.sqlite"] + options)
+      #expect(refused.status != 0 && refused.stderr.contains(says), "\(options): \(refused.stderr)")
+    }
+  }
+
   @Test func everyMetricHasHelpAndTypeAndTheProcessAndStoresAreFigured() throws {
     let ingest = try token("ingest")
     let server = try serve()

@@ -9,6 +9,14 @@ public enum Python {
     public var stderr: String
   }
 
+  /// The interpreter `python3` on the PATH runs (`sys.executable`), which a test can start and
+  /// stop itself: a launcher (pyenv's) would outlive a `terminate()`.
+  public static let executable: String? = {
+    guard let result = try? run(["-c", "import sys; print(sys.executable)"]), result.status == 0 else { return nil }
+    let path = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    return path.isEmpty ? nil : path
+  }()
+
   /// Runs `python3` with `arguments`; standard error goes through a file, so that neither
   /// stream can fill up while the other is read.
   public static func run(_ arguments: [String]) throws -> Result {

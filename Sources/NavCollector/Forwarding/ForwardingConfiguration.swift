@@ -1,5 +1,6 @@
 import Foundation
 import NavContract
+import NavFleet
 
 /// Where and how the collector forwards each app's navigation to an OpenTelemetry endpoint
 /// (`navstore serve --forward-otlp`).
@@ -8,6 +9,8 @@ package struct ForwardingConfiguration: Sendable {
   package var endpoint: URL
   /// Headers every request carries (an API key): never logged.
   package var headers: [(name: String, value: String)]
+  /// The apps forwarded (`nil`: every app the store holds).
+  package var apps: [AppName]?
   /// The folder holding each app's cursor (what the endpoint has taken) and its spool (a round's
   /// records waiting to be sent).
   package var stateFolder: String
@@ -26,7 +29,7 @@ package struct ForwardingConfiguration: Sendable {
   /// seconds a request, and a backoff from 1 second to a minute (`Retry-After` honoured up to
   /// 5 minutes).
   package init(
-    endpoint: URL, headers: [(name: String, value: String)] = [], stateFolder: String,
+    endpoint: URL, headers: [(name: String, value: String)] = [], apps: [AppName]? = nil, stateFolder: String,
     pollInterval: Duration = .seconds(5), batchRecords: Int = 512, batchBytes: Int = 1 << 20,
     requestTimeout: Duration = .seconds(30),
     retry: RetryPolicy = RetryPolicy(
@@ -35,6 +38,7 @@ package struct ForwardingConfiguration: Sendable {
   ) {
     self.endpoint = endpoint
     self.headers = headers
+    self.apps = apps
     self.stateFolder = stateFolder
     self.pollInterval = pollInterval
     self.batchRecords = max(1, batchRecords)

@@ -60,7 +60,9 @@ package struct OTLPForwarder: Service {
     var lags: [AppName: ForwardLag] = [:]
     while !Task.isCancelled {
       do {
-        for app in try await backend.apps() {
+        let apps: [AppName]
+        if let chosen = configuration.apps { apps = chosen } else { apps = try await backend.apps() }
+        for app in apps {
           var lag = lags[app] ?? ForwardLag()
           defer { lags[app] = lag }
           do {

@@ -138,6 +138,12 @@ struct ServeCommand: AsyncParsableCommand {
   var forwardOTLP: String?
 
   @Option(
+    name: .customLong("forward-app"),
+    help: ArgumentHelp(
+      "With --forward-otlp: forward only this app (repeat for more; default: every app).", valueName: "name"))
+  var forwardApps: [String] = []
+
+  @Option(
     help: ArgumentHelp(
       "With --forward-otlp: the folder of each app's forwarding cursor (default: beside a SQLite --db, NAME.forward; required with PostgreSQL).",
       valueName: "folder"))
@@ -199,8 +205,15 @@ struct ServeCommand: AsyncParsableCommand {
       guard forwardState != nil || !PostgresAddress.isAddress(location.resolvedPath) else {
         throw ValidationError("--forward-otlp on PostgreSQL needs --forward-state FOLDER, for the forwarding cursors")
       }
-    } else if forwardState != nil || forwardHeadersFile != nil {
-      throw ValidationError("--forward-state and --forward-headers-file go with --forward-otlp")
+      for name in forwardApps {
+        do {
+          _ = try AppName(name)
+        } catch {
+          throw ValidationError("--forward-app: \(error)")
+        }
+      }
+    } else if forwardState != nil || forwardHeadersFile != nil || !forwardApps.isEmpty {
+      throw ValidationError("--forward-state, --forward-headers-file and --forward-app go with --forward-otlp")
     }
     guard (0...Self.maximumClockAhead).contains(maxClockAhead) else {
       throw ValidationError(
@@ -275,7 +288,8 @@ struct ServeCommand: AsyncParsableCommand {
       }
     }
     let state = forwardState ?? ((location.resolvedPath as NSString).deletingPathExtension + ".forward")
-    return ForwardingConfiguration(endpoint: endpoint, headers: headers, stateFolder: state)
+    let apps = forwardApps.isEmpty ? nil : forwardApps.compactMap { try? AppName($0) }
+    return ForwardingConfiguration(endpoint: endpoint, headers: headers, apps: apps, stateFolder: state)
   }
 
   /// Serves `backend` until SIGINT or SIGTERM, then drains.
