@@ -9,9 +9,6 @@ import Testing
 ///   (standard output and error together). In the expected text, `...` stands for any text
 ///   within a line, and a line of only `...` for any number of lines.
 ///
-/// A ```` ```bash ```` block is a command that needs a service of the reader's own (an
-/// OpenTelemetry collector, a Segment key): shown, not run.
-///
 /// `swift` in the docs builds and runs this checkout; here it stands for what it would run:
 /// `swift run navstore ARGS` runs the built `navstore`, `swift build --show-bin-path` prints its
 /// folder, and `swift test` does nothing (CI runs the suite itself). DuckDB must be installed
