@@ -133,6 +133,29 @@ import Testing
     }
   }
 
+  /// A call Segment would refuse as over 32 KB goes without the app's values, then with its
+  /// strings cut, and says so; one that is small is whole.
+  @Test func aSegmentCallStaysUnderSegmentsLimit() throws {
+    let huge = String(repeating: "x", count: 40_000)
+    let folder = try TemporaryFolder()
+    let store = try SessionStore(path: folder.path("s.sqlite"))
+    try store.append(event("big", .start(.stack(stack("R+home")))))
+    var push = event("big", .push(.object([huge: .object(["note": .string(huge)])])), offset: 1)
+    push.cause = .object(["typed": .string(huge)])
+    try store.append(push)
+    try store.append(event("big", .push(.string("small")), offset: 2))
+    var bytes: [UInt8] = []
+    try store.exportEncoded(.screenViews, format: .segment) { bytes += $0 }
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == 4, "the start and three visits")
+    for line in lines { #expect(line.utf8.count <= SegmentCall.maximumBytes) }
+    let big = try #require(lines.first { $0.contains(#""messageId":"big#2""#) })
+    #expect(big.contains(#""navstore_trimmed":true"#) && big.contains("…"))
+    // The next visit's previous screen is the long one: cut too. The home screen's is whole.
+    #expect((lines.first { $0.contains(#""messageId":"big#3""#) } ?? "").contains("navstore_trimmed"))
+    #expect(!(lines.first { $0.contains(#""messageId":"big#1""#) } ?? "x").contains("navstore_trimmed"))
+  }
+
   /// What tells two records apart, and what a pipeline sees of them.
   static func key(_ record: NavigationRecord) -> String {
     var record = record

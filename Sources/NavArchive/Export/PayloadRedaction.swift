@@ -23,11 +23,19 @@ package struct PayloadRedaction: Hashable, Sendable {
   package static let maximumPaths = 100
 
   /// Why a list of paths is refused.
-  package enum PathsError: Error, Hashable, Sendable {
+  package enum PathsError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A part that is not keys joined by dots (an empty key).
     case notAPath(String)
     /// More than `maximumPaths`.
     case tooMany(Int)
+
+    /// The refusal, as each front end puts it after the option's name.
+    package var description: String {
+      switch self {
+      case .notAPath(let part): "'\(part)' is not a path of keys joined by dots (productDetail.id)"
+      case .tooMany(let count): "\(count) paths; an export keeps at most \(PayloadRedaction.maximumPaths)"
+      }
+    }
   }
 
   /// A path as the command line and the collector take it: keys joined by dots

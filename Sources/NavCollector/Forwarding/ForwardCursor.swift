@@ -12,11 +12,15 @@ struct ForwardCursor: Sendable {
     path = (folder as NSString).appendingPathComponent("\(app).cursor")
   }
 
-  /// The cursor, or `nil` before the first round (or when the file holds no number: then
-  /// everything is sent again, at least once rather than never).
-  func read() -> Int64? {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-    return Int64(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  /// The cursor, or `nil` before the first round (no file). A file that cannot be read, or
+  /// holds no number, throws: the round waits, rather than send the app's whole history again.
+  func read() throws -> Int64? {
+    guard FileManager.default.fileExists(atPath: path) else { return nil }
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    guard let cursor = Int64(text.trimmingCharacters(in: .whitespacesAndNewlines)), cursor >= 0 else {
+      throw ForwardCursorError(path: path)
+    }
+    return cursor
   }
 
   /// Writes `cursor`, durably.
@@ -29,5 +33,14 @@ struct ForwardCursor: Sendable {
     try handle.synchronize()
     try handle.close()
     guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+  }
+}
+
+/// A cursor file that holds no cursor (edited by hand, or damaged).
+struct ForwardCursorError: Error, CustomStringConvertible {
+  let path: String
+
+  var description: String {
+    "'\(path)' holds no cursor; put the last one back, or remove the file to send the app's whole history again"
   }
 }

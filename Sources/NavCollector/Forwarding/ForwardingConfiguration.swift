@@ -9,6 +9,11 @@ package struct ForwardingConfiguration: Sendable {
   package var endpoint: URL
   /// Headers every request carries (an API key): never logged.
   package var headers: [(name: String, value: String)]
+  /// Whether the records leave out what can hold personal data, as `export --omit-payloads`
+  /// does (the user id, the actions, the screens' values).
+  package var omitsPayloads: Bool
+  /// What `omitsPayloads` keeps all the same (`--keep-payload-fields`).
+  package var keptPayloadFields: [[String]]
   /// The apps forwarded (`nil`: every app the store holds).
   package var apps: [AppName]?
   /// The folder holding each app's cursor (what the endpoint has taken) and its spool (a round's
@@ -29,7 +34,8 @@ package struct ForwardingConfiguration: Sendable {
   /// seconds a request, and a backoff from 1 second to a minute (`Retry-After` honoured up to
   /// 5 minutes).
   package init(
-    endpoint: URL, headers: [(name: String, value: String)] = [], apps: [AppName]? = nil, stateFolder: String,
+    endpoint: URL, headers: [(name: String, value: String)] = [], omitsPayloads: Bool = false,
+    keptPayloadFields: [[String]] = [], apps: [AppName]? = nil, stateFolder: String,
     pollInterval: Duration = .seconds(5), batchRecords: Int = 512, batchBytes: Int = 1 << 20,
     requestTimeout: Duration = .seconds(30),
     retry: RetryPolicy = RetryPolicy(
@@ -39,6 +45,8 @@ package struct ForwardingConfiguration: Sendable {
     self.endpoint = endpoint
     self.headers = headers
     self.apps = apps
+    self.omitsPayloads = omitsPayloads
+    self.keptPayloadFields = keptPayloadFields
     self.stateFolder = stateFolder
     self.pollInterval = pollInterval
     self.batchRecords = max(1, batchRecords)
@@ -47,13 +55,19 @@ package struct ForwardingConfiguration: Sendable {
     self.retry = retry
   }
 
-  /// The endpoint for what `--forward-otlp` gave: a URL with no path gets OTLP's `/v1/logs`,
-  /// as OpenTelemetry's exporters do with a base endpoint; `nil` for what is not an http(s) URL.
+  /// The endpoint for what `--forward-otlp` gave: a URL whose path ends in `/v1/logs` as it is,
+  /// any other a base to which `/v1/logs` is added, as OpenTelemetry's exporters do with a base
+  /// endpoint (`https://otlp.example.com/otlp` posts to `/otlp/v1/logs`); `nil` for what is not
+  /// an http(s) URL.
   package static func endpoint(_ text: String) -> URL? {
     guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
       scheme == "http" || scheme == "https", components.host?.isEmpty == false
     else { return nil }
-    if components.path.isEmpty || components.path == "/" { components.path = "/v1/logs" }
+    if !components.path.hasSuffix("/v1/logs") {
+      components.path =
+        (components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path)
+        + "/v1/logs"
+    }
     return components.url
   }
 }

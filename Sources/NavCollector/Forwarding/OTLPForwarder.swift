@@ -55,24 +55,31 @@ package struct OTLPForwarder: Service {
     await cancelWhenGracefulShutdown { await forward() }
   }
 
-  /// Rounds over every app, a pause, and again, until cancelled.
+  /// Rounds over every app, a pause, and again, until cancelled. An app whose round failed
+  /// waits out a backoff (from the poll interval, doubling to 5 minutes) before its next one.
   func forward() async {
     var lags: [AppName: ForwardLag] = [:]
+    var failures: [AppName: (count: Int, notBefore: ContinuousClock.Instant)] = [:]
     while !Task.isCancelled {
       do {
         let apps: [AppName]
         if let chosen = configuration.apps { apps = chosen } else { apps = try await backend.apps() }
         for app in apps {
+          if let failed = failures[app], ContinuousClock.now < failed.notBefore { continue }
           var lag = lags[app] ?? ForwardLag()
           defer { lags[app] = lag }
           do {
             try await round(app, lag: &lag)
+            failures[app] = nil
           } catch is CancellationError {
             return
           } catch {
             guard !Task.isCancelled else { return }
+            let count = (failures[app]?.count ?? 0) + 1
+            let wait = min(configuration.pollInterval * Double(1 << min(count - 1, 16)), .seconds(300))
+            failures[app] = (count, .now + wait)
             logger.warning(
-              "forwarding stopped for a while: \(error)", metadata: ["app": "\(app)"])
+              "forwarding stopped for \(Self.seconds(wait)): \(error)", metadata: ["app": "\(app)"])
           }
         }
       } catch {
@@ -85,13 +92,16 @@ package struct OTLPForwarder: Service {
   /// One round for `app`: what arrived since its cursor, spooled, sent, and the cursor moved on.
   func round(_ app: AppName, lag: inout ForwardLag) async throws {
     let cursor = ForwardCursor(folder: configuration.stateFolder, app: app.rawValue)
-    var filter = ExportFilter(after: cursor.read())
+    var filter = ExportFilter(after: try cursor.read())
+    filter.omitsPayloads = configuration.omitsPayloads
+    filter.keptPayloadFields = configuration.keptPayloadFields
+    let began = ContinuousClock.now
     let now = try await backend.checkExport(filter, app: app)
     if filter.answering(now) == nil {
       logger.warning(
         "the store's cursor (\(now)) is behind what was forwarded (\(filter.after ?? 0)): the store was restored or replaced; forwarding everything again",
         metadata: ["app": "\(app)"])
-      filter = ExportFilter()
+      filter.after = nil
     }
     guard let bounded = filter.answering(now) else { return }
     if let after = filter.after, now <= after {
@@ -106,6 +116,8 @@ package struct OTLPForwarder: Service {
     try await spoolExport(app, filter: bounded, to: spool)
     try await send(spool, app: app, lag: lag)
     try cursor.write(now)
+    // What is left arrived after the round began.
+    lag.sent(upTo: began)
     metrics.forwardLag(app: app.rawValue, seconds: lag.seconds)
   }
 
@@ -126,7 +138,8 @@ package struct OTLPForwarder: Service {
       throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: spool])
     }
     defer { try? handle.close() }
-    let reader = LineReader(handle: handle)
+    // The spool's lines are the export's, as long as the events they come from allow.
+    let reader = LineReader(handle: handle, maximumLineLength: 1 << 30)
     var batch = OTLPBatch()
     while let line = try reader.next() {
       if batch.records > 0,
@@ -151,10 +164,18 @@ package struct OTLPForwarder: Service {
       try Task.checkCancellation()
       let outcome = await sender.post(batch.request)
       if case .answered(status: 400, _) = outcome.attempt {
+        // The endpoint will never take a record it finds malformed: halves until it stands alone,
+        // so the others still go.
+        guard batch.records == 1 else {
+          let (first, second) = batch.halves
+          try await post(first, app: app)
+          try await post(second, app: app)
+          return
+        }
         logger.error(
-          "the OTLP endpoint refused \(batch.records) records as malformed (400); left out",
+          "the OTLP endpoint refused a record as malformed (400); left out",
           metadata: ["app": "\(app)", "said": "\(outcome.message ?? "")"])
-        metrics.forwarded(app: app.rawValue, sent: 0, rejected: batch.records)
+        metrics.forwarded(app: app.rawValue, sent: 0, rejected: 1)
         return
       }
       failures = outcome.attempt == .answered(status: 200, retryAfter: nil) ? failures : failures + 1
@@ -184,9 +205,11 @@ package struct OTLPForwarder: Service {
       case .stop:
         // A wrong or expired key: the records wait for the operator to mend it.
         let wait = configuration.retry.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
-        logger.error(
-          "the OTLP endpoint refused the forwarder's credentials (\(Self.wording(outcome.attempt))); trying again in \(Self.seconds(wait))",
-          metadata: ["app": "\(app)"])
+        if failures == 1 || failures % 10 == 0 {
+          logger.error(
+            "the OTLP endpoint refused the forwarder's credentials (\(Self.wording(outcome.attempt))); trying again in \(Self.seconds(wait))",
+            metadata: ["app": "\(app)", "failures_in_a_row": "\(failures)"])
+        }
         metrics.forwardRetried(app: app.rawValue)
         try await Task.sleep(for: wait)
       case .retry(let wait):
@@ -215,13 +238,17 @@ extension OTLPForwarder {
   static func seconds(_ wait: Duration) -> String { String(format: "%.1f s", wait.inSeconds) }
 }
 
-/// How long an app's forwarding has been behind: since the forwarder first saw records it had
-/// not sent, until a round finds nothing new.
+/// How long an app's forwarding has been behind: since the start of the last round that sent
+/// everything there was when it began (or since new records were first seen), until a round
+/// finds nothing new.
 struct ForwardLag: Sendable {
   private var since: ContinuousClock.Instant?
 
   /// New records are waiting (the lag begins now, unless it already had).
   mutating func sawNew() { since = since ?? .now }
+
+  /// Everything that arrived before `start` was sent: what waits arrived after it.
+  mutating func sent(upTo start: ContinuousClock.Instant) { since = start }
 
   /// Nothing is waiting.
   mutating func caughtUp() { since = nil }

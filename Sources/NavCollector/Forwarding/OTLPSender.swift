@@ -31,7 +31,9 @@ struct OTLPSender: Sendable {
     settings.urlCache = nil
     settings.httpCookieStorage = nil
     settings.httpShouldSetCookies = false
-    session = URLSession(configuration: settings)
+    // A redirect is answered as it is, never followed: following would carry the key to another
+    // host, or turn the POST into a GET whose 200 would read as the records taken.
+    session = URLSession(configuration: settings, delegate: RedirectRefusal(), delegateQueue: nil)
   }
 
   /// Posts `body`.
@@ -57,5 +59,15 @@ struct OTLPSender: Sendable {
     return Outcome(
       attempt: .answered(status: status, retryAfter: retryAfter), rejected: max(0, rejected),
       message: said.map { String($0.prefix(200)) })
+  }
+}
+
+/// Refuses every redirect: the 3xx itself is the answer, which the forwarder sends again later.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+  ) {
+    completionHandler(nil)
   }
 }

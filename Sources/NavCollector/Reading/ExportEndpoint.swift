@@ -42,11 +42,8 @@ struct ExportEndpoint {
       }
       do {
         filter.keptPayloadFields = try PayloadRedaction.paths([fields])
-      } catch .notAPath(let part) {
-        throw CollectorError.badQuery("keep_payload_fields: '\(part)' is not a path of keys joined by dots")
-      } catch .tooMany(let count) {
-        throw CollectorError.badQuery(
-          "keep_payload_fields: \(count) paths; an export keeps at most \(PayloadRedaction.maximumPaths)")
+      } catch {
+        throw CollectorError.badQuery("keep_payload_fields: \(error)")
       }
     }
     if let since = filter.since, let until = filter.until, until < since {

@@ -148,11 +148,8 @@ struct ExportCommand: AsyncParsableCommand {
     }
     do {
       _ = try PayloadRedaction.paths(keepPayloadFields)
-    } catch .notAPath(let part) {
-      throw ValidationError("--keep-payload-fields: '\(part)' is not a path of keys joined by dots (productDetail.id)")
-    } catch .tooMany(let count) {
-      throw ValidationError(
-        "--keep-payload-fields: \(count) paths; an export keeps at most \(PayloadRedaction.maximumPaths)")
+    } catch {
+      throw ValidationError("--keep-payload-fields: \(error)")
     }
     for (option, value) in [("--app-version", appVersion), ("--device", deviceModel)] where value?.isEmpty == true {
       throw ValidationError("\(option) needs a value, as the sessions' context gives it")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+@_spi(Internals) import NavArchive
 import NavCollector
 import NavContract
 import NavFleet
@@ -137,6 +138,20 @@ struct ServeCommand: AsyncParsableCommand {
       valueName: "url"))
   var forwardOTLP: String?
 
+  @Flag(
+    name: .customLong("forward-omit-payloads"),
+    help:
+      "With --forward-otlp: leave out what can hold personal data (the user id, the app's actions, the screens' values), as 'export --omit-payloads' does."
+  )
+  var forwardOmitPayloads = false
+
+  @Option(
+    name: .customLong("forward-keep-payload-fields"),
+    help: ArgumentHelp(
+      "With --forward-omit-payloads: keep these fields all the same, as 'export --keep-payload-fields' does.",
+      valueName: "paths"))
+  var forwardKeepPayloadFields: [String] = []
+
   @Option(
     name: .customLong("forward-app"),
     help: ArgumentHelp(
@@ -205,6 +220,14 @@ struct ServeCommand: AsyncParsableCommand {
       guard forwardState != nil || !PostgresAddress.isAddress(location.resolvedPath) else {
         throw ValidationError("--forward-otlp on PostgreSQL needs --forward-state FOLDER, for the forwarding cursors")
       }
+      if !forwardKeepPayloadFields.isEmpty, !forwardOmitPayloads {
+        throw ValidationError("--forward-keep-payload-fields keeps fields of what --forward-omit-payloads leaves out")
+      }
+      do {
+        _ = try PayloadRedaction.paths(forwardKeepPayloadFields)
+      } catch {
+        throw ValidationError("--forward-keep-payload-fields: \(error)")
+      }
       for name in forwardApps {
         do {
           _ = try AppName(name)
@@ -212,8 +235,10 @@ struct ServeCommand: AsyncParsableCommand {
           throw ValidationError("--forward-app: \(error)")
         }
       }
-    } else if forwardState != nil || forwardHeadersFile != nil || !forwardApps.isEmpty {
-      throw ValidationError("--forward-state, --forward-headers-file and --forward-app go with --forward-otlp")
+    } else if forwardState != nil || forwardHeadersFile != nil || !forwardApps.isEmpty || forwardOmitPayloads
+      || !forwardKeepPayloadFields.isEmpty
+    {
+      throw ValidationError("the --forward- options go with --forward-otlp")
     }
     guard (0...Self.maximumClockAhead).contains(maxClockAhead) else {
       throw ValidationError(
@@ -289,7 +314,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
     let state = forwardState ?? ((location.resolvedPath as NSString).deletingPathExtension + ".forward")
     let apps = forwardApps.isEmpty ? nil : forwardApps.compactMap { try? AppName($0) }
-    return ForwardingConfiguration(endpoint: endpoint, headers: headers, apps: apps, stateFolder: state)
+    return ForwardingConfiguration(
+      endpoint: endpoint, headers: headers, omitsPayloads: forwardOmitPayloads,
+      keptPayloadFields: (try? PayloadRedaction.paths(forwardKeepPayloadFields)) ?? [], apps: apps, stateFolder: state)
   }
 
   /// Serves `backend` until SIGINT or SIGTERM, then drains.

@@ -9,7 +9,8 @@ import NavJSON
 /// `session.start` (with `session.previous_id`, the session restored), `session.end`, and
 /// `device.app.lifecycle` (`ios.app.state`) for the background and the return. Conventions have
 /// no screen view, so a visit of a screen is NavStore's own `navstore.screen.view`, with
-/// `app.screen.name`, `app.screen.id` (the visit's id), the screen before it and that visit's time
+/// `app.screen.name`, `app.screen.id` (the screen's path: which screen, where in the app), the
+/// visit's id, the screen before it and that visit's time
 /// in the foreground, how the user arrived, and the app's action that made the change.
 ///
 /// The resource is what the session ran on (`os.name`, `os.version`, `device.model.identifier`,
@@ -84,7 +85,8 @@ package enum OTLPLogRecord {
     }
     if let visit = record.visit {
       list += [
-        ("app.screen.id", .string(visit.id)),
+        ("app.screen.id", record.screen.map { .string($0.path) }),
+        ("navstore.visit.id", .string(visit.id)),
         ("navstore.previous_screen.name", visit.previous.map { .string($0.name) }),
         ("navstore.previous_screen.path", visit.previous.map { .string($0.path) }),
         ("navstore.previous_screen.duration_ms", visit.previousMilliseconds.map(Value.integer)),

@@ -26,6 +26,14 @@ package enum SegmentCall {
       properties["navstore_trimmed"] = .bool(true)
       call["properties"] = .object(properties)
       text = JSONValue.object(call).canonicalString
+      // Names are the app's too, and a screen that is a long string is its own name: cut to a
+      // length no call passes the limit with.
+      if text.utf8.count > maximumBytes {
+        for (key, value) in properties { if case .string(let long) = value { properties[key] = cut(long) } }
+        call["properties"] = .object(properties)
+        if case .string(let name)? = call["name"] { call["name"] = cut(name) }
+        text = JSONValue.object(call).canonicalString
+      }
     }
     return text + "\n"
   }
@@ -109,6 +117,11 @@ package enum SegmentCall {
     result["locale"] = context.locale.map(JSONValue.string)
     result["timezone"] = context.timeZone.map(JSONValue.string)
     return result
+  }
+
+  /// A string cut to 1,000 characters, ending with `…` when cut.
+  private static func cut(_ text: String) -> JSONValue {
+    .string(text.count > 1_000 ? String(text.prefix(999)) + "…" : text)
   }
 
   /// A value kept as canonical JSON, as the JSON it is.
