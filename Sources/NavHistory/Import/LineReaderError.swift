@@ -6,9 +6,14 @@ public enum LineReaderError: Error, Hashable, Sendable, CustomStringConvertible 
   case unreadable(reason: String)
   /// Line `line` is longer than `limit` bytes; it was refused before the rest of it was read.
   case lineTooLong(line: Int, limit: Int)
+  /// Line `line` could not be turned into events (`import --states`: a state that does not
+  /// decode, or one no operations reach from the state before); `reason` says why.
+  case unconvertible(line: Int, reason: String)
 
   public var description: String {
     switch self {
+    case .unconvertible(let line, let reason):
+      "line \(line): \(reason)"
     case .unreadable(let reason):
       "cannot read the input: \(reason)"
     case .lineTooLong(let line, let limit):

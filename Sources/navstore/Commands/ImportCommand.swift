@@ -18,8 +18,16 @@ struct ImportCommand: AsyncParsableCommand {
       file twice is harmless when its lines carry seqs (history --json and the events export \
       write them); a line without a seq is appended after the session's events.
 
+      With --states, a line may hold the session's whole state instead of an operation: \
+      {"session":"s-1","at":"2026-11-21T09:30:00.000Z","state":{"routes":[...]}} (and \
+      "cause", "origin", and on the first, "context"). The first state line of a session \
+      starts it; each later one is written as the operations that lead from the state before \
+      to it (push, dismiss, ...), one change at the line's time, origin and cause. Other lines \
+      (background, foreground, end, any event) go through as they are.
+
       Examples:
         navstore import device-42.jsonl
+        navstore import --states states.jsonl
         cat *.jsonl | navstore import - --batch 10000
 
       Into a PostgreSQL store (--db postgres://...), lines go in transactions of --batch lines \
@@ -37,6 +45,12 @@ struct ImportCommand: AsyncParsableCommand {
 
   @Option(parsing: .unconditional, help: "Refuse a line longer than this many bytes (default: 16 MiB).")
   var maxLineBytes: Int = LineReader.defaultMaximumLineLength
+
+  @Flag(
+    help:
+      "Lines hold whole states ('state' in place of 'op'): a session's first starts it, each later one becomes the operations that lead to it."
+  )
+  var states = false
 
   func validate() throws {
     if let batch, batch < 1 { throw ValidationError("--batch must be 1 or more, not \(batch)") }
@@ -61,8 +75,11 @@ struct ImportCommand: AsyncParsableCommand {
     let progress = ProgressCounter(label: "importing", unit: "lines")
     let summary: ImportSummary
     do {
+      let states = states
       summary = try await store.withSessions(writing: true, makingApp: true) { sessions in
-        try await sessions.importLines(from: reader, batch: batch) { progress.update($0) }
+        states
+          ? try await sessions.importLines(from: StateLines(reader), batch: batch) { progress.update($0) }
+          : try await sessions.importLines(from: reader, batch: batch) { progress.update($0) }
       }
     } catch {
       progress.finish()

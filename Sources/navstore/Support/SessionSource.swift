@@ -80,7 +80,7 @@ protocol SessionSource {
 
   /// Imports JSON Lines events: in one transaction unless `batch` lines each, telling
   /// `progress` the lines read so far.
-  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+  func importLines(from reader: some JSONLinesSource, batch: Int?, progress: @escaping (Int) -> Void) async throws
     -> ImportSummary
 
   /// Throws why `--vacuum` cannot run on this store, before anything is changed.
@@ -202,7 +202,7 @@ struct StoreFileSessions: SessionSource {
     Pruning(tombstones: try storeCall { () throws(StoreError) in try store.prune(before: cutoff, at: time) })
   }
 
-  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+  func importLines(from reader: some JSONLinesSource, batch: Int?, progress: @escaping (Int) -> Void) async throws
     -> ImportSummary
   {
     do {
@@ -380,7 +380,7 @@ struct PostgresSessions: SessionSource {
     }
   }
 
-  func importLines(from reader: LineReader, batch: Int?, progress: @escaping (Int) -> Void) async throws
+  func importLines(from reader: some JSONLinesSource, batch: Int?, progress: @escaping (Int) -> Void) async throws
     -> ImportSummary
   {
     // Transactions of `batch` lines (10,000 unless given), each taken as the collector takes an
@@ -389,10 +389,11 @@ struct PostgresSessions: SessionSource {
     var summary = ImportSummary()
     var sessions: Set<SessionID> = []
     var read = 0
+    var reader = reader
     while true {
       var lines: [ArraySlice<UInt8>] = []
       do throws(LineReaderError) {
-        while lines.count < size, let line = try reader.next() { lines.append(line) }
+        while lines.count < size, let line = try reader.nextLine() { lines.append(line) }
       } catch {
         throw CLIError(StoreError.unreadableInput(error).terminalMessage)
       }
