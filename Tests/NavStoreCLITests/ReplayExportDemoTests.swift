@@ -272,7 +272,7 @@ import Testing
     ),
     (
       ["export", "--table", "events", "--format", "xml"],
-      "navstore: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."
+      "navstore: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv', 'jsonl', 'segment' or 'otlp'."
     ),
     (
       ["export", "--table", "events", "--format", "csv", "--session", "nobody"],
