@@ -202,20 +202,23 @@ package struct OTLPForwarder: Service {
           metadata: ["app": "\(app)", "said": "\(outcome.message ?? "")"])
         metrics.forwarded(app: app.rawValue, sent: 0, rejected: batch.records)
         return
-      case .stop:
-        // A wrong or expired key: the records wait for the operator to mend it.
-        let wait = configuration.retry.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
-        if failures == 1 || failures % 10 == 0 {
-          logger.error(
-            "the OTLP endpoint refused the forwarder's credentials (\(Self.wording(outcome.attempt))); trying again in \(Self.seconds(wait))",
-            metadata: ["app": "\(app)", "failures_in_a_row": "\(failures)"])
+      case .stop, .retry:
+        // A wrong or expired key (`stop`) waits for the operator to mend it; anything else for
+        // the endpoint. Either way the records wait, said at the first failure and every tenth.
+        let refusedKey = decision == .stop
+        let wait: Duration
+        if case .retry(let asked) = decision {
+          wait = asked
+        } else {
+          wait = configuration.retry.backoff(failures: failures, jitter: Double.random(in: 0.5...1))
         }
-        metrics.forwardRetried(app: app.rawValue)
-        try await Task.sleep(for: wait)
-      case .retry(let wait):
         if failures == 1 || failures % 10 == 0 {
-          logger.warning(
-            "the OTLP endpoint did not take a request (\(Self.wording(outcome.attempt))); sending it again in \(Self.seconds(wait))",
+          let what =
+            refusedKey
+            ? "refused the forwarder's credentials (\(Self.wording(outcome.attempt))); trying again"
+            : "did not take a request (\(Self.wording(outcome.attempt))); sending it again"
+          logger.log(
+            level: refusedKey ? .error : .warning, "the OTLP endpoint \(what) in \(Self.seconds(wait))",
             metadata: ["app": "\(app)", "failures_in_a_row": "\(failures)"])
         }
         metrics.forwardRetried(app: app.rawValue)
