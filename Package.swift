@@ -214,7 +214,7 @@ let package = Package(
     .testTarget(
       name: "NavFleetTests",
       dependencies: [
-        "NavFleet", "NavPersistence", "NavArchive", "NavTools", "NavCore", "NavTestSupport", "fuzz-upload",
+        "NavFleet", "NavIngest", "NavPersistence", "NavArchive", "NavTools", "NavCore", "NavTestSupport", "fuzz-upload",
         .product(name: "PropertyBased", package: "swift-property-based"),
         .product(name: "Logging", package: "swift-log", condition: .collector),
         .product(name: "NIOCore", package: "swift-nio", condition: .collector),

@@ -151,7 +151,7 @@ import Testing
 
   /// A restored session's first view was the app's doing: its arrival is `restore`.
   @Test func aRestoredSessionsFirstViewArrivedByTheRestore() throws {
-    try append("before", [(.start(.stack(stack("R+home"))), nil, false)])
+    try append("before", [(.start(.stack(stack("R+home", "↑list"))), nil, false)])
     try append(
       "after",
       [

@@ -227,7 +227,8 @@ import Testing
     try append(
       "after",
       .start(
-        .stack([.root("home")]), restoredFrom: .init(session: try SessionID("s-1"), seq: 1), context: nil,
+        .stack([.root("home", withNavigation: true)]), restoredFrom: .init(session: try SessionID("s-1"), seq: 1),
+        context: nil,
         launch: launch), at: 10_000)
     let (report, full) = try page("after")
     #expect(report.launch == launch)

@@ -123,8 +123,8 @@ struct AnalyticsQueryTests {
     let duckDB = try duckDB()
     let queries = try Self.guideQueries()
     #expect(
-      queries.count == 7,
-      "top screens, time on the last screen, paths, funnel, funnel across a relaunch, how people leave, time by app version"
+      queries.count == 8,
+      "top screens, time on the last screen, paths, funnel, funnel across a relaunch, how people leave, time by app version, screens per session"
     )
     for query in queries {
       let rows = try run(duckDB, ["-csv", "-c", query.sql]).split(whereSeparator: \.isNewline).map { line in

@@ -28,7 +28,7 @@ import Testing
     let json = try navstore("sessions", "--json")
     #expect(
       json.stdoutLines == [
-        #"{"session":"s","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2020-01-01T00:00:03.000Z","duration_ms":8000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":1,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":8000,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":5,"journey_id":"s"}"#
+        #"{"session":"s","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2020-01-01T00:00:03.000Z","duration_ms":8000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":1,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":8000,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":5,"journey_id":"s","screen_count":4}"#
       ])
     let verified = try navstore("verify")
     #expect(verified.status == 0)

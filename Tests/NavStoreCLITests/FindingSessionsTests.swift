@@ -54,8 +54,10 @@ import Testing
 
   @Test func byWhatTheLaunchDid() throws {
     let state = #"{"routes":[{"style":"root","withNavigation":true,"screen":"home"}]}"#
+    // The tabs' host, the flow it hosted dropped: a restore of demo-tabs fits its state.
+    let tabsHost = #"{"routes":[{"style":"root","screen":{"mainTabs":{}}}]}"#
     let lines = [
-      #"{"session":"update","at":"2026-11-22T08:00:00.000Z","origin":"app","op":{"op":"start","state":\#(state),"restoredFrom":{"session":"demo-tabs","seq":3},"launch":{"outcome":"restored","dropped":[{"path":[],"index":1,"screen":"post","routes":2,"error":"gone"}]}}}"#,
+      #"{"session":"update","at":"2026-11-22T08:00:00.000Z","origin":"app","op":{"op":"start","state":\#(tabsHost),"restoredFrom":{"session":"demo-tabs","seq":3},"launch":{"outcome":"restored","dropped":[{"path":[],"index":1,"screen":"post","routes":2,"error":"gone"}]}}}"#,
       #"{"session":"link","at":"2026-11-22T08:01:00.000Z","origin":"app","op":{"op":"start","state":\#(state),"launch":{"outcome":"declined","reason":"notification"}}}"#,
     ]
     try (lines.joined(separator: "\n") + "\n").write(

@@ -78,7 +78,8 @@ import Testing
   /// `--with-ancestors` writes them all beside it, so every link opens; a session no longer
   /// held ends the chain with a line that says so.
   @Test func withAncestorsWritesThePagesItsLinksOpen() throws {
-    let start = #"{"routes":[{"screen":"home","style":"root","withNavigation":true}]}"#
+    // demo-tabs' host, the flow it hosted dropped: a restore that fits it.
+    let start = #"{"routes":[{"screen":{"mainTabs":{}},"style":"root"}]}"#
     let lines = [
       #"{"session":"r1","seq":1,"at":"2026-11-21T11:00:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"demo-tabs","seq":15}}}"#,
       #"{"session":"r2","seq":1,"at":"2026-11-21T11:10:00.000Z","op":{"op":"start","state":\#(start),"restoredFrom":{"session":"r1","seq":1}}}"#,

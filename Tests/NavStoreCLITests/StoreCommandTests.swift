@@ -90,7 +90,7 @@ import Testing
     let sessions = try navstore("sessions", "--json")
     #expect(
       sessions.stdoutLines == [
-        #"{"session":"s-1","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2026-11-21T10:00:05.000Z","duration_ms":5000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":0,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":5000,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":5,"journey_id":"s-1"}"#
+        #"{"session":"s-1","events":4,"first_at":"2026-11-21T10:00:00.000Z","last_at":"2026-11-21T10:00:05.000Z","duration_ms":5000,"depth":2,"restored_from_session":null,"restored_from_seq":null,"clock_jumps":0,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":5000,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":5,"journey_id":"s-1","screen_count":4}"#
       ])
     let show = try navstore("show", "s-1")
     #expect(
@@ -139,16 +139,16 @@ import Testing
     let listed = try navstore("sessions", "--json")
     #expect(
       listed.stdoutLines.last
-        == #"{"session":"s-2","events":1,"first_at":"2026-11-22T08:00:00.000Z","last_at":"2026-11-22T08:00:00.000Z","duration_ms":0,"depth":2,"restored_from_session":"s-1","restored_from_seq":4,"clock_jumps":0,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":0,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":6,"journey_id":"s-1"}"#
+        == #"{"session":"s-2","events":1,"first_at":"2026-11-22T08:00:00.000Z","last_at":"2026-11-22T08:00:00.000Z","duration_ms":0,"depth":2,"restored_from_session":"s-1","restored_from_seq":4,"clock_jumps":0,"app_version":null,"app_build":null,"os_name":null,"os_version":null,"device_model":null,"locale":null,"time_zone":null,"user_id":null,"app_context":null,"foreground_ms":0,"phase":"foreground","launch":null,"launch_reason":null,"dropped_routes":0,"local_start":null,"received":6,"journey_id":"s-1","screen_count":1}"#
     )
     #expect(try navstore("sessions").stdoutLines.last?.hasSuffix("  s-1 at seq 4") == true)
     let csv = try navstore("export", "--table", "sessions", "--format", "csv")
     #expect(
       csv.stdout.components(separatedBy: "\r\n") == [
-        "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq,clock_jumps,app_version,app_build,os_name,os_version,device_model,locale,time_zone,user_id,app_context,foreground_ms,phase,launch,launch_reason,dropped_routes,local_start,received,journey_id",
+        "session,events,first_at,last_at,duration_ms,depth,restored_from_session,restored_from_seq,clock_jumps,app_version,app_build,os_name,os_version,device_model,locale,time_zone,user_id,app_context,foreground_ms,phase,launch,launch_reason,dropped_routes,local_start,received,journey_id,screen_count",
         // Each append its own write: s-1's last was number 5, s-2's number 6; s-2 continues s-1's journey.
-        "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,,0,,,,,,,,,,5000,foreground,,,0,,5,s-1",
-        "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4,0,,,,,,,,,,0,foreground,,,0,,6,s-1",
+        "s-1,4,2026-11-21T10:00:00.000Z,2026-11-21T10:00:05.000Z,5000,2,,,0,,,,,,,,,,5000,foreground,,,0,,5,s-1,4",
+        "s-2,1,2026-11-22T08:00:00.000Z,2026-11-22T08:00:00.000Z,0,2,s-1,4,0,,,,,,,,,,0,foreground,,,0,,6,s-1,1",
         "",
       ])
     // The events export carries the link inside the hashed start event, into another store.

@@ -5,10 +5,11 @@ import NavCore
 /// bytes as `SessionStore.exportEncoded` writes from a store file, for the collector's store on
 /// PostgreSQL.
 ///
-/// The engine hands it, for the sessions table, each session's summary in id order; for the
-/// other tables, every stored event in (session, seq) order (sessions ordered by their ids' UTF-8
-/// bytes), only `filter.session`'s when it names one, each session announced by `beginSession`
-/// when the filter selects by context. The encoder applies `since` and `until` itself.
+/// The engine hands it every stored event in (session, seq) order (sessions ordered by their
+/// ids' UTF-8 bytes), only `filter.session`'s when it names one: for the sessions table, each
+/// session's summary before its first event (`take(_:)`, whose count the events make:
+/// `SessionRowReplay`); for the others, each session announced by `beginSession` when the filter
+/// selects by context. The encoder applies `since` and `until` itself.
 package struct ExportEncoder {
   /// Bytes past which `nextChunk()` hands out what is written.
   package static let chunkSize = 1 << 16
@@ -18,6 +19,7 @@ package struct ExportEncoder {
   private let filter: ExportFilter
   private var bytes: [UInt8] = []
   private var replay: ScreenViewReplay?
+  private var sessionRows: SessionRowReplay?
   private var previous: (session: SessionID, seq: Int, at: Int64)?
   /// The session whose rows the filter leaves out (`beginSession`), while they come.
   private var leftOut: SessionID?
@@ -32,18 +34,19 @@ package struct ExportEncoder {
     self.format = format
     self.filter = filter
     if let header = ExportEncoding.header(table, format: format) { bytes.append(contentsOf: header.utf8) }
-    if table == .screenViews || table == .transitions {
-      replay = ScreenViewReplay(table: table, format: format, filter: filter)
+    switch table {
+    case .screenViews, .transitions: replay = ScreenViewReplay(table: table, format: format, filter: filter)
+    case .sessions: sessionRows = SessionRowReplay(filter: filter)
+    case .events: break
     }
   }
 
-  /// Whether the engine should hand this table its events (otherwise, its sessions' summaries).
-  package var wantsEvents: Bool { table != .sessions }
-
-  /// Takes the next session (the sessions table).
-  package mutating func take(_ summary: SessionSummary) {
-    guard filter.keeps(summary) else { return }
-    emit(ExportRow(values: ExportEncoding.sessionsRow(summary, redacting: filter.redaction)))
+  /// Takes the next session's summary, before its first event (the sessions table).
+  package mutating func take(_ summary: SessionSummary) throws(HistoryError) {
+    guard var rows = sessionRows else { return }
+    sessionRows = nil
+    defer { sessionRows = rows }
+    try rows.begin(summary) { (row: ExportRow) throws(HistoryError) in emit(row) }
   }
 
   /// Says, before a session's first event, what it ran on (its start's context): a filter on
@@ -57,6 +60,10 @@ package struct ExportEncoder {
   package mutating func take(_ row: StoredEventRow, journey: String? = nil) throws(HistoryError) {
     if let session = filter.session, session != row.session { return }
     if leftOut == row.session { return }
+    if sessionRows != nil {
+      sessionRows?.take(row)
+      return
+    }
     if var replay {
       self.replay = nil
       defer { self.replay = replay }
@@ -88,6 +95,10 @@ package struct ExportEncoder {
     if var replay {
       self.replay = nil
       try replay.finishSession { (exported: ExportRow) throws(HistoryError) in emit(exported) }
+    }
+    if var rows = sessionRows {
+      sessionRows = nil
+      try rows.finish { (row: ExportRow) throws(HistoryError) in emit(row) }
     }
     defer { bytes = [] }
     return bytes

@@ -15,7 +15,12 @@ extension ExportEncoding {
 
   /// A `sessions` row. Leaving out payloads leaves out the user id and the app's own context
   /// keys too (but for the fields `redaction` keeps): what could tell who the user is.
-  package static func sessionsRow(_ summary: SessionSummary, redacting redaction: PayloadRedaction) -> [ExportValue] {
+  /// `screenCount` is the session's visits as an export's replay counted them
+  /// (`SessionRowReplay`); `nil` (an empty `screen_count`) where the row was read alone, as
+  /// session listings read it.
+  package static func sessionsRow(
+    _ summary: SessionSummary, redacting redaction: PayloadRedaction, screenCount: Int? = nil
+  ) -> [ExportValue] {
     let context = summary.context
     let omittingPayloads = redaction.omits
     func text(_ value: String?) -> ExportValue { .text(orNull: value) }
@@ -39,6 +44,7 @@ extension ExportEncoding {
       omittingPayloads && summary.launch.map(LaunchRecord.reasonIsTheApps) == true ? .null : text(summary.launchReason),
       .integer(Int64(summary.droppedRoutes)),
       text(localStart(summary)), .integer(summary.received), .text(summary.journey ?? summary.id.rawValue),
+      screenCount.map { .integer(Int64($0)) } ?? .null,
     ]
   }
 

@@ -20,7 +20,7 @@ extension ExportTable {
     "restored_from_seq": .integer, "clock_jumps": .integer, "foreground_ms": .integer, "dropped_routes": .integer,
     "tab": .integer, "occurred_at": .time, "first_at": .time, "last_at": .time, "entered_at": .time,
     "exited_at": .time, "local_start": .localTime, "clock_went_back": .boolean, "restored": .boolean,
-    "resumed": .boolean,
+    "resumed": .boolean, "screen_count": .integer,
   ]
 
   /// Each column's type, in the order of `columns`.

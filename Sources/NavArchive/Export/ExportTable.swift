@@ -7,8 +7,8 @@ import NavCore
   case events
   /// One row per session: size, first and last time, span, current depth, the session it
   /// continues (empty unless it began by restoring one), what it ran on (its context), its time
-  /// in the foreground, where it is in the app's lifecycle, and what its launch did (the
-  /// outcome, why, and how many routes the restore left out).
+  /// in the foreground, where it is in the app's lifecycle, what its launch did (the outcome,
+  /// why, and how many routes the restore left out), and how many screens the user visited.
   case sessions
   /// One row per period a screen was the visible top of a session.
   case screenViews = "screen-views"
@@ -30,7 +30,7 @@ import NavCore
         "session", "events", "first_at", "last_at", "duration_ms", "depth", "restored_from_session",
         "restored_from_seq", "clock_jumps", "app_version", "app_build", "os_name", "os_version", "device_model",
         "locale", "time_zone", "user_id", "app_context", "foreground_ms", "phase", "launch", "launch_reason",
-        "dropped_routes", "local_start", "received", "journey_id",
+        "dropped_routes", "local_start", "received", "journey_id", "screen_count",
       ]
     case .screenViews:
       [

@@ -86,6 +86,9 @@ package struct ScreenViewReplay {
     case transitions
     /// The moments the event-shaped formats send (`NavigationRecord`).
     case records
+    /// Nothing: the replay only counts each session's visits (`visits`), for the sessions
+    /// table's `screen_count`.
+    case visits
   }
 
   /// Consecutive events of one action, waiting for one that is not part of it.
@@ -120,6 +123,9 @@ package struct ScreenViewReplay {
   private(set) var received: Int64 = 0
   /// The first session of the chain of restores the session continues.
   private(set) var journey = ""
+  /// The visits of the session in progress so far: the distinct `visit_id`s of its views, each
+  /// counted where its first view begins in the foreground.
+  package private(set) var visits = 0
   /// What the session ran on, as its start gave it.
   private(set) var context: SessionContext?
   /// The session the one in progress continues, if it began by restoring one.
@@ -145,9 +151,11 @@ package struct ScreenViewReplay {
 
   /// A replay for `table` (`screen-views` or `transitions`) in `format`, writing the rows
   /// `filter` keeps: for the event-shaped formats, the moments they send
-  /// (`NavigationRecord`), made from the screen views.
+  /// (`NavigationRecord`), made from the screen views; for `sessions`, nothing but the count of
+  /// each session's visits (`SessionRowReplay`).
   package init(table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter) {
-    self.output = format.isEventShaped ? .records : table == .transitions ? .transitions : .views
+    self.output =
+      format.isEventShaped ? .records : table == .transitions ? .transitions : table == .sessions ? .visits : .views
     self.filter = filter
   }
 
@@ -170,6 +178,7 @@ package struct ScreenViewReplay {
       context = nil
       restoredFrom = nil
       received = 0
+      visits = 0
       cut = false
       self.journey = journey ?? event.session.rawValue
     }
@@ -256,7 +265,10 @@ package struct ScreenViewReplay {
         if begins { (view.visitID, view.seen) = (view.id, true) }
         (view.resumed, view.restored, view.clockWentBack) = (true, false, false)
         open = view
-        if begins { try record(.screen, at: event, emit) }
+        if begins {
+          visits += 1
+          try record(.screen, at: event, emit)
+        }
       }
     case .background:
       if phase == .foreground { try record(.background, at: event, emit) }
@@ -314,6 +326,7 @@ package struct ScreenViewReplay {
       parameters: screen.flatMap { ScreenName.parameters(of: $0)?.canonicalString },
       restored: restored, seq: change.lastSeq, enteredAt: change.at, previousMilliseconds: lastSeenMilliseconds)
     if phase == .foreground {
+      visits += 1
       try record(.screen, at: change.at, seq: change.lastSeq, received: change.received, emit)
     }
   }

@@ -53,6 +53,10 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// `background` while the app is already in the background, or `foreground` while it is
     /// already in the foreground.
     case alreadyIn(SessionPhase)
+    /// A `start` that restores `source`, which the store holds, with a state that cannot come
+    /// from that session's state at that seq: the coordinator at `at` does what `problem` says,
+    /// where a restore keeps its source's shape, less what it drops.
+    case restoreDoesNotFitSource(source: SessionLink, at: CoordinatorPath, problem: String)
   }
 
   /// How a path fails to lead to a coordinator.
@@ -109,6 +113,10 @@ extension NavigationError.Reason: CustomStringConvertible {
       "the session has ended; nothing may follow its end"
     case .alreadyIn(let phase):
       "the app is already in the \(phase.rawValue)"
+    case .restoreDoesNotFitSource(let source, let path, let problem):
+      "the start restores session \(source.session) at seq \(source.seq), but "
+        + (path.isTop ? "its top coordinator" : "its coordinator at \(path)")
+        + " \(problem); a restore keeps the shape of the state it restores, less the routes it drops"
     }
   }
 }

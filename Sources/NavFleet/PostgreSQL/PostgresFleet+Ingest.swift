@@ -129,11 +129,13 @@ extension PostgresFleet {
     }
     let keys = Set(named).union(restored).map { lockKey(app: app, session: $0) }.sorted()
     try await connection.run(IngestStatements.Lock(keys: keys), logger: logger)
-    // Each named session's row, or its tombstone when it has no events: one round trip.
+    // Each named session's row, or its tombstone when it has no events, and the rows of the
+    // sessions the starts restore: one round trip.
     var records: [SessionID: (record: SessionRecord, month: Int)] = [:]
     var forgotten: [SessionID: Timestamp] = [:]
+    let rowsRead = named + restored.subtracting(named)
     try await connection.run(
-      IngestStatements.HeldRows(app: app.rawValue, sessions: named.map(\.rawValue)), logger: logger
+      IngestStatements.HeldRows(app: app.rawValue, sessions: rowsRead.map(\.rawValue)), logger: logger
     ) { columns in
       let id = try SessionRecord.sessionID(columns.0)
       if let row = PostgresSessionRow(held: columns) { records[id] = (row.record, row.month) }
@@ -171,6 +173,7 @@ extension PostgresFleet {
     }
     var appenders: [SessionID: SessionAppender] = [:]
     var owners: [SessionID: DeviceKey?] = [:]
+    var sources: [SessionLink: AnyCoordinator] = [:]
     for session in named {
       let stored = records[session]
       let totals = stored?.record.totals ?? SessionTotals()
@@ -182,12 +185,35 @@ extension PostgresFleet {
           stored.record.context.flatMap { try? WireFormat.decode(SessionContext.self, from: $0) }?
           .deviceKey
       }
+      // A session a start restores, held where its lines begin: the state its later lines
+      // lead from (`HeldSessions.restoredState`).
+      if let state, restored.contains(session) {
+        sources[SessionLink(session: session, seq: totals.count)] = state.tree
+      }
       appenders[session] = SessionAppender(
         session: session, totals: totals, state: state, storedRows: storedRows[session] ?? [:],
         forgottenAt: forgotten[session], snapshotInterval: snapshotInterval)
     }
+    // The states the starts restore, where the store holds their sessions that far.
+    for case .event(_, let event) in lines {
+      guard let link = event.operation.restoredFrom, sources[link] == nil, link.seq >= 1,
+        let source = records[link.session], source.record.eventCount >= link.seq
+      else { continue }
+      let totals = source.record.totals
+      if totals.count == link.seq, let known = heads.state(app: app, session: link.session, totals: totals) {
+        sources[link] = known.tree
+      } else {
+        do {
+          sources[link] = try await rehydrate(
+            link.session, app: app, month: source.month, at: link.seq, on: connection, logger: logger)
+        } catch is HistoryError {
+          // A history that no longer reads: nothing to check the restore against.
+        }
+      }
+    }
     var held = HeldSessions(app: app, appenders: appenders, owners: owners)
     held.months = records.mapValues(\.month)
+    held.sources = sources
     return held
   }
 
@@ -349,6 +375,8 @@ struct HeldSessions: IngestSessions, Sendable {
   let owners: [SessionID: DeviceKey?]
   /// The partition month of each stored session.
   var months: [SessionID: Int] = [:]
+  /// The states the upload's starts restore, as stored (`AppendStep.checkRestore`).
+  var sources: [SessionLink: AnyCoordinator] = [:]
 
   func eventCount(of session: SessionID) -> Int { appenders[session]?.totals.count ?? 0 }
 
@@ -362,10 +390,29 @@ struct HeldSessions: IngestSessions, Sendable {
 
   mutating func append(_ event: AnyEvent) throws(HistoryError) -> AppendOutcome {
     // Edited in place in the dictionary: a copy would copy the session's state on each event.
-    guard let outcome = try appenders[event.session]?.append(event) else {
+    let restored = event.operation.restoredFrom.flatMap(restoredState)
+    guard let outcome = try appenders[event.session]?.append(event, restored: restored) else {
       throw HistoryError.unreadableHistory(session: event.session, seq: 0, .stateMissing)
     }
     return outcome
+  }
+
+  /// The state `link` names: as stored, or as the lines of this transaction before it made it
+  /// (from the state its session was held at); `nil` where neither holds it.
+  private func restoredState(_ link: SessionLink) -> AnyCoordinator? {
+    if let stored = sources[link] { return stored }
+    guard let appender = appenders[link.session], link.seq > appender.stored.count, link.seq <= appender.totals.count
+    else { return nil }
+    if link.seq == appender.totals.count { return appender.state?.tree }
+    var state: AnyCoordinator?
+    if appender.stored.count > 0 {
+      guard let held = sources[SessionLink(session: link.session, seq: appender.stored.count)] else { return nil }
+      state = held
+    }
+    for prepared in appender.written.prefix(link.seq - appender.stored.count) {
+      guard (try? prepared.event.operation.apply(toSession: &state)) != nil else { return nil }
+    }
+    return state
   }
 
   func head(of session: SessionID) -> SessionHead {

@@ -316,26 +316,37 @@ extension PostgresFleet {
         THEN coalesce((SELECT s.context FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), '')
       END
       """ : "NULL::text"
-    let columns =
-      PostgresEventRow.selectList
-      + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), " + context
+    // The sessions table's rows come with their sessions' first events (the count is replayed
+    // from the rest).
+    let (columns, from) =
+      table == .sessions
+      ? (
+        PostgresEventRow.selectList(of: "events") + ", " + PostgresSessionRow.selectList(of: "s"),
+        "events LEFT JOIN sessions s ON s.app = events.app AND s.id = events.session_id AND events.seq = 1"
+      )
+      : (
+        PostgresEventRow.selectList(of: "events")
+          + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), " + context,
+        "events"
+      )
     let events: PostgresQuery =
       if let session = filter.session {
         """
-        SELECT \(unescaped: columns) FROM events
-          WHERE app = \(app.rawValue) AND session_id = \(session.rawValue) AND at >= \(since) ORDER BY session_id, seq
+        SELECT \(unescaped: columns) FROM \(unescaped: from)
+          WHERE events.app = \(app.rawValue) AND events.session_id = \(session.rawValue) AND events.at >= \(since)
+          ORDER BY events.session_id, events.seq
         """
       } else if filter.after != nil {
         """
-        SELECT \(unescaped: columns) FROM events
-          WHERE app = \(app.rawValue) AND at >= \(since)
-            AND session_id IN (SELECT id FROM sessions WHERE app = \(app.rawValue) AND received > \(after))
-          ORDER BY session_id, seq
+        SELECT \(unescaped: columns) FROM \(unescaped: from)
+          WHERE events.app = \(app.rawValue) AND events.at >= \(since)
+            AND events.session_id IN (SELECT id FROM sessions WHERE app = \(app.rawValue) AND received > \(after))
+          ORDER BY events.session_id, events.seq
         """
       } else {
         """
-        SELECT \(unescaped: columns) FROM events
-          WHERE app = \(app.rawValue) AND at >= \(since) ORDER BY session_id, seq
+        SELECT \(unescaped: columns) FROM \(unescaped: from)
+          WHERE events.app = \(app.rawValue) AND events.at >= \(since) ORDER BY events.session_id, events.seq
         """
       }
     do {
@@ -355,22 +366,19 @@ extension PostgresFleet {
           var bounded = filter
           bounded.foreignFrom = next
           encoder = try ExportEncoder(table, format: format, filter: bounded)
-          if encoder.wantsEvents {
-            let rows = try await connection.query(events, logger: logger)
+          let rows = try await connection.query(events, logger: logger)
+          if table == .sessions {
+            for try await columns in rows.decode(PostgresEventRow.SessionsExportColumns.self) {
+              let (row, session) = try PostgresEventRow.row(columns)
+              if let session { try encoder.take(try session.record.summary()) }
+              try encoder.take(row)
+              if let chunk = encoder.nextChunk() { try await sink(chunk) }
+            }
+          } else {
             for try await columns in rows.decode(PostgresEventRow.ExportColumns.self) {
               let (row, journey, firstContext) = try PostgresEventRow.row(columns)
               if let firstContext { encoder.beginSession(row.session, context: SessionRecord.context(firstContext)) }
               try encoder.take(row, journey: journey)
-              if let chunk = encoder.nextChunk() { try await sink(chunk) }
-            }
-          } else {
-            let rows = try await connection.query(
-              """
-              SELECT \(unescaped: PostgresSessionRow.selectList) FROM sessions
-                WHERE app = \(app.rawValue) AND event_count > 0 AND received > \(after) ORDER BY id
-              """, logger: logger)
-            for try await columns in rows.decode(PostgresSessionRow.Columns.self) {
-              encoder.take(try PostgresSessionRow(columns).record.summary())
               if let chunk = encoder.nextChunk() { try await sink(chunk) }
             }
           }

@@ -62,6 +62,12 @@ enum PostgresEventRow {
   typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64)
   static let selectList = "session_id, seq, at, origin, op, cause, hash, received"
 
+  /// The select list with each column qualified by `table` (a join's).
+  static func selectList(of table: String) -> String {
+    selectList.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }
+      .joined(separator: ", ")
+  }
+
   /// The columns, then the session's journey (an export of the screen tables).
   /// An export's row: the event's columns, its session's journey, and, on a session's first row
   /// when the export selects by context, the session's context (`""` when it has none).
@@ -72,6 +78,27 @@ enum PostgresEventRow {
   ) {
     let row = try row((columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7))
     return (row, columns.8, columns.9)
+  }
+
+  /// A sessions export's row: the event's columns, then, on a session's first event, its
+  /// session's row (`PostgresSessionRow.selectList`; all NULL on the other events).
+  typealias SessionsExportColumns = (
+    String, Int64, Int64, String, String, String?, ByteBuffer, Int64,
+    String?, Int32?, Int64?, ByteBuffer?, Int64?, Int64?, Int32?, String?, Int64?, Int64?, Int64?, String?, String?,
+    Int64?, String?, String?, Int32?, Int64?, String?
+  )
+
+  static func row(_ columns: SessionsExportColumns) throws(HistoryError) -> (
+    row: StoredEventRow, session: PostgresSessionRow?
+  ) {
+    let row = try row((columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7))
+    let session = PostgresSessionRow(
+      held: (
+        columns.0, columns.8, columns.9, columns.10, columns.11, columns.12, columns.13, columns.14, columns.15,
+        columns.16, columns.17, columns.18, columns.19, columns.20, columns.21, columns.22, columns.23, columns.24,
+        columns.25, columns.26, nil
+      ))
+    return (row, session)
   }
 
   static func row(_ columns: Columns) throws(HistoryError) -> StoredEventRow {

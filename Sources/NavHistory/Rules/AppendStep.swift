@@ -7,7 +7,9 @@ import NavCore
 /// 1. `place`: where the event goes. A session forgotten is refused; an event claiming a seq
 ///    other than the next is a resend of a stored one (returned as stored) or a conflict or a gap
 ///    (refused); otherwise it is the next event.
-/// 2. `prepare`: the next event applied to the session's state, encoded, chained and given its
+/// 2. `checkRestore`: a session's first event that restores another session the store holds at
+///    the seq it names must fit that session's state there (`Coordinator.misfit(ofRestored:)`).
+/// 3. `prepare`: the next event applied to the session's state, encoded, chained and given its
 ///    snapshot when one is due, and the session's totals after it.
 package enum AppendStep {
   /// Where an event goes.
@@ -32,6 +34,22 @@ package enum AppendStep {
     let stored = claimed < next ? try storedRow(claimed) : nil
     return .alreadyStored(
       try Failure.ruling(AppendRules.storedCopy(of: event, claiming: claimed, next: next, stored: stored)))
+  }
+
+  /// Refuses `event`, placed as its session's first, when it is a start restoring a session
+  /// whose state there `sourceState` gives, and does not fit it. `sourceState` is asked only for
+  /// such a start; `nil` when the store does not hold the source at that seq (not yet uploaded,
+  /// forgotten, pruned, another store's), and then there is nothing to check it against.
+  ///
+  /// A restore a launch made fits by construction: the source is hash-chained, the same in every
+  /// store that holds it. One that does not fit was written by hand, or forged.
+  package static func checkRestore<Failure: HistoryFailure>(
+    _ event: AnyEvent, sourceState: (SessionLink) throws(Failure) -> AnyCoordinator?
+  ) throws(Failure) {
+    guard case .start(let state, let link?, _, _) = event.operation.kind, let source = try sourceState(link),
+      let misfit = source.misfit(ofRestored: state)
+    else { return }
+    throw Failure(.rejected(session: event.session, seq: 1, misfit.rejection(restoring: link)))
   }
 
   /// Prepares the next event of a session whose row holds `totals`, editing `state` (the

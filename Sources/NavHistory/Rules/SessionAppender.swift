@@ -45,8 +45,11 @@ package struct SessionAppender: Sendable {
 
   /// Decides `event` (of this session): stored next (in `written`), already stored (a
   /// duplicate, nothing added), or refused with what `SessionStore.append` throws for it, in
-  /// which case nothing changes.
-  package mutating func append(_ event: AnyEvent) throws(HistoryError) -> AppendOutcome {
+  /// which case nothing changes. `restored` is the state of the session a first event's start
+  /// restores, at the seq it names, where the store holds it (`AppendStep.checkRestore`).
+  package mutating func append(_ event: AnyEvent, restored: AnyCoordinator? = nil) throws(HistoryError)
+    -> AppendOutcome
+  {
     precondition(event.session == session, "an appender takes its own session's events")
     let forgottenAt = forgottenAt
     let placement = try AppendStep.place(
@@ -58,6 +61,7 @@ package struct SessionAppender: Sendable {
       }
       return AppendOutcome(event: stored, state: state.tree, wasAlreadyStored: true)
     }
+    if totals.count == 0 { try AppendStep.checkRestore(event) { (_: SessionLink) throws(HistoryError) in restored } }
     // Edited in place: the step moves the state out while it applies the event (no copy of
     // its routes) and leaves it as its failures say.
     let step = try AppendStep.prepare(event, after: totals, state: &state, snapshotInterval: snapshotInterval)

@@ -72,6 +72,18 @@ extension StoreEngine {
     return number
   }
 
+  /// The state `link` names, where the store holds its session that far (`nil` otherwise, or
+  /// when that history no longer reads: there is then nothing to check a restore against).
+  private func restoredState(_ link: SessionLink) throws(StoreError) -> AnyCoordinator? {
+    guard link.seq >= 1, let source = try sessionRow(link.session), source.count >= link.seq else { return nil }
+    do {
+      return try rehydrate(link.session, at: link.seq)
+    } catch {
+      if error.isStorageFailure { throw error }
+      return nil
+    }
+  }
+
   /// The journey of a new session whose start restores `link` (`SessionJourney`).
   func journey(ofNew session: SessionID, restoring link: SessionID?) throws(StoreError) -> String {
     guard let link else { return session.rawValue }
@@ -117,6 +129,9 @@ extension StoreEngine {
         throw StoreError.unreadableHistory(session: session, seq: stored.seq ?? before.count, .stateMissing)
       }
       return AppendOutcome(event: stored, state: current.state.tree, wasAlreadyStored: true)
+    }
+    if before.count == 0 {
+      try AppendStep.checkRestore(event) { link throws(StoreError) in try restoredState(link) }
     }
     // The head leaves the cache while it is edited in place (no copy of its routes); it goes
     // back when the operation is refused, and the new head goes in once the rows are written.

@@ -42,7 +42,10 @@ extension StoreEngine {
   /// position; a storage failure is thrown as it is, since it is not the line's fault.
   package func append(_ entry: AppendPipeline.Entry, _ event: AnyEvent) throws(StoreError) -> AppendOutcome? {
     do {
-      if let prepared = entry.prepared, try appendPrepared(prepared) { return nil }
+      // A start that restores another session is checked against it the sequential way.
+      if let prepared = entry.prepared, event.operation.restoredFrom == nil, try appendPrepared(prepared) {
+        return nil
+      }
       return try append(event)
     } catch {
       throw error.isStorageFailure ? error : StoreError.lineFailed(line: entry.position, error)

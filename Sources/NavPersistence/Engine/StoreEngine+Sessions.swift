@@ -113,7 +113,7 @@ extension StoreEngine {
   }
 
   /// The session's summary, or `nil` when it has no events.
-  func sessionSummary(_ session: SessionID) throws(StoreError) -> SessionSummary? {
+  package func sessionSummary(_ session: SessionID) throws(StoreError) -> SessionSummary? {
     guard let record = try sessionRecord(session), record.eventCount > 0 else { return nil }
     return try StoreError.ruling(record.summary())
   }

@@ -22,10 +22,10 @@ package struct ExportProgress: Sendable {
   var headerWritten = false
   /// The last events row read (the events and screen-view tables).
   var lastEvent: EventsRowPosition?
-  /// The last session read (the sessions table).
-  var lastSession: SessionID?
   /// The screen views and transitions of the session in progress (made at the first row).
   var replay: ScreenViewReplay?
+  /// The sessions table's session in progress, its row written once its events are replayed.
+  var sessionRows: SessionRowReplay?
   /// Whether every row has been written.
   package internal(set) var finished = false
   /// The rows written so far.

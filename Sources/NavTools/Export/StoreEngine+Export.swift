@@ -29,21 +29,22 @@ extension StoreEngine {
     defer { export.rows += emitted }
     switch table {
     case .sessions:
-      var read = 0
-      var ended = true
-      let after = export.lastSession.map { (lastAt: Timestamp(millisecondsSince1970: 0), id: $0) }
-      try forEachSessionSummary(order: .id, after: after) { summary throws(StoreError) in
-        export.lastSession = summary.id
-        read += 1
-        if filter.keeps(summary) {
-          try counted(ExportRow(values: ExportEncoding.sessionsRow(summary, redacting: filter.redaction)))
+      // Each session's row, with the visits its events replay to: its events are read as the
+      // screen views read them, the row with its first.
+      var rows = export.sessionRows ?? SessionRowReplay(filter: filter)
+      defer { export.sessionRows = rows }
+      let ended = try forEachEventsRow(
+        filter: ExportFilter(session: filter.session, appVersion: filter.appVersion, deviceModel: filter.deviceModel),
+        sessionsAfter: filter.after, after: &export.lastEvent, limit: limit
+      ) { statement, session, _ throws(StoreError) in
+        let stored = StoredEventRow(statement, session: session)
+        if stored.seq == 1, let summary = try sessionSummary(session) {
+          try rows.begin(summary, counted)
         }
-        guard read < limit, more() else {
-          ended = false
-          return false
-        }
-        return true
+        rows.take(stored)
+        return more()
       }
+      if ended { try rows.finish(counted) }
       export.finished = ended
     case .events:
       export.finished = try forEachEventsRow(filter: filter, after: &export.lastEvent, limit: limit) {

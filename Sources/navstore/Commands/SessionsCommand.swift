@@ -180,15 +180,21 @@ struct SessionsCommand: AsyncParsableCommand {
       kept.append(session)
       return limit.map { kept.count < $0 } ?? true
     }
+    if json {
+      // Each session's row of the sessions export, its screen count replayed as the export does.
+      let sink = OutputSink()
+      for session in kept {
+        try await sessions.export(
+          .sessions, format: .jsonl, filter: ExportFilter(session: session.id), progress: nil, to: sink)
+      }
+      try sink.close()
+      return
+    }
     list(kept)
   }
 
-  /// Prints the sessions kept: JSON lines, or a table.
+  /// Prints the sessions kept as a table.
   private func list(_ kept: [SessionSummary]) {
-    if json {
-      for session in kept { print(SessionQuery.exportLine(session), terminator: "") }
-      return
-    }
     guard !kept.isEmpty else {
       print("no session matches")
       return
