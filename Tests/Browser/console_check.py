@@ -45,12 +45,13 @@ def run(binary, *arguments, cwd):
 
 def extra_sessions():
     """A session restored from demo-tabs, and one whose id and screen are markup."""
-    start = {"routes": [{"screen": "home", "style": "root", "withNavigation": True}]}
+    # demo-tabs' host, the tabs it hosted dropped: a restore that fits demo-tabs at seq 15.
+    start = {"routes": [{"screen": {"mainTabs": {}}, "style": "root"}]}
     lines = [
         {"session": "demo-restored", "seq": 1, "at": "2026-11-21T09:40:00.000Z",
          "op": {"op": "start", "state": start, "restoredFrom": {"session": "demo-tabs", "seq": 15}}},
         {"session": "demo-restored", "seq": 2, "at": "2026-11-21T09:40:02.000Z", "origin": "user",
-         "op": {"op": "push", "screen": "settings"}},
+         "op": {"op": "presentSheet", "screen": "settings"}},
         {"session": HOSTILE, "seq": 1, "at": "2026-11-21T09:45:00.000Z",
          "op": {"op": "start", "state": {"routes": [{"screen": "<img src=x onerror=alert(1)>", "style": "root",
                                                       "withNavigation": True}]}}},
