@@ -209,7 +209,7 @@ package struct CollectorClient: Sendable {
     let size = body?.count ?? 0
     try await hooks.before(size)
     do {
-      let (data, response) = try await session.data(for: request)
+      let (data, response) = try await session.cancellableData(for: request)
       try await hooks.after(size)
       let http = response as? HTTPURLResponse
       return Exchange(

@@ -43,7 +43,8 @@ struct OTLPSender: Sendable {
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     request.httpBody = Data(body)
-    guard let (data, response) = try? await session.data(for: request), let http = response as? HTTPURLResponse
+    guard let (data, response) = try? await session.cancellableData(for: request),
+      let http = response as? HTTPURLResponse
     else { return Outcome(attempt: .noAnswer, rejected: 0, message: nil) }
     let status = (200..<300).contains(http.statusCode) ? 200 : http.statusCode
     let retryAfter = RetryPolicy.retryAfter(http.value(forHTTPHeaderField: "Retry-After"))
