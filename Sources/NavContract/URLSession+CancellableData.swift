@@ -5,60 +5,65 @@ import FoundationNetworking
 #endif
 
 extension URLSession {
-  /// `data(for:)`, answered at once when the calling task is cancelled, without the deadlock
-  /// swift-corelibs-foundation's own can fall into on Linux.
+  /// `data(for:)`, which throws `URLError(.cancelled)` at once when the calling task is
+  /// cancelled, without calling into the session then.
   ///
-  /// There, cancelling a task that awaits `data(for:)` cancels the request synchronously on the
-  /// session's queue while the Swift runtime holds the task's lock; a response that finishes at
-  /// that moment, on that queue, waits for the same lock to resume the task, and both wait for
-  /// good (seen as a collector that never stopped: the forwarder cancelled while a post ended).
-  /// Here, cancelling only schedules the request's cancel on another queue and returns, so
-  /// neither side waits on the other; the request ends as cancelled, which throws.
+  /// On Linux, swift-corelibs-foundation's own `data(for:)` cancels the request synchronously on
+  /// the session's queue while the Swift runtime holds the task's lock; an answer that arrives at
+  /// that moment, on that queue, waits for the same lock, and both wait for good (a collector
+  /// that never stopped: the forwarder cancelled while a post ended). Cancelling the request
+  /// from another queue instead crashes when it ends in between (the session no longer knows
+  /// the request). So a cancelled caller is answered at once, and the request is left to end on
+  /// its own, by its answer or its timeout, its result dropped.
   package func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
-    let pending = PendingRequest()
+    let answer = OneAnswer()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        let task = dataTask(with: request) { data, response, error in
+        guard answer.wait(continuation) else { return }
+        dataTask(with: request) { data, response, error in
           if let data, let response {
-            continuation.resume(returning: (data, response))
+            answer.give(.success((data, response)))
           } else {
-            continuation.resume(throwing: error ?? URLError(.unknown))
+            answer.give(.failure(error ?? URLError(.unknown)))
           }
-        }
-        pending.start(task)
+        }.resume()
       }
     } onCancel: {
-      pending.cancel()
+      answer.give(.failure(URLError(.cancelled)))
     }
   }
 }
 
-/// A request that may be cancelled before or after it starts, from any thread: `cancel` never
-/// calls into the session where it is called.
-private final class PendingRequest: @unchecked Sendable {
+/// The one answer a request gives its caller: the first of its response and its caller's
+/// cancellation, whichever comes first, from any thread.
+private final class OneAnswer: @unchecked Sendable {
   private let lock = NSLock()
-  private var task: URLSessionDataTask?
-  private var cancelled = false
+  private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+  private var early: Result<(Data, URLResponse), any Error>?
+  private var given = false
 
-  /// Starts `task`, or cancels it at once when the request was cancelled first.
-  func start(_ task: URLSessionDataTask) {
-    let wasCancelled = lock.withLock {
-      self.task = task
-      return cancelled
+  /// Holds `continuation` for the answer; `false` (the continuation resumed) when the caller
+  /// was cancelled before the request started.
+  func wait(_ continuation: CheckedContinuation<(Data, URLResponse), any Error>) -> Bool {
+    let answered: Result<(Data, URLResponse), any Error>? = lock.withLock {
+      if let early { return early }
+      self.continuation = continuation
+      return nil
     }
-    task.resume()
-    if wasCancelled { Self.cancelApart(task) }
+    guard let answered else { return true }
+    continuation.resume(with: answered)
+    return false
   }
 
-  func cancel() {
-    let task = lock.withLock {
-      cancelled = true
-      return self.task
+  /// Gives `result`, unless an answer was given already.
+  func give(_ result: Result<(Data, URLResponse), any Error>) {
+    let waiting: CheckedContinuation<(Data, URLResponse), any Error>? = lock.withLock {
+      guard !given else { return nil }
+      given = true
+      if continuation == nil { early = result }
+      defer { continuation = nil }
+      return continuation
     }
-    if let task { Self.cancelApart(task) }
-  }
-
-  private static func cancelApart(_ task: URLSessionDataTask) {
-    DispatchQueue.global().async { task.cancel() }
+    waiting?.resume(with: result)
   }
 }
