@@ -154,8 +154,12 @@ package struct ScreenViewReplay {
   /// (`NavigationRecord`), made from the screen views; for `sessions`, nothing but the count of
   /// each session's visits (`SessionRowReplay`).
   package init(table: ExportTable, format: ExportFormat = .csv, filter: ExportFilter) {
-    self.output =
-      format.isEventShaped ? .records : table == .transitions ? .transitions : table == .sessions ? .visits : .views
+    switch (format.isEventShaped, table) {
+    case (true, _): output = .records
+    case (false, .transitions): output = .transitions
+    case (false, .sessions): output = .visits
+    case (false, .screenViews), (false, .events): output = .views
+    }
     self.filter = filter
   }
 

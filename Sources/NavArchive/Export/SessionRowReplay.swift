@@ -8,8 +8,9 @@ import NavCore
 /// The count is the replay's, never a second rule kept beside it: an engine hands each session's
 /// summary with its first event (`begin`), then its events in seq order (`take`); the row is
 /// written when the next session begins, or at the end (`finish`). A session whose first event
-/// is missing (a damaged store, which `verify` reports) has no row. A session whose history cannot be replayed (a
-/// damaged row) keeps its row, with no count: the summary is what the table is for.
+/// is missing (a damaged store, which `verify` reports) has no row. A session whose history
+/// cannot be replayed (a damaged row) keeps its row, with no count: the summary is what the
+/// table is for.
 package struct SessionRowReplay {
   private let filter: ExportFilter
   private var replay: ScreenViewReplay

@@ -16,10 +16,7 @@ struct PostgresSessionRow {
     """
 
   /// The select list with each column qualified by `table` (a join's).
-  static func selectList(of table: String) -> String {
-    selectList.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }
-      .joined(separator: ", ")
-  }
+  static func selectList(of table: String) -> String { qualified(selectList, by: table) }
 
   /// A named session's id, its row's columns (all NULL when it has none) and its tombstone's
   /// time (NULL unless it has no events and one).
@@ -57,16 +54,19 @@ struct PostgresSessionRow {
   }
 }
 
+/// `list`, a select list of plain column names, with each qualified by `table` (a join's).
+private func qualified(_ list: String, by table: String) -> String {
+  list.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespacesAndNewlines))" }
+    .joined(separator: ", ")
+}
+
 /// An `events` row as selected (`session_id, seq, at, origin, op, cause, hash, received`).
 enum PostgresEventRow {
   typealias Columns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64)
   static let selectList = "session_id, seq, at, origin, op, cause, hash, received"
 
   /// The select list with each column qualified by `table` (a join's).
-  static func selectList(of table: String) -> String {
-    selectList.split(separator: ",").map { "\(table).\($0.trimmingCharacters(in: .whitespaces))" }
-      .joined(separator: ", ")
-  }
+  static func selectList(of table: String) -> String { qualified(selectList, by: table) }
 
   /// The columns, then the session's journey (an export of the screen tables).
   /// An export's row: the event's columns, its session's journey, and, on a session's first row

@@ -77,6 +77,8 @@ extension StoreEngine {
   private func restoredState(_ link: SessionLink) throws(StoreError) -> AnyCoordinator? {
     guard link.seq >= 1, let source = try sessionRow(link.session), source.count >= link.seq else { return nil }
     do {
+      // A restore of the source's last event (a launch's) reads its head: cached, or kept for it.
+      if source.count == link.seq { return try head(of: link.session, row: source)?.state.tree }
       return try rehydrate(link.session, at: link.seq)
     } catch {
       if error.isStorageFailure { throw error }
