@@ -11,6 +11,8 @@ let package = Package(
     .library(name: "NavReport", targets: ["NavReport"]),
     .library(name: "NavUpload", targets: ["NavUpload"]),
     .library(name: "NavTools", targets: ["NavTools"]),
+    // For an app's test target: a recorded session replayed through the app's navigation logic.
+    .library(name: "NavTesting", targets: ["NavTesting"]),
     .executable(name: "navstore", targets: ["navstore"]),
   ],
   // The collector's packages are conditioned on this trait, on by default: `swift build` here
@@ -118,6 +120,10 @@ let package = Package(
       ],
       plugins: ["MigrationsPlugin"]
     ),
+    // A recorded session (a fixture file, or a store and an id) replayed through an app's own
+    // navigation logic and compared after every action: a ticket as a regression test. Linked
+    // by an app's tests, never by the app; no test framework, so XCTest and Swift Testing alike.
+    .target(name: "NavTesting", dependencies: ["NavCore", "NavPersistence"]),
     .target(
       name: "NavReport",
       dependencies: ["NavCore", "NavContract", "NavPersistence", .product(name: "Crypto", package: "swift-crypto")]
@@ -220,6 +226,12 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio", condition: .collector),
       ]
     ),
+    .testTarget(
+      name: "NavTestingTests",
+      dependencies: [
+        "NavTesting", "NavCore", "NavPersistence", "NavTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(
       name: "NavReportTests",
       dependencies: [

@@ -93,7 +93,7 @@ package struct LaunchRecord: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Whether the outcome restored something, and so must name the session in `restoredFrom`.
-  var restoredSomething: Bool { outcome == .restored || outcome == .restoredRoots }
+  package var restoredSomething: Bool { outcome == .restored || outcome == .restoredRoots }
 
   /// Why a `start` carrying this record and `restoredFrom` (or not) is malformed, if it is: a
   /// restore names its session, a fresh or declined start restored none, and only a restore
