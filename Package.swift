@@ -263,7 +263,8 @@ let package = Package(
     .testTarget(
       name: "NavStoreCLITests",
       dependencies: [
-        "navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavFleet", "NavTestSupport",
+        "navstore", "upload-drill", "NavJSON", "NavCore", "NavUpload", "NavPersistence", "NavFleet", "NavTesting",
+        "NavTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

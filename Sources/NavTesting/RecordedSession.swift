@@ -35,6 +35,20 @@ public struct RecordedSession: Sendable {
     try self.init(lines: [UInt8](data), named: path, session: session)
   }
 
+  /// The recorded session in the fixture file `name`, in the `Fixtures` folder beside the test
+  /// file that calls this (`#filePath`): where `navstore fixture` tells to put it, found the same
+  /// way whatever folder the tests run in.
+  ///
+  /// ```swift
+  /// let recorded = try RecordedSession(fixture: "ticket-4121.jsonl")
+  /// ```
+  public init(fixture name: String, session: SessionID? = nil, besides filePath: String = #filePath)
+    throws(ReplayError)
+  {
+    let folder = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    try self.init(contentsOf: folder.appendingPathComponent(name).path, session: session)
+  }
+
   /// The recorded session in `store`, with the sessions it continues that the store still holds.
   public init(store: SessionStore, session: SessionID) throws(ReplayError) {
     do throws(StoreError) {

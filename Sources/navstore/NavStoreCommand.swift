@@ -25,7 +25,8 @@ struct NavStoreCommand: AsyncParsableCommand {
       ShowCommand.self,
       HistoryCommand.self, ReplayCommand.self, VerifyCommand.self, ExportCommand.self, PlanCommand.self,
       KeygenCommand.self, CheckpointCommand.self, ProveCommand.self, ForgetCommand.self, PruneCommand.self,
-      ReportCommand.self, BackupCommand.self, BundleCommand.self, TokenCommand.self, ServeCommand.self,
+      ReportCommand.self, BackupCommand.self, BundleCommand.self, FixtureCommand.self, TokenCommand.self,
+      ServeCommand.self,
       PushCommand.self,
     ]
   )

@@ -344,6 +344,12 @@ struct PostgresCommandTests: CommandSuite {
     let bundled = try Data(contentsOf: folder.appendingPathComponent("p.jsonl"))
     let fromFile = try Data(contentsOf: folder.appendingPathComponent("f.jsonl"))
     #expect(!bundled.isEmpty && bundled == fromFile)
+    // A fixture is the same from either engine.
+    #expect(try navstore("fixture", "s-1", "--out", "f.fixture.jsonl", "--db", "f.sqlite").status == 0)
+    let fixture = try navstore("fixture", "s-1", "--out", "p.fixture.jsonl", "--db", url, "--app", app)
+    #expect(fixture.status == 0, "\(fixture.stderr)")
+    let fixtures = try ["f", "p"].map { try Data(contentsOf: folder.appendingPathComponent("\($0).fixture.jsonl")) }
+    #expect(!fixtures[0].isEmpty && fixtures[0] == fixtures[1])
     try expectSame(["bundle", "s-1", "--out", "p.jsonl"])  // never over a file
     try expectSame(["bundle", "nobody", "--out", "n.jsonl"])
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("n.jsonl").path))

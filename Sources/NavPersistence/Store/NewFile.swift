@@ -37,7 +37,7 @@ package struct NewFile: Sendable {
 
   /// Runs `write` with the partial file open, then makes it durable and puts it in place. The
   /// partial file is removed whatever happens.
-  func writeContents(_ write: (FileHandle) throws(StoreError) -> Void) throws(StoreError) {
+  package func writeContents(_ write: (FileHandle) throws(StoreError) -> Void) throws(StoreError) {
     defer { discard() }
     let output = try create()
     defer { try? output.close() }
