@@ -5,6 +5,7 @@
 // beside the product, so that apps depending on NavStore never pull in an example.
 // From this folder:
 //   swift run ReducerApp
+//   swift test            support tickets replayed as regression tests (Tests/ReducerAppTests)
 import PackageDescription
 
 let package = Package(
@@ -21,7 +22,14 @@ let package = Package(
         .product(name: "NavCore", package: "NavStore"),
         .product(name: "NavPersistence", package: "NavStore"),
       ]
-    )
+    ),
+    // Recorded sessions (Fixtures, written by `navstore fixture`) replayed through the app's
+    // reducers: each ticket a test.
+    .testTarget(
+      name: "ReducerAppTests",
+      dependencies: ["ReducerApp", .product(name: "NavTesting", package: "NavStore")],
+      exclude: ["Fixtures"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
