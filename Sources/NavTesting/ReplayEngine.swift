@@ -67,9 +67,10 @@ struct ReplayEngine<Screen: NavigationScreen, Action: Decodable & Sendable> {
     return report
   }
 
-  /// One recorded action: decoded and sent until the app's state has been through each of the
-  /// step's recorded states (the same action twice in one millisecond is one step of two
-  /// changes), or stops at the first state the recording never reached.
+  /// One recorded action: decoded and sent until the app's state has been through the step's
+  /// recorded states (the whole step at once, as a rule; the same action twice in one
+  /// millisecond is one step of two changes, which takes two sends), or stops at the first
+  /// state the recording never reached.
   private mutating func replay(
     _ step: RecordedStep, cause: RecordedCause, current: () -> Coordinator<Screen>, send: (Action) -> String?,
     adopt: (Coordinator<Screen>) -> String?, enter: (LifecycleEvent) -> Void
@@ -96,23 +97,32 @@ struct ReplayEngine<Screen: NavigationScreen, Action: Decodable & Sendable> {
           actionsMatched: report.actionsMatched)
       }
     }
+    let matchedBefore = report.actionsMatched
     var remaining = states[...]
+    var firstReplayed: Coordinator<Screen>?
     repeat {
-      let expected = remaining.last ?? (seq: step.lastSeq, state: before)
-      if let failure = send(action) {
-        throw diverged(at: expected.seq, cause, difference: failure, recorded: expected.state, replayed: current())
-      }
+      let failure = send(action)
       let replayed = current()
+      if firstReplayed == nil { firstReplayed = replayed }
+      // Where a step is sent more than once (its first send reached a state part of the way),
+      // the likelier story when a later send fails is one action that did less than recorded:
+      // the divergence shows the first send against the whole step.
+      func stop(_ difference: String?) -> ReplayError {
+        report.actionsMatched = matchedBefore
+        return diverged(
+          at: step.lastSeq, cause, difference: difference, recorded: states.last?.state ?? before,
+          replayed: firstReplayed ?? replayed)
+      }
+      if let failure { throw stop(failure) }
       if remaining.isEmpty {
         // An action whose only record is lifecycle (a sign-out that ends the session) leaves the tree as it was.
-        guard replayed == before else {
-          throw diverged(at: expected.seq, cause, recorded: before, replayed: replayed)
-        }
-      } else {
-        guard let reached = remaining.firstIndex(where: { $0.state == replayed }) else {
-          throw diverged(at: expected.seq, cause, recorded: expected.state, replayed: replayed)
-        }
+        guard replayed == before else { throw stop(nil) }
+      } else if remaining.last?.state == replayed {
+        remaining = []
+      } else if let reached = remaining.firstIndex(where: { $0.state == replayed }) {
         remaining = remaining[(reached + 1)...]
+      } else {
+        throw stop(nil)
       }
       report.actionsMatched += 1
     } while !remaining.isEmpty
