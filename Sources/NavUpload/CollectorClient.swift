@@ -92,6 +92,18 @@ package struct CollectorClient: Sendable {
     return head
   }
 
+  /// The session with the sessions it was restored from, as a regression test's fixture
+  /// (`GET /v1/sessions/{id}/bundle`), read with a read token: `nil` when the collector holds no
+  /// such session.
+  package func bundle(of session: SessionID, keepingPersonal: Bool) async throws -> [UInt8]? {
+    let query = keepingPersonal ? "?keep_personal=true" : ""
+    let (status, body) = try await send(
+      path: "v1/sessions/\(ContractPath.segment(session.rawValue))/bundle\(query)", method: "GET", body: nil)
+    if status == 404 { return nil }
+    guard status == 200 else { throw Failure(status: status, message: String(decoding: body, as: UTF8.self)) }
+    return body
+  }
+
   /// The heads the collector holds for `sessions` (at most `HeadsRequest.maximumSessions`), in
   /// one request (`POST /v1/heads`): seq 0 for a session it does not hold. `nil` when the
   /// collector has no such endpoint (a 404: a collector older than it), for the caller to ask

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import NavCollector
 @_spi(Internals) import NavCore
@@ -111,6 +112,57 @@ import Testing
         String(buffer: try await get(client, "/v1/sessions", token: blog).body) == #"{"sessions":[],"next":null}"#
           + "\n")
     }
+  }
+
+  /// A bundle is what `navstore fixture` writes from the store: the session and the one it was
+  /// restored from, the start's personal context and the hashes left out; with `keep_personal`,
+  /// the lines as `navstore bundle` writes them.
+  @Test func aBundleIsTheFixtureOfTheSessionAndTheOnesItContinues() async throws {
+    var context = SessionContext(appVersion: "2.0", userID: "user-9", app: ["plan": "pro"])
+    context.host = .navigationStack17
+    let start = AnyEvent(
+      session: try SessionID("s-5"), at: Timestamp(millisecondsSince1970: 1_795_000_400_000),
+      operation: .start(
+        .stack([.root("home", withNavigation: true), .push("detail")]),
+        restoredFrom: SessionLink(session: try SessionID("s-4"), seq: 3), context: context))
+    _ = try await shop.write { try $0.append(start) }
+    let whole = folder.path("whole.jsonl")
+    try await shop.read { _ = try $0.bundle(try SessionID("s-5"), to: whole) }
+    let bundled = try Data(contentsOf: URL(fileURLWithPath: whole))
+    let fixture = try bundled.split(separator: 0x0A).map { try FixtureLine.rewrite($0, keepingPersonal: false) }
+      .joined()
+    try await Application(router: Collector.router(fleet: store)).test(.router) { client in
+      let response = try await get(client, "/v1/sessions/s-5/bundle")
+      #expect(response.status == .ok && response.headers[.contentType] == "application/x-ndjson")
+      #expect(response.headers[.contentDisposition] == #"attachment; filename="s-5.jsonl""#)
+      let body = String(buffer: response.body)
+      #expect(Array(body.utf8) == Array(fixture), "\(body)")
+      #expect(body.split(separator: "\n").count == 4 && body.firstRange(of: "user-9") == nil)
+      #expect(body.firstRange(of: #""host":"navigation-stack-17""#) != nil && body.firstRange(of: "\"hash\"") == nil)
+      let kept = try await get(client, "/v1/sessions/s-5/bundle?keep_personal=true")
+      #expect(Array(String(buffer: kept.body).utf8) == Array(bundled))
+      #expect(try await get(client, "/v1/sessions/none/bundle").status == .notFound)
+      #expect(try await get(client, "/v1/sessions/s-5/bundle?personal=1").status == .badRequest)
+      #expect(try await get(client, "/v1/sessions/s-5/bundle", token: ingest).status == .forbidden)
+    }
+  }
+
+  /// A bundle walks back at most so many sessions, the newest: a line of launches each
+  /// restoring the one before costs a read per session, so one request's reads stay bounded.
+  @Test func aBundleWalksBackABoundedLine() async throws {
+    for index in 5..<9 {
+      let start = AnyEvent(
+        session: try SessionID("s-\(index)"), at: Timestamp(millisecondsSince1970: 1_795_001_000_000 + Int64(index)),
+        operation: .start(
+          .stack([.root("home", withNavigation: true)]),
+          restoredFrom: SessionLink(session: try SessionID("s-\(index - 1)"), seq: 1)))
+      _ = try await shop.write { try $0.append(start) }
+    }
+    let backend = SQLiteBackend(fleet: store, logger: Logger(label: "test"))
+    let line = try await backend.lineage(of: try SessionID("s-8"), app: AppName("shop"), limit: 3)
+    #expect(line.map(\.rawValue) == ["s-6", "s-7", "s-8"])
+    let whole = try await backend.lineage(of: try SessionID("s-8"), app: AppName("shop"), limit: 100)
+    #expect(whole.map(\.rawValue) == ["s-4", "s-5", "s-6", "s-7", "s-8"])
   }
 }
 

@@ -117,6 +117,9 @@ struct PostgresCollectorTests {
         Request(uri: "/v1/sessions/\(session)/report"),
         Request(uri: "/v1/sessions/\(session)/report?at=1&omit_payloads=true"),
         Request(uri: "/v1/sessions/\(session)/report?at=50"),
+        Request(uri: "/v1/sessions/\(session)/bundle"),
+        Request(uri: "/v1/sessions/\(session)/bundle?keep_personal=true"),
+        Request(uri: "/v1/sessions/\(session)/bundle", token: "ingest"),
       ]
     }
     for query in [
@@ -141,7 +144,8 @@ struct PostgresCollectorTests {
       "/console/sessions", "/console/sessions?screen=cart", "/console/sessions?failing=true",
       "/console/sessions?id_prefix=a", "/console/sessions?restored_from=a", "/console/sessions?since=nonsense",
       "/console/sessions/a", "/console/sessions/n", "/console/sessions/nobody", "/console/sessions/a/report",
-      "/console/sessions/n/history.jsonl", "/console/fleet", "/console/fleet?days=30", "/console/fleet?days=2",
+      "/console/sessions/n/history.jsonl", "/console/sessions/b/fixture.jsonl", "/console/fleet",
+      "/console/fleet?days=30", "/console/fleet?days=2",
     ] {
       requests.append(Request(uri: path, console: true))
     }

@@ -48,6 +48,40 @@ import Testing
     #expect(try NavStoreProcess.run(["verify", "--db", "collector.sqlite", "--app", "demo"], in: folder).status == 0)
   }
 
+  /// A ticket's fixture from the collector, with a read token, is the one the store gives.
+  @Test func aFixtureFromTheCollectorIsTheStoresFixture() throws {
+    let create = { (role: String) in
+      try NavStoreProcess.run(
+        ["token", "create", "--app", "demo", "--role", role, "--db", "collector.sqlite"], in: self.folder
+      ).stdout.trimmingCharacters(in: .newlines)
+    }
+    let (ingest, read) = (try create("ingest"), try create("read"))
+    let server = try CollectorProcess(db: "collector.sqlite", in: folder)
+    #expect(
+      try NavStoreProcess.run(["push", "--to", server.url, "--token", ingest, "--db", "demo.sqlite"], in: folder).status
+        == 0)
+    let remote = try NavStoreProcess.run(
+      ["fixture", "demo-killed-relaunch", "--out", "remote.jsonl", "--from", server.url, "--token", read], in: folder)
+    #expect(remote.status == 0, "\(remote.stderr)")
+    #expect(
+      remote.stdoutLines.first == "fixture of 2 sessions (demo-killed, demo-killed-relaunch) written to remote.jsonl")
+    let local = try NavStoreProcess.run(
+      ["fixture", "demo-killed-relaunch", "--out", "local.jsonl", "--db", "demo.sqlite"], in: folder)
+    #expect(local.stdout.replacingOccurrences(of: "local.jsonl", with: "remote.jsonl") == remote.stdout)
+    let files = try ["remote", "local"].map { try Data(contentsOf: folder.appendingPathComponent("\($0).jsonl")) }
+    #expect(!files[0].isEmpty && files[0] == files[1])
+    let unknown = try NavStoreProcess.run(
+      ["fixture", "nobody", "--out", "nobody.jsonl", "--from", server.url, "--token", read], in: folder)
+    #expect(unknown.status == 1 && unknown.stderr.firstRange(of: "holds no session nobody") != nil, "\(unknown.stderr)")
+    let ingestOnly = try NavStoreProcess.run(
+      ["fixture", "demo-killed", "--out", "ingest.jsonl", "--from", server.url, "--token", ingest], in: folder)
+    #expect(ingestOnly.status == 1 && ingestOnly.stderr.firstRange(of: "403") != nil, "\(ingestOnly.stderr)")
+    for name in ["nobody.jsonl", "ingest.jsonl"] {
+      #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path))
+    }
+    #expect(server.stop(SIGTERM) == 0)
+  }
+
   /// Batches of 5 lines, two under way at once: sessions longer than a batch go in parts, each
   /// part after the one before is answered, and every line is taken (none a `gap`).
   @Test func aPushInSmallBatchesTakesEverySessionWholeAndInOrder() throws {

@@ -333,7 +333,8 @@ def every_status(checker, base, ingest, read, other, revoked):
     checker.check(base, "POST", "/v1/heads", 413, {**bearer(read), **json_type}, many, "(5,001 ids)")
     checker.check(base, "POST", "/v1/heads", 415, {**bearer(read), "Content-Type": "text/plain"}, asked,
                   "(text/plain)")
-    for path, bad_query in (("history", "?from=9999"), ("state", "?at=9999"), ("report", "?at=9999")):
+    for path, bad_query in (("history", "?from=9999"), ("state", "?at=9999"), ("report", "?at=9999"),
+                            ("bundle", "?keep_personal=maybe")):
         checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}", 200, bearer(read))
         if bad_query:
             checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}{bad_query}", 400, bearer(read))
@@ -342,6 +343,7 @@ def every_status(checker, base, ingest, read, other, revoked):
         checker.check(base, "GET", f"/v1/sessions/demo-numbers/{path}", 404, bearer(other), label="(another app)")
     checker.check(base, "GET", "/v1/sessions/demo-numbers/history?from=2&to=4", 200, bearer(read))
     checker.check(base, "GET", "/v1/sessions/demo-numbers/state?at=3", 200, bearer(read))
+    checker.check(base, "GET", "/v1/sessions/demo-killed-relaunch/bundle?keep_personal=true", 200, bearer(read))
     checker.check(base, "GET", "/v1/sessions/demo-numbers/report?at=3&omit_payloads=true", 200, bearer(read))
     checker.check(base, "GET", "/v1/sessions?app_version=2.3.1&sort=id&since=2026-11-21&omit_payloads=true", 200,
                   bearer(read))
@@ -416,7 +418,8 @@ def backpressure(checker, base, ingest, read):
     time.sleep(0.5)
     reads = [("GET", "/v1/limits"), ("GET", "/v1/sessions"), ("GET", "/v1/sessions/demo-numbers/head"),
              ("GET", "/v1/sessions/demo-numbers/history"), ("GET", "/v1/sessions/demo-numbers/state"),
-             ("GET", "/v1/sessions/demo-numbers/report"), ("GET", "/v1/export/events?format=csv")]
+             ("GET", "/v1/sessions/demo-numbers/report"), ("GET", "/v1/sessions/demo-numbers/bundle"),
+             ("GET", "/v1/export/events?format=csv")]
     uploads = [("POST", "/v1/events")]
     heads = json.dumps({"sessions": ["demo-numbers"]}).encode()
     for method, path in reads + [("POST", "/v1/heads")] + uploads:

@@ -16,17 +16,22 @@ package enum FixtureLine {
   package static func rewrite(_ line: some Collection<UInt8>, keepingPersonal: Bool) throws(WireFormatError)
     -> [UInt8]
   {
-    var event = try WireFormat.decode(AnyEvent.self, from: line)
-    if !keepingPersonal {
-      event.hash = nil
-      if case .start(let state, let link, let context?, let launch) = event.operation.kind {
-        var kept = context
-        kept.userID = nil
-        kept.deviceKey = nil
-        kept.app = [:]
-        event.operation.kind = .start(state, restoredFrom: link, context: kept.isEmpty ? nil : kept, launch: launch)
-      }
+    let event = try WireFormat.decode(AnyEvent.self, from: line)
+    return try WireFormat.canonicalBytes(Self.event(event, keepingPersonal: keepingPersonal)) + [0x0A]
+  }
+
+  /// `event` as a fixture keeps it.
+  package static func event(_ event: AnyEvent, keepingPersonal: Bool) -> AnyEvent {
+    guard !keepingPersonal else { return event }
+    var kept = event
+    kept.hash = nil
+    if case .start(let state, let link, let context?, let launch) = event.operation.kind {
+      var context = context
+      context.userID = nil
+      context.deviceKey = nil
+      context.app = [:]
+      kept.operation.kind = .start(state, restoredFrom: link, context: context.isEmpty ? nil : context, launch: launch)
     }
-    return try WireFormat.canonicalBytes(event) + [0x0A]
+    return kept
   }
 }

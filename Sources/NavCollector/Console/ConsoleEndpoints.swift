@@ -124,6 +124,7 @@ struct ConsoleEndpoints {
     console.get("sessions/:id/report") { _, context in try await report(context, download: false) }
     console.get("sessions/:id/report.html") { _, context in try await report(context, download: true) }
     console.get("sessions/:id/history.jsonl") { _, context in try await history(context) }
+    console.get("sessions/:id/fixture.jsonl") { _, context in try await fixture(context) }
   }
 
   /// Whether the browser reached the console over HTTPS: the collector's own, or a trusted
@@ -190,12 +191,25 @@ struct ConsoleEndpoints {
     let token = try context.requireToken(.read)
     let id = try context.sessionInPath()
     let count = try await backend.summary(of: id, app: token.app).eventCount
-    let body = ReadEndpoints.historyBody(
-      of: id, app: token.app, from: 1, to: count, backend: backend, writeTimeout: timeout, turns: turns)
+    let body = ReadEndpoints.linesBody(
+      of: [(id, 1, count)], app: token.app, backend: backend, writeTimeout: timeout, turns: turns)
     var headers = Self.securityHeaders(policy: Self.pagePolicy)
     headers[.contentType] = "application/x-ndjson"
     headers[.contentDisposition] = Self.attachment(
       ReportFileName.of(id).replacingOccurrences(of: ".html", with: ".jsonl"))
+    return Response(status: .ok, headers: headers, body: body)
+  }
+
+  /// The session as a regression test's fixture, with the sessions it was restored from (what
+  /// `GET /v1/sessions/{id}/bundle` sends), streamed.
+  private func fixture(_ context: CollectorContext) async throws -> Response {
+    let token = try context.requireToken(.read)
+    let id = try context.sessionInPath()
+    let body = try await ReadEndpoints.bundleBody(
+      of: id, app: token.app, keepingPersonal: false, backend: backend, writeTimeout: timeout, turns: turns)
+    var headers = Self.securityHeaders(policy: Self.pagePolicy)
+    headers[.contentType] = "application/x-ndjson"
+    headers[.contentDisposition] = Self.attachment(ReadEndpoints.fixtureFileName(id))
     return Response(status: .ok, headers: headers, body: body)
   }
 

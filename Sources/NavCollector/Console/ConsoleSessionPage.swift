@@ -40,6 +40,8 @@ enum ConsoleSessionPage {
         <ul class="actions"><li><a href="\(ConsolePages.sessionPath(id, "/history.jsonl"))" download>\
         Download its history (JSON Lines)</a></li>\
         <li><a href="\(ConsolePages.sessionPath(id, "/report.html"))" download>Download its report (HTML)</a></li>\
+        <li><a href="\(ConsolePages.sessionPath(id, "/fixture.jsonl"))" download>\
+        Download it as a regression test's fixture (with the sessions it continues)</a></li>\
         <li><a href="\(report)">Open the report alone</a></li>\
         <li><a href="/console/sessions?restored_from=\(ContractPath.segment(id.rawValue))">\
         Sessions that continue it</a></li></ul>\

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NavArchive
 import NavCore
 import NavFleet
 import NavPersistence
@@ -43,33 +44,76 @@ struct ReadEndpoints {
     guard from <= summary.eventCount else {
       throw CollectorError.badQuery("from: the session has events up to seq \(summary.eventCount)")
     }
-    let body = Self.historyBody(
-      of: id, app: app, from: from, to: to, backend: backend, writeTimeout: writeTimeout, turns: turns)
+    let body = Self.linesBody(
+      of: [(id, from, to)], app: app, backend: backend, writeTimeout: writeTimeout, turns: turns)
     return Response(status: .ok, headers: [.contentType: "application/x-ndjson"], body: body)
   }
 
-  /// A session's events `from` through `to` as JSON Lines, as `navstore history --json` writes
-  /// them, read a chunk at a time as the client takes them (a long session costs a chunk of
-  /// memory), each chunk read in a turn of `turns` and written within `writeTimeout`. The API's
-  /// history and the console's download both send it.
-  static func historyBody(
-    of id: SessionID, app: AppName, from: Int, to: Int, backend: any FleetBackend, writeTimeout: Duration,
+  /// The session with the sessions it was restored from, oldest first, as a regression test's
+  /// fixture (`navstore fixture`): `keep_personal` keeps the lines whole, as `navstore bundle`
+  /// writes them.
+  func bundle(_ request: Request, context: CollectorContext) async throws -> Response {
+    let token = try context.requireToken(.read)
+    let query = try QueryParameters(request, allowed: ["keep_personal"])
+    let id = try context.sessionInPath()
+    let keep = try query.boolean("keep_personal") ?? false
+    var headers: HTTPFields = [.contentType: "application/x-ndjson"]
+    headers[.contentDisposition] = ConsoleEndpoints.attachment(Self.fixtureFileName(id))
+    return Response(
+      status: .ok, headers: headers,
+      body: try await Self.bundleBody(
+        of: id, app: token.app, keepingPersonal: keep, backend: backend, writeTimeout: writeTimeout, turns: turns))
+  }
+
+  /// The most sessions a bundle walks back: a longer line (each launch restoring the one
+  /// before) ends with the newest this many, so that one request's reads stay bounded.
+  static let bundleSessions = 1_000
+
+  /// `ticket-ID.jsonl`, the session's id made safe for file systems as its report's name is.
+  static func fixtureFileName(_ id: SessionID) -> String {
+    ReportFileName.of(id).replacingOccurrences(of: ".html", with: ".jsonl")
+  }
+
+  /// The body of a bundle: the line's sessions' events, each as a fixture keeps it.
+  static func bundleBody(
+    of id: SessionID, app: AppName, keepingPersonal keep: Bool, backend: any FleetBackend, writeTimeout: Duration,
     turns: StreamTurns
+  ) async throws -> ResponseBody {
+    // An unknown session is a 404, before anything is sent.
+    let line = try await backend.lineage(of: id, app: app, limit: bundleSessions)
+    var members: [(SessionID, Int, Int)] = []
+    for member in line {
+      members.append((member, 1, try await backend.summary(of: member, app: app).eventCount))
+    }
+    return linesBody(
+      of: members, app: app, backend: backend, writeTimeout: writeTimeout, turns: turns,
+      rewriting: { FixtureLine.event($0, keepingPersonal: keep) })
+  }
+
+  /// Sessions' events (each `from` through `to`) as JSON Lines, as `navstore history --json`
+  /// writes them (each through `rewriting`), read a chunk at a time as the client takes them
+  /// (a long session costs a chunk of memory), each chunk read in a turn of `turns` and written
+  /// within `writeTimeout`. The API's history and bundle and the console's downloads send it.
+  static func linesBody(
+    of sessions: [(id: SessionID, from: Int, to: Int)], app: AppName, backend: any FleetBackend,
+    writeTimeout: Duration, turns: StreamTurns, rewriting: @escaping @Sendable (AnyEvent) -> AnyEvent = { $0 }
   ) -> ResponseBody {
     ResponseBody { writer in
       let writer = DeadlineWriter(writer, limit: writeTimeout)
       let turn = StreamTurn(turns)
-      var start = from
-      while start <= to {
-        let end = min(to, start + historyChunk - 1)
-        var text = ""
-        try await turn.take()
-        for event in try await backend.history(of: id, app: app, from: start, to: end) {
-          text += try WireFormat.canonicalString(event) + "\n"
+      for (id, from, to) in sessions {
+        var start = from
+        while start <= to {
+          let end = min(to, start + historyChunk - 1)
+          var text = ""
+          try await turn.take()
+          for event in try await backend.history(of: id, app: app, from: start, to: end) {
+            text += try WireFormat.canonicalString(rewriting(event)) + "\n"
+          }
+          turn.release()
+          try await writer.write(ByteBuffer(string: text))
+          start = end + 1
         }
-        turn.release()
-        try await writer.write(ByteBuffer(string: text))
-        start = end + 1
       }
       try await writer.finish()
     }

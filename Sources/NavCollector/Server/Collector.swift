@@ -92,6 +92,7 @@ package enum Collector {
     let heads = HeadsEndpoint(backend: backend, bodyTimeout: configuration.requestTimeout)
     v1.post("heads") { request, context in try await heads.handle(request, context: context) }
     v1.get("sessions/:id/history") { request, context in try await reads.history(request, context: context) }
+    v1.get("sessions/:id/bundle") { request, context in try await reads.bundle(request, context: context) }
     v1.get("sessions/:id/state") { request, context in try await reads.state(request, context: context) }
     v1.get("sessions/:id/report") { request, context in try await reads.report(request, context: context) }
     let export = ExportEndpoint(backend: backend, writeTimeout: configuration.requestTimeout, turns: turns)

@@ -33,16 +33,7 @@ extension PostgresFleet {
   /// `session` and the sessions it continues, oldest first, by the store file's rule
   /// (`SessionLineage`): what a bundle holds.
   package func lineage(of session: SessionID, app: AppName) async throws(FleetError) -> [SessionID] {
-    var lineage = SessionLineage(of: session)
-    while let next = lineage.next {
-      do throws(FleetError) {
-        lineage.found(restoredFrom: try await summary(of: next, app: app).restoredFrom?.session)
-      } catch {
-        guard case .unknownSession? = error.history else { throw error }
-        try FleetError.ruling(lineage.missing())
-      }
-    }
-    return lineage.sessions
+    try await FleetLineage.walk(from: session) { id throws(FleetError) in try await self.summary(of: id, app: app) }
   }
 
   /// A session's last seq and chain value.

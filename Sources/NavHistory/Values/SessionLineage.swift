@@ -29,6 +29,9 @@ package struct SessionLineage: Sendable {
     self.next = nil
   }
 
+  /// How many sessions the line holds so far.
+  package var count: Int { newestFirst.count }
+
   /// The line, oldest first.
   package var sessions: [SessionID] { newestFirst.reversed() }
 }
