@@ -67,7 +67,7 @@ struct HistoryCommand: AsyncParsableCommand {
   }
 
   /// An event as a line: wire-format JSON, or for people.
-  private static func line(
+  static func line(
     _ event: AnyEvent, state: AnyCoordinator, previous: Timestamp?, json: Bool, time: (Timestamp) -> String
   ) throws -> String {
     if json { return try WireFormat.canonicalString(event) }
@@ -89,7 +89,7 @@ struct HistoryCommand: AsyncParsableCommand {
 
   /// The screen on top, in its compact form (`numberDetail(number: 3)`), so screens of one
   /// name but different payloads read apart.
-  private static func visibleScreen(of state: AnyCoordinator) -> String {
+  static func visibleScreen(of state: AnyCoordinator) -> String {
     guard let visible = state.visibleScreen else { return ScreenName.unknown }
     guard case .stack(let routes)? = try? state.coordinator(at: visible.coordinator),
       routes.indices.contains(visible.index)

@@ -14,10 +14,19 @@ struct ReplayCommand: AsyncParsableCommand {
       --json prints the spec's step lines instead, at their times, for a UI test or simulator \
       to drive. Ctrl-C stops cleanly.
 
+      --walk walks the user's path instead, event by event (up to --at): each line is the time \
+      since the session began and the event as 'history' prints it (seq, origin, what happened, \
+      the screen it led to, the app's cause), with the steps the change takes on the host when \
+      it needs more than one; at the recorded pace (--speed scales it; a gap longer than 5 \
+      seconds is cut to 5), on Enter with --step, or at once with --no-wait. --json prints an \
+      object per event: seq, at, offsetMs, origin, op, cause, screen, steps.
+
       Examples:
         navstore replay s-1
         navstore replay s-1 --at 12 --host navigation-stack --speed 4
         navstore replay s-1 --no-wait --json
+        navstore replay s-1 --walk --speed 2
+        navstore replay s-1 --walk --step
       """)
 
   @OptionGroup var store: StoreOption
@@ -36,8 +45,16 @@ struct ReplayCommand: AsyncParsableCommand {
   @Flag(help: "Print every step at once, without waiting.")
   var noWait = false
 
-  @Flag(help: "Print one JSON line per step: {\"step\", \"atMs\", \"state\"}.")
+  @Flag(help: "Print one JSON line per step: {\"step\", \"atMs\", \"state\"} (with --walk, one per event).")
   var json = false
+
+  @Flag(help: "Walk the user's path event by event, with each event's time, origin, cause and screen.")
+  var walk = false
+
+  @Flag(help: "With --walk, print the next event each time Enter is pressed.")
+  var step = false
+
+  @OptionGroup var timeZone: TimeZoneOption
 
   func validate() throws {
     if let at, at < 1 { throw ValidationError("--at must be 1 or more, not \(at)") }
@@ -45,9 +62,14 @@ struct ReplayCommand: AsyncParsableCommand {
       throw ValidationError("--speed must be from 0.001 to 1000, not \(speed)")
     }
     if noWait && speed != 1 { throw ValidationError("--speed and --no-wait cannot be used together") }
+    if step && !walk { throw ValidationError("--step goes with --walk") }
+    if step && (noWait || speed != 1) {
+      throw ValidationError("--step waits for Enter: leave out --speed and --no-wait")
+    }
   }
 
   func run() async throws {
+    if walk { return try await walkPath() }
     let (session, at, given) = (session, at, planning.host)
     let (current, host) = try await store.withSessions { sessions in
       let current = try await sessions.state(of: session, at: at)
@@ -61,5 +83,30 @@ struct ReplayCommand: AsyncParsableCommand {
       host: host ?? .default, delayMilliseconds: planning.delayMilliseconds, speed: noWait ? nil : speed, json: json
     )
     .play(session: session, seq: seq, state: state)
+  }
+
+  /// `--walk`: the session's events, read once, then walked.
+  private func walkPath() async throws {
+    let (session, at, given, json, time) = (session, at, planning.host, json, timeZone.formatter())
+    let pace: WalkPlayer.Pace = step ? .stepped : noWait ? .none : .recorded(speed: speed)
+    let (player, stops) = try await store.withSessions { sessions in
+      // The profile given, else the one the session's app recorded.
+      let recorded: HostProfile? =
+        if given == nil { try await sessions.summary(of: session).context?.host } else { nil }
+      let host = given ?? recorded ?? .default
+      let player = WalkPlayer(host: host, pace: pace, json: json, time: time)
+      var stops: [WalkPlayer.Stop] = []
+      var before: AnyCoordinator?
+      var first: Timestamp?
+      try await sessions.replayHistory(of: session, from: 1, to: at) { event, state in
+        stops.append(
+          try player.stop(event, state: state, before: before, first: first ?? event.at, previous: stops.last?.event.at)
+        )
+        first = first ?? event.at
+        before = state
+      }
+      return (player, stops)
+    }
+    try player.walk(session, stops)
   }
 }
