@@ -7,6 +7,7 @@
 //   swift run RestoringApp --delay-ms 100   quicker steps
 //   swift run RestoringApp --navstore ../../.build/debug/navstore
 //                                           and a fourth launch that uploads to a collector
+//   swift test                              support tickets replayed as regression tests
 import PackageDescription
 
 let package = Package(
@@ -24,7 +25,14 @@ let package = Package(
         .product(name: "NavPersistence", package: "NavStore"),
         .product(name: "NavUpload", package: "NavStore"),
       ]
-    )
+    ),
+    // Recorded sessions (Fixtures, written by `navstore fixture`) replayed through the app's
+    // `App`: each ticket a test.
+    .testTarget(
+      name: "RestoringAppTests",
+      dependencies: ["RestoringApp", .product(name: "NavTesting", package: "NavStore")],
+      exclude: ["Fixtures"]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
