@@ -76,7 +76,7 @@ import Testing
       for path in [
         "/console/sessions", "/console/sessions/s-1", "/console/sessions/s-1/report",
         "/console/sessions/s-1/report.html", "/console/sessions/s-1/history.jsonl", "/console/open?id=s-1",
-        "/console/fleet",
+        "/console/fleet", "/console/sessions/s-2/fixture.jsonl",
       ] {
         try await client.execute(uri: path, method: .get) { response in
           #expect(response.status == .seeOther, "\(path)")
@@ -395,6 +395,17 @@ import Testing
         response in
         #expect(response.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
         #expect(String(buffer: response.body).split(separator: "\n").count == 1)
+      }
+      // s-2 as a regression test's fixture: with s-1, which it was restored from.
+      try await client.execute(uri: "/console/sessions/s-2", method: .get, headers: [.cookie: cookie]) {
+        #expect(String(buffer: $0.body).contains(#"<a href="/console/sessions/s-2/fixture.jsonl" download>"#))
+      }
+      try await client.execute(uri: "/console/sessions/s-2/fixture.jsonl", method: .get, headers: [.cookie: cookie]) {
+        response in
+        #expect(response.headers[.contentDisposition] == #"attachment; filename="s-2.jsonl""#)
+        let lines = String(buffer: response.body).split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].contains(#""session":"s-1""#) && lines[1].contains(#""session":"s-2""#))
+        #expect(!lines.contains { $0.contains(#""hash""#) })
       }
     }
   }
