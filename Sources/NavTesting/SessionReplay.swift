@@ -16,7 +16,7 @@ import NavCore
 /// @Test @MainActor func ticket4121() throws {
 ///   let recorded = try RecordedSession(contentsOf: fixture("ticket-4121.jsonl"))
 ///   try SessionReplay(recorded, screens: Screen.self, actions: Action.self)
-///     .run(app: { App($0) }, send: { app, action in app.send(action) })
+///     .run(app: { App($0) }, send: { app, action in try app.send(action) })
 /// }
 /// ```
 public struct SessionReplay<Screen: NavigationScreen, Action: Decodable & Sendable> {

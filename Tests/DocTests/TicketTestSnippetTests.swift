@@ -37,7 +37,8 @@ enum TicketAction: Codable, Sendable {
     self.keepsSheets = keepsSheets
   }
 
-  func send(_ action: TicketAction) {
+  /// Sends `action`. (It throws nothing; declared `throws` as an app's send may be.)
+  func send(_ action: TicketAction) throws {
     model.perform(action) {
       switch action {
       case .numbersTapped: feed.push(.numbersList)
@@ -60,7 +61,7 @@ private typealias App = TicketApp
 @Test @MainActor func ticket4711() throws {
   let recorded = try RecordedSession(fixture: "ticket-4711.jsonl")
   try SessionReplay(recorded, screens: Screen.self, actions: Action.self)
-    .run(app: { App($0) }, send: { app, action in app.send(action) })
+    .run(app: { App($0) }, send: { app, action in try app.send(action) })
 }
 // doc end
 
@@ -70,7 +71,7 @@ private typealias App = TicketApp
     let recorded = try RecordedSession(fixture: "ticket-4711.jsonl")
     let error = #expect(throws: ReplayError.self) {
       try SessionReplay(recorded, screens: Screen.self, actions: Action.self)
-        .run(app: { App($0, keepsSheets: true) }, send: { app, action in app.send(action) })
+        .run(app: { App($0, keepsSheets: true) }, send: { app, action in try app.send(action) })
     }
     let guide = try Docs.text(of: Docs.root.appendingPathComponent("docs/guides/restoring-in-an-app.md"))
     let shown = try #require(CodeBlock.all(in: guide).first { $0.text.hasPrefix("The replay diverged") },
@@ -90,7 +91,7 @@ private typealias App = TicketApp
       }
     }
     // doc end
-    let report = try replay.run(app: { App($0) }, send: { app, action in app.send(action) })
+    let report = try replay.run(app: { App($0) }, send: { app, action in try app.send(action) })
     #expect(report.actionsMatched == 3 && report.changesApplied == 2 && report.lifecycleEvents == 1, "\(report)")
   }
 }

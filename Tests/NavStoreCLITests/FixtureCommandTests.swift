@@ -44,8 +44,19 @@ import Testing
         "fixture of 2 sessions (s-1, s-2) written to ticket.jsonl",
         "left out: userId, deviceKey, app and the hashes (--keep-personal keeps them)",
       ])
-    #expect(fixture.stdout.firstRange(of: "@Test @MainActor func replaysS2() throws {") != nil, "\(fixture.stdout)")
-    #expect(fixture.stdout.firstRange(of: #"try RecordedSession(fixture: "ticket.jsonl")"#) != nil)
+    // The test printed is the app guide's (which the docs tests compile and run), named for the
+    // session and its file.
+    let guide = try String(
+      contentsOf: Self.checkout.appendingPathComponent("docs/guides/restoring-in-an-app.md"), encoding: .utf8)
+    let guideTest = try #require(
+      guide.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        .first { $0.hasPrefix("@Test @MainActor func ticket4711()") })
+    let printed = fixture.stdoutLines.drop { !$0.hasPrefix("  @Test") }.map { String($0.dropFirst(2)) }
+    #expect(
+      printed
+        == guideTest.replacingOccurrences(of: "ticket4711", with: "replaysS2")
+        .replacingOccurrences(of: "ticket-4711.jsonl", with: "ticket.jsonl").split(separator: "\n").map(String.init),
+      "\(fixture.stdout)")
     let text = try String(contentsOf: folder.appendingPathComponent("ticket.jsonl"), encoding: .utf8)
     for personal in ["user-77", "userId", "\"plan\"", "\"hash\""] {
       #expect(text.firstRange(of: personal) == nil, "\(personal) in \(text)")
@@ -90,4 +101,8 @@ import Testing
   }
 
   struct Unknown: Error {}
+
+  /// The checkout this test was built from.
+  static let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 }

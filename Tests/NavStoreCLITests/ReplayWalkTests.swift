@@ -30,9 +30,9 @@ import Testing
     #expect(lines.first?.hasPrefix("+0.0s    ") == true && lines.last?.hasPrefix("+21.4s   ") == true, "\(lines)")
     // The restored start is played from its launch state: one update on this host, which a
     // line leaves unsaid (it names two or more).
-    #expect(lines.allSatisfy { $0.firstRange(of: "steps on") == nil }, "\(lines)")
+    #expect(lines.allSatisfy { $0.firstRange(of: "updates on") == nil }, "\(lines)")
     let start = try navstore("replay", "demo-killed-relaunch", "--walk", "--no-wait", "--json").stdoutLines.first
-    #expect(start?.hasSuffix(#""seq":1,"steps":1}"#) == true, "\(start ?? "")")
+    #expect(start?.hasSuffix(#""seq":1,"updates":1}"#) == true, "\(start ?? "")")
     #expect(try navstore("replay", "demo-killed-relaunch", "--at", "2", "--walk", "--no-wait").stdoutLines.count == 3)
   }
 
@@ -51,10 +51,10 @@ import Testing
       to: folder.appendingPathComponent("line.jsonl"), atomically: true, encoding: .utf8)
     #expect(try navstore("import", "line.jsonl", "--db", "line.sqlite").status == 0)
     let oneAtATime = try navstore("replay", "s-1", "--walk", "--no-wait", "--db", "line.sqlite")
-    #expect(oneAtATime.stdoutLines.last?.hasSuffix("(2 steps on navigation-view)") == true, "\(oneAtATime.stdout)")
+    #expect(oneAtATime.stdoutLines.last?.hasSuffix("(2 updates on navigation-view)") == true, "\(oneAtATime.stdout)")
     let joined = try navstore(
       "replay", "s-1", "--walk", "--no-wait", "--host", "navigation-stack", "--db", "line.sqlite")
-    #expect(joined.stdoutLines.last?.firstRange(of: "steps on") == nil, "\(joined.stdout)")
+    #expect(joined.stdoutLines.last?.firstRange(of: "updates on") == nil, "\(joined.stdout)")
   }
 
   @Test func aWalkInJSONIsAnObjectPerEvent() throws {
@@ -64,7 +64,7 @@ import Testing
     #expect(objects.count == 15)
     #expect(
       walk.stdoutLines.first
-        == #"{"at":"2026-11-21T09:15:00.000Z","cause":{"appLaunched":{}},"offsetMs":0,"op":"start","origin":"app","screen":"feed","seq":1,"steps":0}"#
+        == #"{"at":"2026-11-21T09:15:00.000Z","cause":{"appLaunched":{}},"offsetMs":0,"op":"start","origin":"app","screen":"feed","seq":1,"updates":0}"#
     )
     #expect(walk.stdoutLines[2].firstRange(of: #""origin":"user""#) != nil)
   }

@@ -5,10 +5,11 @@ import Foundation
 /// the ratio from one size to the next.
 ///
 /// This checks a complexity, not a speed: doubling the input of linear work about doubles its
-/// time, of quadratic work quadruples it. A check that each doubling stays under 2.8 times
-/// (linear with room for noise and caches, far below quadratic's 4) holds on a slow or a busy
-/// machine alike, and fails on the quadratic replays it guards against. The speed itself is
-/// measured in the benchmarks.
+/// time, of quadratic work quadruples it. A check that each doubling stays under 3.2 times
+/// (linear with room for noise and caches: a CI run on two shared cores once measured 2.8 for
+/// the store's linear verify, where other runs measured 1.6 to 2.1; still below quadratic's 4)
+/// holds on a slow or a busy machine alike, and fails on the quadratic replays it guards
+/// against. The speed itself is measured in the benchmarks.
 public enum GrowthCheck {
   /// The calling thread's CPU time, in seconds.
   public static func threadCPUSeconds() -> Double {
@@ -30,7 +31,7 @@ public enum GrowthCheck {
 
   /// The ratio of each size's time to the one before (sizes doubling), and whether every one is
   /// under `limit`.
-  public static func doublingRatios(_ seconds: [Double], limit: Double = 2.8) -> (ratios: [Double], linear: Bool) {
+  public static func doublingRatios(_ seconds: [Double], limit: Double = 3.2) -> (ratios: [Double], linear: Bool) {
     let ratios = zip(seconds.dropFirst(), seconds).map { later, earlier in later / max(earlier, 1e-6) }
     return (ratios, ratios.allSatisfy { $0 < limit })
   }

@@ -16,10 +16,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
       --walk walks the user's path instead, event by event (up to --at): each line is the time \
       since the session began and the event as 'history' prints it (seq, origin, what happened, \
-      the screen it led to, the app's cause), with the steps the change takes on the host when \
-      it needs more than one; at the recorded pace (--speed scales it; a gap longer than 5 \
+      the screen it led to, the app's cause), with the updates the change takes on the host \
+      when it needs more than one; at the recorded pace (--speed scales it; a gap longer than 5 \
       seconds is cut to 5), on Enter with --step, or at once with --no-wait. --json prints an \
-      object per event: seq, at, offsetMs, origin, op, cause, screen, steps.
+      object per event: seq, at, offsetMs, origin, op, cause, screen, updates.
 
       Examples:
         navstore replay s-1

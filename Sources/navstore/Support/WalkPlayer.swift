@@ -2,8 +2,9 @@ import Foundation
 import NavCore
 
 /// A session's path, event by event, as `replay --walk` shows it: each event's line as `history`
-/// prints it, after the time since the session's start, and the steps its change takes on the
-/// host; played at the recorded pace (scaled), a line at a time on Enter, or at once.
+/// prints it, after the time since the session's start, and the updates its change takes on the
+/// host (SwiftUI applies one navigation change per update); played at the recorded pace
+/// (scaled), a line at a time on Enter, or at once.
 struct WalkPlayer {
   /// How the walk moves from one event to the next.
   enum Pace {
@@ -26,7 +27,7 @@ struct WalkPlayer {
     var screen: String
     /// The updates its change takes on the host (a restored start's: from its launch state; a
     /// fresh start's: none).
-    var steps: Int
+    var updates: Int
   }
 
   let host: HostProfile
@@ -44,11 +45,11 @@ struct WalkPlayer {
   {
     let from = before ?? (event.operation.restoredFrom != nil ? state.launchState : state)
     // The plan's first step is where it starts (contents only): the host's updates are the rest.
-    let steps = max(0, ((try? AnyCoordinator.plan(from: from, to: state, host: host).steps.count) ?? 1) - 1)
+    let updates = max(0, ((try? AnyCoordinator.plan(from: from, to: state, host: host).steps.count) ?? 1) - 1)
     return Stop(
       event: event, offset: event.at.millisecondsSince1970 - first.millisecondsSince1970,
       line: try HistoryCommand.line(event, state: state, previous: previous, json: false, time: time),
-      screen: HistoryCommand.visibleScreen(of: state), steps: steps)
+      screen: HistoryCommand.visibleScreen(of: state), updates: updates)
   }
 
   /// Prints the stops, waiting as `pace` says.
@@ -85,15 +86,15 @@ struct WalkPlayer {
     }
   }
 
-  /// `+12.4s  ` then the history line, then the steps when the host needs more than one.
+  /// `+12.4s  ` then the history line, then the updates when the host needs more than one.
   private func textLine(_ stop: Stop) -> String {
     let sign = stop.offset < 0 ? "-" : "+"
     let seconds = String(format: "%@%.1fs", sign, Double(abs(stop.offset)) / 1000)
-    let steps = stop.steps > 1 ? "  (\(stop.steps) steps on \(host))" : ""
-    return seconds.padding(toLength: max(seconds.count, 9), withPad: " ", startingAt: 0) + stop.line + steps
+    let updates = stop.updates > 1 ? "  (\(stop.updates) updates on \(host))" : ""
+    return seconds.padding(toLength: max(seconds.count, 9), withPad: " ", startingAt: 0) + stop.line + updates
   }
 
-  /// `{"seq", "at", "offsetMs", "origin", "op", "cause", "screen", "steps"}`: one object per event.
+  /// `{"seq", "at", "offsetMs", "origin", "op", "cause", "screen", "updates"}`: one object per event.
   private func jsonLine(_ stop: Stop) throws -> String {
     let value: JSONValue = .object([
       "seq": .number(Double(stop.event.seq ?? 0)),
@@ -103,7 +104,7 @@ struct WalkPlayer {
       "op": .string(stop.event.operation.name),
       "cause": stop.event.cause ?? .null,
       "screen": .string(stop.screen),
-      "steps": .number(Double(stop.steps)),
+      "updates": .number(Double(stop.updates)),
     ])
     return try WireFormat.canonicalString(value)
   }
