@@ -53,22 +53,11 @@ public struct RecordedSession: Sendable {
   public init(store: SessionStore, session: SessionID) throws(ReplayError) {
     do throws(StoreError) {
       let (events, sources) = try store.read { reader throws(StoreError) in
-        let events = try reader.history(of: session)
+        // The line a bundle writes, oldest first: the session last.
+        let line = try reader.lineage(of: session)
         var sources: [SessionID: [AnyEvent]] = [:]
-        var next = events.first.flatMap(Self.link(of:))?.session
-        while let source = next, sources[source] == nil, source != session {
-          let history: [AnyEvent]
-          do throws(StoreError) {
-            history = try reader.history(of: source)
-          } catch {
-            // A source forgotten or pruned ends the line, as a bundle's does.
-            guard case .unknownSession = error else { throw error }
-            break
-          }
-          sources[source] = history
-          next = history.first.flatMap(Self.link(of:))?.session
-        }
-        return (events, sources)
+        for source in line.dropLast() { sources[source] = try reader.history(of: source) }
+        return (try reader.history(of: session), sources)
       }
       self.init(id: session, events: events, sources: sources)
     } catch {
@@ -108,11 +97,5 @@ public struct RecordedSession: Sendable {
     self.id = id
     self.events = events
     self.sources = sources
-  }
-
-  /// The session a start restored, if the event is a start that names one.
-  static func link(of event: AnyEvent) -> SessionLink? {
-    guard case .start(_, let link, _, _) = event.operation.kind else { return nil }
-    return link
   }
 }

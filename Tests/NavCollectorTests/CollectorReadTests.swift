@@ -160,9 +160,9 @@ import Testing
     }
     let backend = SQLiteBackend(fleet: store, logger: Logger(label: "test"))
     let line = try await backend.lineage(of: try SessionID("s-8"), app: AppName("shop"), limit: 3)
-    #expect(line.map(\.rawValue) == ["s-6", "s-7", "s-8"])
+    #expect(line.map(\.id.rawValue) == ["s-6", "s-7", "s-8"])
     let whole = try await backend.lineage(of: try SessionID("s-8"), app: AppName("shop"), limit: 100)
-    #expect(whole.map(\.rawValue) == ["s-4", "s-5", "s-6", "s-7", "s-8"])
+    #expect(whole.map(\.id.rawValue) == ["s-4", "s-5", "s-6", "s-7", "s-8"])
   }
 }
 

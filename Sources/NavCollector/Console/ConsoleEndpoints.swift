@@ -195,8 +195,7 @@ struct ConsoleEndpoints {
       of: [(id, 1, count)], app: token.app, backend: backend, writeTimeout: timeout, turns: turns)
     var headers = Self.securityHeaders(policy: Self.pagePolicy)
     headers[.contentType] = "application/x-ndjson"
-    headers[.contentDisposition] = Self.attachment(
-      ReportFileName.of(id).replacingOccurrences(of: ".html", with: ".jsonl"))
+    headers[.contentDisposition] = Self.attachment(ReadEndpoints.jsonLinesFileName(id))
     return Response(status: .ok, headers: headers, body: body)
   }
 
@@ -209,7 +208,7 @@ struct ConsoleEndpoints {
       of: id, app: token.app, keepingPersonal: false, backend: backend, writeTimeout: timeout, turns: turns)
     var headers = Self.securityHeaders(policy: Self.pagePolicy)
     headers[.contentType] = "application/x-ndjson"
-    headers[.contentDisposition] = Self.attachment(ReadEndpoints.fixtureFileName(id))
+    headers[.contentDisposition] = Self.attachment(ReadEndpoints.jsonLinesFileName(id))
     return Response(status: .ok, headers: headers, body: body)
   }
 

@@ -58,7 +58,7 @@ struct ReadEndpoints {
     let id = try context.sessionInPath()
     let keep = try query.boolean("keep_personal") ?? false
     var headers: HTTPFields = [.contentType: "application/x-ndjson"]
-    headers[.contentDisposition] = ConsoleEndpoints.attachment(Self.fixtureFileName(id))
+    headers[.contentDisposition] = ConsoleEndpoints.attachment(Self.jsonLinesFileName(id))
     return Response(
       status: .ok, headers: headers,
       body: try await Self.bundleBody(
@@ -69,8 +69,9 @@ struct ReadEndpoints {
   /// before) ends with the newest this many, so that one request's reads stay bounded.
   static let bundleSessions = 1_000
 
-  /// `ticket-ID.jsonl`, the session's id made safe for file systems as its report's name is.
-  static func fixtureFileName(_ id: SessionID) -> String {
+  /// `ID.jsonl`, the session's id made safe for file systems as its report's name is: the name
+  /// of a JSON Lines download (a history, a bundle).
+  static func jsonLinesFileName(_ id: SessionID) -> String {
     ReportFileName.of(id).replacingOccurrences(of: ".html", with: ".jsonl")
   }
 
@@ -81,12 +82,8 @@ struct ReadEndpoints {
   ) async throws -> ResponseBody {
     // An unknown session is a 404, before anything is sent.
     let line = try await backend.lineage(of: id, app: app, limit: bundleSessions)
-    var members: [(SessionID, Int, Int)] = []
-    for member in line {
-      members.append((member, 1, try await backend.summary(of: member, app: app).eventCount))
-    }
     return linesBody(
-      of: members, app: app, backend: backend, writeTimeout: writeTimeout, turns: turns,
+      of: line.map { ($0.id, 1, $0.eventCount) }, app: app, backend: backend, writeTimeout: writeTimeout, turns: turns,
       rewriting: { FixtureLine.event($0, keepingPersonal: keep) })
   }
 

@@ -34,6 +34,7 @@ extension PostgresFleet {
   /// (`SessionLineage`): what a bundle holds.
   package func lineage(of session: SessionID, app: AppName) async throws(FleetError) -> [SessionID] {
     try await FleetLineage.walk(from: session) { id throws(FleetError) in try await self.summary(of: id, app: app) }
+      .map(\.id)
   }
 
   /// A session's last seq and chain value.

@@ -50,8 +50,9 @@ extension StoreReader {
     if !chunk.isEmpty { try write(chunk) }
   }
 
-  /// `session` and the sessions it continues, oldest first (`SessionLineage`).
-  private func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
+  /// `session` and the sessions it continues, oldest first (`SessionLineage`): a session
+  /// forgotten or pruned ends the line; the first must be in the store.
+  package func lineage(of session: SessionID) throws(StoreError) -> [SessionID] {
     var lineage = SessionLineage(of: session)
     while let next = lineage.next {
       do {
