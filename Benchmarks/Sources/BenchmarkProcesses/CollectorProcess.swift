@@ -10,10 +10,17 @@ public final class CollectorProcess: @unchecked Sendable {
   private let sampler: MemorySampler
 
   /// Starts `navstore serve` on the store `database` names (`--db PATH` or `--db postgres://...`),
-  /// with `options` after it; returns once it has said where it listens.
-  public init(navstore: URL, database: [String], options: [String] = []) throws {
-    process.executableURL = navstore
-    process.arguments = ["serve", "--listen", "127.0.0.1:0"] + database + options
+  /// with `options` after it; returns once it has said where it listens. A `launcher` runs it
+  /// (`env VAR=VALUE valgrind ...`: its words before the executable's path, run through `env`).
+  public init(navstore: URL, database: [String], options: [String] = [], launcher: [String] = []) throws {
+    let serve = ["serve", "--listen", "127.0.0.1:0"] + database + options
+    if launcher.isEmpty {
+      process.executableURL = navstore
+      process.arguments = serve
+    } else {
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+      process.arguments = launcher + [navstore.path] + serve
+    }
     let ready = Pipe()
     process.standardOutput = ready
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")

@@ -7,6 +7,15 @@ import Foundation
 struct CollectorLoad: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "collector-load",
+    abstract: "The collector measured: under load (the default), or one request's instructions (cost).",
+    subcommands: [LoadCommand.self, RequestCostCommand.self],
+    defaultSubcommand: LoadCommand.self)
+}
+
+/// `collector-load [run]`: the collector under load, on each store.
+struct LoadCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
     abstract: "Drives navstore serve with simulated devices over loopback, on SQLite and on PostgreSQL.",
     discussion: """
       Each device signs and gzips its uploads (batches of 20 lines, sessions of 100 events), made \
@@ -57,7 +66,10 @@ struct CollectorLoad: AsyncParsableCommand {
     guard (1...50).contains(pairs) else { throw ValidationError("--pairs: give 1 to 50") }
   }
 
-  var parsedStores: [StoreUnderTest.Kind]? {
+  var parsedStores: [StoreUnderTest.Kind]? { Self.kinds(stores) }
+
+  /// The stores a comma-separated `--stores` names; nil when it names something else.
+  static func kinds(_ stores: String) -> [StoreUnderTest.Kind]? {
     let kinds = stores.split(separator: ",").map { StoreUnderTest.Kind(rawValue: String($0)) }
     return kinds.isEmpty || kinds.contains(nil) ? nil : kinds.compactMap { $0 }
   }
