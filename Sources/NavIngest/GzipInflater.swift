@@ -20,7 +20,9 @@ package final class GzipInflater {
 
   /// zlib's state, at an address that never moves (zlib keeps a pointer back to it).
   private let stream: UnsafeMutablePointer<z_stream>
-  private var window: [UInt8]
+  /// Where each window is inflated: never zeroed (zlib writes what is read of it), since an
+  /// upload of a few kilobytes paid more to zero 64 KiB than to inflate itself.
+  private let window: UnsafeMutableRawBufferPointer
   /// A member has begun and not yet ended.
   private var insideMember = false
   /// Members inflated to their end.
@@ -30,11 +32,12 @@ package final class GzipInflater {
   package init(windowBytes: Int = 64 * 1024) throws(Failure) {
     stream = .allocate(capacity: 1)
     stream.initialize(to: z_stream())
-    window = [UInt8](repeating: 0, count: windowBytes)
+    window = .allocate(byteCount: max(1, windowBytes), alignment: 16)
     // windowBits 15 + 16: gzip's header and trailer only (not zlib's, not a guess between them).
     guard inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
       stream.deinitialize(count: 1)
       stream.deallocate()
+      window.deallocate()
       throw .malformed
     }
   }
@@ -43,6 +46,7 @@ package final class GzipInflater {
     inflateEnd(stream)
     stream.deinitialize(count: 1)
     stream.deallocate()
+    window.deallocate()
   }
 
   /// Inflates `input`, handing `output` each window it fills before making the next: what
@@ -66,13 +70,11 @@ package final class GzipInflater {
         insideMember = true
       }
       let inputBefore = stream.pointee.avail_in
-      let (status, produced) = window.withUnsafeMutableBytes { out in
-        stream.pointee.next_out = out.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = UInt32(out.count)
-        let status = CZlib.inflate(stream, Z_NO_FLUSH)
-        return (status, out.count - Int(stream.pointee.avail_out))
-      }
-      if produced > 0 { try window.withUnsafeBytes { try output(UnsafeRawBufferPointer(rebasing: $0[..<produced])) } }
+      stream.pointee.next_out = window.baseAddress?.assumingMemoryBound(to: Bytef.self)
+      stream.pointee.avail_out = UInt32(window.count)
+      let status = CZlib.inflate(stream, Z_NO_FLUSH)
+      let produced = window.count - Int(stream.pointee.avail_out)
+      if produced > 0 { try output(UnsafeRawBufferPointer(rebasing: window[..<produced])) }
       switch status {
       case Z_STREAM_END:
         insideMember = false
