@@ -1,11 +1,48 @@
 import NavContract
 import NavCore
 import NavTestSupport
+import PropertyBased
 import Testing
 
 /// The contract's types as both sides write and read them: the collector's bytes are the
 /// contract's, and the client reads what a newer collector may add without failing.
 @Suite struct ContractTypesTests {
+  /// The upload's answer, written straight into bytes, is the bytes the contract's encoder
+  /// writes: random counts, heads (ids that differ only in normalization, hostile characters,
+  /// no hash) and rejections (with and without a session and a seq).
+  @Test func anUploadAnswersBodyIsTheEncodersBytes() async {
+    await checkProperty(count: 300, input: Gen.int(in: 0...Int(UInt32.max))) { seed in
+      var rng = SeededRandom(seed: UInt64(seed))
+      let pieces = [
+        "a", "Z", "0", "-", "\"", "\\", "\n", "\u{1}", "\u{7f}", "é", "e\u{301}", "\u{1F600}", "\u{FFFF}", " ", "/",
+      ]
+      func text(_ most: Int) -> String {
+        (0..<Int.random(in: 1...most, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "a" }.joined()
+      }
+      func count() -> Int {
+        [0, 1, 20, 9_007_199_254_740_992, Int.random(in: 0...1_000_000, using: &rng)].randomElement(using: &rng) ?? 0
+      }
+      var heads: [SessionID: SessionHead] = [:]
+      for _ in 0..<Int.random(in: 0...6, using: &rng) {
+        guard let id = try? SessionID(text(4)) else { continue }
+        heads[id] = SessionHead(seq: count(), hash: Bool.random(using: &rng) ? text(6) : nil)
+      }
+      let rejected = (0..<Int.random(in: 0...4, using: &rng)).map { _ in
+        RejectedLine(
+          line: count(),
+          rejection: LineRejection(
+            reason: RejectionReason.allCases.randomElement(using: &rng) ?? .invalid,
+            session: Bool.random(using: &rng) ? try? SessionID(text(4)) : nil,
+            seq: Bool.random(using: &rng) ? count() : nil, message: text(12)))
+      }
+      let answer = UploadAnswer(accepted: count(), duplicates: count(), rejected: rejected, heads: heads)
+      let encoded = try ContractJSON.encode(answer)
+      #expect(
+        answer.body == encoded,
+        "\(String(decoding: answer.body, as: UTF8.self)) against \(String(decoding: encoded, as: UTF8.self))")
+    }
+  }
+
   @Test func anUploadAnswerIsWrittenAsTheContractShowsItAndReadBack() throws {
     let answer = UploadAnswer(
       accepted: 98, duplicates: 1,

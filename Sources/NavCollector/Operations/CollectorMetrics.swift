@@ -1,3 +1,4 @@
+import NavCore
 import NavFleet
 import NavPersistence
 import Prometheus
@@ -15,6 +16,10 @@ final class CollectorMetrics: Sendable {
   private let openUploads: Gauge
   private let openReads: Gauge
   private let commit: DurationHistogram
+  /// The metrics of each endpoint and status answered, and of each outcome of an uploaded line,
+  /// made once: asked of the registry again, they cost every request a lookup by their labels.
+  private let answered = Protected<[Answered: (requests: Counter, duration: DurationHistogram)]>([:])
+  private let uploadLines = Protected<[String: Counter]>([:])
 
   static let buckets: [Duration] = [
     .milliseconds(1), .milliseconds(5), .milliseconds(25), .milliseconds(100), .milliseconds(500), .seconds(2),
@@ -45,17 +50,33 @@ final class CollectorMetrics: Sendable {
 
   /// A request was answered, at `endpoint` (the route's pattern, or `unmatched`), with `status`.
   func request(endpoint: String, status: Int, duration: Duration) {
-    registry.makeCounter(
-      descriptor: Self.name(
-        "http_requests", "total", "Requests answered, by the route matched and the status (499: the client left)."),
-      labels: [("endpoint", endpoint), ("status", String(status))]
-    ).increment()
-    registry.makeDurationHistogram(
-      descriptor: Self.name(
-        "http_request_duration", "seconds",
-        "Time from a request's arrival to the end of its answer (a stream's last byte), by the route matched."),
-      labels: [("endpoint", endpoint)], buckets: Self.buckets
-    ).record(duration)
+    let key = Answered(endpoint: endpoint, status: status)
+    let metrics =
+      answered.withLock { $0[key] }
+      ?? {
+        let made = (
+          requests: registry.makeCounter(
+            descriptor: Self.name(
+              "http_requests", "total",
+              "Requests answered, by the route matched and the status (499: the client left)."),
+            labels: [("endpoint", endpoint), ("status", String(status))]),
+          duration: registry.makeDurationHistogram(
+            descriptor: Self.name(
+              "http_request_duration", "seconds",
+              "Time from a request's arrival to the end of its answer (a stream's last byte), by the route matched."),
+            labels: [("endpoint", endpoint)], buckets: Self.buckets)
+        )
+        answered.withLock { $0[key] = made }
+        return made
+      }()
+    metrics.requests.increment()
+    metrics.duration.record(duration)
+  }
+
+  /// An endpoint (a route's pattern, a finite set) and a status answered.
+  private struct Answered: Hashable {
+    let endpoint: String
+    let status: Int
   }
 
   /// An upload's lines, by outcome and reason, and the time its transaction took.
@@ -72,13 +93,19 @@ final class CollectorMetrics: Sendable {
       counts[key, default: 0] += 1
     }
     for (key, count) in counts {
-      let parts = key.split(separator: " ", omittingEmptySubsequences: false)
-      registry.makeCounter(
-        descriptor: Self.name(
-          "upload_lines", "total",
-          "Uploaded lines, by outcome (accepted, duplicate, rejected) and a rejection's reason."),
-        labels: [("outcome", String(parts[0])), ("reason", String(parts[1]))]
-      ).increment(by: Int64(count))
+      let counter =
+        uploadLines.withLock { $0[key] }
+        ?? {
+          let parts = key.split(separator: " ", omittingEmptySubsequences: false)
+          let made = registry.makeCounter(
+            descriptor: Self.name(
+              "upload_lines", "total",
+              "Uploaded lines, by outcome (accepted, duplicate, rejected) and a rejection's reason."),
+            labels: [("outcome", String(parts[0])), ("reason", String(parts[1]))])
+          uploadLines.withLock { $0[key] = made }
+          return made
+        }()
+      counter.increment(by: Int64(count))
     }
     commit.record(duration)
   }

@@ -203,8 +203,12 @@ enum JSONResponse {
 
   /// One of the contract's types.
   static func ok(contract value: some Encodable) throws -> Response {
+    ok(body: try ContractJSON.encode(value))
+  }
+
+  /// A body written already (canonical JSON and a newline).
+  static func ok(body: [UInt8]) -> Response {
     Response(
-      status: .ok, headers: [.contentType: "application/json"],
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: try ContractJSON.encode(value))))
+      status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }
 }

@@ -51,7 +51,7 @@ struct EventsEndpoint {
     let started = ContinuousClock.now
     let outcome = try await store(read.lines, app: token.app, signedBy: signer)
     metrics.upload(outcome, app: token.app, commit: ContinuousClock.now - started)
-    return try JSONResponse.ok(contract: Self.answer(outcome))
+    return JSONResponse.ok(body: Self.answer(outcome).body)
   }
 
   /// The upload's lines stored: a store that cannot take them now is a 503 (whatever the
