@@ -54,8 +54,10 @@ struct RequestCostCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    for tool in ["valgrind", "callgrind_annotate", "cc", "strip"] where (try? Shell.tool("which", [tool])) == nil {
-      throw LoadError("collector-load cost needs \(tool) (apt-get install valgrind gcc binutils)")
+    for tool in ["valgrind", "callgrind_annotate", "cc", "strip", "swift-demangle"]
+    where (try? Shell.tool("which", [tool])) == nil {
+      throw LoadError(
+        "collector-load cost needs \(tool) (apt-get install valgrind gcc binutils; swift-demangle is the toolchain's)")
     }
     let commands = try navstore.map { NavstoreCommands(navstore: URL(fileURLWithPath: $0)) } ?? .beside()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("navstore-request-cost")

@@ -11,33 +11,29 @@ import NavCore
 /// half-capacity of other sessions stays cached, the cache never holds more than `capacity`
 /// heads nor much more than `weightLimit` (one head past it at most), and every step is one or
 /// two dictionary operations (no linked list to keep).
-///
-/// Inlinable, so that each engine's cache is specialized for its key and head: called generic
-/// across the module's boundary, each step looked its dictionaries' types up in the runtime, and
-/// the cache cost an upload more than its SQLite statements.
 package struct HeadCache<Key: Hashable, Head> {
-  @usableFromInline let generationSize: Int
-  @usableFromInline let generationWeight: Int
-  @usableFromInline let weight: @Sendable (Head) -> Int
-  @usableFromInline var recent: [Key: Head] = [:]
-  @usableFromInline var older: [Key: Head] = [:]
-  @usableFromInline var recentWeight = 0
+  private let generationSize: Int
+  private let generationWeight: Int
+  private let weight: @Sendable (Head) -> Int
+  private var recent: [Key: Head] = [:]
+  private var older: [Key: Head] = [:]
+  private var recentWeight = 0
 
   /// A cache of at most `capacity` heads (at least 2) weighing about `weightLimit` at most, a
   /// head weighing `weight`.
-  @inlinable package init(capacity: Int, weightLimit: Int, weight: @escaping @Sendable (Head) -> Int) {
+  package init(capacity: Int, weightLimit: Int, weight: @escaping @Sendable (Head) -> Int) {
     generationSize = max(1, capacity / 2)
     generationWeight = max(1, weightLimit / 2)
     self.weight = weight
   }
 
   /// The session's head, without counting as a use.
-  @inlinable package func peek(_ key: Key) -> Head? {
+  package func peek(_ key: Key) -> Head? {
     recent[key] ?? older[key]
   }
 
   /// The session's head, which now counts as recently used.
-  @inlinable package mutating func get(_ key: Key) -> Head? {
+  package mutating func get(_ key: Key) -> Head? {
     if let head = recent[key] { return head }
     guard let head = older.removeValue(forKey: key) else { return nil }
     insert(head, for: key)
@@ -45,7 +41,7 @@ package struct HeadCache<Key: Hashable, Head> {
   }
 
   /// Takes the session's head out (to edit its state in place, without a copy).
-  @inlinable package mutating func remove(_ key: Key) -> Head? {
+  package mutating func remove(_ key: Key) -> Head? {
     if let head = recent.removeValue(forKey: key) {
       recentWeight -= weight(head)
       return head
@@ -54,7 +50,7 @@ package struct HeadCache<Key: Hashable, Head> {
   }
 
   /// Stores the session's head as the most recently used.
-  @inlinable package mutating func insert(_ head: Head, for key: Key) {
+  package mutating func insert(_ head: Head, for key: Key) {
     older.removeValue(forKey: key)
     if let replaced = recent.updateValue(head, forKey: key) { recentWeight -= weight(replaced) }
     recentWeight += weight(head)
