@@ -96,14 +96,7 @@ struct LoadCommand: AsyncParsableCommand {
     var report = LoadReport()
     do {
       for kind in parsedStores ?? [] {
-        let run = "l" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        let store: StoreUnderTest
-        switch kind {
-        case .sqlite: store = .sqlite(folder: folder, run: run)
-        case .postgres:
-          guard let url = try Self.postgresURL(navstore: navstore) else { continue }
-          store = .postgres(url: url, folder: folder, run: run)
-        }
+        guard let store = try Self.store(kind, folder: folder, run: "l", navstore: navstore) else { continue }
         say("\(kind.rawValue):")
         var runner = LoadRunner(store: store, navstore: navstore, client: client, folder: folder, plan: plan)
         report.stores.append(try await runner.runAll())
@@ -121,6 +114,18 @@ struct LoadCommand: AsyncParsableCommand {
     say("\nwritten to \(json)")
     if !report.failures.isEmpty {
       throw LoadError("the run found \(report.failures.count) problem(s):\n" + report.failures.joined(separator: "\n"))
+    }
+  }
+
+  /// The store of `kind` a run writes into, its places named from `prefix` and a random word;
+  /// `nil` for PostgreSQL without a database (a skip, see `postgresURL`).
+  static func store(_ kind: StoreUnderTest.Kind, folder: URL, run prefix: String, navstore: NavstoreCommands) throws
+    -> StoreUnderTest?
+  {
+    let run = prefix + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    switch kind {
+    case .sqlite: return .sqlite(folder: folder, run: run)
+    case .postgres: return try postgresURL(navstore: navstore).map { .postgres(url: $0, folder: folder, run: run) }
     }
   }
 

@@ -71,21 +71,15 @@ struct RequestCostCommand: AsyncParsableCommand {
     var results: [RequestCost] = []
     do {
       for kind in LoadCommand.kinds(stores) ?? [] {
-        let run = "c" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-        var store: StoreUnderTest
-        switch kind {
-        case .sqlite: store = .sqlite(folder: folder, run: run)
-        case .postgres:
-          guard let url = try LoadCommand.postgresURL(navstore: commands) else { continue }
-          store = .postgres(url: url, folder: folder, run: run)
-        }
+        guard var store = try LoadCommand.store(kind, folder: folder, run: "c", navstore: commands) else { continue }
         var counts: [CallgrindCounter.Count] = []
         for (index, uploads) in [requests, requests * 3].enumerated() {
           say("\(kind.rawValue): \(uploads) uploads from \(devices) devices under callgrind")
           let place = store.fresh()
           let token = try commands.token(app: place.app, role: "ingest", database: place.database)
           let fleet = try SimulatedDevices(
-            devices: devices, lines: uploads * SimulatedDevices.batchLines, run: "\(run)-\(index)")
+            devices: devices, lines: uploads * SimulatedDevices.batchLines,
+            run: "c\(String(UInt32.random(in: 0...UInt32.max), radix: 36))-\(index)")
           let count = try await counter.count(database: place.database, options: LoadRunner.serveOptions) { base in
             let outcome = try await LoadDriver(client: client, base: base, ingestToken: token).run(fleet)
             guard outcome.acknowledgedLines == fleet.lineCount, outcome.rejectedLines == 0 else {
