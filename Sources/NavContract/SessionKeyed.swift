@@ -12,9 +12,13 @@ struct SessionKeyed<Value: Codable & Sendable>: Codable, Sendable {
   /// in byte order is written, the same one every time.
   func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    let ordered = values.sorted { $0.key < $1.key }
-    try container.encode(
-      Dictionary(ordered.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first }))
+    try container.encode(Self.members(values))
+  }
+
+  /// The object's members: each id's text, the first in byte order of ids equal to Swift.
+  static func members(_ values: [SessionID: Value]) -> [String: Value] {
+    Dictionary(
+      values.sorted { $0.key < $1.key }.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first })
   }
 
   init(from decoder: any Decoder) throws {

@@ -42,16 +42,10 @@ extension UploadAnswer {
     return output
   }
 
-  /// The heads as the object's members, in canonical order (UTF-16 code units). Ids that differ
-  /// only in Unicode normalization are one key of a JSON object: the first in `SessionID`'s
-  /// order is kept, as `SessionKeyed` keeps it.
-  private static func headMembers(_ heads: [SessionID: SessionHead]) -> [(String, SessionHead)] {
-    if heads.count == 1, let only = heads.first { return [(only.key.rawValue, only.value)] }
-    var kept: [String: SessionHead] = [:]
-    for (id, head) in heads.sorted(by: { $0.key < $1.key }) where kept[id.rawValue] == nil {
-      kept[id.rawValue] = head
-    }
-    return kept.sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
+  /// The heads as the object's members (`SessionKeyed`'s), in canonical order (UTF-16 code
+  /// units).
+  private static func headMembers(_ heads: [SessionID: SessionHead]) -> [(key: String, value: SessionHead)] {
+    SessionKeyed.members(heads).sorted { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }
   }
 
   /// A whole number as a JSON value writes it (a double, exact up to 2^53).

@@ -225,6 +225,8 @@ extension SQLiteFleet {
 enum TokenColumn: Int32, ResultColumns {
   case id, app, role, createdAt, revokedAt, secretHash, label, expiresAt, lastUsedAt
 
+  static let selectList = columnList
+
   var expression: String {
     switch self {
     case .id: "id"

@@ -4,6 +4,8 @@ import NavCore
 package enum EventColumn: Int32, ResultColumns {
   case sessionID, seq, at, origin, operation, cause, hash, received
 
+  package static let selectList = columnList
+
   package var expression: String {
     switch self {
     case .sessionID: "session_id"

@@ -5,6 +5,8 @@ enum SessionColumn: Int32, ResultColumns {
   case id, eventCount, headHash, firstAt, lastAt, depth, restoredFromSession, restoredFromSeq, durationMilliseconds
   case clockJumps, context, phase, foregroundMilliseconds, launch, launchReason, droppedRoutes, received, journey
 
+  static let selectList = columnList
+
   var expression: String {
     switch self {
     case .id: "id"
@@ -32,6 +34,8 @@ enum SessionColumn: Int32, ResultColumns {
 /// The columns an append reads of a session's row: its totals (`SessionTotals`).
 enum SessionTotalsColumn: Int32, ResultColumns {
   case eventCount, headHash, phase, firstAt, lastAt, clockJumps, durationMilliseconds, foregroundMilliseconds, depth
+
+  static let selectList = columnList
 
   var expression: String {
     switch self {

@@ -2,15 +2,10 @@ import NavCore
 @_spi(Internals) import NavHistory
 
 extension StoreEngine {
-  /// The statements an append runs for every event, their text made once (a select list is
-  /// built from its columns each time it is asked for).
-  private static let sessionTotalsQuery = "SELECT \(SessionTotalsColumn.selectList) FROM sessions WHERE id = ?"
-  private static let sessionRecordQuery = "SELECT \(SessionColumn.selectList) FROM sessions WHERE id = ?"
-
   /// The totals of the session's row (its last seq, head hash, times, clock and depth), or `nil`
   /// when it has no row.
   func sessionRow(_ session: SessionID) throws(StoreError) -> SessionRow? {
-    let statement = try prepare(Self.sessionTotalsQuery)
+    let statement = try prepare("SELECT \(SessionTotalsColumn.selectList) FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return nil }
@@ -37,7 +32,7 @@ extension StoreEngine {
 
   /// The session's whole row, or `nil` when it has none.
   func sessionRecord(_ session: SessionID) throws(StoreError) -> SessionRecord? {
-    let statement = try prepare(Self.sessionRecordQuery)
+    let statement = try prepare("SELECT \(SessionColumn.selectList) FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
     guard try step(statement) else { return nil }
