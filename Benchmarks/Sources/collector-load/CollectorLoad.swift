@@ -33,6 +33,7 @@ struct LoadCommand: AsyncParsableCommand {
         swift run -c release collector-load                 # full run: about 30 minutes
         swift run -c release collector-load --quick         # CI's: about a minute
         swift run -c release collector-load --stores sqlite --devices 64 --lines 200000
+        swift run -c release collector-load --stores postgres --paced-runs 5 --soak-lines 0
       """)
 
   @Flag(help: "Small sizes, for CI.")
@@ -50,6 +51,9 @@ struct LoadCommand: AsyncParsableCommand {
   @Option(help: "Interleaved pairs of 64 devices against the anchor (default 3).")
   var pairs = 3
 
+  @Option(help: "Runs of the paced level, each into a fresh store.")
+  var pacedRuns = 1
+
   @Option(help: "Lines of the memory run at 64 devices (default 10,000,000; 20,000 with --quick; 0 skips it).")
   var soakLines: Int?
 
@@ -64,6 +68,7 @@ struct LoadCommand: AsyncParsableCommand {
     if let lines, lines < 1 { throw ValidationError("--lines: give a positive number") }
     if let soakLines, soakLines < 0 { throw ValidationError("--soak-lines: give a number, 0 to skip") }
     guard (1...50).contains(pairs) else { throw ValidationError("--pairs: give 1 to 50") }
+    guard (1...20).contains(pacedRuns) else { throw ValidationError("--paced-runs: give 1 to 20") }
   }
 
   var parsedStores: [StoreUnderTest.Kind]? { Self.kinds(stores) }
@@ -87,7 +92,7 @@ struct LoadCommand: AsyncParsableCommand {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let plan = LoadPlan(
-      devices: parsedDevices ?? [], lines: lines ?? (quick ? 4_000 : 200_000), pairs: pairs,
+      devices: parsedDevices ?? [], lines: lines ?? (quick ? 4_000 : 200_000), pairs: pairs, pacedRuns: pacedRuns,
       soakLines: soakLines ?? (quick ? 20_000 : 10_000_000), wrkSeconds: quick ? 3 : 15)
 
     var configuration = HTTPClient.Configuration()
@@ -157,6 +162,8 @@ struct LoadPlan {
   let devices: [Int]
   let lines: Int
   let pairs: Int
+  /// How many times the paced level runs (its p99 target holds in every run, or it is not met).
+  let pacedRuns: Int
   let soakLines: Int
   let wrkSeconds: Int
   static let readers = 16

@@ -37,10 +37,13 @@ struct LoadRunner {
     let saturation = result.levels.map(\.linesPerSecond).max() ?? 0
     result.saturationLinesPerSecond = saturation
     let pace = saturation / 2 / Double(SimulatedDevices.batchLines)
-    result.levels.append(
-      try await level(
-        devices: LoadPlan.pairedDevices, pace: pace,
-        label: "paced at half the highest (\(Int(saturation / 2)) lines/s)"))
+    for run in 1...plan.pacedRuns {
+      let label = "paced at half the highest (\(Int(saturation / 2)) lines/s)"
+      result.levels.append(
+        try await level(
+          devices: LoadPlan.pairedDevices, pace: pace,
+          label: plan.pacedRuns == 1 ? label : label + ", run \(run) of \(plan.pacedRuns)"))
+    }
     result.wrk = try WrkCrossCheck.run(store: &store, navstore: navstore, folder: folder, seconds: plan.wrkSeconds)
     if let wrk = result.wrk {
       say(
