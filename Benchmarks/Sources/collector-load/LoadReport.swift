@@ -148,22 +148,36 @@ struct LoadReport: Codable {
     return text
   }
 
-  /// The issue's targets, each said met or not, with its figure.
+  /// The targets, each said met or not, with its figure: the throughput against the store's
+  /// anchor (0.6x `navstore import`, 0.3x `psql \copy`), the collector's CPU per request at 64
+  /// devices (250 µs), and the paced level's p99 under 50 ms in every run of it.
   var targets: String {
     var lines: [String] = []
     for store in stores {
       let name = store.store.rawValue
       if let anchor = store.anchor {
+        let target = store.store == .sqlite ? 0.6 : 0.3
         lines.append(
           String(
-            format: "- %@: throughput at 64 devices %.2fx the anchor (target 0.5x): %@", name, anchor.ratio,
-            anchor.ratio >= 0.5 ? "met" : "NOT met"))
+            format: "- %@: throughput at 64 devices %.2fx the anchor (target %.1fx): %@", name, anchor.ratio, target,
+            anchor.ratio >= target ? "met" : "NOT met"))
       }
-      if let paced = store.levels.first(where: { $0.label.hasPrefix("paced") }) {
+      let alone = store.levels.first { $0.devices == 64 && $0.readers == 0 && $0.label.hasPrefix("as fast") }
+      if let level = alone, level.requests > 0 {
+        let perRequest = level.collectorCPUSeconds / Double(level.requests) * 1e6
         lines.append(
           String(
-            format: "- %@: p99 at half the highest throughput %.1f ms (target under 50 ms): %@", name, paced.p99,
-            paced.p99 < 50 ? "met" : "NOT met"))
+            format: "- %@: the collector's CPU per request at 64 devices %.0f µs (target 250 µs): %@", name, perRequest,
+            perRequest <= 250 ? "met" : "NOT met"))
+      }
+      let paced = store.levels.filter { $0.label.hasPrefix("paced") }
+      if let worst = paced.map(\.p99).max() {
+        let under = paced.filter { $0.p99 < 50 }.count
+        lines.append(
+          String(
+            format:
+              "- %@: p99 at half the highest throughput %.1f ms at worst, under 50 ms in %d of %d runs (target: all): %@",
+            name, worst, under, paced.count, under == paced.count ? "met" : "NOT met"))
       }
       let peak = max(store.levels.map(\.peakMiB).max() ?? 0, store.soak?.peakMiB ?? 0)
       lines.append(
