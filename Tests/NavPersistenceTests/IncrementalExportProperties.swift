@@ -135,4 +135,53 @@ import Testing
     #expect(try Self.pull(store, .events, after: first.cursor).rows.count == 2)
     #expect(try Self.pull(store, .screenViews, after: next.cursor).rows.isEmpty)
   }
+
+  /// The session that holds the highest number, forgotten: the cursor does not go back, and the
+  /// next session is received under a number after it, so a pull resumed from a cursor handed
+  /// out before the forgetting still gets it. Also in a store reopened in between, and with
+  /// sessions forgotten one after another.
+  @Test func forgettingTheNewestSessionNeverHandsItsNumberOutAgain() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("forget.sqlite")
+    let start = Timestamp(millisecondsSince1970: 1_795_000_000_000)
+    var store = try SessionStore(path: path)
+    for (index, name) in ["a", "b", "c"].enumerated() {
+      try store.append(
+        AnyEvent(
+          session: sessionID(name), at: Timestamp(millisecondsSince1970: start.millisecondsSince1970 + Int64(index)),
+          operation: .start(.stack(stack("R+home")))))
+    }
+    let before = try Self.pull(store, .events, after: nil)
+    #expect(before.rows.count == 3)
+    _ = try store.forget([sessionID("c")], at: start)
+    store = try SessionStore(path: path)
+    #expect(try store.exportCursor() == before.cursor, "the cursor stays where the forgotten session left it")
+    _ = try store.forget([sessionID("b")], at: start)
+    #expect(try store.exportCursor() == before.cursor)
+    try store.append(AnyEvent(session: sessionID("d"), at: start, operation: .start(.stack(stack("R+home")))))
+    let after = try Self.pull(store, .events, after: before.cursor)
+    #expect(after.cursor > before.cursor)
+    #expect(after.rows.map { Self.value($0, "session", of: .events) } == [.text("d")], "the new session is pulled")
+  }
+
+  /// A store whose receipt counter's row is gone (a hand edit) is damaged: an append and an
+  /// export's cursor say so, where a number read from nothing would have been 0.
+  @Test func aStoreWithoutItsReceiptCounterIsDamaged() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("counter.sqlite")
+    let start = Timestamp(millisecondsSince1970: 1_795_000_000_000)
+    try SessionStore(path: path).append(
+      AnyEvent(session: sessionID("a"), at: start, operation: .start(.stack(stack("R+home")))))
+    try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("DELETE FROM received_order")
+    let store = try SessionStore(path: path)
+    func isDamaged(_ error: any Error) -> Bool {
+      guard case .damaged? = error as? StoreError else { return false }
+      return true
+    }
+    #expect(
+      performing: {
+        try store.append(AnyEvent(session: sessionID("b"), at: start, operation: .start(.stack(stack("R+home")))))
+      }, throws: isDamaged)
+    #expect(performing: { try store.exportCursor() }, throws: isDamaged)
+  }
 }

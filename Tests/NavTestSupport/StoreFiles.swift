@@ -6,7 +6,7 @@ public func markAsNewerSchema(_ path: String, version: Int = 999) throws {
   try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("PRAGMA user_version = \(version)")
 }
 
-/// The SQL that takes a store back from schema 17 to what schema 15 made: no journeys, no
+/// The SQL that takes a store back from schema 18 to what schema 15 made: no journeys, no
 /// received order. Tests that make a store of an older schema run it first, then undo the
 /// schemas before.
 public let schema16Undone = """

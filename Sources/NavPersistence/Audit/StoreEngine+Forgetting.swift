@@ -30,6 +30,9 @@ extension StoreEngine {
       try prepare("INSERT INTO tombstones (session_id, forgotten_at, last_seq, head_hash) VALUES (?, ?, ?, ?)"),
       [.text(session.rawValue), .integer(time.millisecondsSince1970), .integer(Int64(row.count)), .blob(row.headHash)])
     for sql in [
+      // The counter keeps the session's number, so that none is handed out again once the
+      // session's row (which held it) is gone.
+      "UPDATE received_order SET last = max(last, (SELECT received FROM sessions WHERE id = ?1))",
       "DELETE FROM snapshots WHERE session_id = ?", "DELETE FROM events WHERE session_id = ?",
       "DELETE FROM upload_progress WHERE session_id = ?", "DELETE FROM sessions WHERE id = ?",
     ] {

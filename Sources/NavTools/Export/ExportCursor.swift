@@ -2,12 +2,13 @@
 import NavPersistence
 
 extension StoreEngine {
-  /// The last number under which the store received events (`received_order`): every write
-  /// that took a number at or below it has committed, since writers take turns on the file.
+  /// The last number under which the store received events (`StoreEngine.lastReceived`):
+  /// every write that took a number at or below it has committed, since writers take turns on
+  /// the file.
   func receivedCursor() throws(StoreError) -> Int64 {
-    let statement = try prepare("SELECT last FROM received_order")
+    let statement = try prepare("SELECT \(Self.lastReceived)")
     defer { statement.reset() }
-    guard try step(statement) else { throw StoreError.damaged(path: path) }
+    guard try step(statement), !statement.isNull(0) else { throw StoreError.damaged(path: path) }
     return statement.int64(0)
   }
 }
