@@ -25,6 +25,18 @@ struct PostgresCollectorTests {
     let postgres: PostgresFleet
     let pool: Task<Void, Never>
     let tokens: [String: (sqlite: String, postgres: String)]
+
+    /// A collector on each store, with rates high enough that no request is refused for coming
+    /// too fast.
+    func collectors() -> (sqlite: some ApplicationProtocol, postgres: some ApplicationProtocol) {
+      var roomy = CollectorConfiguration()
+      roomy.clientRate = RequestRate(perSecond: 100_000, burst: 100_000)
+      roomy.tokenRate = RequestRate(perSecond: 100_000, burst: 100_000)
+      return (
+        Application(router: Collector.router(fleet: sqlite, configuration: roomy)),
+        Application(router: Collector.router(backend: PostgresBackend(fleet: postgres), configuration: roomy))
+      )
+    }
   }
 
   static func pair() async throws -> Pair {
@@ -156,13 +168,7 @@ struct PostgresCollectorTests {
   @Test func theSameRequestsGetTheSameAnswersFromBothStores() async throws {
     let pair = try await Self.pair()
     defer { pair.pool.cancel() }
-    // Rates high enough that no request is refused for coming too fast.
-    var roomy = CollectorConfiguration()
-    roomy.clientRate = RequestRate(perSecond: 100_000, burst: 100_000)
-    roomy.tokenRate = RequestRate(perSecond: 100_000, burst: 100_000)
-    let local = Application(router: Collector.router(fleet: pair.sqlite, configuration: roomy))
-    let shared = Application(
-      router: Collector.router(backend: PostgresBackend(fleet: pair.postgres), configuration: roomy))
+    let (local, shared) = pair.collectors()
     let answers = try await Self.answers(local, tokens: pair.tokens.mapValues(\.sqlite))
     let got = try await Self.answers(shared, tokens: pair.tokens.mapValues(\.postgres))
     #expect(got.count == answers.count)

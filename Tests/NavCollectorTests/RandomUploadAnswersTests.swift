@@ -17,11 +17,11 @@ import Testing
 /// The collector's fast paths hold to the answers of the paths they replaced, on random uploads:
 /// good lines, resent ones, gaps, conflicts, unreadable lines, sessions owned by one device and
 /// sent by another, and bodies whose gzip is cut. The same requests go to a collector on a SQLite
-/// store and to one on PostgreSQL, and their lines straight to a third store's ingest, whose
-/// outcome the contract's `Encodable` encoder writes (the old path: the collector now writes its
-/// answer straight into its bytes, decodes each line where it arrives, and takes a token it found
-/// valid from memory). Every answer is the same from all three, byte for byte, and the ingest
-/// token is never refused.
+/// store and to one on PostgreSQL, and their lines straight to a third store's ingest (no HTTP,
+/// no body, no token), whose outcome the contract's `Encodable` encoder writes: the old path of
+/// the collector's answer, which it now writes straight into its bytes, after taking a token it
+/// found valid from memory. Every answer is the same from all three, byte for byte, and the
+/// ingest token is never refused.
 @Suite(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
 struct RandomUploadAnswersTests {
   /// What one line of a random upload is, resolved against what was sent before it.
@@ -164,12 +164,7 @@ struct RandomUploadAnswersTests {
     let referenceFleet = try SQLiteFleet(path: pair.folder.path("reference.sqlite"))
     _ = try referenceFleet.createToken(app: AppName("shop"), role: .ingest)  // makes the app
     let reference = SQLiteBackend(fleet: referenceFleet, logger: Logger(label: "reference"))
-    var roomy = CollectorConfiguration()
-    roomy.clientRate = RequestRate(perSecond: 100_000, burst: 100_000)
-    roomy.tokenRate = RequestRate(perSecond: 100_000, burst: 100_000)
-    let local = Application(router: Collector.router(fleet: pair.sqlite, configuration: roomy))
-    let shared = Application(
-      router: Collector.router(backend: PostgresBackend(fleet: pair.postgres), configuration: roomy))
+    let (local, shared) = pair.collectors()
     let ingest = try #require(pair.tokens["ingest"])
     // What the cases met between them, so that a generator that stops making some outcome
     // fails the test instead of leaving it unchecked.

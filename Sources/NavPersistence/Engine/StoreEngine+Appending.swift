@@ -12,24 +12,19 @@ extension StoreEngine {
     /// append cost a third of an import's time.
     let updatePhase: SQLiteStatement
     let insertSnapshot: SQLiteStatement
-    /// Once per write transaction: the number its events are received under (a read: the
-    /// counter's row is written only when a session is forgotten).
-    let nextReceived: SQLiteStatement
     /// For a new session that restores another: the sessions that arrived before it, moved to
     /// its journey (`SessionJourney`).
     let moveJourneys: SQLiteStatement
 
     init(
       insertSession: SQLiteStatement, insertEvent: SQLiteStatement, updateSession: SQLiteStatement,
-      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, nextReceived: SQLiteStatement,
-      moveJourneys: SQLiteStatement
+      updatePhase: SQLiteStatement, insertSnapshot: SQLiteStatement, moveJourneys: SQLiteStatement
     ) {
       self.insertSession = insertSession
       self.insertEvent = insertEvent
       self.updateSession = updateSession
       self.updatePhase = updatePhase
       self.insertSnapshot = insertSnapshot
-      self.nextReceived = nextReceived
       self.moveJourneys = moveJourneys
     }
   }
@@ -53,31 +48,33 @@ extension StoreEngine {
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"),
-      nextReceived: try prepare("SELECT \(Self.lastReceived) + 1"),
       moveJourneys: try prepare("UPDATE sessions SET journey = ?1 WHERE journey = ?2 AND id <> ?2"))
     appendStatements = statements
     return statements
   }
 
-  /// The last number a committed write was received under, as SQL: the highest a session holds
-  /// (the last entry of `sessions_by_received`), or the counter's row where that is higher (a
-  /// forgotten session's number, raised there before its row was deleted). Reading it writes
-  /// nothing, so an append's commit does not write the counter's page.
-  package static let lastReceived =
-    "max((SELECT last FROM received_order), (SELECT coalesce(max(received), 1) FROM sessions))"
+  /// The last number a committed write was received under (which an incremental export's
+  /// cursor counts): the highest a session holds (the last entry of `sessions_by_received`),
+  /// or the counter's row where that is higher (a forgotten session's number, raised there
+  /// before its row was deleted). Reading it writes nothing, so an append's commit does not
+  /// write the counter's page. Writers take turns on the file, so every write that took a
+  /// number at or below it has committed.
+  package func lastReceivedNumber() throws(StoreError) -> Int64 {
+    let statement = try prepare(
+      "SELECT max((SELECT last FROM received_order), (SELECT coalesce(max(received), 1) FROM sessions))")
+    defer { statement.reset() }
+    // No counter row (a damaged file) makes the number NULL.
+    guard try step(statement), !statement.isNull(0) else { throw StoreError.damaged(path: path) }
+    return statement.int64(0)
+  }
 
-  /// The number this write transaction's events are received under (which an incremental
-  /// export's cursor counts): one more than the last, read at its first append, so a
-  /// transaction costs one more statement, not one per event. Writers take turns on the file,
+  /// The number this write transaction's events are received under: one more than the last,
+  /// read at its first append, so a transaction costs one more statement, not one per event. Writers take turns on the file,
   /// so the numbers commit in their order, and the sessions' rows the transaction writes hold
   /// its number by the time it commits.
   func receivedNumber() throws(StoreError) -> Int64 {
     if transaction != 0, let taken = receivedIn, taken.transaction == transaction { return taken.number }
-    let statement = try statementsForAppending().nextReceived
-    defer { statement.reset() }
-    // No counter row (a damaged file) makes the number NULL.
-    guard try step(statement), !statement.isNull(0) else { throw StoreError.damaged(path: path) }
-    let number = statement.int64(0)
+    let number = try lastReceivedNumber() + 1
     receivedIn = (transaction, number)
     return number
   }
