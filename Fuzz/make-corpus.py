@@ -64,12 +64,15 @@ for event in events:
     by_session.setdefault(event["session"], []).append(event)
 for session_events in by_session.values():
     write("report", "\n".join(compact(event) for event in session_events[:24]))
-hostile = "<b a=\"x\" b='y'>&amp;</b>\u0007../index"
-for session_events in list(by_session.values())[:2]:
-    text = "\n".join(compact({k: v for k, v in e.items() if k != "hash"}) for e in session_events[:6])
-    for name in ("home", "numbersList", "numberDetail", "settings"):
-        text = text.replace('"' + name + '"', json.dumps(name + hostile))
-    write("report", text.replace(session_events[0]["session"], "index"))
+# Hostile names, and the same with marks that join the character before them (U+0338, U+0301)
+# or after them (U+0600) into one grapheme, which a search by character would not split.
+hostiles = ["<b a=\"x\" b='y'>&amp;</b>\u0007../index", ">\u0338<\u0301&\u0600\"b\u0338'</b\u0301>"]
+for hostile in hostiles:
+    for session_events in list(by_session.values())[:2]:
+        text = "\n".join(compact({k: v for k, v in e.items() if k != "hash"}) for e in session_events[:6])
+        for name in ("home", "numbersList", "numberDetail", "settings"):
+            text = text.replace('"' + name + '"', json.dumps(name + hostile, ensure_ascii=False))
+        write("report", text.replace(session_events[0]["session"], "index"))
 
 # Uploads: a byte of flags (bit 0: the body is the gzip stream itself), a byte choosing the size
 # of the pieces it is read in, then the body, within the target's limits (16 KiB, 48 lines of at

@@ -76,7 +76,12 @@ struct ClientAddress {
   func client(peer: String?, forwardedFor: [String]) -> String? {
     guard let peer, let peerBytes = IPNetwork.bytes(of: peer) else { return peer }
     guard isTrusted(peerBytes) else { return IPNetwork.text(of: peerBytes) }
-    let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+    // Split by byte, not by `Character`: a client's text can end in a mark that joins the
+    // proxy's `,` into one character (U+0600 does), and a split by character would then read the
+    // proxy's hop as part of the client's and stop before it.
+    let hops = forwardedFor.flatMap { $0.utf8.split(separator: UInt8(ascii: ",")) }.map {
+      String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+    }
     var client = peerBytes
     for hop in hops.reversed() {
       guard let bytes = IPNetwork.bytes(of: hop) else { break }
