@@ -120,7 +120,8 @@ import Testing
       for (index, write) in arrival.writes.enumerated() {
         try store.append(contentsOf: write)
         guard arrival.pullsAfter.contains(index) || index == arrival.writes.count - 1 else { continue }
-        let now = max(try store.exportCursor(), cursor ?? .min)
+        let now = try store.exportCursor()
+        #expect(now >= cursor ?? .min, "a cursor never goes back")
         pulled += try Self.records(store, filter: ExportFilter(after: cursor, through: now))
         cursor = now
       }

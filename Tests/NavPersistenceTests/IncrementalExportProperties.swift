@@ -7,14 +7,17 @@ import PropertyBased
 import Testing
 
 /// Pulls resumed from their cursors, while uploads keep arriving in any order of the devices'
-/// times: together they hand out what one export at the end holds, and no row twice.
+/// times and sessions are forgotten: together they hand out what one export at the end holds
+/// (and the forgotten sessions' rows handed out before), and no row twice.
 @Suite struct IncrementalExportProperties {
   /// How the store receives sessions: each split in pieces (an upload each), the pieces of all
   /// of them in a random order that keeps each session's own, written a few at a time, with a
-  /// pull after some of the writes.
+  /// pull after some of the writes, and sometimes a session whose events have all arrived
+  /// forgotten before it.
   struct Arrival {
     var writes: [[AnyEvent]]
     var pullsAfter: Set<Int>
+    var forgettingAfter: [Int: SessionID] = [:]
   }
 
   static func arrival(using rng: inout some RandomNumberGenerator) -> Arrival {
@@ -43,15 +46,28 @@ import Testing
       rest = rest.dropFirst(count)
     }
     let pulls = Set(writes.indices.filter { _ in Bool.random(using: &rng) })
-    return Arrival(writes: writes, pullsAfter: pulls)
+    // A session is forgotten once its last event is written, before a pull: the one that holds
+    // the highest receipt number when its last event came in the write just before.
+    var forgetting: [Int: SessionID] = [:]
+    var written: [SessionID: Int] = [:]
+    for (index, write) in writes.enumerated() {
+      for event in write { written[event.session, default: 0] += 1 }
+      guard pulls.contains(index), Int.random(in: 0..<3, using: &rng) == 0 else { continue }
+      let complete = sessions.filter { events in written[events[0].session] == events.count }.map { $0[0].session }
+      if let session = complete.filter({ !forgetting.values.contains($0) }).randomElement(using: &rng) {
+        forgetting[index] = session
+      }
+    }
+    return Arrival(writes: writes, pullsAfter: pulls, forgettingAfter: forgetting)
   }
 
   /// One pull of `table`: the rows after `after`, up to the cursor the store gives now, and
-  /// that cursor.
+  /// that cursor, as the store gives it (a cursor that went back would hand out nothing here,
+  /// and the caller's check that it never does would say so).
   static func pull(_ store: SessionStore, _ table: ExportTable, after: Int64?) throws -> (
     rows: [[ExportValue]], cursor: Int64
   ) {
-    let cursor = max(try store.exportCursor(), after ?? .min)
+    let cursor = try store.exportCursor()
     var rows: [[ExportValue]] = []
     try store.export(table, filter: ExportFilter(after: after, through: cursor)) { rows.append($0.values) }
     return (rows, cursor)
@@ -77,8 +93,10 @@ import Testing
           cursors[table] = cursor
         }
       }
+      let start = Timestamp(millisecondsSince1970: 1_795_000_000_000)
       for (index, write) in arrival.writes.enumerated() {
         try store.append(contentsOf: write)
+        if let forgotten = arrival.forgettingAfter[index] { _ = try store.forget([forgotten], at: start) }
         if arrival.pullsAfter.contains(index) { try pullAll() }
       }
       try pullAll()
@@ -89,8 +107,11 @@ import Testing
       for table in ExportTable.allCases {
         var whole: [[ExportValue]] = []
         try store.export(table) { whole.append($0.values) }
-        let got = pulled[table] ?? []
-        #expect(Set(got).count == got.count, "\(table): no row is handed out twice")
+        // What was handed out of a session before it was forgotten, the warehouse deletes.
+        let forgotten = Set(arrival.forgettingAfter.values.map { ExportValue.text($0.rawValue) })
+        let handed = pulled[table] ?? []
+        #expect(Set(handed).count == handed.count, "\(table): no row is handed out twice")
+        let got = handed.filter { !forgotten.contains(Self.value($0, "session", of: table)) }
         switch table {
         case .events, .transitions:
           // Rows that never change: each is handed out once, when it arrives.
