@@ -13,24 +13,34 @@ package enum HTML {
   /// The text with `&`, `<`, `>`, `"` and `'` replaced by entities, and control characters
   /// (which a session id or screen name from another machine may hold) shown as `U+XXXX`.
   package static func escape(_ text: String) -> String {
-    var escaped = ""
-    escaped.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
+    rewriting(text) { scalar in
       switch scalar {
-      case "&": escaped += "&amp;"
-      case "<": escaped += "&lt;"
-      case ">": escaped += "&gt;"
-      case "\"": escaped += "&quot;"
-      case "'": escaped += "&#39;"
-      case "\n", "\t": escaped.unicodeScalars.append(scalar)
+      case "&": "&amp;"
+      case "<": "&lt;"
+      case ">": "&gt;"
+      case "\"": "&quot;"
+      case "'": "&#39;"
+      case "\n", "\t": nil
       default:
-        if scalar.properties.generalCategory == .control {
-          escaped += "U+" + String(scalar.value, radix: 16, uppercase: true)
-        } else {
-          escaped.unicodeScalars.append(scalar)
-        }
+        scalar.properties.generalCategory == .control
+          ? "U+" + String(scalar.value, radix: 16, uppercase: true) : nil
       }
     }
-    return escaped
+  }
+
+  /// `text` with each Unicode scalar that `replacement` names written as its text, and every
+  /// other kept. The scan is by scalar, not by `Character`: a `>` followed by a combining mark is
+  /// one character that a character search would not find, yet a browser still reads its `>`.
+  static func rewriting(_ text: String, _ replacement: (Unicode.Scalar) -> String?) -> String {
+    var rewritten = ""
+    rewritten.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      if let replaced = replacement(scalar) {
+        rewritten += replaced
+      } else {
+        rewritten.unicodeScalars.append(scalar)
+      }
+    }
+    return rewritten
   }
 }

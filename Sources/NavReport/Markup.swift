@@ -24,20 +24,17 @@ package struct Markup: Sendable, Equatable, CustomStringConvertible, Expressible
   /// JSON text made inert inside a `<script>` element, for the page's script to read: `<`, `>`
   /// and `&` (which only its strings can hold) are written `\u003c`, `\u003e` and `\u0026`, so
   /// neither `</script` nor `<!--` can end the element or change how HTML reads what follows.
-  /// The scan is by Unicode scalar, not by character: a `>` followed by a combining mark is one
-  /// `Character` that a character search would not find, yet HTML still reads its `>`.
+  /// The scan is by Unicode scalar (`HTML.rewriting`), not by character.
   package static func scriptData(_ json: String) -> Markup {
-    var inert = ""
-    inert.reserveCapacity(json.utf8.count)
-    for scalar in json.unicodeScalars {
-      switch scalar {
-      case "&": inert += "\\u0026"
-      case "<": inert += "\\u003c"
-      case ">": inert += "\\u003e"
-      default: inert.unicodeScalars.append(scalar)
-      }
-    }
-    return Markup(raw: inert)
+    Markup(
+      raw: HTML.rewriting(json) { scalar in
+        switch scalar {
+        case "&": "\\u0026"
+        case "<": "\\u003c"
+        case ">": "\\u003e"
+        default: nil
+        }
+      })
   }
 
   package static func += (left: inout Markup, right: Markup) { left.html += right.html }

@@ -42,9 +42,14 @@ import Testing
 
   static let home = #"{"op":"start","state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
 
-  /// A session's lines: its start at `at`, then a push of each screen a second apart.
-  static func session(_ id: String, at: Timestamp, pushing screens: [String]) -> String {
-    var lines = [#"{"session":"\#(id)","seq":1,"at":"\#(at.rfc3339)","op":\#(home)}"#]
+  /// A session's lines: its start at `at` (restoring `restoring` past its end, where no state
+  /// is stored to check it against), then a push of each screen a second apart.
+  static func session(_ id: String, at: Timestamp, restoring: String? = nil, pushing screens: [String]) -> String {
+    let start =
+      restoring.map {
+        #"{"op":"start","restoredFrom":{"session":"\#($0)","seq":1000},"state":{"routes":[{"screen":"home","style":"root","withNavigation":true}]}}"#
+      } ?? home
+    var lines = [#"{"session":"\#(id)","seq":1,"at":"\#(at.rfc3339)","op":\#(start)}"#]
     for (index, screen) in screens.enumerated() {
       let time = Timestamp(millisecondsSince1970: at.millisecondsSince1970 + Int64(index + 1) * 1_000)
       lines.append(
@@ -109,14 +114,64 @@ import Testing
     }
   }
 
-  @Test func aLateUploadIsInTheNextPullOnSQLite() async throws {
+  /// The last session of a chain of restores arrives first, then the first, then the middle,
+  /// which moves the last one's journey: the pull after it hands out the last one's views and
+  /// session row again, with the new journey, and not its transitions.
+  static func movedJourneyIsInTheNextPull(_ side: Side) async throws {
+    let now = Timestamp.now
+    try await upload(session("end", at: now, restoring: "middle", pushing: ["cart"]), to: side)
+    try await upload(session("first", at: now, pushing: []), to: side)
+    try await side.settle()
+    func journeys(_ rows: [String], of session: String) -> [String] {
+      // `journey_id` is the views' second column from the end, the sessions' second.
+      rows.filter { $0.hasPrefix(session + ",") }.compactMap { row in
+        let cells = row.split(separator: ",", omittingEmptySubsequences: false)
+        return cells.count > 2 ? String(cells[cells.count - 2]) : nil
+      }
+    }
+    let views = try await pull("screen-views", after: nil, from: side)
+    let sessions = try await pull("sessions", after: nil, from: side)
+    let transitions = try await pull("transitions", after: nil, from: side)
+    #expect(journeys(views.rows, of: "end") == ["middle", "middle"], "\(views.rows)")
+    #expect(journeys(sessions.rows, of: "end") == ["middle"], "\(sessions.rows)")
+    try await upload(session("middle", at: now, restoring: "first", pushing: []), to: side)
+    try await side.settle()
+    let nextViews = try await pull("screen-views", after: views.cursor, from: side)
+    #expect(journeys(nextViews.rows, of: "end") == ["first", "first"], "the views come again: \(nextViews.rows)")
+    #expect(journeys(nextViews.rows, of: "middle") == ["first"])
+    let nextSessions = try await pull("sessions", after: sessions.cursor, from: side)
+    #expect(journeys(nextSessions.rows, of: "end") == ["first"], "the row comes again: \(nextSessions.rows)")
+    let nextTransitions = try await pull("transitions", after: transitions.cursor, from: side)
+    #expect(nextTransitions.rows.allSatisfy { $0.hasPrefix("middle,") }, "transitions carry no journey")
+    #expect(try await pull("screen-views", after: nextViews.cursor, from: side).rows.isEmpty)
+  }
+
+  /// A SQLite collector of one app, with a token of each role, for `body`.
+  static func onSQLite(_ body: @Sendable (Side) async throws -> Void) async throws {
     let folder = try TemporaryFolder()
     let fleet = try SQLiteFleet(path: folder.path("collector.sqlite"))
     let ingest = try fleet.createToken(app: AppName("shop"), role: .ingest).text
     let read = try fleet.createToken(app: AppName("shop"), role: .read).text
     try await Application(router: Collector.router(fleet: fleet)).test(.router) { client in
-      let side = Side(client: client, ingest: ingest, read: read)
-      try await Self.lateUploadIsInTheNextPull(side, side)
+      try await body(Side(client: client, ingest: ingest, read: read))
+    }
+  }
+
+  @Test func aLateUploadIsInTheNextPullOnSQLite() async throws {
+    try await Self.onSQLite { side in try await Self.lateUploadIsInTheNextPull(side, side) }
+  }
+
+  @Test func aMovedJourneyIsInTheNextPullOnSQLite() async throws {
+    try await Self.onSQLite { side in try await Self.movedJourneyIsInTheNextPull(side) }
+  }
+
+  @Test(.waitsOnProcesses, .enabled(if: TestPostgres.runs, TestPostgres.skipReason))
+  func aMovedJourneyIsInTheNextPullOnPostgreSQL() async throws {
+    let (fleet, pool, _, ingest, read) = try await Self.collector("journeys")
+    defer { pool.cancel() }
+    try await Application(router: Collector.router(backend: PostgresBackend(fleet: fleet))).test(.router) { client in
+      try await Self.movedJourneyIsInTheNextPull(
+        Side(client: client, ingest: ingest, read: read, settle: { try await Self.settled(fleet) }))
     }
   }
 

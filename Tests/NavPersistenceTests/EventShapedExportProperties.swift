@@ -157,10 +157,12 @@ import Testing
     #expect(!(lines.first { $0.contains(#""messageId":"big#1""#) } ?? "x").contains("navstore_trimmed"))
   }
 
-  /// What tells two records apart, and what a pipeline sees of them.
+  /// What tells two records apart, and what a pipeline sees of them, but for the journey: a
+  /// record sent before its journey moved keeps the journey it had (each moment is sent once).
   static func key(_ record: NavigationRecord) -> String {
     var record = record
     record.received = 0
+    record.journey = ""
     return OTLPLogRecord.line(record)
   }
 }

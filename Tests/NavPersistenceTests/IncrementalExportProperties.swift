@@ -10,10 +10,11 @@ import Testing
 /// times and sessions are forgotten: together they hand out what one export at the end holds
 /// (and the forgotten sessions' rows handed out before), and no row twice.
 @Suite struct IncrementalExportProperties {
-  /// How the store receives sessions: each split in pieces (an upload each), the pieces of all
-  /// of them in a random order that keeps each session's own, written a few at a time, with a
-  /// pull after some of the writes, and sometimes a session whose events have all arrived
-  /// forgotten before it.
+  /// How the store receives sessions: some restoring the one before (a chain whose middle may
+  /// arrive after its end, which moves the end's journey), each split in pieces (an upload
+  /// each), the pieces of all of them in a random order that keeps each session's own, written
+  /// a few at a time, with a pull after some of the writes, and sometimes a session whose events
+  /// have all arrived forgotten before it.
   struct Arrival {
     var writes: [[AnyEvent]]
     var pullsAfter: Set<Int>
@@ -21,8 +22,14 @@ import Testing
   }
 
   static func arrival(using rng: inout some RandomNumberGenerator) -> Arrival {
-    let sessions = (0..<Int.random(in: 1...4, using: &rng)).map { index in
+    var sessions = (0..<Int.random(in: 1...4, using: &rng)).map { index in
       ScreenViewVisitProperties.session(index, using: &rng)
+    }
+    for index in sessions.indices.dropFirst() where Bool.random(using: &rng) {
+      guard case .start(let state, _, _, _) = sessions[index][0].operation.kind else { continue }
+      // A seq past the session's end: the store has no state there to check the restore against.
+      let link = SessionLink(session: sessions[index - 1][0].session, seq: 100_000)
+      sessions[index][0].operation = .start(state, restoredFrom: link)
     }
     var pieces: [[[AnyEvent]]] = sessions.map { events in
       var left = events[...]
@@ -185,6 +192,42 @@ import Testing
     #expect(after.rows.map { Self.value($0, "session", of: .events) } == [.text("d")], "the new session is pulled")
   }
 
+  /// A writer of schema 18 (or older) still running when a newer build migrates its store: its
+  /// statements name the counter's table by its old name, so its next write fails, where it
+  /// would have moved journeys without numbering them (or, at 17, taken numbers from the counter
+  /// alone and handed them out twice).
+  @Test func aWriterOfAnOlderSchemaStillRunningHasItsWritesRefused() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path("older.sqlite")
+    try SessionStore(path: path).append(
+      AnyEvent(
+        session: sessionID("a"), at: Timestamp(millisecondsSince1970: 1_795_000_000_000),
+        operation: .start(.stack(stack("R+home")))))
+    // Back to schema 18, as that build left it.
+    let older = try SQLiteConnection(path: path, mode: .readWrite(create: false))
+    try older.execute(
+      """
+      ALTER TABLE sessions DROP COLUMN journey_received;
+      ALTER TABLE receipt_counter RENAME TO received_order;
+      DELETE FROM schema_migrations WHERE version >= 19;
+      PRAGMA user_version = 18;
+      """)
+    // Schema 18's number, prepared before the migration, as a running writer holds it.
+    let number = try older.statement(
+      "SELECT max((SELECT last FROM received_order), (SELECT coalesce(max(received), 1) FROM sessions))")
+    #expect(try number.step())
+    number.reset()
+    let store = try SessionStore(path: path)
+    #expect(try store.schemaVersion() == 19)
+    #expect(throws: SQLiteError.self, "the older writer's statement no longer runs") { try number.step() }
+    let before = try store.exportCursor()
+    try store.append(
+      AnyEvent(
+        session: sessionID("b"), at: Timestamp(millisecondsSince1970: 1_795_000_000_000),
+        operation: .start(.stack(stack("R+home")))))
+    #expect(try store.exportCursor() == before + 1, "this build numbers on")
+  }
+
   /// A store whose receipt counter's row is gone (a hand edit) is damaged: an append and an
   /// export's cursor say so, where a number read from nothing would have been 0.
   @Test func aStoreWithoutItsReceiptCounterIsDamaged() throws {
@@ -193,7 +236,7 @@ import Testing
     let start = Timestamp(millisecondsSince1970: 1_795_000_000_000)
     try SessionStore(path: path).append(
       AnyEvent(session: sessionID("a"), at: start, operation: .start(.stack(stack("R+home")))))
-    try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("DELETE FROM received_order")
+    try SQLiteConnection(path: path, mode: .readWrite(create: false)).execute("DELETE FROM receipt_counter")
     let store = try SessionStore(path: path)
     func isDamaged(_ error: any Error) -> Bool {
       guard case .damaged? = error as? StoreError else { return false }

@@ -71,10 +71,10 @@ import Testing
 
   @Test func initSaysWhatItDid() throws {
     let created = try navstore("init", "--db", "i.sqlite")
-    #expect(created.stdout == "18\n" && created.stderrLines == ["navstore: created i.sqlite (schema 18)"])
+    #expect(created.stdout == "19\n" && created.stderrLines == ["navstore: created i.sqlite (schema 19)"])
     let again = try navstore("init", "--db", "i.sqlite")
     #expect(
-      again.stdout == "18\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 18; nothing to do"])
+      again.stdout == "19\n" && again.stderrLines == ["navstore: i.sqlite is already at schema 19; nothing to do"])
   }
 
   @Test func anUnquotedStringSaysQuotesAreMissing() throws {

@@ -38,7 +38,7 @@ import Testing
   @Test func initPrintsTheSchemaVersion() throws {
     let result = try navstore("init", "--db", "custom.sqlite")
     #expect(result.status == 0)
-    #expect(result.stdout == "18\n")
+    #expect(result.stdout == "19\n")
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("custom.sqlite").path))
   }
 

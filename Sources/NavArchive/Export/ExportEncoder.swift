@@ -56,8 +56,8 @@ package struct ExportEncoder {
   }
 
   /// Takes the next stored event (the other tables), of a session whose journey is `journey`
-  /// (`SessionSummary.journey`, which the screen views carry).
-  package mutating func take(_ row: StoredEventRow, journey: String? = nil) throws(HistoryError) {
+  /// (which the screen views carry).
+  package mutating func take(_ row: StoredEventRow, journey: StoredJourney? = nil) throws(HistoryError) {
     if let session = filter.session, session != row.session { return }
     if leftOut == row.session { return }
     if sessionRows != nil {

@@ -31,8 +31,10 @@
 /// **Received order.** Each row's `received` is the highest number under which the store received
 /// an event the row was made from, up to the last of them (for a view still open, the session's
 /// last event): a view's row changes when a later event closes it, and then comes again in an
-/// incremental export, with a higher number. A session's events received past the cursor the
-/// export answers to are left, from the first of them on, to the next export.
+/// incremental export, with a higher number. A view's row carries its session's journey too: when
+/// the journey moves (`StoredJourney`), the row's number is the move's, and the row comes again.
+/// A session's events received past the cursor the export answers to are left, from the first
+/// of them on, to the next export.
 package struct ScreenViewReplay {
   /// The screen visible now, since when, and for how long so far.
   struct OpenView {
@@ -123,6 +125,9 @@ package struct ScreenViewReplay {
   private(set) var received: Int64 = 0
   /// The first session of the chain of restores the session continues.
   private(set) var journey = ""
+  /// The number of the write that last moved the session's journey (0 if none): a view's row
+  /// carries the journey, so it changed then, and its `received` is at least this.
+  private var journeyMoved: Int64 = 0
   /// The visits of the session in progress so far: the distinct `visit_id`s of its views, each
   /// counted where its first view begins in the foreground.
   package private(set) var visits = 0
@@ -164,10 +169,10 @@ package struct ScreenViewReplay {
   }
 
   /// Takes the next event, in (session, seq) order, which the store received under `received`,
-  /// of a session whose journey is `journey` (read at its first event; the session's own id
-  /// when `nil`).
+  /// of a session whose journey is `journey` (read at its first event; the session's own id,
+  /// never moved, when `nil`).
   package mutating func apply<Failure: HistoryFailure>(
-    _ event: AnyEvent, received eventReceived: Int64 = 0, journey: String? = nil,
+    _ event: AnyEvent, received eventReceived: Int64 = 0, journey: StoredJourney? = nil,
     _ emit: (ExportRow) throws(Failure) -> Void
   ) throws(Failure) {
     if event.session != session {
@@ -184,7 +189,8 @@ package struct ScreenViewReplay {
       received = 0
       visits = 0
       cut = false
-      self.journey = journey ?? event.session.rawValue
+      self.journey = journey?.first ?? event.session.rawValue
+      journeyMoved = journey?.moved ?? 0
     }
     if cut { return }
     guard filter.reaches(received: eventReceived) else {
@@ -356,11 +362,13 @@ package struct ScreenViewReplay {
   /// Writes the row of the view on top, when the app is in the foreground (in the background,
   /// it was written when the app left). `endedBy` is `nil` for a view still open at the
   /// session's last event. `received` is the highest received number of the events up to the
-  /// one that ended it.
+  /// one that ended it; the row's is the journey's move when that is later.
   private mutating func close<Failure: HistoryFailure>(
-    exit: Timestamp?, endedBy: ViewEnding?, received: Int64, _ emit: (ExportRow) throws(Failure) -> Void
+    exit: Timestamp?, endedBy: ViewEnding?, received eventsReceived: Int64,
+    _ emit: (ExportRow) throws(Failure) -> Void
   ) throws(Failure) {
     guard phase == .foreground, let open, let session else { return }
+    let received = max(eventsReceived, journeyMoved)
     lastSeen = open.screen
     lastSeenMilliseconds = ClockOrder.adding(open.earlierInVisit, open.milliseconds)
     guard output == .views, filter.includes(open.enteredAt), filter.hands(received: received) else { return }

@@ -29,11 +29,14 @@ enum IngestStatements {
   }
 
   /// The sessions that arrived before the one they restore (their journey is its id), moved to
-  /// its journey (`SessionJourney.moves`).
+  /// its journey (`SessionJourney.moves`) and received again in this transaction, which their
+  /// rows keep as the journey's move (`StoredJourney`).
   struct MoveJourneys: PostgresPreparedStatement {
     static let name = "navstore_ingest_move_journeys"
     static let sql = """
-      UPDATE sessions SET journey = m.to_journey
+      UPDATE sessions SET journey = m.to_journey,
+          received = greatest(sessions.received, pg_current_xact_id()::text::bigint),
+          journey_received = pg_current_xact_id()::text::bigint
         FROM unnest($2::text[], $3::text[]) AS m (from_journey, to_journey)
         WHERE sessions.app = $1 AND sessions.journey = m.from_journey AND sessions.id <> m.from_journey
       """

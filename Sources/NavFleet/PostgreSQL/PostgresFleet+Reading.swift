@@ -299,7 +299,8 @@ extension PostgresFleet {
     // An incremental export reads the sessions received after its cursor (their rows' index),
     // whole: a view may begin before the cursor and end after it.
     let after = filter.after ?? Int64.min
-    // The screen tables carry each session's journey, read by its row's key; a filter on what
+    // The screen tables carry each session's journey and its move's number, read by its row's
+    // key; a filter on what
     // sessions ran on reads each one's context once, with its first row.
     let context =
       filter.selectsByContext
@@ -318,7 +319,9 @@ extension PostgresFleet {
       )
       : (
         PostgresEventRow.selectList(of: "events")
-          + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), " + context,
+          + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)"
+          + ", (SELECT s.journey_received FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), "
+          + context,
         "events"
       )
     let events: PostgresQuery =

@@ -68,16 +68,18 @@ enum PostgresEventRow {
   /// The select list with each column qualified by `table` (a join's).
   static func selectList(of table: String) -> String { qualified(selectList, by: table) }
 
-  /// The columns, then the session's journey (an export of the screen tables).
-  /// An export's row: the event's columns, its session's journey, and, on a session's first row
-  /// when the export selects by context, the session's context (`""` when it has none).
-  typealias ExportColumns = (String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?, String?)
+  /// An export's row of the screen tables: the event's columns, its session's journey and the
+  /// number of the journey's move, and, on a session's first row when the export selects by
+  /// context, the session's context (`""` when it has none).
+  typealias ExportColumns = (
+    String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?, Int64?, String?
+  )
 
   static func row(_ columns: ExportColumns) throws(HistoryError) -> (
-    row: StoredEventRow, journey: String?, firstContext: String?
+    row: StoredEventRow, journey: StoredJourney?, firstContext: String?
   ) {
     let row = try row((columns.0, columns.1, columns.2, columns.3, columns.4, columns.5, columns.6, columns.7))
-    return (row, columns.8, columns.9)
+    return (row, columns.8.map { StoredJourney(first: $0, moved: columns.9 ?? 0) }, columns.10)
   }
 
   /// A sessions export's row: the event's columns, then, on a session's first event, its

@@ -39,9 +39,9 @@ public struct SessionSummary: Hashable, Sendable {
   /// How many routes the launch's restore left out (its start's `launch.dropped`): support's
   /// filter for the sessions an update's restore lost routes in.
   package var droppedRoutes: Int = 0
-  /// The highest number under which the store received one of its events, in the order it
-  /// received them (on PostgreSQL, the id of the transaction that stored them): an incremental
-  /// export hands out the session's row again after a cursor below it.
+  /// The highest number under which the store received one of its events or moved its journey,
+  /// in the order it received them (on PostgreSQL, the id of the transaction that did it): an
+  /// incremental export hands out the session's row again after a cursor below it.
   package var received: Int64 = 0
   /// The first session of the chain of restores it continues, as far back as the store knows
   /// it (`SessionJourney`): the session itself when it restores none.

@@ -32,7 +32,7 @@ extension StoreEngine {
     for sql in [
       // The counter keeps the session's number, so that none is handed out again once the
       // session's row (which held it) is gone.
-      "UPDATE received_order SET last = max(last, (SELECT received FROM sessions WHERE id = ?1))",
+      "UPDATE receipt_counter SET last = max(last, (SELECT received FROM sessions WHERE id = ?1))",
       "DELETE FROM snapshots WHERE session_id = ?", "DELETE FROM events WHERE session_id = ?",
       "DELETE FROM upload_progress WHERE session_id = ?", "DELETE FROM sessions WHERE id = ?",
     ] {

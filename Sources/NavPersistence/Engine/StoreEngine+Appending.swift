@@ -13,7 +13,8 @@ extension StoreEngine {
     let updatePhase: SQLiteStatement
     let insertSnapshot: SQLiteStatement
     /// For a new session that restores another: the sessions that arrived before it, moved to
-    /// its journey (`SessionJourney`).
+    /// its journey (`SessionJourney`) and received again under the write's number, which their
+    /// rows keep as the journey's (`StoredJourney`).
     let moveJourneys: SQLiteStatement
 
     init(
@@ -48,7 +49,8 @@ extension StoreEngine {
         """),
       updatePhase: try prepare("UPDATE sessions SET phase = ? WHERE id = ?"),
       insertSnapshot: try prepare("INSERT INTO snapshots (session_id, seq, state) VALUES (?, ?, ?)"),
-      moveJourneys: try prepare("UPDATE sessions SET journey = ?1 WHERE journey = ?2 AND id <> ?2"))
+      moveJourneys: try prepare(
+        "UPDATE sessions SET journey = ?1, received = ?3, journey_received = ?3 WHERE journey = ?2 AND id <> ?2"))
     appendStatements = statements
     return statements
   }
@@ -61,7 +63,7 @@ extension StoreEngine {
   /// number at or below it has committed.
   package func lastReceivedNumber() throws(StoreError) -> Int64 {
     let statement = try prepare(
-      "SELECT max((SELECT last FROM received_order), (SELECT coalesce(max(received), 1) FROM sessions))")
+      "SELECT max((SELECT last FROM receipt_counter), (SELECT coalesce(max(received), 1) FROM sessions))")
     defer { statement.reset() }
     // No counter row (a damaged file) makes the number NULL.
     guard try step(statement), !statement.isNull(0) else { throw StoreError.damaged(path: path) }
@@ -96,16 +98,18 @@ extension StoreEngine {
   /// The journey of a new session whose start restores `link` (`SessionJourney`).
   func journey(ofNew session: SessionID, restoring link: SessionID?) throws(StoreError) -> String {
     guard let link else { return session.rawValue }
-    let stored = try storedJourney(of: link).map { [link: $0] } ?? [:]
+    let stored = try storedJourney(of: link).map { [link: $0.first] } ?? [:]
     return SessionJourney.firsts(of: [session: link], stored: stored)[session] ?? session.rawValue
   }
 
-  /// The journey `session`'s row keeps (`SessionSummary.journey`): `nil` without a row.
-  package func storedJourney(of session: SessionID) throws(StoreError) -> String? {
-    let statement = try prepare("SELECT journey FROM sessions WHERE id = ?")
+  /// The journey `session`'s row keeps, and the number of the write that last moved it: `nil`
+  /// without a row, or when the row has no journey (a hand edit).
+  package func storedJourney(of session: SessionID) throws(StoreError) -> StoredJourney? {
+    let statement = try prepare("SELECT journey, journey_received FROM sessions WHERE id = ?")
     defer { statement.reset() }
     try bind(statement, [.text(session.rawValue)])
-    return try step(statement) && !statement.isNull(0) ? statement.text(0) : nil
+    guard try step(statement), !statement.isNull(0) else { return nil }
+    return StoredJourney(first: statement.text(0), moved: statement.int64(1))
   }
 
   /// Whether any session was ever forgotten, asked once per write transaction (nearly every

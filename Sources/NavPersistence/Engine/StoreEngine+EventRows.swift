@@ -10,6 +10,7 @@ extension StoreEngine {
   ) throws(StoreError) {
     let event = prepared.event
     let statements = try statementsForAppending()
+    let received = try receivedNumber()
     if insertingSession {
       let start = try StoreError.ruling(SessionStartColumns(start: event.operation))
       func text(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
@@ -22,12 +23,11 @@ extension StoreEngine {
           .text(journey),
         ])
       for move in SessionJourney.moves([event.session: journey]) {
-        try execute(statements.moveJourneys, [.text(move.to), .text(move.from)])
+        try execute(statements.moveJourneys, [.text(move.to), .text(move.from), .integer(received)])
       }
     }
     let seq = Int64(prepared.seq)
     let at = event.at.millisecondsSince1970
-    let received = try receivedNumber()
     var session = event.session.rawValue
     let failure: SQLiteError? = session.withUTF8 { session in
       prepared.hash.withUnsafeBytes { hash in

@@ -66,7 +66,7 @@ extension StoreEngine {
       defer { export.replay = replay }
       // Views begin before `since` and end after it, and before the cursor and after it: the
       // whole history of each session received after it is replayed.
-      var journeyRead: (session: SessionID, journey: String?)?
+      var journeyRead: (session: SessionID, journey: StoredJourney?)?
       let ended = try forEachEventsRow(
         filter: ExportFilter(session: filter.session, appVersion: filter.appVersion, deviceModel: filter.deviceModel),
         sessionsAfter: filter.after, after: &export.lastEvent,
