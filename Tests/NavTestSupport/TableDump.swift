@@ -12,15 +12,16 @@ public func tableDump(_ path: String) throws -> String {
     lines.append(tables.text(1))
     if tables.text(1).hasPrefix("CREATE TABLE") { names.append(tables.text(0)) }
   }
-  // The order of arrival says which write stored a row, not what it holds: two stores written
-  // in different batches hold the same history.
+  // The order of arrival (the receipt numbers, and the write that moved a journey) says which
+  // write stored a row, not what it holds: two stores written in different batches hold the
+  // same history.
   for name in names where name != "receipt_counter" {
     var kept: [String] = []
     let info = try connection.statement("SELECT name FROM pragma_table_info(?)")
     try info.bind([.text(name)])
     while try info.step() {
       let column = info.text(0)
-      if column != "received" { kept.append("\"\(column)\"") }
+      if column != "received" && column != "journey_received" { kept.append("\"\(column)\"") }
     }
     // Ordered by every column, so that the dump does not depend on how rows were stored.
     let rows = try connection.statement(

@@ -300,8 +300,7 @@ extension PostgresFleet {
     // whole: a view may begin before the cursor and end after it.
     let after = filter.after ?? Int64.min
     // The screen tables carry each session's journey and its move's number, read by its row's
-    // key; a filter on what
-    // sessions ran on reads each one's context once, with its first row.
+    // key; a filter on what sessions ran on reads each one's context once, with its first row.
     let context =
       filter.selectsByContext
       ? """
