@@ -299,8 +299,7 @@ extension PostgresFleet {
     // An incremental export reads the sessions received after its cursor (their rows' index),
     // whole: a view may begin before the cursor and end after it.
     let after = filter.after ?? Int64.min
-    // The screen tables carry each session's journey and its move's number, read by its row's
-    // key; a filter on what sessions ran on reads each one's context once, with its first row.
+    // A filter on what sessions ran on reads each one's context once, with its first row.
     let context =
       filter.selectsByContext
       ? """
@@ -308,21 +307,14 @@ extension PostgresFleet {
         THEN coalesce((SELECT s.context FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), '')
       END
       """ : "NULL::text"
-    // The sessions table's rows come with their sessions' first events (the count is replayed
-    // from the rest).
-    let (columns, from) =
+    // Each session's row comes with its first event: the sessions table's whole (the count is
+    // replayed from the rest), the other tables' journey and its move's number, which the
+    // screen views read at a session's first event (the screen tables read whole histories).
+    let from = "events LEFT JOIN sessions s ON s.app = events.app AND s.id = events.session_id AND events.seq = 1"
+    let columns =
       table == .sessions
-      ? (
-        PostgresEventRow.selectList(of: "events") + ", " + PostgresSessionRow.selectList(of: "s"),
-        "events LEFT JOIN sessions s ON s.app = events.app AND s.id = events.session_id AND events.seq = 1"
-      )
-      : (
-        PostgresEventRow.selectList(of: "events")
-          + ", (SELECT s.journey FROM sessions s WHERE s.app = events.app AND s.id = events.session_id)"
-          + ", (SELECT s.journey_received FROM sessions s WHERE s.app = events.app AND s.id = events.session_id), "
-          + context,
-        "events"
-      )
+      ? PostgresEventRow.selectList(of: "events") + ", " + PostgresSessionRow.selectList(of: "s")
+      : PostgresEventRow.selectList(of: "events") + ", s.journey, s.journey_received, " + context
     let events: PostgresQuery =
       if let session = filter.session {
         """

@@ -68,9 +68,9 @@ enum PostgresEventRow {
   /// The select list with each column qualified by `table` (a join's).
   static func selectList(of table: String) -> String { qualified(selectList, by: table) }
 
-  /// An export's row of the screen tables: the event's columns, its session's journey and the
-  /// number of the journey's move, and, on a session's first row when the export selects by
-  /// context, the session's context (`""` when it has none).
+  /// An export's row of the tables but sessions: the event's columns, on a session's first
+  /// event its journey and the number of the journey's move, and, on a session's first row when
+  /// the export selects by context, the session's context (`""` when it has none).
   typealias ExportColumns = (
     String, Int64, Int64, String, String, String?, ByteBuffer, Int64, String?, Int64?, String?
   )
